@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Models } from '../models/index.ts';
+import type { Sequelize } from 'sequelize';
+import { newId } from '../core/ids.ts';
+import { AuthenticationError } from '../core/errors.ts';
+
+const ISSUER = 'urn:service:user-session';
+const AUDIENCE = 'urn:service:api';
+/** User bearer tokens live 30 days (SPEC leaves the lifetime open; see docs/decisions.md). */
+export const USER_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+export interface UserTokenClaims {
+  userId: string;
+  sessionId: string;
+}
+
+export interface UserTokens {
+  issue(userId: string, origin: string): Promise<{ token: string; sessionId: string; expiresAt: Date }>;
+  verify(token: string): Promise<UserTokenClaims>;
+}
+
+/** The HMAC key lives in the database so every server process (and the CLI) shares it. */
+export async function loadTokenKey(sequelize: Sequelize): Promise<Uint8Array> {
+  const fresh = randomBytes(32).toString('base64url');
+  await sequelize.query(`INSERT INTO server_secrets (name, value) VALUES ('user_token_key', $1) ON CONFLICT (name) DO NOTHING`, { bind: [fresh] });
+  const [rows] = await sequelize.query(`SELECT value FROM server_secrets WHERE name = 'user_token_key'`);
+  return Buffer.from((rows as Array<{ value: string }>)[0].value, 'base64url');
+}
+
+export function createUserTokens(key: Uint8Array, models: Models): UserTokens {
+  return {
+    async issue(userId, origin) {
+      const sessionId = newId('ses');
+      const expiresAt = new Date(Date.now() + USER_TOKEN_TTL_SECONDS * 1000);
+      await models.UserSession.create({ id: sessionId, user_id: userId, origin, expires_at: expiresAt });
+      const token = await new SignJWT({ sid: sessionId, typ: 'user' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject(userId)
+        .setIssuer(ISSUER)
+        .setAudience(AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+        .sign(key);
+      return { token, sessionId, expiresAt };
+    },
+    async verify(token) {
+      try {
+        const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
+        if (payload.typ !== 'user' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
+          throw new AuthenticationError('Invalid token', { code: 'invalid_token' });
+        }
+        return { userId: payload.sub, sessionId: payload.sid };
+      } catch (err) {
+        if (err instanceof AuthenticationError) throw err;
+        if (err instanceof joseErrors.JWTExpired) throw new AuthenticationError('Token expired', { code: 'token_expired', action: 'Sign in again' });
+        throw new AuthenticationError('Invalid token', { code: 'invalid_token' });
+      }
+    },
+  };
+}

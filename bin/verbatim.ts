@@ -1,0 +1,154 @@
+#!/usr/bin/env node
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
+import { openServices, startService } from '../core/service.ts';
+import { StalePostgresError, runningPostmaster } from '../core/embedded-postgres.ts';
+import { ensureUser } from '../tools/account/users.ts';
+
+const HELP = `Verbatim — interviews in, evidence out.
+
+Usage: npm start                      start HTTP, MCP, OAuth and the worker
+       npm run worker                 run a worker alone against the same database
+       npm run --silent cli -- <command> [options]
+
+Commands:
+  start                               same as npm start
+  worker                              same as npm run worker
+  migrate                             apply database migrations and exit
+  login --email <address> [--name <name>] [--admin]
+                                      create the user (and personal organization) if missing and
+                                      print {"token", "user_id", "org_handle"} as one JSON line
+  db-stop                             stop an embedded Postgres left running by a killed process
+
+Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL, WORKER=off,
+             ENCRYPTION_KEY, BASE_URL, LOG_LEVEL, EMBEDDED_PG_PORT (54329)`;
+
+function fail(message: string, code = 1): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+}
+
+async function start(workerOnly: boolean) {
+  const config = loadConfig();
+  if (workerOnly) config.worker = true;
+  const log = createLogger(config.logLevel);
+  let service;
+  try {
+    service = await startService(config, { log, http: !workerOnly, attach: workerOnly });
+  } catch (err) {
+    if (err instanceof StalePostgresError) fail(err.message);
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`Port ${config.port} is in use: stop what runs there or set PORT.`);
+    fail(`Could not start: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const base = service.url;
+  if (workerOnly) {
+    process.stdout.write(`Verbatim worker running against ${config.databaseUrl ? 'DATABASE_URL' : path.join(config.dataDir, 'pg')}. Ctrl-C stops it.\n`);
+  } else {
+    process.stdout.write(
+      [
+        '',
+        `  Verbatim is running${config.worker ? ' (with its worker)' : ''}`,
+        '',
+        `  Base URL   ${base}`,
+        `  MCP        ${base}/mcp`,
+        `  API docs   ${base}/api/docs`,
+        `  OpenAPI    ${base}/api/openapi`,
+        `  Data       ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}`,
+        '',
+        '  Get a token:  npm run --silent cli -- login --email you@example.com',
+        `  Then:         curl -H "Authorization: Bearer <token>" ${base}/api/auth/session`,
+        '',
+        '  Ctrl-C stops everything.',
+        '',
+      ].join('\n'),
+    );
+  }
+  let signalled = false;
+  const shutdown = (signal: string) => {
+    if (signalled) fail(`Second ${signal}: exiting without a clean stop.`, 130);
+    signalled = true;
+    process.stderr.write(`\n${signal} received: stopping...\n`);
+    service.stop().then(
+      () => process.exit(0),
+      (err) => fail(`Stop failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+async function withServices<T>(fn: (s: Awaited<ReturnType<typeof openServices>>['services']) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const opened = await openServices(config, log, true).catch((err) => fail(err instanceof Error ? err.message : String(err)));
+  try {
+    return await fn(opened.services);
+  } finally {
+    await opened.closeDb();
+  }
+}
+
+async function login(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean', default: false } },
+    strict: true,
+  });
+  const email = values.email?.trim();
+  if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) fail('login needs --email <address>, e.g. --email you@example.com', 2);
+  const out = await withServices(async (services) => {
+    const user = await services.db.sequelize.transaction((t) =>
+      ensureUser(services.models, { email, name: values.name ?? null, isAdmin: values.admin }, t),
+    );
+    const org = await services.models.Organization.findByPk(user.personal_org_id!);
+    const { token } = await services.tokens.issue(user.id, 'cli');
+    return { token, user_id: user.id, org_handle: org!.handle };
+  });
+  process.stdout.write(JSON.stringify(out) + '\n');
+}
+
+async function dbStop() {
+  const config = loadConfig();
+  const running = runningPostmaster(path.join(config.dataDir, 'pg'));
+  if (!running) return void process.stdout.write('No embedded Postgres is running for this data folder.\n');
+  process.kill(running.pid, 'SIGINT');
+  for (let i = 0; i < 100 && runningPostmaster(path.join(config.dataDir, 'pg')); i++) await new Promise((r) => setTimeout(r, 100));
+  if (runningPostmaster(path.join(config.dataDir, 'pg'))) fail(`Postgres (pid ${running.pid}) did not stop within 10 s.`);
+  process.stdout.write(`Stopped embedded Postgres (pid ${running.pid}).\n`);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+try {
+  switch (command) {
+    case 'start':
+      await start(false);
+      break;
+    case 'worker':
+      await start(true);
+      break;
+    case 'migrate':
+      await withServices(async () => process.stdout.write('Migrations are up to date.\n'));
+      process.exit(0);
+    // falls through (process.exit never returns)
+    case 'login':
+      await login(rest);
+      process.exit(0);
+    // falls through
+    case 'db-stop':
+      await dbStop();
+      process.exit(0);
+    // falls through
+    case undefined:
+    case 'help':
+    case '--help':
+      process.stdout.write(HELP + '\n');
+      process.exit(0);
+    // falls through
+    default:
+      fail(`Unknown command "${command}".\n\n${HELP}`, 2);
+  }
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+}

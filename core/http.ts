@@ -1,0 +1,61 @@
+import express, { type Express, type Request, type Response, type NextFunction } from 'express';
+import cookieParser from 'cookie-parser';
+import type { Catalog } from './catalog.ts';
+import type { Services } from './context.ts';
+import { restRouter } from '../rest/router.ts';
+import { openApiDocument } from '../rest/openapi.ts';
+import { docsRouter } from '../rest/docs.ts';
+import { requestId } from '../rest/request-id.ts';
+import { apiNotFound, errorHandler } from '../rest/errors.ts';
+import { createMcpEndpoint } from './mcp-server.ts';
+import { routeLimiter } from './rate-limit.ts';
+import { authenticate, bearerFrom } from '../auth/principal.ts';
+import { AppError, AuthenticationError } from './errors.ts';
+import { VERSION } from './version.ts';
+
+export function createApp(catalog: Catalog, services: Services): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', services.config.trustProxy);
+  app.set('query parser', 'simple');
+  app.use(requestId);
+  app.use(cookieParser());
+  app.use(['/api', '/mcp'], express.json({ limit: '1mb' }));
+
+  app.get('/', (_req, res) => {
+    const base = services.baseUrl();
+    res.json({ name: 'Verbatim', version: VERSION, docs: `${base}/api/docs`, openapi: `${base}/api/openapi`, mcp: `${base}/mcp` });
+  });
+
+  let openapi: unknown = null;
+  app.get('/api/openapi', (_req, res) => {
+    openapi ??= openApiDocument(catalog.capabilities, { serverUrl: services.baseUrl(), version: VERSION });
+    res.json(openapi);
+  });
+  app.use(docsRouter());
+
+  const mcp = createMcpEndpoint(catalog, services, VERSION);
+  app.post('/mcp', async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const principal = await authenticate(services, bearerFrom(req));
+      if (!principal) throw new AuthenticationError('Authentication required: send Authorization: Bearer <token>');
+      await mcp(req, res, principal);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="verbatim"');
+      next(err);
+    }
+  });
+  app.all('/mcp', (_req, res) => {
+    res.setHeader('Allow', 'POST');
+    res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
+  });
+
+  app.use(
+    restRouter(catalog.capabilities, services, (cap) =>
+      cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,
+    ),
+  );
+  app.use('/api', apiNotFound);
+  app.use(errorHandler(services.log));
+  return app;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { Capability } from './registry.ts';
+import type { Ctx, Principal, Services } from './context.ts';
+import { AuthenticationError, ForbiddenError, ValidationError } from './errors.ts';
+import { resolveOrg, resolveProject, requireRole } from '../auth/access.ts';
+
+export interface Call {
+  services: Services;
+  principal: Principal | null;
+  requestId: string;
+  surface: 'rest' | 'mcp';
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const where = issue.path.length ? issue.path.join('.') : 'body';
+      if (issue.code === 'unrecognized_keys') {
+        const keys = issue.keys.map((k) => (issue.path.length ? `${where}.${k}` : k));
+        return `unknown field${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`;
+      }
+      return `${where}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationError(describeIssues(result.error));
+  return result.data;
+}
+
+/** SPEC 5.4: a scoped credential without `agent:write` may only call read capabilities. */
+export function checkScope(cap: Capability, principal: Principal | null): void {
+  if (!principal?.scopes || cap.scope === 'read') return;
+  if (!principal.scopes.includes('agent:write')) {
+    throw new ForbiddenError('This credential may only read: agent:write is required', { code: 'agent_write_not_permitted' });
+  }
+}
+
+/**
+ * The one path every surface takes into a handler: authenticate, gate scope, validate,
+ * resolve org/project membership and role, run, and shape the output by its schema.
+ * `context` holds orgHandle/projectHandle as the surface found them.
+ */
+export async function invoke(cap: Capability, input: unknown, context: { orgHandle?: string; projectHandle?: string }, call: Call) {
+  const { principal, services } = call;
+  if (cap.access !== 'public' && !principal) throw new AuthenticationError();
+  if (cap.access === 'admin' && !principal!.isAdmin) throw new ForbiddenError('Operators only', { code: 'admin_required' });
+  checkScope(cap, principal);
+  const parsed = parseOrThrow(cap.input, input);
+  const ctx: Ctx = {
+    requestId: call.requestId,
+    surface: call.surface,
+    principal,
+    org: null,
+    project: null,
+    services,
+    log: services.log.child({ requestId: call.requestId, capability: cap.name }),
+  };
+  if (cap.access === 'project') {
+    const resolved = await resolveProject(services, principal!, context.orgHandle!, context.projectHandle!);
+    ctx.org = resolved.org;
+    ctx.project = resolved.project;
+  } else if (cap.access === 'org') {
+    ctx.org = await resolveOrg(services, principal!, context.orgHandle!);
+  }
+  if (ctx.org) requireRole(ctx.org, cap.roles, cap.title.toLowerCase());
+  const output = await cap.handler(ctx, parsed);
+  return cap.output.parse(output) as Record<string, unknown>;
+}

@@ -1,0 +1,192 @@
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Catalog } from './catalog.ts';
+import type { Capability } from './registry.ts';
+import type { Ctx, Principal, Services } from './context.ts';
+import { jsonSchema } from './json-schema.ts';
+import { invoke, parseOrThrow, type Call } from './invoke.ts';
+import { AppError, NotFoundError, ValidationError, internalEnvelope, jsonRpcCodeFor, toEnvelope } from './errors.ts';
+import { resolveProject, resolveOrg } from '../auth/access.ts';
+import { matchTemplate } from './mcp-registry.ts';
+import { HANDLE_PATTERN } from './ids.ts';
+
+export const PROJECT_REF = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]*\/[a-z0-9][a-z0-9-]*$/, 'must be "org/project", as in a project\'s project_ref')
+  .describe('The project, as "orgHandle/projectHandle" (the project_ref field of a project).');
+const ORG_HANDLE = z.string().regex(HANDLE_PATTERN, 'must be an organization handle').describe('Organization handle.');
+
+type ToolNames = 'dotted' | 'underscore';
+
+interface Tool {
+  cap: Capability;
+  /** Input as agents send it: the capability input plus projectRef or orgHandle. */
+  input: z.ZodObject;
+  listing: Record<string, unknown>;
+}
+
+const INSTRUCTIONS =
+  'Verbatim turns customer interviews into evidence. Start with projects.list to find a project_ref, ' +
+  'then pass it as projectRef to project tools. Read tools are safe to call freely; write tools change shared research data.';
+
+function toolInput(cap: Capability): z.ZodObject {
+  if (cap.access === 'project') return cap.input.extend({ projectRef: PROJECT_REF }).strict();
+  if (cap.access === 'org') return cap.input.extend({ orgHandle: ORG_HANDLE }).strict();
+  return cap.input;
+}
+
+function rpcError(err: unknown, requestId: string, services: Services): Error {
+  if (err instanceof AppError) {
+    return Object.assign(new Error(err.message), { code: jsonRpcCodeFor(err), data: { status: err.status, ...toEnvelope(err, requestId) } });
+  }
+  services.log.error('unhandled MCP error', { requestId, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+  return Object.assign(new Error('Internal error'), { code: -32603, data: internalEnvelope(requestId) });
+}
+
+/**
+ * Stateless Streamable HTTP: every POST gets a fresh low-level Server and transport, so any
+ * process can answer any request. The low-level Server (not McpServer) lets domain errors
+ * reach the client as JSON-RPC errors with our codes, including SPEC's -31003.
+ */
+export function createMcpEndpoint(catalog: Catalog, services: Services, version: string) {
+  const tools = new Map<ToolNames, Map<string, Tool>>();
+  for (const mode of ['dotted', 'underscore'] as const) {
+    const byName = new Map<string, Tool>();
+    for (const cap of catalog.capabilities) {
+      if (!cap.mcp) continue;
+      const name = mode === 'dotted' ? cap.name : cap.name.replace(/\./g, '_');
+      const input = toolInput(cap);
+      byName.set(name, {
+        cap,
+        input,
+        listing: {
+          name,
+          title: cap.title,
+          description: cap.description + (cap.deprecated ? ` Deprecated since ${cap.deprecated.since}.` : ''),
+          inputSchema: jsonSchema(input, 'input'),
+          outputSchema: jsonSchema(cap.output, 'output'),
+          annotations: { title: cap.title, ...cap.annotations },
+        },
+      });
+    }
+    tools.set(mode, byName);
+  }
+
+  const baseCtx = (call: Call): Ctx => ({
+    requestId: call.requestId,
+    surface: 'mcp',
+    principal: call.principal,
+    org: null,
+    project: null,
+    services,
+    log: services.log.child({ requestId: call.requestId }),
+  });
+
+  function buildServer(call: Call, mode: ToolNames): Server {
+    const server = new Server(
+      { name: 'verbatim', title: 'Verbatim', version },
+      { capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
+    );
+    const byName = tools.get(mode)!;
+    const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
+      try {
+        return await fn();
+      } catch (err) {
+        throw rpcError(err, call.requestId, services);
+      }
+    };
+
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...byName.values()].map((t) => t.listing) as never }));
+
+    server.setRequestHandler(CallToolRequestSchema, async (request) =>
+      guard(async () => {
+        const tool = byName.get(request.params.name);
+        if (!tool) throw new ValidationError(`Unknown tool ${request.params.name}`, { code: 'unknown_tool' });
+        const args = parseOrThrow(tool.input, request.params.arguments ?? {}) as Record<string, unknown>;
+        const { projectRef, orgHandle, ...input } = args as { projectRef?: string; orgHandle?: string };
+        const [org, project] = projectRef ? projectRef.split('/') : [orgHandle, undefined];
+        const output = await invoke(tool.cap, input, { orgHandle: org, projectHandle: project }, call);
+        return { content: [{ type: 'text' as const, text: JSON.stringify(output) }], structuredContent: output };
+      }),
+    );
+
+    server.setRequestHandler(ListResourcesRequestSchema, async () =>
+      guard(async () => {
+        const ctx = baseCtx(call);
+        const lists = await Promise.all(catalog.resources.map(async (r) => (await r.list(ctx)).map((item) => ({ ...item, mimeType: r.mimeType }))));
+        return { resources: lists.flat() };
+      }),
+    );
+
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+      resourceTemplates: catalog.resources.map((r) => ({ uriTemplate: r.uriTemplate, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
+    }));
+
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
+      guard(async () => {
+        const uri = request.params.uri;
+        for (const r of catalog.resources) {
+          const params = matchTemplate(r.uriTemplate, uri);
+          if (!params) continue;
+          const ctx = baseCtx(call);
+          if (r.access === 'project') Object.assign(ctx, await resolveProject(services, call.principal!, params.orgHandle, params.projectHandle));
+          else if (r.access === 'org') ctx.org = await resolveOrg(services, call.principal!, params.orgHandle);
+          const text = await r.read(ctx, params);
+          return { contents: [{ uri, mimeType: r.mimeType, text }] };
+        }
+        throw new NotFoundError(`No resource at ${uri}`);
+      }),
+    );
+
+    server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+      prompts: catalog.prompts.map((p) => ({
+        name: p.name,
+        title: p.title,
+        description: p.description,
+        arguments: Object.entries(p.args.shape).map(([name, schema]) => ({
+          name,
+          description: p.argDescriptions[name],
+          required: !(schema as z.ZodType).safeParse(undefined).success,
+        })),
+      })),
+    }));
+
+    server.setRequestHandler(GetPromptRequestSchema, async (request) =>
+      guard(async () => {
+        const p = catalog.prompts.find((x) => x.name === request.params.name);
+        if (!p) throw new ValidationError(`Unknown prompt ${request.params.name}`, { code: 'unknown_prompt' });
+        const args = parseOrThrow(p.args, request.params.arguments ?? {});
+        const result = await p.render(baseCtx(call), args);
+        return {
+          ...(result.description ? { description: result.description } : {}),
+          messages: result.messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+        };
+      }),
+    );
+    return server;
+  }
+
+  return async function handle(req: Request, res: Response, principal: Principal) {
+    const mode: ToolNames = req.query.tool_names === 'underscore' ? 'underscore' : 'dotted';
+    const call: Call = { services, principal, requestId: req.requestId, surface: 'mcp' };
+    const server = buildServer(call, mode);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+}

@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Runner } from 'graphile-worker';
+import type { Config } from './config.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { connect, locateDatabase, type Database } from './database.ts';
+import { migrate } from '../models/migrate.ts';
+import { defineModels } from '../models/index.ts';
+import { loadSecretBox } from '../auth/secret-box.ts';
+import { createUserTokens, loadTokenKey } from '../auth/user-tokens.ts';
+import { loadCatalog, type Catalog } from './catalog.ts';
+import { createApp } from './http.ts';
+import type { Services } from './context.ts';
+import { migrateQueue, startWorker } from '../jobs/runner.ts';
+
+export interface RunningService {
+  url: string;
+  services: Services;
+  catalog: Catalog;
+  stop(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** Serve HTTP (default true); `npm run worker` runs the worker alone. */
+  http?: boolean;
+  /** Definitions added beside the catalog's own (tests use this). */
+  extra?: Partial<Catalog>;
+  log?: Logger;
+  /** Attach to the embedded Postgres a running server already started (CLI commands). */
+  attach?: boolean;
+}
+
+function localUrl(host: string, port: number): string {
+  return `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
+}
+
+/** Opens the database (embedded or DATABASE_URL), migrates it, and builds the shared services. */
+export async function openServices(
+  config: Config,
+  log: Logger,
+  attach = false,
+): Promise<{ services: Services; address: { url: string }; closeDb(): Promise<void> }> {
+  const location = await locateDatabase(config, log, { attach });
+  let db: Database | null = null;
+  try {
+    db = connect(location.url, log);
+    await migrate(db.sequelize);
+    await migrateQueue(db.pool, log);
+    const models = defineModels(db.sequelize);
+    const secrets = loadSecretBox({ envKey: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir, log });
+    const tokens = createUserTokens(await loadTokenKey(db.sequelize), models);
+    // The listening port is known only once HTTP is up; handlers read the address late.
+    const address = { url: config.baseUrl ?? localUrl(config.host, config.port) };
+    const services: Services = { config, log, db, models, secrets, tokens, baseUrl: () => address.url };
+    const database = db;
+    return {
+      services,
+      address,
+      async closeDb() {
+        await database.close();
+        await location.embedded?.stop();
+      },
+    };
+  } catch (err) {
+    await db?.close();
+    await location.embedded?.stop();
+    throw err;
+  }
+}
+
+export async function startService(config: Config, opts: ServiceOptions = {}): Promise<RunningService> {
+  const log = opts.log ?? createLogger(config.logLevel);
+  const { services, address, closeDb } = await openServices(config, log, opts.attach);
+  let server: http.Server | null = null;
+  let worker: Runner | null = null;
+  const pidFile = config.databaseUrl ? null : path.join(config.dataDir, 'server.pid');
+  try {
+    const catalog = await loadCatalog(opts.extra);
+    if (opts.http !== false) {
+      const app = createApp(catalog, services);
+      server = http.createServer(app);
+      server.keepAliveTimeout = 65_000;
+      await new Promise<void>((resolve, reject) => {
+        server!.once('error', reject);
+        server!.listen(config.port, config.host, () => resolve());
+      });
+      if (!config.baseUrl) address.url = localUrl(config.host, (server.address() as AddressInfo).port);
+    }
+    if (config.worker) worker = await startWorker(services, services.db.pool);
+    if (pidFile) fs.writeFileSync(pidFile, String(process.pid));
+    let stopping: Promise<void> | null = null;
+    return {
+      url: services.baseUrl(),
+      services,
+      catalog,
+      stop() {
+        stopping ??= (async () => {
+          if (server) {
+            const closed = new Promise((resolve) => server!.close(resolve));
+            server.closeIdleConnections();
+            setTimeout(() => server?.closeAllConnections(), 2000).unref();
+            await closed;
+          }
+          await worker?.stop();
+          await closeDb();
+          if (pidFile) fs.rmSync(pidFile, { force: true });
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    if (server) await new Promise((resolve) => server!.close(resolve));
+    await worker?.stop();
+    await closeDb();
+    throw err;
+  }
+}

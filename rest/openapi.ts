@@ -1,0 +1,119 @@
+import type { Capability } from '../core/registry.ts';
+import { contextParams, expandPath, pathParams } from '../core/registry.ts';
+import { jsonSchema, type JsonSchema } from '../core/json-schema.ts';
+
+const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorResponse' } } } };
+
+const statusText: Record<string, string> = {
+  '400': 'Validation failure',
+  '401': 'Not authenticated',
+  '403': 'Forbidden',
+  '404': 'Not found',
+  '422': 'Domain error, not retryable',
+  '429': 'Rate limited',
+  '500': 'Internal error',
+  '503': 'Domain error, retryable',
+};
+
+function errorResponses(cap: Capability, hasBody: boolean): Record<string, unknown> {
+  const codes = ['404', '422', '500', '503'];
+  if (cap.access !== 'public') codes.push('401', '403');
+  if (hasBody || Object.keys((jsonSchema(cap.input, 'input').properties ?? {}) as object).length) codes.push('400');
+  if (cap.rateLimit) codes.push('429');
+  return Object.fromEntries(codes.sort().map((c) => [c, { ...errorResponse, description: statusText[c] }]));
+}
+
+/** OpenAPI 3.1 document generated from the same definitions the surfaces serve. */
+export function openApiDocument(capabilities: Capability[], opts: { serverUrl: string; version: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const cap of capabilities) {
+    if (!cap.rest) continue;
+    const binding = cap.rest;
+    const openPath = expandPath(binding.path).replace(/:([A-Za-z_]\w*)/g, '{$1}');
+    const input = jsonSchema(cap.input, 'input');
+    const props = { ...((input.properties ?? {}) as Record<string, JsonSchema>) };
+    const required = new Set((input.required as string[] | undefined) ?? []);
+    const parameters: unknown[] = [];
+    const ctx = new Set(contextParams(cap.access));
+    for (const name of pathParams(binding.path)) {
+      parameters.push({
+        name,
+        in: 'path',
+        required: true,
+        schema: ctx.has(name) ? { type: 'string' } : props[name] ?? { type: 'string' },
+        ...(ctx.has(name) ? { description: name === 'orgHandle' ? 'Organization handle' : 'Project handle' } : {}),
+      });
+      delete props[name];
+    }
+    const bodyless = binding.method === 'GET' || binding.method === 'DELETE';
+    for (const name of Object.keys(props)) {
+      if (!bodyless && !binding.query?.includes(name)) continue;
+      const schema = props[name];
+      parameters.push({ name, in: 'query', required: required.has(name), schema, ...(schema.description ? { description: schema.description } : {}) });
+      delete props[name];
+    }
+    const operation: Record<string, unknown> = {
+      operationId: cap.name,
+      summary: cap.title,
+      description: cap.description,
+      tags: [cap.name.split('.')[0]],
+      ...(parameters.length ? { parameters } : {}),
+      responses: {
+        [String(binding.status ?? 200)]: {
+          description: cap.title,
+          content: { 'application/json': { schema: jsonSchema(cap.output, 'output') } },
+        },
+        ...errorResponses(cap, !bodyless),
+      },
+      security: cap.access === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
+      'x-mcp-tool': cap.mcp ? cap.name : null,
+      'x-scope': cap.scope,
+    };
+    if (!bodyless) {
+      const bodySchema: JsonSchema = { ...input, properties: props, required: [...required].filter((r) => r in props) };
+      if (!(bodySchema.required as string[]).length) delete bodySchema.required;
+      operation.requestBody = { required: (bodySchema.required as string[] | undefined)?.length ? true : false, content: { 'application/json': { schema: bodySchema } } };
+    }
+    if (cap.deprecated) {
+      operation.deprecated = true;
+      operation['x-sunset'] = cap.deprecated.sunset ?? null;
+    }
+    (paths[openPath] ??= {})[binding.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Verbatim API',
+      version: opts.version,
+      summary: 'User research for product teams and their agents: interviews in, evidence out.',
+      description:
+        'Every operation here is also an MCP tool at /mcp with the same name, input and output. ' +
+        'Versioning: routes under /api/ are major version 1; versioning is implicit in the path (no version header); ' +
+        'backward-compatible additions happen within v1; breaking changes get /api/v2. Deprecated operations answer with ' +
+        '`Deprecation` and `Link rel="deprecation"` headers, and with `Sunset` at least 90 days before removal.',
+      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+    },
+    'x-api-versioning': { major_version: 1, scheme: 'implicit-path', minimum_sunset_notice_days: 90 },
+    servers: [{ url: opts.serverUrl }],
+    paths,
+    components: {
+      schemas: {
+        ApiErrorResponse: {
+          type: 'object',
+          required: ['error'],
+          properties: {
+            error: { type: 'string' },
+            code: { type: 'string' },
+            retryable: { type: 'boolean' },
+            action: { type: 'string' },
+            requestId: { type: 'string' },
+          },
+        },
+      },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        cookieAuth: { type: 'apiKey', in: 'cookie', name: 'auth_token' },
+      },
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import type { NextFunction, Request, Response } from 'express';
+import { newId } from '../core/ids.ts';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+  }
+}
+
+const SAFE = /^[A-Za-z0-9._-]{8,80}$/;
+
+/** Every response carries X-Request-Id; a caller's own id is kept when it is safe to echo. */
+export function requestId(req: Request, res: Response, next: NextFunction): void {
+  const given = req.get('x-request-id');
+  req.requestId = given && SAFE.test(given) ? given : newId('req');
+  res.setHeader('X-Request-Id', req.requestId);
+  next();
+}

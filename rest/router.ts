@@ -1,0 +1,79 @@
+import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
+import type { Capability } from '../core/registry.ts';
+import { contextParams, expandPath, pathParams } from '../core/registry.ts';
+import type { Services } from '../core/context.ts';
+import { jsonSchema, propertyTypes, type JsonSchema } from '../core/json-schema.ts';
+import { invoke } from '../core/invoke.ts';
+import { ValidationError } from '../core/errors.ts';
+import { authenticate, bearerFrom } from '../auth/principal.ts';
+import { deprecationHeaders } from './deprecation.ts';
+
+type Coercer = (value: unknown) => unknown;
+
+/** Query strings carry text; turn each value into the type the input schema declares. */
+function coercerFor(schema: JsonSchema | undefined): Coercer {
+  const types = propertyTypes(schema);
+  return (value) => {
+    if (types.includes('array')) return Array.isArray(value) ? value : [value];
+    const v = Array.isArray(value) ? value[value.length - 1] : value;
+    if (typeof v !== 'string') return v;
+    if ((types.includes('integer') || types.includes('number')) && v.trim() !== '' && !Number.isNaN(Number(v))) return Number(v);
+    if (types.includes('boolean') && (v === 'true' || v === 'false')) return v === 'true';
+    if (types.includes('null') && v === 'null') return null;
+    return v;
+  };
+}
+
+/** Builds the handler that turns one HTTP request into one capability call. */
+export function restHandler(cap: Capability, services: Services): RequestHandler {
+  const binding = cap.rest!;
+  const props = (jsonSchema(cap.input, 'input').properties ?? {}) as Record<string, JsonSchema>;
+  const coerce = new Map(Object.keys(props).map((k) => [k, coercerFor(props[k])]));
+  const ctxParams = new Set(contextParams(cap.access));
+  const params = pathParams(binding.path).filter((p) => !ctxParams.has(p));
+  const bodyless = binding.method === 'GET' || binding.method === 'DELETE';
+  const queryFields = new Set(binding.query ?? []);
+  const headers = cap.deprecated ? deprecationHeaders(cap.deprecated) : null;
+  const status = binding.status ?? 200;
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+      const input: Record<string, unknown> = {};
+      if (!bodyless && req.body !== undefined) {
+        if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
+          throw new ValidationError('Request body must be a JSON object');
+        }
+        Object.assign(input, req.body);
+      }
+      for (const [key, value] of Object.entries(req.query)) {
+        if (bodyless || queryFields.has(key)) input[key] = (coerce.get(key) ?? ((v: unknown) => v))(value);
+        else throw new ValidationError(`unknown query parameter ${key}`);
+      }
+      const pathValues = req.params as Record<string, string>;
+      for (const p of params) input[p] = pathValues[p];
+      const principal = await authenticate(services, cap.access === 'public' ? null : bearerFrom(req));
+      const output = await invoke(cap, input, { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle }, {
+        services,
+        principal,
+        requestId: req.requestId,
+        surface: 'rest',
+      });
+      res.status(status).json(output);
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+export function restRouter(capabilities: Capability[], services: Services, limiter: (cap: Capability) => RequestHandler | null) {
+  const router = express.Router();
+  for (const cap of capabilities) {
+    if (!cap.rest) continue;
+    const method = cap.rest.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    const limit = limiter(cap);
+    const handlers = limit ? [limit, restHandler(cap, services)] : [restHandler(cap, services)];
+    router[method](expandPath(cap.rest.path), ...handlers);
+  }
+  return router;
+}

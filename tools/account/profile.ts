@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { principalOf, type Ctx } from '../../core/context.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { readOnly, updates, Timestamp, isoRequired } from '../common.ts';
+
+const Profile = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  personal_org_handle: z.string().nullable().describe('The default workspace'),
+  is_admin: z.boolean(),
+  created_at: Timestamp,
+});
+
+async function profileOf(ctx: Ctx): Promise<z.input<typeof Profile>> {
+  const [rows] = await ctx.services.db.sequelize.query(
+    `SELECT u.id, u.email, u.name, u.is_admin, u.created_at, o.handle AS personal_org_handle
+       FROM users u LEFT JOIN organizations o ON o.id = u.personal_org_id WHERE u.id = $1`,
+    { bind: [principalOf(ctx).userId] },
+  );
+  const row = (rows as Array<z.input<typeof Profile> & { created_at: Date }>)[0];
+  if (!row) throw new NotFoundError('User not found');
+  return { ...row, created_at: isoRequired(row.created_at) };
+}
+
+export const getProfile = capability({
+  name: 'user.get_profile',
+  title: 'Read my profile',
+  description: "The caller's profile, including personal_org_handle, the default workspace.",
+  input: z.strictObject({}),
+  output: z.object({ profile: Profile }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'user',
+  rest: { method: 'GET', path: '/api/user/profile' },
+  async handler(ctx) {
+    return { profile: await profileOf(ctx) };
+  },
+});
+
+export const updateProfile = capability({
+  name: 'user.update_profile',
+  title: 'Update my profile',
+  description: "Changes the caller's display name.",
+  input: z.strictObject({ name: z.string().trim().min(1).max(120) }),
+  output: z.object({ profile: Profile }),
+  annotations: updates,
+  scope: 'write',
+  access: 'user',
+  rest: { method: 'PATCH', path: '/api/user/profile' },
+  async handler(ctx, input) {
+    await ctx.services.models.User.update({ name: input.name }, { where: { id: principalOf(ctx).userId } });
+    return { profile: await profileOf(ctx) };
+  },
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { HANDLE_PATTERN } from '../core/ids.ts';
+
+/** Shared zod pieces. Timestamps are ISO strings on every surface. */
+export const Timestamp = z.string().describe('ISO 8601 timestamp');
+export const Handle = z.string().regex(HANDLE_PATTERN, 'must be 1-48 lower-case letters, digits or dashes, not starting or ending with a dash');
+export const Success = z.object({ success: z.boolean() });
+
+export const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+export const creates = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+export const updates = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+export const deletes = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
+
+export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
+export const isoRequired = (d: Date | string): string => new Date(d).toISOString();
+
+/** Handles that would shadow routes or confuse people; never given to an org or project. */
+export const RESERVED_HANDLES = new Set([
+  'api', 'admin', 'new', 'settings', 'o', 'p', 'public', 'sdk', 'mcp', 'oauth', 'auth', 'docs', 'login', 'logout',
+  'me', 'help', 'support', 'static', 'assets', 'well-known', 'verbatim', 'service', 'system', 'root',
+]);
+
+/** First free handle among base, base-2, base-3, ... according to `taken`. */
+export async function freeHandle(base: string, taken: (h: string) => Promise<boolean>): Promise<string> {
+  const root = RESERVED_HANDLES.has(base) ? `${base}-1` : base;
+  for (let i = 1; i < 1000; i++) {
+    const candidate = i === 1 ? root : `${root.slice(0, 44)}-${i}`;
+    if (!(await taken(candidate))) return candidate;
+  }
+  throw new Error('no free handle');
+}

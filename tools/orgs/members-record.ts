@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { Services } from '../../core/context.ts';
+import { Timestamp, isoRequired } from '../common.ts';
+
+export const Role = z.enum(['owner', 'admin', 'member']);
+
+export const Member = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: Role,
+  joined_at: Timestamp,
+});
+
+export async function membersOf(services: Services, orgId: string): Promise<Array<z.input<typeof Member>>> {
+  const [rows] = await services.db.sequelize.query(
+    `SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at
+       FROM memberships m JOIN users u ON u.id = m.user_id
+      WHERE m.organization_id = $1
+      ORDER BY m.created_at, u.email`,
+    { bind: [orgId] },
+  );
+  return (rows as Array<{ user_id: string; email: string; name: string | null; role: 'owner' | 'admin' | 'member'; joined_at: Date }>).map((r) => ({
+    ...r,
+    joined_at: isoRequired(r.joined_at),
+  }));
+}

@@ -1,0 +1,86 @@
+import type { Transaction } from 'sequelize';
+import type { Models, StudyRow } from '../../models/index.ts';
+import { newId } from '../../core/ids.ts';
+
+export const STARTER_HANDLE = 'starter-study';
+
+/** A study a team can run on day one and copy as a template: goals first, then a script that serves them. */
+export const starterGoals = [
+  { id: 'g-context', description: 'Understand what the participant was trying to get done when they came to the product' },
+  { id: 'g-friction', description: 'Find the moments where the product slowed them down or confused them' },
+  { id: 'g-value', description: 'Learn what would make the product worth recommending' },
+];
+
+export const starterScript = {
+  version: 2,
+  goals: starterGoals,
+  segments: [
+    {
+      id: 'welcome',
+      mode: 'speak',
+      title: 'Welcome and consent reminder',
+      speak_text:
+        'Thanks for joining. This conversation takes about ten minutes. There are no wrong answers: we are testing the product, not you. You can stop at any time.',
+    },
+    {
+      id: 'context',
+      mode: 'talk',
+      title: 'What brought you here',
+      instruction: 'Ask what the participant was trying to get done today and what they used before. Ask for a concrete recent example.',
+      conductor_context: 'Serves g-context. Prefer stories about the last time over opinions about in general.',
+    },
+    {
+      id: 'task',
+      mode: 'observe',
+      title: 'Show us how you do it',
+      instruction: 'Ask the participant to do the task they described, thinking aloud. Do not help unless they are stuck for a minute.',
+      conductor_context: 'Serves g-friction. Note hesitations, back-tracking, errors and workarounds.',
+    },
+    {
+      id: 'friction',
+      mode: 'talk',
+      title: 'Where it got hard',
+      instruction: 'Ask about the moments that felt slow or confusing, what they expected instead, and how they worked around it.',
+      conductor_context: 'Serves g-friction. One follow-up per moment: what did you expect to happen?',
+    },
+    {
+      id: 'value',
+      mode: 'talk',
+      title: 'What would make it worth it',
+      instruction: 'Ask what would have to change for them to recommend the product to a colleague.',
+      conductor_context: 'Serves g-value.',
+    },
+    {
+      id: 'thanks',
+      mode: 'speak',
+      title: 'Thank you',
+      speak_text: 'That is everything. Thank you: what you told us goes straight to the team building this.',
+    },
+  ],
+};
+
+export async function provisionStarterStudy(
+  models: Models,
+  projectId: string,
+  transaction: Transaction,
+): Promise<{ outcome: 'provisioned' | 'already_present'; study: StudyRow }> {
+  // Serialise concurrent provisioning of the same project.
+  await models.Project.findByPk(projectId, { transaction, lock: transaction.LOCK.UPDATE });
+  const existing = await models.Study.findOne({ where: { project_id: projectId }, order: [['created_at', 'ASC']], transaction });
+  if (existing) return { outcome: 'already_present', study: existing };
+  const study = await models.Study.create(
+    {
+      id: newId('std'),
+      project_id: projectId,
+      handle: STARTER_HANDLE,
+      title: 'Getting to know your users',
+      description: 'A starter study: a short conversation about what people try to get done and where the product gets in their way.',
+      status: 'active',
+      goals_json: JSON.stringify(starterGoals),
+      script_json: JSON.stringify(starterScript),
+      settings_json: null,
+    },
+    { transaction },
+  );
+  return { outcome: 'provisioned', study };
+}
