@@ -25,5 +25,5 @@ export function errorHandler(log: Logger) {
 }
 
 export function apiNotFound(req: Request, res: Response, next: NextFunction): void {
-  next(new NotFoundError(`No route for ${req.method} ${req.path}`, { code: 'route_not_found' }));
+  next(new NotFoundError(`No route for ${req.method} ${req.originalUrl.split("?")[0]}`, { code: 'route_not_found' }));
 }

@@ -2,6 +2,26 @@ import type { Capability } from '../core/registry.ts';
 import { contextParams, expandPath, pathParams } from '../core/registry.ts';
 import { jsonSchema, type JsonSchema } from '../core/json-schema.ts';
 
+type Components = Record<string, JsonSchema>;
+
+/**
+ * Named schemas (zod `.meta({ id })`) arrive as `$defs` local to each operation; OpenAPI
+ * wants them once under components, so move them there and point the refs at them.
+ */
+function hoist(schema: JsonSchema, components: Components, io: 'input' | 'output'): JsonSchema {
+  const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
+  delete schema.$defs;
+  const names = new Map<string, string>();
+  for (const [id, def] of Object.entries(defs)) {
+    let name = id;
+    if (components[name] && JSON.stringify(components[name]) !== JSON.stringify(def)) name = `${id}${io === 'input' ? 'Input' : 'Output'}`;
+    components[name] = def;
+    names.set(id, name);
+  }
+  const rewritten = JSON.stringify(schema).replace(/"#\/\$defs\/([^"]+)"/g, (_m, id: string) => `"#/components/schemas/${names.get(id) ?? id}"`);
+  return JSON.parse(rewritten) as JsonSchema;
+}
+
 const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorResponse' } } } };
 
 const statusText: Record<string, string> = {
@@ -26,11 +46,12 @@ function errorResponses(cap: Capability, hasBody: boolean): Record<string, unkno
 /** OpenAPI 3.1 document generated from the same definitions the surfaces serve. */
 export function openApiDocument(capabilities: Capability[], opts: { serverUrl: string; version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Components = {};
   for (const cap of capabilities) {
     if (!cap.rest) continue;
     const binding = cap.rest;
     const openPath = expandPath(binding.path).replace(/:([A-Za-z_]\w*)/g, '{$1}');
-    const input = jsonSchema(cap.input, 'input');
+    const input = hoist(jsonSchema(cap.input, 'input'), components, 'input');
     const props = { ...((input.properties ?? {}) as Record<string, JsonSchema>) };
     const required = new Set((input.required as string[] | undefined) ?? []);
     const parameters: unknown[] = [];
@@ -61,7 +82,7 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
       responses: {
         [String(binding.status ?? 200)]: {
           description: cap.title,
-          content: { 'application/json': { schema: jsonSchema(cap.output, 'output') } },
+          content: { 'application/json': { schema: hoist(jsonSchema(cap.output, 'output'), components, 'output') } },
         },
         ...errorResponses(cap, !bodyless),
       },
@@ -98,6 +119,7 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
     paths,
     components: {
       schemas: {
+        ...components,
         ApiErrorResponse: {
           type: 'object',
           required: ['error'],

@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog, type Catalog } from '../core/catalog.ts';
+import { NAME_PATTERN, contextParams, expandPath, pathParams } from '../core/registry.ts';
+import { jsonSchema } from '../core/json-schema.ts';
+
+let catalog: Catalog;
+beforeAll(async () => {
+  catalog = await loadCatalog();
+});
+
+describe('every capability definition', () => {
+  it('has a unique, valid dotted name', () => {
+    const names = catalog.capabilities.map((c) => c.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const name of names) expect(name).toMatch(NAME_PATTERN);
+    for (const name of names) expect(name.replace(/\./g, '_')).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
+
+  it('sets every MCP annotation explicitly and coherently with its scope', () => {
+    for (const cap of catalog.capabilities) {
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+        expect(typeof cap.annotations[hint], `${cap.name}.${hint}`).toBe('boolean');
+      }
+      if (cap.scope === 'write') expect(cap.annotations.readOnlyHint, cap.name).toBe(false);
+      if (cap.annotations.readOnlyHint) expect(cap.annotations.destructiveHint, cap.name).toBe(false);
+      if (cap.rest?.method === 'DELETE') expect(cap.annotations.destructiveHint, cap.name).toBe(true);
+    }
+  });
+
+  it('has a title and a description an agent can act on', () => {
+    for (const cap of catalog.capabilities) {
+      expect(cap.title.length, cap.name).toBeGreaterThan(3);
+      expect(cap.description.length, cap.name).toBeGreaterThanOrEqual(30);
+    }
+  });
+
+  it('declares every REST path parameter in its input (or resolves it as org/project context)', () => {
+    for (const cap of catalog.capabilities) {
+      if (!cap.rest) continue;
+      const ctx = contextParams(cap.access);
+      const params = pathParams(cap.rest.path);
+      for (const p of params) {
+        if (ctx.includes(p)) continue;
+        expect(Object.keys(cap.input.shape), `${cap.name} path :${p}`).toContain(p);
+      }
+      for (const p of ctx) expect(params, `${cap.name} needs :${p} in its path`).toContain(p);
+      expect(expandPath(cap.rest.path).startsWith('/api/'), cap.name).toBe(true);
+    }
+  });
+
+  it('produces real JSON Schemas (never {}) with object roots', () => {
+    for (const cap of catalog.capabilities) {
+      const input = jsonSchema(cap.input, 'input');
+      const output = jsonSchema(cap.output, 'output');
+      expect(input.type, cap.name).toBe('object');
+      expect(output.type, cap.name).toBe('object');
+      expect(Object.keys(output.properties ?? {}).length, cap.name).toBeGreaterThan(0);
+      expect(input.additionalProperties, `${cap.name} input must be strict`).toBe(false);
+    }
+  });
+
+  it('has no two REST bindings on the same method and path', () => {
+    const seen = new Set<string>();
+    for (const cap of catalog.capabilities) {
+      if (!cap.rest) continue;
+      const key = `${cap.rest.method} ${expandPath(cap.rest.path).replace(/:\w+/g, ':')}`;
+      expect(seen.has(key), key).toBe(false);
+      seen.add(key);
+    }
+  });
+
+  it('is reachable somewhere: MCP, REST or both', () => {
+    for (const cap of catalog.capabilities) expect(cap.mcp || Boolean(cap.rest), cap.name).toBe(true);
+  });
+});
+
+describe('resources and prompts', () => {
+  it('have names, descriptions and service:// templates', () => {
+    expect(catalog.resources.length).toBeGreaterThan(0);
+    expect(catalog.prompts.length).toBeGreaterThan(0);
+    for (const r of catalog.resources) {
+      expect(r.uriTemplate).toMatch(/^service:\/\//);
+      expect(r.description.length).toBeGreaterThan(20);
+    }
+    for (const p of catalog.prompts) {
+      expect(p.description.length).toBeGreaterThan(20);
+      for (const name of Object.keys(p.args.shape)) expect(p.argDescriptions[name], `${p.name}.${name}`).toBeTruthy();
+    }
+  });
+});
