@@ -5,7 +5,7 @@ import { RateLimitedError } from './errors.ts';
 
 /**
  * Fixed-window counters in Postgres, so every server process shares them (SPEC 8's buckets
- * are per route and per client IP over 60 seconds).
+ * are per route and per client IP over 60 seconds). The prune_rate_limits job drops old windows.
  */
 export class PostgresRateLimitStore implements Store {
   prefix: string;
@@ -33,7 +33,6 @@ export class PostgresRateLimitStore implements Store {
        RETURNING hits`,
       [`${this.prefix}:${key}`, start],
     );
-    if (Math.random() < 0.01) void this.pool.query(`DELETE FROM rate_limit_hits WHERE window_start < now() - interval '1 hour'`).catch(() => {});
     return { totalHits: rows[0].hits, resetTime: new Date(start.getTime() + this.windowMs) };
   }
 

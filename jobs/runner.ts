@@ -6,19 +6,25 @@ import { run, runMigrations, Logger as WorkerLogger, type Runner, type Task, typ
 import type { Logger } from '../core/logger.ts';
 import type { Services } from '../core/context.ts';
 
-/** A task file exports `task`: (services) → graphile-worker task; its file name is its identifier. */
+/**
+ * A task file exports `task`: (services) → graphile-worker task; its file name is its
+ * identifier. It may also export `cron` (a crontab schedule) to run periodically.
+ */
 export type TaskFactory = (services: Services) => Task;
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'tasks');
 
-export async function loadTaskList(services: Services): Promise<TaskList> {
-  const list: TaskList = {};
+export async function loadTasks(services: Services): Promise<{ taskList: TaskList; crontab: string }> {
+  const taskList: TaskList = {};
+  const cron: string[] = [];
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).sort() : [];
   for (const file of files) {
-    const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { task?: TaskFactory };
-    if (mod.task) list[file.replace(/\.ts$/, '')] = mod.task(services);
+    const mod = (await import(pathToFileURL(path.join(dir, file)).href)) as { task?: TaskFactory; cron?: string };
+    const name = file.replace(/\.ts$/, '');
+    if (mod.task) taskList[name] = mod.task(services);
+    if (mod.task && mod.cron) cron.push(`${mod.cron} ${name}`);
   }
-  return list;
+  return { taskList, crontab: cron.join('\n') };
 }
 
 /** graphile-worker logs through ours, quietly: completed jobs are not news. */
@@ -35,10 +41,11 @@ export async function migrateQueue(pool: pg.Pool, log: Logger): Promise<void> {
 }
 
 export async function startWorker(services: Services, pool: pg.Pool): Promise<Runner> {
-  const taskList = await loadTaskList(services);
+  const { taskList, crontab } = await loadTasks(services);
   return run({
     pgPool: pool,
     taskList,
+    crontab,
     concurrency: 2,
     pollInterval: 2000,
     noHandleSignals: true,
