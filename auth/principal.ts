@@ -14,19 +14,45 @@ export function bearerFrom(req: Request): string | null {
   return cookie || null;
 }
 
+interface SessionState {
+  isAdmin: boolean;
+  checkedAt: number;
+}
+
+/**
+ * How long a process trusts its last look at a session row. Revocation in this process
+ * takes effect at once (forgetSession); in other processes within this many milliseconds.
+ */
+export const SESSION_RECHECK_MS = 5_000;
+const sessions = new Map<string, SessionState>();
+
+export function forgetSession(sessionId: string): void {
+  sessions.delete(sessionId);
+}
+
+async function sessionState(services: Services, sessionId: string, userId: string): Promise<SessionState> {
+  const cached = sessions.get(sessionId);
+  if (cached && Date.now() - cached.checkedAt < SESSION_RECHECK_MS) return cached;
+  const { rows } = await services.db.pool.query<{ is_admin: boolean }>({
+    name: 'session-state',
+    text: `SELECT u.is_admin FROM user_sessions s JOIN users u ON u.id = s.user_id
+            WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+    values: [sessionId, userId],
+  });
+  if (!rows[0]) {
+    sessions.delete(sessionId);
+    throw new AuthenticationError('Session is no longer valid', { code: 'session_revoked', action: 'Sign in again' });
+  }
+  if (sessions.size > 10_000) sessions.clear();
+  const state = { isAdmin: rows[0].is_admin, checkedAt: Date.now() };
+  sessions.set(sessionId, state);
+  return state;
+}
+
 /** Resolves a principal from a token, or throws 401. Returns null when no token was sent. */
 export async function authenticate(services: Services, token: string | null): Promise<Principal | null> {
   if (!token) return null;
   const claims = await services.tokens.verify(token);
-  const [rows] = await services.db.sequelize.query(
-    `SELECT u.is_admin, s.revoked_at, s.expires_at
-       FROM user_sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.id = $1 AND s.user_id = $2`,
-    { bind: [claims.sessionId, claims.userId] },
-  );
-  const row = (rows as Array<{ is_admin: boolean; revoked_at: Date | null; expires_at: Date }>)[0];
-  if (!row || row.revoked_at || row.expires_at.getTime() < Date.now()) {
-    throw new AuthenticationError('Session is no longer valid', { code: 'session_revoked', action: 'Sign in again' });
-  }
-  return { kind: 'user', userId: claims.userId, isAdmin: row.is_admin, scopes: null, sessionId: claims.sessionId };
+  const state = await sessionState(services, claims.sessionId, claims.userId);
+  return { kind: 'user', userId: claims.userId, isAdmin: state.isAdmin, scopes: null, sessionId: claims.sessionId };
 }

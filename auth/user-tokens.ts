@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Models } from '../models/index.ts';
 import type { Sequelize } from 'sequelize';
@@ -28,7 +28,9 @@ export async function loadTokenKey(sequelize: Sequelize): Promise<Uint8Array> {
   return Buffer.from((rows as Array<{ value: string }>)[0].value, 'base64url');
 }
 
-export function createUserTokens(key: Uint8Array, models: Models): UserTokens {
+export function createUserTokens(rawKey: Uint8Array, models: Models): UserTokens {
+  // A KeyObject spares jose a key import on every verification.
+  const key = createSecretKey(rawKey);
   return {
     async issue(userId, origin) {
       const sessionId = newId('ses');

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   GetPromptRequestSchema,
@@ -60,6 +61,8 @@ function rpcError(err: unknown, requestId: string, services: Services): Error {
  * reach the client as JSON-RPC errors with our codes, including SPEC's -31003.
  */
 export function createMcpEndpoint(catalog: Catalog, services: Services, version: string) {
+  // Building a validator compiles a whole Ajv instance: share one instead of one per request.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const tools = new Map<ToolNames, Map<string, Tool>>();
   for (const mode of ['dotted', 'underscore'] as const) {
     const byName = new Map<string, Tool>();
@@ -96,7 +99,11 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
   function buildServer(call: Call, mode: ToolNames): Server {
     const server = new Server(
       { name: 'verbatim', title: 'Verbatim', version },
-      { capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } }, instructions: INSTRUCTIONS },
+      {
+        capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+        instructions: INSTRUCTIONS,
+        jsonSchemaValidator,
+      },
     );
     const byName = tools.get(mode)!;
     const guard = async <T>(fn: () => Promise<T>): Promise<T> => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { SESSION_RECHECK_MS } from '../auth/principal.ts';
 
 let svc: TestService;
 let owner: { token: string; orgHandle: string; userId: string };
@@ -214,11 +215,12 @@ describe('bad input', () => {
     expect(garbage.status).toBe(401);
   });
 
-  it('refuses a revoked session', async () => {
+  it('refuses a revoked session once the process rechecks it', async () => {
     const fresh = await svc.login('owner@example.com');
     const path = P(owner.orgHandle, 'checkout-research');
     expect((await svc.api('GET', path, { token: fresh.token })).status).toBe(200);
     await svc.services.models.UserSession.update({ revoked_at: new Date() }, { where: {} as never });
+    await new Promise((r) => setTimeout(r, SESSION_RECHECK_MS + 100));
     const res = await svc.api('GET', path, { token: fresh.token });
     expect(res.status).toBe(401);
     expect(res.body.code).toBe('session_revoked');

@@ -13,14 +13,15 @@ export const Member = z.object({
 });
 
 export async function membersOf(services: Services, orgId: string): Promise<Array<z.input<typeof Member>>> {
-  const [rows] = await services.db.sequelize.query(
-    `SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at
-       FROM memberships m JOIN users u ON u.id = m.user_id
-      WHERE m.organization_id = $1
-      ORDER BY m.created_at, u.email`,
-    { bind: [orgId] },
-  );
-  return (rows as Array<{ user_id: string; email: string; name: string | null; role: 'owner' | 'admin' | 'member'; joined_at: Date }>).map((r) => ({
+  const { rows } = await services.db.pool.query<{ user_id: string; email: string; name: string | null; role: 'owner' | 'admin' | 'member'; joined_at: Date }>({
+    name: 'org-members',
+    text: `SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at
+             FROM memberships m JOIN users u ON u.id = m.user_id
+            WHERE m.organization_id = $1
+            ORDER BY m.created_at, u.email`,
+    values: [orgId],
+  });
+  return rows.map((r) => ({
     ...r,
     joined_at: isoRequired(r.joined_at),
   }));
