@@ -91,6 +91,35 @@ describe('npm start', () => {
     running = null;
   });
 
+  it('runs a worker alone beside a server started with WORKER=off', async () => {
+    running = await start({ WORKER: 'off' });
+    expect(running.stdout()).not.toMatch(/with its worker/);
+    const pgUrl = `postgres://postgres:${fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim()}@127.0.0.1:${env.EMBEDDED_PG_PORT}/verbatim`;
+    const client = new pg.Client({ connectionString: pgUrl });
+    client.on('error', () => {});
+    await client.connect();
+    await client.query(`INSERT INTO rate_limit_hits (key, window_start, hits) VALUES ('stale', now() - interval '3 hours', 1)`);
+    await client.query(`SELECT graphile_worker.add_job('prune_rate_limits', '{}'::json)`);
+    await new Promise((r) => setTimeout(r, 1500));
+    const waiting = await client.query(`SELECT count(*)::int AS n FROM rate_limit_hits WHERE key = 'stale'`);
+    expect(waiting.rows[0].n).toBe(1);
+
+    const worker = runCli(['worker'], env);
+    await worker.waitFor(/worker running/);
+    let left = 1;
+    for (let i = 0; i < 100 && left; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      left = (await client.query(`SELECT count(*)::int AS n FROM rate_limit_hits WHERE key = 'stale'`)).rows[0].n;
+    }
+    expect(left).toBe(0);
+    await client.end();
+    worker.child.kill('SIGINT');
+    expect(await worker.exited()).toBe(0);
+    running.child.kill('SIGINT');
+    expect(await running.exited()).toBe(0);
+    running = null;
+  });
+
   it('detects a Postgres left by a killed process and says what to do', async () => {
     running = await start({ WORKER: 'off' });
     running.child.kill('SIGKILL');
