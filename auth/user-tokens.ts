@@ -33,7 +33,7 @@ export function createUserTokens(rawKey: Uint8Array, models: Models): UserTokens
   const key = createSecretKey(rawKey);
   return {
     async issue(userId, origin) {
-      const sessionId = newId('ses');
+      const sessionId = newId('usn');
       const expiresAt = new Date(Date.now() + USER_TOKEN_TTL_SECONDS * 1000);
       await models.UserSession.create({ id: sessionId, user_id: userId, origin, expires_at: expiresAt });
       const token = await new SignJWT({ sid: sessionId, typ: 'user' })

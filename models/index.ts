@@ -60,7 +60,67 @@ export interface StudyAttrs extends Timestamps {
   allowed_origins: string[];
   allowed_selectors: string[];
   intake_id: string | null;
+  intake_auto_created: boolean;
   version: number;
+}
+export interface IntakeAttrs extends Timestamps {
+  id: string;
+  project_id: string;
+  handle: string;
+  title: string;
+  description: string | null;
+  welcome_message: string | null;
+  status: 'active' | 'paused' | 'closed';
+  auto_managed: boolean;
+  max_participants: number | null;
+  logo_storage_key: string | null;
+  brand_color: string;
+  thank_you_message: string;
+  disqualified_message: string;
+  consent_text: string;
+  complete_count: number;
+  qualified_count: number;
+  disqualified_count: number;
+}
+export interface IntakeQuestionAttrs extends Timestamps {
+  id: string;
+  intake_id: string;
+  question_text: string;
+  question_type: string;
+  required: boolean;
+  sort_order: number;
+  options_json: string | null;
+  min_value: number | null;
+  max_value: number | null;
+  qualification_rules_json: string | null;
+}
+export interface IntakeResponseAttrs extends Timestamps {
+  id: string;
+  intake_id: string;
+  participant_name: string | null;
+  participant_email: string | null;
+  qualified: boolean | null;
+  qualification_reason: string | null;
+  answers_json: string;
+  session_id: string | null;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  consent_given: boolean;
+  consent_recording: boolean;
+}
+export interface InterviewAttrs extends Timestamps {
+  id: string;
+  project_id: string;
+  study_id: string | null;
+  intake_id: string | null;
+  intake_response_id: string | null;
+  source: string;
+  status: string;
+  processing_status: string;
+  interview_mode: string | null;
+  participant_name: string | null;
+  participant_email: string | null;
 }
 export interface ProjectSettingAttrs extends Timestamps {
   project_id: string;
@@ -80,7 +140,11 @@ export type UserSessionRow = Row<UserSessionAttrs, TS | 'revoked_at'>;
 export type OrganizationRow = Row<OrganizationAttrs, TS | 'personal'>;
 export type MembershipRow = Row<MembershipAttrs, TS>;
 export type ProjectRow = Row<ProjectAttrs, TS | 'description' | 'codehost_repo_url' | 'codehost_default_branch' | 'codehost_installation_id' | 'tracker_team_id'>;
-export type StudyRow = Row<StudyAttrs, TS | 'description' | 'goals_json' | 'script_json' | 'settings_json' | 'invitation_json' | 'visibility_json' | 'allowed_origins' | 'allowed_selectors' | 'intake_id' | 'version'>;
+export type StudyRow = Row<StudyAttrs, TS | 'description' | 'goals_json' | 'script_json' | 'settings_json' | 'invitation_json' | 'visibility_json' | 'allowed_origins' | 'allowed_selectors' | 'intake_id' | 'intake_auto_created' | 'version'>;
+export type IntakeRow = Row<IntakeAttrs, TS | 'description' | 'welcome_message' | 'auto_managed' | 'max_participants' | 'logo_storage_key' | 'complete_count' | 'qualified_count' | 'disqualified_count'>;
+export type IntakeQuestionRow = Row<IntakeQuestionAttrs, TS | 'required' | 'options_json' | 'min_value' | 'max_value' | 'qualification_rules_json'>;
+export type IntakeResponseRow = Row<IntakeResponseAttrs, TS | 'participant_name' | 'participant_email' | 'qualified' | 'qualification_reason' | 'session_id' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'consent_given' | 'consent_recording'>;
+export type InterviewRow = Row<InterviewAttrs, TS | 'study_id' | 'intake_id' | 'intake_response_id' | 'interview_mode' | 'participant_name' | 'participant_email'>;
 export type ProjectSettingRow = Row<ProjectSettingAttrs, TS | 'value' | 'ciphertext' | 'key_id' | 'updated_by' | 'last_success_at' | 'last_error_at' | 'last_error'>;
 
 // Sequelize mutates attribute definitions, so every attribute gets a fresh object.
@@ -153,8 +217,74 @@ export function defineModels(sequelize: Sequelize) {
     allowed_origins: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
     allowed_selectors: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
     intake_id: nullableText(),
+    intake_auto_created: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
   } as never, { tableName: 'studies' }) as ModelStatic<StudyRow>;
+
+  const int = () => ({ type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 });
+  const bool = (defaultValue: boolean) => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
+  const Intake = sequelize.define<IntakeRow>('Intake', {
+    id: { ...text(), primaryKey: true },
+    project_id: { ...text(), allowNull: false },
+    handle: { ...text(), allowNull: false },
+    title: { ...text(), allowNull: false },
+    description: nullableText(),
+    welcome_message: nullableText(),
+    status: { ...text(), allowNull: false },
+    auto_managed: bool(false),
+    max_participants: { type: DataTypes.INTEGER, allowNull: true },
+    logo_storage_key: nullableText(),
+    brand_color: { ...text(), allowNull: false },
+    thank_you_message: { ...text(), allowNull: false },
+    disqualified_message: { ...text(), allowNull: false },
+    consent_text: { ...text(), allowNull: false },
+    complete_count: int(),
+    qualified_count: int(),
+    disqualified_count: int(),
+  } as never, { tableName: 'intakes' }) as ModelStatic<IntakeRow>;
+
+  const IntakeQuestion = sequelize.define<IntakeQuestionRow>('IntakeQuestion', {
+    id: { ...text(), primaryKey: true },
+    intake_id: { ...text(), allowNull: false },
+    question_text: { ...text(), allowNull: false },
+    question_type: { ...text(), allowNull: false },
+    required: bool(true),
+    sort_order: { type: DataTypes.INTEGER, allowNull: false },
+    options_json: nullableText(),
+    min_value: { type: DataTypes.DOUBLE, allowNull: true },
+    max_value: { type: DataTypes.DOUBLE, allowNull: true },
+    qualification_rules_json: nullableText(),
+  } as never, { tableName: 'intake_questions' }) as ModelStatic<IntakeQuestionRow>;
+
+  const IntakeResponse = sequelize.define<IntakeResponseRow>('IntakeResponse', {
+    id: { ...text(), primaryKey: true },
+    intake_id: { ...text(), allowNull: false },
+    participant_name: nullableText(),
+    participant_email: nullableText(),
+    qualified: { type: DataTypes.BOOLEAN, allowNull: true },
+    qualification_reason: nullableText(),
+    answers_json: { ...text(), allowNull: false },
+    session_id: nullableText(),
+    utm_source: nullableText(),
+    utm_medium: nullableText(),
+    utm_campaign: nullableText(),
+    consent_given: bool(false),
+    consent_recording: bool(false),
+  } as never, { tableName: 'intake_responses' }) as ModelStatic<IntakeResponseRow>;
+
+  const Interview = sequelize.define<InterviewRow>('Interview', {
+    id: { ...text(), primaryKey: true },
+    project_id: { ...text(), allowNull: false },
+    study_id: nullableText(),
+    intake_id: nullableText(),
+    intake_response_id: nullableText(),
+    source: { ...text(), allowNull: false },
+    status: { ...text(), allowNull: false },
+    processing_status: { ...text(), allowNull: false },
+    interview_mode: nullableText(),
+    participant_name: nullableText(),
+    participant_email: nullableText(),
+  } as never, { tableName: 'interviews' }) as ModelStatic<InterviewRow>;
 
   const ProjectSetting = sequelize.define<ProjectSettingRow>('ProjectSetting', {
     project_id: { ...text(), primaryKey: true },
@@ -168,7 +298,7 @@ export function defineModels(sequelize: Sequelize) {
     last_error: nullableText(),
   } as never, { tableName: 'project_settings' }) as ModelStatic<ProjectSettingRow>;
 
-  return { User, UserSession, Organization, Membership, Project, Study, ProjectSetting };
+  return { User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse, Interview };
 }
 
 export type Models = ReturnType<typeof defineModels>;

@@ -1,0 +1,41 @@
+import type { TestService } from './service.ts';
+
+export const validScript = {
+  version: 2,
+  goals: [{ id: 'g1', description: 'Understand onboarding' }],
+  segments: [
+    { id: 'hello', mode: 'speak', title: 'Hello', speak_text: 'Welcome, thanks for joining.' },
+    { id: 'ask', mode: 'talk', title: 'Ask', instruction: 'Ask about the last time they signed up.', conductor_context: 'Serves g1' },
+  ],
+};
+
+export const validInvitation = {
+  launcher: { label: 'Give feedback', icon: 'feedback', style: 'calm', shape: 'capsule' },
+  panel: {
+    eyebrow: 'Research',
+    headline: 'Help us improve checkout',
+    body: 'A ten minute conversation about how you pay.',
+    duration_minutes: 10,
+    reward: { kind: 'gift', label: '$20 gift card', eligibility: 'Customers in the US', delivery: 'By e-mail within a week' },
+    cta: 'Start',
+    image: { asset_id: 'img-1', url: 'https://cdn.example.com/img.png', alt: 'A person at a laptop' },
+  },
+  presentation_mode: 'contextual',
+  brand_color: { light: '#112233', dark: '#AABBCC' },
+  foreground_color: '#FFFFFF',
+  placement: { desktop: 'bottom-right', mobile: 'bottom-left' },
+};
+
+export function visibility(rules: Array<[string, string, string]>, extra: Record<string, unknown> = {}) {
+  return { version: 1, enabled: true, rules: rules.map(([effect, match, pathname]) => ({ effect, match, pathname })), ...extra };
+}
+
+/** A signed-in owner with one project; returns helpers bound to that project's path. */
+export async function ownerWithProject(svc: TestService, email: string, name = 'Research') {
+  const user = await svc.login(email);
+  const res = await svc.api('POST', `/api/orgs/${user.orgHandle}/projects`, { token: user.token, body: { name } });
+  const project = res.body.project;
+  const P = `/api/orgs/${user.orgHandle}/projects/${project.handle}`;
+  const call = (method: string, path: string, body?: unknown) => svc.api(method, `${P}${path}`, { token: user.token, body });
+  return { ...user, project, P, call };
+}

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject, validInvitation, validScript, visibility } from './helpers/fixtures.ts';
+
+let svc: TestService;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+
+beforeAll(async () => {
+  svc = await startTestService();
+  o = await ownerWithProject(svc, 'studies@example.com');
+});
+afterAll(() => svc?.stop());
+
+describe('studies CRUD and status', () => {
+  it('starts with the active starter study, whose script reviews clean', async () => {
+    const list = await o.call('GET', '/studies');
+    expect(list.status).toBe(200);
+    expect(list.body.studies).toHaveLength(1);
+    const starter = list.body.studies[0];
+    expect(starter).toMatchObject({ handle: 'starter-study', status: 'active', invitation: null, invitation_state: 'absent', visibility_state: 'absent', recruitment_url: null, intake_ref: null, project_ref: o.project.project_ref });
+    expect(JSON.parse(starter.goals_json).length).toBeGreaterThanOrEqual(2);
+    const review = await o.call('POST', '/studies/starter-study/review-script', {});
+    expect(review.body).toMatchObject({ valid: true, errors: [], warnings: [] });
+  });
+
+  it('creates a draft with the exact 2.9 record and reads it by ref or handle', async () => {
+    const res = await o.call('POST', '/studies', { title: 'Checkout friction', goals: validScript.goals, script: validScript, description: 'Why people stop at payment' });
+    expect(res.status).toBe(201);
+    const s = res.body.study;
+    expect(Object.keys(s).sort()).toEqual(
+      ['allowed_origins', 'allowed_selectors', 'created_at', 'description', 'goals_json', 'handle', 'intake_auto_created', 'intake_ref', 'invitation', 'invitation_state', 'project_ref', 'recruitment_url', 'ref', 'script_json', 'settings_json', 'status', 'title', 'updated_at', 'version', 'visibility', 'visibility_state'].sort(),
+    );
+    expect(s).toMatchObject({ handle: 'checkout-friction', status: 'draft', version: 1, settings_json: null });
+    expect(JSON.parse(s.script_json)).toEqual(validScript);
+    expect((await o.call('GET', `/studies/${s.ref}`)).body.study).toEqual(s);
+    expect((await o.call('GET', '/studies/checkout-friction')).body.study).toEqual(s);
+  });
+
+  it('enforces status moves', async () => {
+    const go = (status: string) => o.call('PATCH', '/studies/checkout-friction', { status });
+    expect((await go('paused')).status).toBe(422);
+    const bad = await go('paused');
+    expect(bad.body.code).toBe('study_status_transition_invalid');
+    // Going active collides with the untargeted starter study; give this one visibility first.
+    expect((await o.call('PATCH', '/studies/checkout-friction', { visibility: visibility([['include', 'subtree', '/checkout']]) })).status).toBe(200);
+    expect((await go('active')).body.study.status).toBe('active');
+    expect((await go('paused')).body.study.status).toBe('paused');
+    expect((await go('closed')).body.study.status).toBe('closed');
+    expect((await go('active')).status).toBe(422);
+    expect((await go('draft')).body.study.status).toBe('draft');
+  });
+
+  it('refuses reserved and taken handles with a suggestion', async () => {
+    const reserved = await o.call('POST', '/studies', { title: 'X', handle: 'resolve-preview', script: validScript });
+    expect(reserved.status).toBe(422);
+    expect(reserved.body).toMatchObject({ code: 'STUDY_HANDLE_RESERVED', suggestion: 'resolve-preview-study' });
+    const taken = await o.call('POST', '/studies', { title: 'X', handle: 'checkout-friction', script: validScript });
+    expect(taken.status).toBe(409);
+    expect(taken.body.suggestion).toBe('checkout-friction-2');
+    expect(taken.body.code).toBeUndefined();
+    const auto = await o.call('POST', '/studies', { title: 'Preview', script: validScript });
+    expect(auto.body.study.handle).toBe('preview-2');
+  });
+
+  it('refuses a stale update or delete with a retryable conflict', async () => {
+    const s = (await o.call('GET', '/studies/checkout-friction')).body.study;
+    const fresh = await o.call('PATCH', '/studies/checkout-friction', { title: 'Checkout friction v2', expected_version: s.version });
+    expect(fresh.status).toBe(200);
+    expect(fresh.body.study.version).toBe(s.version + 1);
+    const stale = await o.call('PATCH', '/studies/checkout-friction', { title: 'Lost update', expected_version: s.version });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toMatchObject({ code: 'study_update_changed', retryable: true, action: expect.any(String) });
+    const stalePlacement = await o.call('PATCH', '/studies/checkout-friction', { visibility: null, expected_version: s.version });
+    expect(stalePlacement.body.code).toBe('study_placement_changed');
+    const staleDelete = await o.call('DELETE', `/studies/checkout-friction?expected_version=${s.version}`);
+    expect(staleDelete.status).toBe(409);
+    expect(staleDelete.body).toMatchObject({ code: 'study_delete_changed', retryable: true });
+    expect((await o.call('GET', '/studies/checkout-friction')).body.study.title).toBe('Checkout friction v2');
+  });
+
+  it('forbids deleting an active study, then deletes once paused', async () => {
+    const active = await o.call('DELETE', '/studies/starter-study');
+    expect(active.status).toBe(422);
+    expect(active.body).toMatchObject({ code: 'active_study_delete_forbidden', action: expect.stringMatching(/pause|close/i) });
+    const del = await o.call('DELETE', '/studies/preview-2');
+    expect(del.body).toEqual({ success: true });
+    expect((await o.call('GET', '/studies/preview-2')).status).toBe(404);
+  });
+
+  it('does not find another project\'s study', async () => {
+    const other = await ownerWithProject(svc, 'other-studies@example.com');
+    const foreignRef = (await other.call('GET', '/studies')).body.studies[0].ref;
+    expect((await o.call('GET', `/studies/${foreignRef}`)).status).toBe(404);
+    expect((await o.call('PATCH', `/studies/${foreignRef}`, { title: 'Hijack' })).status).toBe(404);
+    expect((await o.call('DELETE', `/studies/${foreignRef}`)).status).toBe(404);
+  });
+
+  it('refuses scripts with errors, naming segment and field, and stores nothing', async () => {
+    const before = (await o.call('GET', '/studies')).body.studies.length;
+    const res = await o.call('POST', '/studies', {
+      title: 'Broken',
+      script: { version: 2, goals: [], segments: [{ id: 'a', mode: 'speak', title: 'Hi' }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/segments\[0\]\.speak_text/);
+    expect((await o.call('GET', '/studies')).body.studies.length).toBe(before);
+  });
+});
+
+describe('script review', () => {
+  it('reports duplicate ids, unknown modes, missing speak_text, unserved goals and empty scripts, by segment and field', async () => {
+    const script = {
+      version: 2,
+      goals: [{ id: 'g1', description: 'One' }, { id: 'g2', description: 'Two' }],
+      segments: [
+        { id: 's1', mode: 'speak', title: 'Hi' },
+        { id: 's1', mode: 'sing', title: 'Dup' },
+        { id: 's3', mode: 'talk', title: 'Ask', instruction: 'Ask', conductor_context: 'g1' },
+      ],
+    };
+    const mcp = await svc.mcp(o.token);
+    const viaMcp = (await mcp.callTool({ name: 'studies.validate_script', arguments: { projectRef: o.project.project_ref, script } })).structuredContent as any;
+    const viaRest = (await o.call('POST', '/studies/validate-script', { script })).body;
+    expect(viaMcp).toEqual(viaRest);
+    expect(viaRest.valid).toBe(false);
+    const codes = viaRest.errors.map((e: any) => `${e.code}@${e.field}`);
+    expect(codes).toEqual(expect.arrayContaining(['missing_speak_text@segments[0].speak_text', 'duplicate_segment_id@segments[1].id', 'unknown_mode@segments[1].mode']));
+    expect(viaRest.errors.find((e: any) => e.code === 'duplicate_segment_id')).toMatchObject({ segment_id: 's1', segment_index: 1 });
+    expect(viaRest.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ code: 'goal_unserved', field: 'goals.g2' })]));
+    const empty = (await o.call('POST', '/studies/validate-script', { script: { version: 2, segments: [] } })).body;
+    expect(empty.errors).toEqual([expect.objectContaining({ code: 'empty_script', field: 'segments' })]);
+    const review = await o.call('POST', '/studies/checkout-friction/review-script', { script });
+    expect(review.body.errors).toEqual(viaRest.errors);
+  });
+});

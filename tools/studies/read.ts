@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { projectOf } from '../../core/context.ts';
+import { readOnly } from '../common.ts';
+import { StudyStatus } from './schemas.ts';
+import { Study, StudyIdParam, findStudy, projectRefOf, studyRecord } from './record.ts';
+
+export const listStudies = capability({
+  name: 'studies.list',
+  title: 'List studies',
+  description: 'Lists the studies of a project, oldest first, optionally only those with one status (draft, active, paused, closed).',
+  input: z.strictObject({ status: StudyStatus.optional() }),
+  output: z.object({ studies: z.array(Study) }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/studies' },
+  async handler(ctx, input) {
+    const { project } = projectOf(ctx);
+    const rows = await ctx.services.models.Study.findAll({
+      where: { project_id: project.id, ...(input.status ? { status: input.status } : {}) },
+      order: [['created_at', 'ASC']],
+    });
+    const ref = projectRefOf(ctx);
+    return { studies: rows.map((s) => studyRecord(s, ref)) };
+  },
+});
+
+export const getStudy = capability({
+  name: 'studies.get',
+  title: 'Read a study',
+  description: 'Returns one study by ref or handle: script, goals, invitation and visibility with their validity, recruitment URL and intake.',
+  input: z.strictObject({ studyId: StudyIdParam }),
+  output: z.object({ study: Study }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/studies/:studyId' },
+  async handler(ctx, input) {
+    return { study: studyRecord(await findStudy(ctx, input.studyId), projectRefOf(ctx)) };
+  },
+});

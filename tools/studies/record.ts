@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import type { Ctx } from '../../core/context.ts';
+import { projectOf } from '../../core/context.ts';
+import type { StudyRow } from '../../models/index.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { Timestamp, isoRequired } from '../common.ts';
+import { Invitation, Visibility } from './schemas.ts';
+import { invitationState, visibilityState } from './placement.ts';
+
+const State = z.enum(['absent', 'valid', 'invalid']);
+
+export const Study = z
+  .object({
+    ref: z.string(),
+    handle: z.string(),
+    project_ref: z.string(),
+    title: z.string(),
+    description: z.string().nullable(),
+    status: z.string().describe('draft, active, paused or closed; only active studies take interviews and placements'),
+    version: z.number().int().describe('Increases with every change; send it back as expected_version to avoid lost updates'),
+    goals_json: z.string().nullable(),
+    script_json: z.string().nullable(),
+    settings_json: z.string().nullable(),
+    invitation: z.union([Invitation, z.record(z.string(), z.unknown())]).nullable(),
+    invitation_state: State,
+    visibility: z.union([Visibility, z.record(z.string(), z.unknown())]).nullable(),
+    visibility_state: State,
+    recruitment_url: z.string().nullable().describe('Shareable page URL for a direct_link invitation once an allowed origin exists'),
+    allowed_selectors: z.array(z.string()),
+    allowed_origins: z.array(z.string()),
+    intake_ref: z.string().nullable(),
+    intake_auto_created: z.boolean().optional(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .meta({ id: 'Study' });
+export type StudyRecord = z.input<typeof Study>;
+
+/** The page a direct-link invitation opens on: the first exact include rule, else the site root. */
+export function recruitmentUrl(study: StudyRow): string | null {
+  const invitation = study.invitation_json as { presentation_mode?: string } | null;
+  if (invitationState(study) !== 'valid' || invitation?.presentation_mode !== 'direct_link') return null;
+  const origin = study.allowed_origins[0];
+  if (!origin) return null;
+  const rules = (study.visibility_json as { rules?: Array<{ effect: string; match: string; pathname: string }> } | null)?.rules ?? [];
+  const page = rules.find((r) => r.effect === 'include' && r.match === 'exact')?.pathname ?? '/';
+  const url = new URL(page, origin);
+  url.searchParams.set('verbatim_study', study.handle);
+  return url.toString();
+}
+
+export function studyRecord(study: StudyRow, projectRef: string): StudyRecord {
+  return {
+    ref: study.id,
+    handle: study.handle,
+    project_ref: projectRef,
+    title: study.title,
+    description: study.description,
+    status: study.status,
+    version: study.version,
+    goals_json: study.goals_json,
+    script_json: study.script_json,
+    settings_json: study.settings_json,
+    invitation: study.invitation_json,
+    invitation_state: invitationState(study),
+    visibility: study.visibility_json,
+    visibility_state: visibilityState(study),
+    recruitment_url: recruitmentUrl(study),
+    allowed_selectors: study.allowed_selectors,
+    allowed_origins: study.allowed_origins,
+    intake_ref: study.intake_id,
+    intake_auto_created: study.intake_auto_created,
+    created_at: isoRequired(study.created_at),
+    updated_at: isoRequired(study.updated_at),
+  };
+}
+
+export function projectRefOf(ctx: Ctx): string {
+  const { project, org } = projectOf(ctx);
+  return `${org.handle}/${project.handle}`;
+}
+
+/** A study of the caller's project by ref or handle; another project's study is not found. */
+export async function findStudy(ctx: Ctx, studyId: string, opts: { lock?: boolean; transaction?: import('sequelize').Transaction } = {}): Promise<StudyRow> {
+  const { project } = projectOf(ctx);
+  const where = studyId.startsWith('std_') ? { project_id: project.id, id: studyId } : { project_id: project.id, handle: studyId };
+  const study = await ctx.services.models.Study.findOne({
+    where,
+    transaction: opts.transaction,
+    ...(opts.lock && opts.transaction ? { lock: opts.transaction.LOCK.UPDATE } : {}),
+  });
+  if (!study) throw new NotFoundError('Study not found');
+  return study;
+}
+
+export const StudyIdParam = z.string().min(1).max(64).describe('Study ref (std_...) or handle');

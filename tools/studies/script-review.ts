@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+export const ReviewIssue = z.object({
+  code: z.string(),
+  message: z.string(),
+  segment_id: z.string().nullable(),
+  segment_index: z.number().int().nullable(),
+  field: z.string().describe('Path of the field inside the script, e.g. segments[2].speak_text'),
+});
+export type ReviewIssueT = z.output<typeof ReviewIssue>;
+
+export const ReviewResult = z.object({
+  valid: z.boolean().describe('True when there are no errors; warnings do not block'),
+  errors: z.array(ReviewIssue),
+  warnings: z.array(ReviewIssue),
+  summary: z.object({ segments: z.number().int(), goals: z.number().int(), by_mode: z.record(z.string(), z.number().int()) }),
+});
+export type ReviewResultT = z.output<typeof ReviewResult>;
+
+const MODES = ['speak', 'observe', 'talk'];
+const LIMITS: Record<string, number> = { id: 64, title: 200, speak_text: 4000, instruction: 4000, conductor_context: 4000 };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const nonEmpty = (v: unknown): v is string => typeof v === 'string' && v.trim().length > 0;
+
+/**
+ * Reviews a study script the way a careful researcher would, naming the segment and field
+ * of each problem. Errors block saving; warnings are advice. Input is taken loosely on
+ * purpose, so that a malformed script gets explanations rather than a parse failure.
+ */
+export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResultT {
+  const errors: ReviewIssueT[] = [];
+  const warnings: ReviewIssueT[] = [];
+  const issue = (list: ReviewIssueT[], code: string, message: string, field: string, seg?: { id: string | null; index: number }) =>
+    list.push({ code, message, field, segment_id: seg?.id ?? null, segment_index: seg?.index ?? null });
+
+  if (!isObject(script)) {
+    issue(errors, 'invalid_script', 'The script must be an object with version 2, goals and segments', 'script');
+    return { valid: false, errors, warnings, summary: { segments: 0, goals: 0, by_mode: {} } };
+  }
+  for (const key of Object.keys(script)) {
+    if (!['version', 'goals', 'segments'].includes(key)) issue(errors, 'unknown_field', `Unknown field ${key}`, key);
+  }
+  if (script.version !== 2) issue(errors, 'unsupported_version', 'version must be 2', 'version');
+
+  const goals: Array<{ id: string; description: string }> = [];
+  const goalSources: Array<[string, unknown]> = [['goals', script.goals]];
+  if (extraGoals !== undefined) goalSources.push(['goals (study)', extraGoals]);
+  const goalIds = new Set<string>();
+  for (const [where, list] of goalSources) {
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) {
+      issue(errors, 'invalid_goals', 'goals must be a list of { id, description }', where);
+      continue;
+    }
+    list.forEach((g, i) => {
+      if (!isObject(g) || !nonEmpty(g.id) || !nonEmpty(g.description)) {
+        issue(errors, 'invalid_goal', 'Each goal needs a non-empty id and description', `${where}[${i}]`);
+      } else if (!goalIds.has(g.id)) {
+        goalIds.add(g.id);
+        goals.push({ id: g.id, description: g.description });
+      } else if (where === 'goals') {
+        issue(errors, 'duplicate_goal_id', `Goal id ${g.id} is used twice`, `${where}[${i}].id`);
+      }
+    });
+  }
+
+  const segments = script.segments;
+  const byMode: Record<string, number> = {};
+  if (!Array.isArray(segments) || segments.length === 0) {
+    issue(errors, 'empty_script', 'The script has no segments: add at least one speak, observe or talk segment', 'segments');
+  } else {
+    const seen = new Map<string, number>();
+    segments.forEach((raw, index) => {
+      const field = (f: string) => `segments[${index}].${f}`;
+      if (!isObject(raw)) {
+        issue(errors, 'invalid_segment', 'A segment must be an object', `segments[${index}]`, { id: null, index });
+        return;
+      }
+      const id = nonEmpty(raw.id) ? raw.id : null;
+      const seg = { id, index };
+      if (!id) issue(errors, 'missing_id', 'The segment needs a non-empty id', field('id'), seg);
+      else if (seen.has(id)) issue(errors, 'duplicate_segment_id', `Segment id ${id} is already used by segment ${seen.get(id)}`, field('id'), seg);
+      else seen.set(id, index);
+      for (const key of Object.keys(raw)) {
+        if (!['id', 'mode', 'title', 'speak_text', 'instruction', 'conductor_context'].includes(key)) {
+          issue(errors, 'unknown_field', `Unknown segment field ${key}`, field(key), seg);
+        }
+      }
+      for (const [key, max] of Object.entries(LIMITS)) {
+        const v = raw[key];
+        if (v !== undefined && typeof v !== 'string') issue(errors, 'invalid_type', `${key} must be text`, field(key), seg);
+        else if (typeof v === 'string' && v.length > max) issue(errors, 'too_long', `${key} must be at most ${max} characters`, field(key), seg);
+      }
+      const mode = raw.mode;
+      if (typeof mode !== 'string' || !MODES.includes(mode)) {
+        issue(errors, 'unknown_mode', `Unknown mode ${JSON.stringify(mode ?? null)}: use speak, observe or talk`, field('mode'), seg);
+      } else {
+        byMode[mode] = (byMode[mode] ?? 0) + 1;
+      }
+      if (!nonEmpty(raw.title)) issue(errors, 'missing_title', 'The segment needs a title', field('title'), seg);
+      if (mode === 'speak' && !nonEmpty(raw.speak_text)) {
+        issue(errors, 'missing_speak_text', 'A speak segment needs speak_text: the words the conductor says', field('speak_text'), seg);
+      }
+      if ((mode === 'talk' || mode === 'observe') && !nonEmpty(raw.instruction)) {
+        issue(warnings, 'missing_instruction', `A ${mode} segment without an instruction leaves the conductor guessing`, field('instruction'), seg);
+      }
+      if (mode !== 'speak' && raw.speak_text !== undefined) {
+        issue(warnings, 'unused_speak_text', `speak_text is only said in speak segments; this ${String(mode)} segment ignores it`, field('speak_text'), seg);
+      }
+    });
+    if (!byMode.talk && !byMode.observe) {
+      issue(warnings, 'never_listens', 'No talk or observe segment: the participant never gets to answer or show anything', 'segments');
+    }
+    for (const goal of goals) {
+      const served = segments.some(
+        (s) => isObject(s) && (s.mode === 'talk' || s.mode === 'observe') && [s.instruction, s.conductor_context, s.title].some((t) => typeof t === 'string' && t.includes(goal.id)),
+      );
+      if (!served) {
+        issue(warnings, 'goal_unserved', `No talk or observe segment serves goal ${goal.id} ("${goal.description}"): name ${goal.id} in a segment's conductor_context`, `goals.${goal.id}`);
+      }
+    }
+  }
+  return {
+    valid: errors.length === 0,
+    errors,
+    warnings,
+    summary: { segments: Array.isArray(segments) ? segments.length : 0, goals: goals.length, by_mode: byMode },
+  };
+}
