@@ -1,4 +1,4 @@
-import type { OrgContext, Principal, Services } from '../core/context.ts';
+import type { OrgContext, UserPrincipal, Services } from '../core/context.ts';
 import type { ProjectRow, Role } from '../models/index.ts';
 import { ForbiddenError, NotFoundError } from '../core/errors.ts';
 
@@ -6,7 +6,7 @@ import { ForbiddenError, NotFoundError } from '../core/errors.ts';
  * The caller's org by handle. A non-member gets the same 404 as a missing org, so a
  * response never confirms that another organisation exists.
  */
-export async function resolveOrg(services: Services, principal: Principal, orgHandle: string): Promise<OrgContext> {
+export async function resolveOrg(services: Services, principal: UserPrincipal, orgHandle: string): Promise<OrgContext> {
   const { rows } = await services.db.pool.query<OrgContext>({
     name: 'resolve-org',
     text: `SELECT o.id, o.handle, o.name, o.personal, m.role
@@ -21,7 +21,7 @@ export async function resolveOrg(services: Services, principal: Principal, orgHa
 
 export async function resolveProject(
   services: Services,
-  principal: Principal,
+  principal: UserPrincipal,
   orgHandle: string,
   projectHandle: string,
 ): Promise<{ org: OrgContext; project: ProjectRow }> {

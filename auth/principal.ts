@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import type { Principal, Services } from '../core/context.ts';
+import type { UserPrincipal, Services } from '../core/context.ts';
 import { AuthenticationError } from '../core/errors.ts';
 
 /** Bearer token from the Authorization header, else the `auth_token` cookie. Never the query string. */
@@ -50,7 +50,7 @@ async function sessionState(services: Services, sessionId: string, userId: strin
 }
 
 /** Resolves a principal from a token, or throws 401. Returns null when no token was sent. */
-export async function authenticate(services: Services, token: string | null): Promise<Principal | null> {
+export async function authenticate(services: Services, token: string | null): Promise<UserPrincipal | null> {
   if (!token) return null;
   const claims = await services.tokens.verify(token);
   const state = await sessionState(services, claims.sessionId, claims.userId);

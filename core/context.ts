@@ -10,7 +10,7 @@ import { NotFoundError } from './errors.ts';
  * Who is calling. Every principal acts for a user (membership decides access); principals
  * other than a signed-in user carry scopes that gate writes (SPEC 5.4).
  */
-export interface Principal {
+export interface UserPrincipal {
   kind: 'user';
   userId: string;
   isAdmin: boolean;
@@ -18,6 +18,14 @@ export interface Principal {
   scopes: string[] | null;
   sessionId: string | null;
 }
+
+/** The widget: a project's SDK key. It reaches SDK routes only, never a user's routes. */
+export interface SdkPrincipal {
+  kind: 'sdk';
+  projectId: string;
+}
+
+export type Principal = UserPrincipal | SdkPrincipal;
 
 export interface OrgContext {
   id: string;
@@ -49,8 +57,8 @@ export interface Ctx {
   log: Logger;
 }
 
-export function principalOf(ctx: Ctx): Principal {
-  if (!ctx.principal) throw new Error('capability without a principal reached a handler that needs one');
+export function principalOf(ctx: Ctx): UserPrincipal {
+  if (ctx.principal?.kind !== 'user') throw new Error('a handler that needs a user was reached without one');
   return ctx.principal;
 }
 

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Capability } from './registry.ts';
-import type { Ctx, Principal, Services } from './context.ts';
+import type { Ctx, Principal, Services, UserPrincipal } from './context.ts';
 import { AuthenticationError, ForbiddenError, ValidationError } from './errors.ts';
 import { resolveOrg, resolveProject, requireRole } from '../auth/access.ts';
+import { projectForKey } from '../auth/sdk-key.ts';
 
 export interface Call {
   services: Services;
@@ -32,8 +33,8 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
 }
 
 /** SPEC 5.4: a scoped credential without `agent:write` may only call read capabilities. */
-export function checkScope(cap: Capability, principal: Principal | null): void {
-  if (!principal?.scopes || cap.scope === 'read') return;
+export function checkScope(cap: Capability, principal: UserPrincipal): void {
+  if (!principal.scopes || cap.scope === 'read') return;
   if (!principal.scopes.includes('agent:write')) {
     throw new ForbiddenError('This credential may only read: agent:write is required', { code: 'agent_write_not_permitted' });
   }
@@ -44,29 +45,41 @@ export function checkScope(cap: Capability, principal: Principal | null): void {
  * resolve org/project membership and role, run, and shape the output by its schema.
  * `context` holds orgHandle/projectHandle as the surface found them.
  */
-export async function invoke(cap: Capability, input: unknown, context: { orgHandle?: string; projectHandle?: string }, call: Call) {
-  const { principal, services } = call;
-  if (cap.access !== 'public' && !principal) throw new AuthenticationError();
-  if (cap.access === 'admin' && !principal!.isAdmin) throw new ForbiddenError('Operators only', { code: 'admin_required' });
-  checkScope(cap, principal);
-  const parsed = parseOrThrow(cap.input, input);
+export interface CallContext {
+  orgHandle?: string;
+  projectHandle?: string;
+  /** The widget's SDK key, for `sdk` capabilities. */
+  sdkKey?: string | null;
+}
+
+export async function invoke(cap: Capability, input: unknown, context: CallContext, call: Call) {
+  const { services } = call;
   const ctx: Ctx = {
     requestId: call.requestId,
     surface: call.surface,
-    principal,
+    principal: call.principal,
     org: null,
     project: null,
     services,
     log: services.log.child({ requestId: call.requestId, capability: cap.name }),
   };
-  if (cap.access === 'project') {
-    const resolved = await resolveProject(services, principal!, context.orgHandle!, context.projectHandle!);
-    ctx.org = resolved.org;
-    ctx.project = resolved.project;
-  } else if (cap.access === 'org') {
-    ctx.org = await resolveOrg(services, principal!, context.orgHandle!);
+  let user: UserPrincipal | null = null;
+  if (cap.access === 'sdk') {
+    const sdk = await projectForKey(services, context.sdkKey ?? null);
+    Object.assign(ctx, { principal: sdk.principal, project: sdk.project, org: sdk.org });
+  } else if (cap.access !== 'public') {
+    if (call.principal?.kind !== 'user') throw new AuthenticationError();
+    user = call.principal;
+    if (cap.access === 'admin' && !user.isAdmin) throw new ForbiddenError('Operators only', { code: 'admin_required' });
+    checkScope(cap, user);
   }
-  if (ctx.org) requireRole(ctx.org, cap.roles, cap.title.toLowerCase());
+  const parsed = parseOrThrow(cap.input, input);
+  if (cap.access === 'project') {
+    Object.assign(ctx, await resolveProject(services, user!, context.orgHandle!, context.projectHandle!));
+  } else if (cap.access === 'org') {
+    ctx.org = await resolveOrg(services, user!, context.orgHandle!);
+  }
+  if (ctx.org && user) requireRole(ctx.org, cap.roles, cap.title.toLowerCase());
   const output = await cap.handler(ctx, parsed);
   return cap.output.parse(output) as Record<string, unknown>;
 }

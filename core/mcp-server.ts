@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from './catalog.ts';
 import type { Capability } from './registry.ts';
-import type { Ctx, Principal, Services } from './context.ts';
+import type { Ctx, Services, UserPrincipal } from './context.ts';
 import { jsonSchema } from './json-schema.ts';
 import { invoke, parseOrThrow, type Call } from './invoke.ts';
 import { AppError, NotFoundError, ValidationError, internalEnvelope, jsonRpcCodeFor, toEnvelope } from './errors.ts';
@@ -96,7 +96,7 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
     log: services.log.child({ requestId: call.requestId }),
   });
 
-  function buildServer(call: Call, mode: ToolNames): Server {
+  function buildServer(call: Call & { principal: UserPrincipal }, mode: ToolNames): Server {
     const server = new Server(
       { name: 'verbatim', title: 'Verbatim', version },
       {
@@ -147,8 +147,8 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
           const params = matchTemplate(r.uriTemplate, uri);
           if (!params) continue;
           const ctx = baseCtx(call);
-          if (r.access === 'project') Object.assign(ctx, await resolveProject(services, call.principal!, params.orgHandle, params.projectHandle));
-          else if (r.access === 'org') ctx.org = await resolveOrg(services, call.principal!, params.orgHandle);
+          if (r.access === 'project') Object.assign(ctx, await resolveProject(services, call.principal, params.orgHandle, params.projectHandle));
+          else if (r.access === 'org') ctx.org = await resolveOrg(services, call.principal, params.orgHandle);
           const text = await r.read(ctx, params);
           return { contents: [{ uri, mimeType: r.mimeType, text }] };
         }
@@ -184,9 +184,9 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
     return server;
   }
 
-  return async function handle(req: Request, res: Response, principal: Principal) {
+  return async function handle(req: Request, res: Response, principal: UserPrincipal) {
     const mode: ToolNames = req.query.tool_names === 'underscore' ? 'underscore' : 'dotted';
-    const call: Call = { services, principal, requestId: req.requestId, surface: 'mcp' };
+    const call = { services, principal, requestId: req.requestId, surface: 'mcp' as const };
     const server = buildServer(call, mode);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

@@ -8,9 +8,10 @@ import type { Role } from '../models/index.ts';
  * - `user`: any authenticated principal;
  * - `org`: a member of the org named by `orgHandle`;
  * - `project`: a member of the project's org (REST path `P/...`, MCP argument `projectRef`);
- * - `admin`: an operator (user with the admin flag).
+ * - `admin`: an operator (user with the admin flag);
+ * - `sdk`: the widget, with a project's SDK key (`X-Project-Key` or `?key=`); ctx.project is its project.
  */
-export type Access = 'public' | 'user' | 'org' | 'project' | 'admin';
+export type Access = 'public' | 'user' | 'org' | 'project' | 'admin' | 'sdk';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface Annotations {
@@ -28,6 +29,13 @@ export interface RestBinding {
   status?: number;
   /** For POST/PUT/PATCH: input fields read from the query string instead of the body. */
   query?: string[];
+  /** Other paths serving the same operation (same parameters), e.g. `P/intakes` beside `P/screeners`. */
+  aliases?: string[];
+}
+
+/** Every path a binding answers on: its own first, then its aliases. */
+export function restPaths(binding: RestBinding): string[] {
+  return [binding.path, ...(binding.aliases ?? [])];
 }
 
 export interface Deprecation {

@@ -1,5 +1,5 @@
 import type { Capability } from '../core/registry.ts';
-import { contextParams, expandPath, pathParams } from '../core/registry.ts';
+import { contextParams, expandPath, pathParams, restPaths } from '../core/registry.ts';
 import { jsonSchema, type JsonSchema } from '../core/json-schema.ts';
 
 type Components = Record<string, JsonSchema>;
@@ -12,14 +12,14 @@ function hoist(schema: JsonSchema, components: Components, io: 'input' | 'output
   const defs = (schema.$defs ?? {}) as Record<string, JsonSchema>;
   delete schema.$defs;
   const names = new Map<string, string>();
+  const relink = (s: JsonSchema): JsonSchema =>
+    JSON.parse(JSON.stringify(s).replace(/"#\/\$defs\/([^"]+)"/g, (_m, id: string) => `"#/components/schemas/${names.get(id) ?? id}"`)) as JsonSchema;
   for (const [id, def] of Object.entries(defs)) {
-    let name = id;
-    if (components[name] && JSON.stringify(components[name]) !== JSON.stringify(def)) name = `${id}${io === 'input' ? 'Input' : 'Output'}`;
-    components[name] = def;
-    names.set(id, name);
+    const clash = components[id] && JSON.stringify(components[id]) !== JSON.stringify(relink(def));
+    names.set(id, clash ? `${id}${io === 'input' ? 'Input' : 'Output'}` : id);
   }
-  const rewritten = JSON.stringify(schema).replace(/"#\/\$defs\/([^"]+)"/g, (_m, id: string) => `"#/components/schemas/${names.get(id) ?? id}"`);
-  return JSON.parse(rewritten) as JsonSchema;
+  for (const [id, def] of Object.entries(defs)) components[names.get(id)!] = relink(def);
+  return relink(schema);
 }
 
 const errorResponse = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/ApiErrorResponse' } } } };
@@ -51,6 +51,7 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
     if (!cap.rest) continue;
     const binding = cap.rest;
     const openPath = expandPath(binding.path).replace(/:([A-Za-z_]\w*)/g, '{$1}');
+
     const input = hoist(jsonSchema(cap.input, 'input'), components, 'input');
     const props = { ...((input.properties ?? {}) as Record<string, JsonSchema>) };
     const required = new Set((input.required as string[] | undefined) ?? []);
@@ -86,7 +87,7 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
         },
         ...errorResponses(cap, !bodyless),
       },
-      security: cap.access === 'public' ? [] : [{ bearerAuth: [] }, { cookieAuth: [] }],
+      security: cap.access === 'public' ? [] : cap.access === 'sdk' ? [{ sdkKey: [] }, { sdkKeyQuery: [] }] : [{ bearerAuth: [] }, { cookieAuth: [] }],
       'x-mcp-tool': cap.mcp ? cap.name : null,
       'x-scope': cap.scope,
     };
@@ -99,7 +100,10 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
       operation.deprecated = true;
       operation['x-sunset'] = cap.deprecated.sunset ?? null;
     }
-    (paths[openPath] ??= {})[binding.method.toLowerCase()] = operation;
+    restPaths(binding).forEach((path, i) => {
+      const key = expandPath(path).replace(/:([A-Za-z_]\w*)/g, '{$1}');
+      (paths[key] ??= {})[binding.method.toLowerCase()] = i === 0 ? operation : { ...operation, operationId: `${cap.name}.alias${i}`, description: `${cap.description} Alias of ${openPath}.` };
+    });
   }
   return {
     openapi: '3.1.0',
@@ -135,6 +139,8 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         cookieAuth: { type: 'apiKey', in: 'cookie', name: 'auth_token' },
+        sdkKey: { type: 'apiKey', in: 'header', name: 'X-Project-Key', description: "The project's widget SDK key (public_key)" },
+        sdkKeyQuery: { type: 'apiKey', in: 'query', name: 'key' },
       },
     },
   };

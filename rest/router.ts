@@ -1,11 +1,12 @@
 import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import type { Capability } from '../core/registry.ts';
-import { contextParams, expandPath, pathParams } from '../core/registry.ts';
+import { contextParams, expandPath, pathParams, restPaths } from '../core/registry.ts';
 import type { Services } from '../core/context.ts';
 import { jsonSchema, propertyTypes, type JsonSchema } from '../core/json-schema.ts';
 import { invoke } from '../core/invoke.ts';
 import { ValidationError } from '../core/errors.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
+import { sdkKeyFrom } from '../auth/sdk-key.ts';
 import { deprecationHeaders } from './deprecation.ts';
 
 type Coercer = (value: unknown) => unknown;
@@ -35,6 +36,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
   const queryFields = new Set(binding.query ?? []);
   const headers = cap.deprecated ? deprecationHeaders(cap.deprecated) : null;
   const status = binding.status ?? 200;
+  const sdk = cap.access === 'sdk';
 
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -47,13 +49,15 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
         Object.assign(input, req.body);
       }
       for (const [key, value] of Object.entries(req.query)) {
+        if (sdk && key === 'key') continue;
         if (bodyless || queryFields.has(key)) input[key] = (coerce.get(key) ?? ((v: unknown) => v))(value);
         else throw new ValidationError(`unknown query parameter ${key}`);
       }
       const pathValues = req.params as Record<string, string>;
       for (const p of params) input[p] = pathValues[p];
-      const principal = await authenticate(services, cap.access === 'public' ? null : bearerFrom(req));
-      const output = await invoke(cap, input, { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle }, {
+      const principal = cap.access === 'public' || sdk ? null : await authenticate(services, bearerFrom(req));
+      const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkKey: sdk ? sdkKeyFrom(req) : null };
+      const output = await invoke(cap, input, context, {
         services,
         principal,
         requestId: req.requestId,
@@ -73,7 +77,7 @@ export function restRouter(capabilities: Capability[], services: Services, limit
     const method = cap.rest.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const limit = limiter(cap);
     const handlers = limit ? [limit, restHandler(cap, services)] : [restHandler(cap, services)];
-    router[method](expandPath(cap.rest.path), ...handlers);
+    for (const path of restPaths(cap.rest)) router[method](expandPath(path), ...handlers);
   }
   return router;
 }

@@ -36,7 +36,7 @@ describe('OpenAPI and docs', () => {
     expect(res.body.openapi).toBe('3.1.0');
     await SwaggerParser.validate(structuredClone(res.body));
     const ops = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-    const rest = svc.catalog.capabilities.filter((c) => c.rest).map((c) => c.name);
+    const rest = svc.catalog.capabilities.flatMap((c) => (c.rest ? [c.name, ...(c.rest.aliases ?? []).map((_, i) => `${c.name}.alias${i + 1}`)] : []));
     expect(ops.sort()).toEqual(rest.sort());
     const create = res.body.paths['/api/orgs/{orgHandle}/projects'].post;
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['name']);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalog, type Catalog } from '../core/catalog.ts';
-import { NAME_PATTERN, contextParams, expandPath, pathParams } from '../core/registry.ts';
+import { NAME_PATTERN, contextParams, expandPath, pathParams, restPaths } from '../core/registry.ts';
 import { jsonSchema } from '../core/json-schema.ts';
 
 let catalog: Catalog;
@@ -38,13 +38,16 @@ describe('every capability definition', () => {
     for (const cap of catalog.capabilities) {
       if (!cap.rest) continue;
       const ctx = contextParams(cap.access);
-      const params = pathParams(cap.rest.path);
-      for (const p of params) {
-        if (ctx.includes(p)) continue;
-        expect(Object.keys(cap.input.shape), `${cap.name} path :${p}`).toContain(p);
+      for (const path of restPaths(cap.rest)) {
+        const params = pathParams(path);
+        for (const p of params) {
+          if (ctx.includes(p)) continue;
+          expect(Object.keys(cap.input.shape), `${cap.name} path :${p}`).toContain(p);
+        }
+        for (const p of ctx) expect(params, `${cap.name} needs :${p} in ${path}`).toContain(p);
+        expect(params.sort(), `${cap.name}: ${path} and ${cap.rest.path} take the same parameters`).toEqual(pathParams(cap.rest.path).sort());
+        expect(expandPath(path).startsWith('/api/'), cap.name).toBe(true);
       }
-      for (const p of ctx) expect(params, `${cap.name} needs :${p} in its path`).toContain(p);
-      expect(expandPath(cap.rest.path).startsWith('/api/'), cap.name).toBe(true);
     }
   });
 
@@ -63,9 +66,18 @@ describe('every capability definition', () => {
     const seen = new Set<string>();
     for (const cap of catalog.capabilities) {
       if (!cap.rest) continue;
-      const key = `${cap.rest.method} ${expandPath(cap.rest.path).replace(/:\w+/g, ':')}`;
-      expect(seen.has(key), key).toBe(false);
-      seen.add(key);
+      for (const path of restPaths(cap.rest)) {
+        const key = `${cap.rest.method} ${expandPath(path).replace(/:\w+/g, ':')}`;
+        expect(seen.has(key), key).toBe(false);
+        seen.add(key);
+      }
+    }
+  });
+
+  it('keeps widget (SDK key) capabilities off MCP and on /api/sdk', () => {
+    for (const cap of catalog.capabilities.filter((c) => c.access === 'sdk')) {
+      expect(cap.mcp, cap.name).toBe(false);
+      expect(cap.rest?.path.startsWith('/api/sdk/'), cap.name).toBe(true);
     }
   });
 

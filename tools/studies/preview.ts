@@ -20,8 +20,7 @@ export const PlacementResult = z
     invitation: Invitation.nullable().optional().describe('match'),
     reason: z.enum(['configuration_ambiguous', 'inactive', 'capacity_reached', 'configuration_invalid', 'runtime_unavailable']).optional().describe('ambiguous, unavailable'),
     ambiguous_study_refs: z.array(z.string()).min(2).max(100).optional().describe('ambiguous'),
-  })
-  .meta({ id: 'StudyPlacementResult' });
+  });
 export type PlacementResultT =
   | { outcome: 'match'; study_ref: string; study_title: string; invitation: z.input<typeof Invitation> | null }
   | { outcome: 'no_match' }

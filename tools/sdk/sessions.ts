@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { projectOf } from '../../core/context.ts';
+import { DomainError, NotFoundError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { creates } from '../common.ts';
+import { findStudy, projectRefOf } from '../studies/record.ts';
+import { Session, sessionRecord } from '../interviews/record.ts';
+
+export const sdkCreateSession = capability({
+  name: 'sdk.create_session',
+  title: 'Start an interview (widget)',
+  description:
+    'Creates an interview from the widget. study_id binds it to an active study; a study with an intake needs the qualified ' +
+    'screener_response_id of this participant.',
+  input: z.strictObject({
+    study_id: z.string().min(1).max(64).optional().describe('Active study ref or handle'),
+    screener_response_id: z.string().min(1).max(64).optional(),
+    participant_name: z.string().trim().max(200).optional(),
+    participant_email: z.email().max(320).optional(),
+    interview_mode: z.enum(['voice', 'text', 'screen']).default('voice'),
+  }),
+  output: z.object({ session: Session }),
+  annotations: creates,
+  scope: 'write',
+  access: 'sdk',
+  mcp: false,
+  rateLimit: 20,
+  rest: { method: 'POST', path: '/api/sdk/sessions', status: 201 },
+  async handler(ctx, input) {
+    const { project } = projectOf(ctx);
+    const { models } = ctx.services;
+    const study = input.study_id ? await findStudy(ctx, input.study_id) : null;
+    if (study && study.status !== 'active') {
+      throw new DomainError('This study is not taking interviews', { code: 'study_not_active', action: 'Activate the study first' });
+    }
+    let response = null;
+    if (input.screener_response_id) {
+      response = await models.IntakeResponse.findOne({ where: { id: input.screener_response_id } });
+      const intake = response && (await models.Intake.findOne({ where: { id: response.intake_id, project_id: project.id } }));
+      if (!response || !intake) throw new NotFoundError('screener_response_id: no such response in this project');
+      if (!response.qualified) throw new DomainError('This participant did not qualify', { code: 'participant_not_qualified' });
+      if (study?.intake_id && study.intake_id !== response.intake_id) throw new DomainError('The response is for another intake than the study\'s', { code: 'intake_mismatch' });
+    } else if (study?.intake_id) {
+      throw new DomainError('This study screens participants first', { code: 'intake_required', action: 'Submit the study\'s intake and pass screener_response_id' });
+    }
+    const row = await models.Interview.create({
+      id: newId('int'),
+      project_id: project.id,
+      study_id: study?.id ?? null,
+      intake_id: response?.intake_id ?? null,
+      intake_response_id: response?.id ?? null,
+      source: 'widget',
+      status: 'created',
+      processing_status: 'not_started',
+      interview_mode: input.interview_mode,
+      participant_name: input.participant_name ?? response?.participant_name ?? null,
+      participant_email: input.participant_email ?? response?.participant_email ?? null,
+    });
+    if (response) await response.update({ session_id: row.id });
+    return { session: sessionRecord(row, projectRefOf(ctx)) };
+  },
+});
