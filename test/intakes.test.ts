@@ -193,6 +193,13 @@ describe('the widget side (SDK key)', () => {
     expect(intake.intake.complete_count).toBe(intake.responses.length);
     expect(intake.intake.complete_count + full).toBe(8);
     expect((await sdk('GET', '/api/sdk/screeners')).body.intakes.map((i: any) => i.handle)).not.toContain('tiny');
+    // A study screened by the full intake is unavailable where it would be offered.
+    const study = await o.call('POST', '/studies', {
+      title: 'Tiny study', script: validScript, intake_ref: 'tiny', status: 'active',
+      visibility: { version: 1, enabled: true, rules: [{ effect: 'include', match: 'exact', pathname: '/tiny' }] },
+    });
+    expect(study.status).toBe(201);
+    expect((await o.call('POST', '/studies/resolve-preview', { pathname: '/tiny' })).body).toEqual({ outcome: 'unavailable', study_ref: study.body.study.ref, reason: 'capacity_reached' });
 
     await o.call('PATCH', '/screeners/online-shoppers', { status: 'paused' });
     const inactive = await sdk('POST', '/api/sdk/screener/online-shoppers/respond', { answers: {}, consent_given: true });

@@ -133,3 +133,32 @@ describe('script review', () => {
     expect(review.body.errors).toEqual(viaRest.errors);
   });
 });
+
+describe('studies over MCP', () => {
+  it('answers the same as REST and exposes the script as a resource', async () => {
+    const mcp = await svc.mcp(o.token);
+    const viaMcp = await mcp.callTool({ name: 'studies.get', arguments: { projectRef: o.project.project_ref, studyId: 'starter-study' } });
+    const viaRest = await o.call('GET', '/studies/starter-study');
+    expect(viaMcp.structuredContent).toEqual(viaRest.body);
+
+    const created = await mcp.callTool({ name: 'studies.create', arguments: { projectRef: o.project.project_ref, title: 'Agent study', script: validScript } });
+    expect((created.structuredContent as any).study).toMatchObject({ handle: 'agent-study', status: 'draft' });
+    const preview = await mcp.callTool({ name: 'studies.resolve_preview', arguments: { projectRef: o.project.project_ref, pathname: '/' } });
+    expect(preview.structuredContent).toEqual((await o.call('POST', '/studies/resolve-preview', { pathname: '/' })).body);
+
+    const uri = `service://projects/${o.orgHandle}/${o.project.handle}/studies/agent-study/script`;
+    expect((await mcp.listResources()).resources.map((r) => r.uri)).toContain(uri);
+    const doc = JSON.parse(((await mcp.readResource({ uri })).contents[0] as { text: string }).text);
+    expect(doc).toMatchObject({ handle: 'agent-study', script: validScript, review: { valid: true } });
+
+    const { prompts } = await mcp.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain('draft-study-script');
+    const drafted = await mcp.getPrompt({ name: 'draft-study-script', arguments: { projectRef: o.project.project_ref, goals: 'Why trials stall\nWhat makes people pay' } });
+    const text = (drafted.messages[0].content as { text: string }).text;
+    expect(text).toContain('g2: What makes people pay');
+    expect(text).toContain('studies.validate_script');
+
+    const stranger = await svc.mcp((await svc.login('nosy-studies@example.com')).token);
+    await expect(stranger.readResource({ uri })).rejects.toMatchObject({ code: -32004 });
+  });
+});
