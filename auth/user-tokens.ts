@@ -1,7 +1,6 @@
-import { createSecretKey, randomBytes } from 'node:crypto';
+import { createSecretKey } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import type { Models } from '../models/index.ts';
-import type { Sequelize } from 'sequelize';
 import { newId } from '../core/ids.ts';
 import { AuthenticationError } from '../core/errors.ts';
 
@@ -18,14 +17,6 @@ export interface UserTokenClaims {
 export interface UserTokens {
   issue(userId: string, origin: string): Promise<{ token: string; sessionId: string; expiresAt: Date }>;
   verify(token: string): Promise<UserTokenClaims>;
-}
-
-/** The HMAC key lives in the database so every server process (and the CLI) shares it. */
-export async function loadTokenKey(sequelize: Sequelize): Promise<Uint8Array> {
-  const fresh = randomBytes(32).toString('base64url');
-  await sequelize.query(`INSERT INTO server_secrets (name, value) VALUES ('user_token_key', $1) ON CONFLICT (name) DO NOTHING`, { bind: [fresh] });
-  const [rows] = await sequelize.query(`SELECT value FROM server_secrets WHERE name = 'user_token_key'`);
-  return Buffer.from((rows as Array<{ value: string }>)[0].value, 'base64url');
 }
 
 export function createUserTokens(rawKey: Uint8Array, models: Models): UserTokens {

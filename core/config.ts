@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { S3Config } from '../storage/s3.ts';
 
 export interface Config {
   environment: string;
@@ -16,6 +17,34 @@ export interface Config {
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
   /** Express `trust proxy`: false, a hop count, or a list of addresses (TRUST_PROXY). */
   trustProxy: boolean | number | string;
+  storage: { kind: 'local' } | { kind: 's3'; s3: S3Config };
+  /** Operator-wide model endpoints; a project's own openai_api_key takes precedence. */
+  models: {
+    transcriptionUrl: string | null;
+    transcriptionKey: string | null;
+    transcriptionModel: string;
+    llmUrl: string | null;
+    llmKey: string | null;
+    llmModel: string;
+  };
+  ffmpegPath: string | null;
+  ffprobePath: string | null;
+}
+
+function storageFrom(env: NodeJS.ProcessEnv): Config['storage'] {
+  if ((env.STORAGE ?? 'local') !== 's3') return { kind: 'local' };
+  if (!env.S3_BUCKET) throw new Error('STORAGE=s3 needs S3_BUCKET (and S3_REGION, S3_ENDPOINT for non-AWS stores, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)');
+  return {
+    kind: 's3',
+    s3: {
+      bucket: env.S3_BUCKET,
+      region: env.S3_REGION ?? 'us-east-1',
+      endpoint: env.S3_ENDPOINT || null,
+      accessKeyId: env.S3_ACCESS_KEY_ID || null,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+      forcePathStyle: (env.S3_FORCE_PATH_STYLE ?? (env.S3_ENDPOINT ? 'true' : 'false')) === 'true',
+    },
+  };
 }
 
 function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
@@ -46,5 +75,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionKeysPrevious: (env.ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    storage: storageFrom(env),
+    models: {
+      transcriptionUrl: env.TRANSCRIPTION_URL?.replace(/\/+$/, '') || null,
+      transcriptionKey: env.TRANSCRIPTION_API_KEY || null,
+      transcriptionModel: env.TRANSCRIPTION_MODEL || 'whisper-1',
+      llmUrl: env.LLM_BASE_URL?.replace(/\/+$/, '') || null,
+      llmKey: env.LLM_API_KEY || null,
+      llmModel: env.LLM_MODEL || 'gpt-4o-mini',
+    },
+    ffmpegPath: env.FFMPEG_PATH || null,
+    ffprobePath: env.FFPROBE_PATH || null,
   };
 }

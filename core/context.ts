@@ -4,6 +4,7 @@ import type { Logger } from './logger.ts';
 import type { Models, ProjectRow, Role } from '../models/index.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { UserTokens } from '../auth/user-tokens.ts';
+import type { Storage } from '../storage/storage.ts';
 import { NotFoundError } from './errors.ts';
 
 /**
@@ -43,6 +44,7 @@ export interface Services {
   models: Models;
   secrets: SecretBox;
   tokens: UserTokens;
+  storage: Storage;
   /** Public base address, e.g. http://127.0.0.1:3000. */
   baseUrl(): string;
 }

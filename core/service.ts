@@ -2,18 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Runner } from 'graphile-worker';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { connect, locateDatabase, type Database } from './database.ts';
 import { migrate } from '../models/migrate.ts';
 import { defineModels } from '../models/index.ts';
 import { loadSecretBox } from '../auth/secret-box.ts';
-import { createUserTokens, loadTokenKey } from '../auth/user-tokens.ts';
+import { createUserTokens } from '../auth/user-tokens.ts';
+import { serverSecret } from './server-secrets.ts';
+import { createStorage } from '../storage/index.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import { createApp } from './http.ts';
 import type { Services } from './context.ts';
-import { migrateQueue, startWorker } from '../jobs/runner.ts';
+import { migrateQueue, startWorker, type WorkerHandle } from '../jobs/runner.ts';
 
 export interface RunningService {
   url: string;
@@ -50,10 +51,12 @@ export async function openServices(
     await migrateQueue(db.pool, log);
     const models = defineModels(db.sequelize);
     const secrets = loadSecretBox({ envKey: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir, log });
-    const tokens = createUserTokens(await loadTokenKey(db.sequelize), models);
+    const tokens = createUserTokens(await serverSecret(db.sequelize, 'user_token_key'), models);
     // The listening port is known only once HTTP is up; handlers read the address late.
     const address = { url: config.baseUrl ?? localUrl(config.host, config.port) };
-    const services: Services = { config, log, db, models, secrets, tokens, baseUrl: () => address.url };
+    const baseUrl = () => address.url;
+    const storage = createStorage(config, await serverSecret(db.sequelize, 'storage_signing_key'), baseUrl);
+    const services: Services = { config, log, db, models, secrets, tokens, storage, baseUrl };
     const database = db;
     return {
       services,
@@ -74,7 +77,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
   const log = opts.log ?? createLogger(config.logLevel);
   const { services, address, closeDb } = await openServices(config, log, opts.attach);
   let server: http.Server | null = null;
-  let worker: Runner | null = null;
+  let worker: WorkerHandle | null = null;
   const pidFile = config.databaseUrl ? null : path.join(config.dataDir, 'server.pid');
   try {
     const catalog = await loadCatalog(opts.extra);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type pg from 'pg';
-import { run, runMigrations, Logger as WorkerLogger, type Runner, type Task, type TaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { makeWorkerUtils, run, runMigrations, Logger as WorkerLogger, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from '../core/logger.ts';
 import type { Services } from '../core/context.ts';
 
@@ -40,9 +41,41 @@ export async function migrateQueue(pool: pg.Pool, log: Logger): Promise<void> {
   await runMigrations({ pgPool: pool, logger: workerLogger(log) });
 }
 
-export async function startWorker(services: Services, pool: pg.Pool): Promise<Runner> {
+const HEARTBEAT_MS = 10_000;
+/** A worker silent this long is presumed dead; jobs it held are released to run again. */
+const PRESUMED_DEAD_SECONDS = 45;
+
+/**
+ * graphile-worker keeps a crashed worker's jobs locked for four hours. Each of our worker
+ * processes records a heartbeat per worker id, and releases the locks of workers whose
+ * heartbeat stopped, so a step killed mid-way runs again within about a minute.
+ */
+async function recoverCrashedWorkers(pool: pg.Pool, release: (ids: string[]) => Promise<void>): Promise<void> {
+  const { rows } = await pool.query<{ locked_by: string }>(
+    `SELECT DISTINCT j.locked_by FROM graphile_worker.jobs j
+      WHERE j.locked_by IS NOT NULL AND j.locked_at < now() - make_interval(secs => $1)
+        AND NOT EXISTS (SELECT 1 FROM worker_heartbeats h WHERE h.worker_id = j.locked_by AND h.seen_at > now() - make_interval(secs => $1))`,
+    [PRESUMED_DEAD_SECONDS],
+  );
+  if (rows.length) await release(rows.map((r) => r.locked_by));
+}
+
+export interface WorkerHandle {
+  stop(): Promise<void>;
+}
+
+export async function startWorker(services: Services, pool: pg.Pool): Promise<WorkerHandle> {
   const { taskList, crontab } = await loadTasks(services);
-  return run({
+  const events = new EventEmitter() as WorkerEvents;
+  const ids = new Set<string>();
+  events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
+  const utils = await makeWorkerUtils({ pgPool: pool, logger: workerLogger(services.log) });
+  const beat = async () => {
+    if (ids.size) await pool.query(`INSERT INTO worker_heartbeats (worker_id, seen_at) SELECT unnest($1::text[]), now() ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()`, [[...ids]]);
+    await pool.query(`DELETE FROM worker_heartbeats WHERE seen_at < now() - interval '1 day'`);
+    await recoverCrashedWorkers(pool, (dead) => utils.forceUnlockWorkers(dead));
+  };
+  const runner: Runner = await run({
     pgPool: pool,
     taskList,
     crontab,
@@ -50,5 +83,17 @@ export async function startWorker(services: Services, pool: pg.Pool): Promise<Ru
     pollInterval: 2000,
     noHandleSignals: true,
     logger: workerLogger(services.log),
+    events,
   });
+  await beat().catch((err) => services.log.warn('worker heartbeat failed', { message: (err as Error).message }));
+  const timer = setInterval(() => beat().catch((err) => services.log.warn('worker heartbeat failed', { message: (err as Error).message })), HEARTBEAT_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await runner.stop();
+      await pool.query(`DELETE FROM worker_heartbeats WHERE worker_id = ANY($1::text[])`, [[...ids]]).catch(() => {});
+      await utils.release();
+    },
+  };
 }

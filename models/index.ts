@@ -121,6 +121,109 @@ export interface InterviewAttrs extends Timestamps {
   interview_mode: string | null;
   participant_name: string | null;
   participant_email: string | null;
+  summary: string | null;
+  consent_recording: boolean | null;
+  consent_data_use: boolean | null;
+  consent_version: string | null;
+  started_at: Date | null;
+  ended_at: Date | null;
+  duration_seconds: number | null;
+  import_source: string | null;
+  transcript_format: string | null;
+  processing_step: string | null;
+  processing_error_code: string | null;
+  processing_error_message: string | null;
+  processing_retryable: boolean | null;
+  processing_error_action: string | null;
+  transcription_total: number;
+  transcription_completed: number;
+  evidence_count: number;
+  processing_started_at: Date | null;
+  processed_at: Date | null;
+  created_by: string | null;
+}
+export interface ArtifactAttrs extends Timestamps {
+  id: string;
+  interview_id: string;
+  name: string;
+  kind: string;
+  storage_key: string;
+  mime_type: string;
+  size: number;
+  meta: Record<string, unknown> | null;
+}
+export interface TranscriptSegmentAttrs extends Timestamps {
+  id: string;
+  interview_id: string;
+  idx: number;
+  speaker: string | null;
+  role: 'participant' | 'interviewer' | 'unknown';
+  start_ms: number | null;
+  end_ms: number | null;
+  text: string;
+}
+export interface MediaChunkAttrs extends Timestamps {
+  id: string;
+  interview_id: string;
+  type: 'audio' | 'screen';
+  chunk_index: number;
+  storage_key: string;
+  mime_type: string;
+  size: number;
+}
+export interface MediaUploadAttrs extends Timestamps {
+  id: string;
+  project_id: string;
+  storage_key: string;
+  store_upload_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  part_size: number;
+  part_count: number;
+  status: 'open' | 'completed' | 'aborted';
+  interview_id: string | null;
+  created_by: string | null;
+  expires_at: Date;
+}
+export interface SignalAttrs extends Timestamps {
+  id: string;
+  project_id: string;
+  interview_id: string;
+  signal_type: string;
+  target_surface: string;
+  confidence: number;
+  intensity: number | null;
+  quote: string;
+  timestamp_ms: number | null;
+  segment_id: string | null;
+  page_url: string | null;
+  page_title: string | null;
+  preceding_actions: string[] | null;
+  user_goal: string | null;
+  outcome: string | null;
+  transcript_uncertain: boolean;
+  transcript_uncertainty_note: string | null;
+  headline: string | null;
+  claim: string | null;
+  reconstruction: string | null;
+  observed_facts_json: string | null;
+  evidence_grade: string | null;
+  window_start_ms: number | null;
+  window_end_ms: number | null;
+  annotation_text: string | null;
+  annotation_by: string | null;
+  annotation_at: Date | null;
+  dismissed_at: Date | null;
+  dismissed_reason: string | null;
+  dismissed_by: string | null;
+  review_status: string | null;
+  review_note: string | null;
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
+  source: string;
+  manual: boolean;
+  created_by: string | null;
 }
 export interface ProjectSettingAttrs extends Timestamps {
   project_id: string;
@@ -144,7 +247,14 @@ export type StudyRow = Row<StudyAttrs, TS | 'description' | 'goals_json' | 'scri
 export type IntakeRow = Row<IntakeAttrs, TS | 'description' | 'welcome_message' | 'auto_managed' | 'max_participants' | 'logo_storage_key' | 'complete_count' | 'qualified_count' | 'disqualified_count'>;
 export type IntakeQuestionRow = Row<IntakeQuestionAttrs, TS | 'required' | 'options_json' | 'min_value' | 'max_value' | 'qualification_rules_json'>;
 export type IntakeResponseRow = Row<IntakeResponseAttrs, TS | 'participant_name' | 'participant_email' | 'qualified' | 'qualification_reason' | 'session_id' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'consent_given' | 'consent_recording'>;
-export type InterviewRow = Row<InterviewAttrs, TS | 'study_id' | 'intake_id' | 'intake_response_id' | 'interview_mode' | 'participant_name' | 'participant_email'>;
+type InterviewOptional = 'study_id' | 'intake_id' | 'intake_response_id' | 'interview_mode' | 'participant_name' | 'participant_email' | 'summary' | 'consent_recording' | 'consent_data_use' | 'consent_version' | 'started_at' | 'ended_at' | 'duration_seconds' | 'import_source' | 'transcript_format' | 'processing_step' | 'processing_error_code' | 'processing_error_message' | 'processing_retryable' | 'processing_error_action' | 'transcription_total' | 'transcription_completed' | 'evidence_count' | 'processing_started_at' | 'processed_at' | 'created_by';
+export type InterviewRow = Row<InterviewAttrs, TS | InterviewOptional>;
+export type ArtifactRow = Row<ArtifactAttrs, TS | 'meta'>;
+export type TranscriptSegmentRow = Row<TranscriptSegmentAttrs, TS | 'speaker' | 'start_ms' | 'end_ms'>;
+export type MediaChunkRow = Row<MediaChunkAttrs, TS>;
+export type MediaUploadRow = Row<MediaUploadAttrs, TS | 'interview_id' | 'created_by'>;
+type SignalOptional = 'intensity' | 'timestamp_ms' | 'segment_id' | 'page_url' | 'page_title' | 'preceding_actions' | 'user_goal' | 'outcome' | 'transcript_uncertain' | 'transcript_uncertainty_note' | 'headline' | 'claim' | 'reconstruction' | 'observed_facts_json' | 'evidence_grade' | 'window_start_ms' | 'window_end_ms' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'manual' | 'created_by';
+export type SignalRow = Row<SignalAttrs, TS | SignalOptional>;
 export type ProjectSettingRow = Row<ProjectSettingAttrs, TS | 'value' | 'ciphertext' | 'key_id' | 'updated_by' | 'last_success_at' | 'last_error_at' | 'last_error'>;
 
 // Sequelize mutates attribute definitions, so every attribute gets a fresh object.
@@ -222,6 +332,8 @@ export function defineModels(sequelize: Sequelize) {
   } as never, { tableName: 'studies' }) as ModelStatic<StudyRow>;
 
   const int = () => ({ type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 });
+  const num = () => ({ type: DataTypes.DOUBLE, allowNull: true });
+  const bigint = () => ({ type: DataTypes.BIGINT, allowNull: false });
   const bool = (defaultValue: boolean) => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
   const Intake = sequelize.define<IntakeRow>('Intake', {
     id: { ...text(), primaryKey: true },
@@ -284,7 +396,115 @@ export function defineModels(sequelize: Sequelize) {
     interview_mode: nullableText(),
     participant_name: nullableText(),
     participant_email: nullableText(),
+    summary: nullableText(),
+    consent_recording: { type: DataTypes.BOOLEAN, allowNull: true },
+    consent_data_use: { type: DataTypes.BOOLEAN, allowNull: true },
+    consent_version: nullableText(),
+    started_at: when(),
+    ended_at: when(),
+    duration_seconds: num(),
+    import_source: nullableText(),
+    transcript_format: nullableText(),
+    processing_step: nullableText(),
+    processing_error_code: nullableText(),
+    processing_error_message: nullableText(),
+    processing_retryable: { type: DataTypes.BOOLEAN, allowNull: true },
+    processing_error_action: nullableText(),
+    transcription_total: int(),
+    transcription_completed: int(),
+    evidence_count: int(),
+    processing_started_at: when(),
+    processed_at: when(),
+    created_by: nullableText(),
   } as never, { tableName: 'interviews' }) as ModelStatic<InterviewRow>;
+
+  const Artifact = sequelize.define<ArtifactRow>('Artifact', {
+    id: { ...text(), primaryKey: true },
+    interview_id: { ...text(), allowNull: false },
+    name: { ...text(), allowNull: false },
+    kind: { ...text(), allowNull: false },
+    storage_key: { ...text(), allowNull: false },
+    mime_type: { ...text(), allowNull: false },
+    size: bigint(),
+    meta: json(),
+  } as never, { tableName: 'interview_artifacts' }) as ModelStatic<ArtifactRow>;
+
+  const TranscriptSegment = sequelize.define<TranscriptSegmentRow>('TranscriptSegment', {
+    id: { ...text(), primaryKey: true },
+    interview_id: { ...text(), allowNull: false },
+    idx: { type: DataTypes.INTEGER, allowNull: false },
+    speaker: nullableText(),
+    role: { ...text(), allowNull: false },
+    start_ms: { type: DataTypes.INTEGER, allowNull: true },
+    end_ms: { type: DataTypes.INTEGER, allowNull: true },
+    text: { ...text(), allowNull: false },
+  } as never, { tableName: 'transcript_segments' }) as ModelStatic<TranscriptSegmentRow>;
+
+  const MediaChunk = sequelize.define<MediaChunkRow>('MediaChunk', {
+    id: { ...text(), primaryKey: true },
+    interview_id: { ...text(), allowNull: false },
+    type: { ...text(), allowNull: false },
+    chunk_index: { type: DataTypes.INTEGER, allowNull: false },
+    storage_key: { ...text(), allowNull: false },
+    mime_type: { ...text(), allowNull: false },
+    size: bigint(),
+  } as never, { tableName: 'media_chunks' }) as ModelStatic<MediaChunkRow>;
+
+  const MediaUpload = sequelize.define<MediaUploadRow>('MediaUpload', {
+    id: { ...text(), primaryKey: true },
+    project_id: { ...text(), allowNull: false },
+    storage_key: { ...text(), allowNull: false },
+    store_upload_id: { ...text(), allowNull: false },
+    filename: { ...text(), allowNull: false },
+    content_type: { ...text(), allowNull: false },
+    size: bigint(),
+    part_size: bigint(),
+    part_count: { type: DataTypes.INTEGER, allowNull: false },
+    status: { ...text(), allowNull: false },
+    interview_id: nullableText(),
+    created_by: nullableText(),
+    expires_at: { type: DataTypes.DATE, allowNull: false },
+  } as never, { tableName: 'media_uploads' }) as ModelStatic<MediaUploadRow>;
+
+  const Signal = sequelize.define<SignalRow>('Signal', {
+    id: { ...text(), primaryKey: true },
+    project_id: { ...text(), allowNull: false },
+    interview_id: { ...text(), allowNull: false },
+    signal_type: { ...text(), allowNull: false },
+    target_surface: { ...text(), allowNull: false },
+    confidence: { type: DataTypes.DOUBLE, allowNull: false },
+    intensity: num(),
+    quote: { ...text(), allowNull: false },
+    timestamp_ms: num(),
+    segment_id: nullableText(),
+    page_url: nullableText(),
+    page_title: nullableText(),
+    preceding_actions: json(),
+    user_goal: nullableText(),
+    outcome: nullableText(),
+    transcript_uncertain: bool(false),
+    transcript_uncertainty_note: nullableText(),
+    headline: nullableText(),
+    claim: nullableText(),
+    reconstruction: nullableText(),
+    observed_facts_json: nullableText(),
+    evidence_grade: nullableText(),
+    window_start_ms: num(),
+    window_end_ms: num(),
+    annotation_text: nullableText(),
+    annotation_by: nullableText(),
+    annotation_at: when(),
+    dismissed_at: when(),
+    dismissed_reason: nullableText(),
+    dismissed_by: nullableText(),
+    review_status: nullableText(),
+    review_note: nullableText(),
+    reviewed_by: nullableText(),
+    reviewed_at: when(),
+    source: { ...text(), allowNull: false },
+    manual: bool(false),
+    created_by: nullableText(),
+  } as never, { tableName: 'signals' }) as ModelStatic<SignalRow>;
 
   const ProjectSetting = sequelize.define<ProjectSettingRow>('ProjectSetting', {
     project_id: { ...text(), primaryKey: true },
@@ -298,7 +518,10 @@ export function defineModels(sequelize: Sequelize) {
     last_error: nullableText(),
   } as never, { tableName: 'project_settings' }) as ModelStatic<ProjectSettingRow>;
 
-  return { User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse, Interview };
+  return {
+    User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse, Interview,
+    Artifact, TranscriptSegment, MediaChunk, MediaUpload, Signal,
+  };
 }
 
 export type Models = ReturnType<typeof defineModels>;

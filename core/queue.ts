@@ -1,0 +1,20 @@
+import type { Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+
+export interface JobOptions {
+  /** Same key replaces a job not yet started, so a step is never queued twice. */
+  jobKey?: string;
+  maxAttempts?: number;
+  runAt?: Date;
+}
+
+/**
+ * Enqueues a graphile-worker job through the caller's transaction, so a row and the job
+ * that processes it commit together or not at all.
+ */
+export async function addJob(sequelize: Sequelize, transaction: Transaction | null, task: string, payload: Record<string, unknown>, opts: JobOptions = {}): Promise<void> {
+  await sequelize.query(
+    `SELECT graphile_worker.add_job($1, $2::json, job_key => $3, max_attempts => $4, run_at => $5, job_key_mode => 'replace')`,
+    { bind: [task, JSON.stringify(payload), opts.jobKey ?? null, opts.maxAttempts ?? 5, opts.runAt ?? new Date()], ...(transaction ? { transaction } : {}) },
+  );
+}

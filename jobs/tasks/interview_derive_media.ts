@@ -1,0 +1,90 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { TaskFactory } from '../runner.ts';
+import { runStep } from '../../tools/interviews/steps.ts';
+import { StepFailure } from '../../tools/interviews/pipeline.ts';
+import { probe, run, tools } from '../../tools/interviews/media.ts';
+import { downloadTo, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
+
+/**
+ * Media derivation: merges recorded chunks, then from the source media takes the duration,
+ * a 16 kHz mono audio track for transcription, and three representative video frames.
+ */
+export const task: TaskFactory = (services) => async (payload, helpers) => {
+  const { interviewId } = payload as { interviewId: string };
+  const bin = tools(services.config);
+  await runStep(services, interviewId, 'deriving_media', helpers, async ({ interview, dir }) => {
+    const { models } = services;
+    const stored: Array<Parameters<typeof recordArtifact>[2]> = [];
+    const keep = async (file: string, name: string, kind: string, mime: string, meta?: Record<string, unknown>) => {
+      const obj = await storeFile(services, interview.project_id, interview.id, file, name, mime);
+      stored.push({ name, kind, storage_key: obj.key, mime_type: mime, size: obj.size, meta: meta ?? null });
+      return file;
+    };
+
+    // Chunks recorded by the widget become one file per track.
+    const sources = new Map<string, string>();
+    for (const type of ['audio', 'screen'] as const) {
+      const chunks = await models.MediaChunk.findAll({ where: { interview_id: interview.id, type }, order: [['chunk_index', 'ASC']] });
+      if (!chunks.length) continue;
+      const list: string[] = [];
+      for (const c of chunks) {
+        const f = path.join(dir, `${type}-${c.chunk_index}.webm`);
+        await downloadTo(services, c.storage_key, f);
+        list.push(`file '${f}'`);
+      }
+      const listFile = path.join(dir, `${type}.txt`);
+      await fs.writeFile(listFile, list.join('\n'));
+      const merged = path.join(dir, `merged-${type}.webm`);
+      await run(bin.ffmpeg, ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', listFile, '-c', 'copy', merged]).catch((err: Error) => {
+        throw new StepFailure('media_merge_failed', `The recorded ${type} chunks could not be merged: ${err.message}`, { retryable: false, action: 'POST P/sessions/:id/retry-media-merge after re-uploading the chunks' });
+      });
+      sources.set(type === 'audio' ? 'source-audio' : 'source-video', await keep(merged, `merged-${type}`, `merged_${type}`, type === 'audio' ? 'audio/webm' : 'video/webm'));
+    }
+
+    for (const a of await models.Artifact.findAll({ where: { interview_id: interview.id, kind: 'source' } })) {
+      const f = path.join(dir, a.name);
+      await downloadTo(services, a.storage_key, f);
+      sources.set(a.name, f);
+    }
+    if (!sources.size) {
+      const segments = await models.TranscriptSegment.count({ where: { interview_id: interview.id } });
+      return { finish: async () => (segments ? 'extracting' : 'transcribing') };
+    }
+
+    const probed = new Map<string, Awaited<ReturnType<typeof probe>>>();
+    for (const [name, f] of sources) {
+      probed.set(name, await probe(bin.ffprobe, f).catch(() => {
+        throw new StepFailure('media_unreadable', `${name} is not a readable audio or video file`, { action: 'Upload the recording again' });
+      }));
+    }
+    const pick = (names: string[], want: 'hasAudio' | 'hasVideo') => names.find((n) => sources.has(n) && probed.get(n)![want]);
+    const audioFrom = pick(['source-audio', 'source-media', 'source-video'], 'hasAudio');
+    const videoFrom = pick(['source-video', 'source-media'], 'hasVideo');
+    if (!audioFrom) throw new StepFailure('no_audio_track', 'The recording has no sound to transcribe', { action: 'Upload a recording with an audio track' });
+
+    const audio = path.join(dir, 'audio.mp3');
+    await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', sources.get(audioFrom)!, '-vn', '-ac', '1', '-ar', '16000', '-b:a', '32k', '-f', 'mp3', audio]);
+    await keep(audio, 'audio', 'derived_audio', 'audio/mpeg');
+    const duration = (await probe(bin.ffprobe, audio)).durationSeconds ?? probed.get(audioFrom)!.durationSeconds;
+
+    if (videoFrom) {
+      const videoDuration = probed.get(videoFrom)!.durationSeconds ?? duration ?? 0;
+      for (const [i, at] of [0.1, 0.5, 0.9].entries()) {
+        const frame = path.join(dir, `frame-${i + 1}.jpg`);
+        const seconds = Math.max(0, videoDuration * at);
+        await run(bin.ffmpeg, ['-v', 'error', '-y', '-ss', seconds.toFixed(2), '-i', sources.get(videoFrom)!, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '4', frame]);
+        await keep(frame, `frame-${i + 1}`, 'frame', 'image/jpeg', { timestamp_ms: Math.round(seconds * 1000) });
+      }
+    }
+
+    return {
+      finish: async (transaction) => {
+        for (const a of stored) await recordArtifact(services, interview.id, a, transaction);
+        await interview.update({ duration_seconds: duration }, { transaction });
+        const segments = await models.TranscriptSegment.count({ where: { interview_id: interview.id }, transaction });
+        return segments ? 'extracting' : 'transcribing';
+      },
+    };
+  });
+};

@@ -1,0 +1,20 @@
+import type { TaskFactory } from '../runner.ts';
+import { runStep } from '../../tools/interviews/steps.ts';
+import { extractEvidence } from '../../tools/evidence/extract.ts';
+
+export const task: TaskFactory = (services) => async (payload, helpers) => {
+  const { interviewId, replaceManualEvidence } = payload as { interviewId: string; replaceManualEvidence?: boolean };
+  await runStep(services, interviewId, 'extracting', helpers, async ({ interview }) => {
+    const rows = await extractEvidence(services, interview);
+    return {
+      finish: async (transaction) => {
+        const { models } = services;
+        await models.Signal.destroy({ where: { interview_id: interview.id, ...(replaceManualEvidence ? {} : { manual: false }) }, transaction });
+        await models.Signal.bulkCreate(rows, { transaction });
+        const count = await models.Signal.count({ where: { interview_id: interview.id }, transaction });
+        await interview.update({ evidence_count: count }, { transaction });
+        return null;
+      },
+    };
+  });
+};

@@ -1,0 +1,61 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { TaskFactory } from '../runner.ts';
+import { runStep } from '../../tools/interviews/steps.ts';
+import { StepFailure } from '../../tools/interviews/pipeline.ts';
+import { probe, run, tools } from '../../tools/interviews/media.ts';
+import { downloadTo } from '../../tools/interviews/artifacts.ts';
+import { modelAccess, recordKeyUse } from '../../tools/interviews/model-access.ts';
+import { transcribeFile, type TimedText } from '../../tools/interviews/transcription.ts';
+import { newId } from '../../core/ids.ts';
+
+/** Ten-minute pieces keep every request well under provider upload limits. */
+const PIECE_SECONDS = 600;
+
+export const task: TaskFactory = (services) => async (payload, helpers) => {
+  const { interviewId } = payload as { interviewId: string };
+  const bin = tools(services.config);
+  await runStep(services, interviewId, 'transcribing', helpers, async ({ interview, dir }) => {
+    const { models } = services;
+    if (await models.TranscriptSegment.count({ where: { interview_id: interview.id } })) {
+      return { finish: async () => 'extracting' }; // imported or already transcribed
+    }
+    const audio = await models.Artifact.findOne({ where: { interview_id: interview.id, name: 'audio' } });
+    if (!audio) throw new StepFailure('no_audio', 'There is no audio to transcribe', { action: 'Upload a recording or import a transcript' });
+    const endpoint = (await modelAccess(services, interview.project_id)).transcription;
+    if (!endpoint) {
+      throw new StepFailure('transcription_unconfigured', 'No transcription service is configured for this project', {
+        action: 'Set openai_api_key in the project settings (or TRANSCRIPTION_URL on the server), then POST P/sessions/:sessionId/retry-transcription',
+      });
+    }
+    const file = path.join(dir, 'audio.mp3');
+    await downloadTo(services, audio.storage_key, file);
+    await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);
+    const pieces = (await fs.readdir(dir)).filter((f) => f.startsWith('piece-')).sort();
+    await interview.update({ transcription_total: pieces.length, transcription_completed: 0 });
+    const texts: TimedText[] = [];
+    let offset = 0;
+    for (const [i, piece] of pieces.entries()) {
+      const full = path.join(dir, piece);
+      try {
+        texts.push(...(await transcribeFile(endpoint, full, offset)));
+      } catch (err) {
+        await recordKeyUse(services, interview.project_id, endpoint, err instanceof Error ? err.message : 'transcription failed');
+        throw err;
+      }
+      offset += Math.round(((await probe(bin.ffprobe, full)).durationSeconds ?? PIECE_SECONDS) * 1000);
+      await interview.update({ transcription_completed: i + 1 });
+    }
+    await recordKeyUse(services, interview.project_id, endpoint, null);
+    return {
+      finish: async (transaction) => {
+        await models.TranscriptSegment.destroy({ where: { interview_id: interview.id }, transaction });
+        await models.TranscriptSegment.bulkCreate(
+          texts.map((t, idx) => ({ id: newId('seg'), interview_id: interview.id, idx, speaker: null, role: 'unknown' as const, start_ms: t.start_ms, end_ms: t.end_ms, text: t.text })),
+          { transaction },
+        );
+        return 'extracting';
+      },
+    };
+  });
+};

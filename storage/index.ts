@@ -1,0 +1,13 @@
+import path from 'node:path';
+import type { Config } from '../core/config.ts';
+import { LocalStorage } from './local.ts';
+import { S3Storage } from './s3.ts';
+import type { Storage } from './storage.ts';
+
+/** S3-compatible storage when STORAGE=s3 (with S3_BUCKET), else a folder under DATA_DIR. */
+export function createStorage(config: Config, secret: Buffer, baseUrl: () => string): Storage {
+  if (config.storage.kind === 's3') return new S3Storage(config.storage.s3);
+  return new LocalStorage(path.join(config.dataDir, 'storage'), secret, baseUrl);
+}
+
+export type { Storage } from './storage.ts';

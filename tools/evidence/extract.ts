@@ -1,0 +1,76 @@
+import type { Services } from '../../core/context.ts';
+import type { InterviewRow, SignalAttrs } from '../../models/index.ts';
+import { newId } from '../../core/ids.ts';
+import { modelAccess, recordKeyUse } from '../interviews/model-access.ts';
+import { LocalExtractor } from './local-extractor.ts';
+import { LlmExtractor } from './llm-extractor.ts';
+import { locate } from './locate.ts';
+import type { Extractor, Turn } from './types.ts';
+
+export type NewSignal = Omit<SignalAttrs, 'created_at' | 'updated_at' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'created_by'>;
+
+export async function turnsOf(services: Services, interviewId: string): Promise<Turn[]> {
+  const segments = await services.models.TranscriptSegment.findAll({ where: { interview_id: interviewId }, order: [['idx', 'ASC']] });
+  return segments.map((s) => ({ segment_id: s.id, idx: s.idx, role: s.role, speaker: s.speaker, start_ms: s.start_ms, end_ms: s.end_ms, text: s.text }));
+}
+
+/**
+ * Runs the extractor this project may use (its model when a key is configured, else the
+ * local one) and turns proposals into evidence rows. A quote that cannot be found in the
+ * transcript is dropped; a close paraphrase is kept only marked transcript_uncertain.
+ */
+export async function extractEvidence(services: Services, interview: InterviewRow): Promise<NewSignal[]> {
+  const turns = await turnsOf(services, interview.id);
+  if (!turns.length) return [];
+  const llm = (await modelAccess(services, interview.project_id)).llm;
+  const extractor: Extractor = llm ? new LlmExtractor({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? '', model: llm.model }) : new LocalExtractor();
+  const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
+  let proposals;
+  try {
+    proposals = await extractor.extract(turns, { studyGoals: study?.goals_json ? JSON.parse(study.goals_json) : [] });
+    if (llm) await recordKeyUse(services, interview.project_id, llm, null);
+  } catch (err) {
+    if (llm) await recordKeyUse(services, interview.project_id, llm, err instanceof Error ? err.message : 'extraction failed');
+    throw err;
+  }
+  const seen = new Set<string>();
+  const rows: NewSignal[] = [];
+  for (const p of proposals) {
+    const where = locate(turns, p.quote, p.segment_id);
+    if (!where) continue;
+    const turn = turns.find((t) => t.segment_id === where.segment_id);
+    if (turn?.role === 'interviewer') continue; // the interviewer's words are not the participant's evidence
+    const key = `${p.signal_type}|${where.quote}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    rows.push({
+      id: newId('sig'),
+      project_id: interview.project_id,
+      interview_id: interview.id,
+      signal_type: p.signal_type,
+      target_surface: p.target_surface,
+      confidence: Math.min(1, Math.max(0, p.confidence)),
+      intensity: p.intensity,
+      quote: where.quote,
+      timestamp_ms: where.timestamp_ms,
+      segment_id: where.segment_id,
+      page_url: null,
+      page_title: null,
+      preceding_actions: null,
+      user_goal: p.user_goal,
+      outcome: p.outcome,
+      transcript_uncertain: where.uncertain,
+      transcript_uncertainty_note: where.note,
+      headline: p.headline,
+      claim: p.claim,
+      reconstruction: p.reconstruction,
+      observed_facts_json: JSON.stringify(p.observed_facts),
+      evidence_grade: where.uncertain ? 'weak' : p.evidence_grade,
+      window_start_ms: where.window_start_ms,
+      window_end_ms: where.window_end_ms,
+      source: `pipeline:${extractor.name}`,
+      manual: false,
+    });
+  }
+  return rows;
+}

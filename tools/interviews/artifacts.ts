@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Transaction } from 'sequelize';
+import type { Services } from '../../core/context.ts';
+import type { ArtifactRow } from '../../models/index.ts';
+import { newId } from '../../core/ids.ts';
+
+export function interviewPrefix(projectId: string, interviewId: string): string {
+  return `projects/${projectId}/interviews/${interviewId}`;
+}
+
+export function artifactKey(projectId: string, interviewId: string, file: string): string {
+  return `${interviewPrefix(projectId, interviewId)}/${file}`;
+}
+
+/** Records (or replaces) an interview artifact whose object is already in storage. */
+export async function recordArtifact(
+  services: Services,
+  interviewId: string,
+  a: { name: string; kind: string; storage_key: string; mime_type: string; size: number; meta?: Record<string, unknown> | null },
+  transaction?: Transaction,
+): Promise<ArtifactRow> {
+  const existing = await services.models.Artifact.findOne({ where: { interview_id: interviewId, name: a.name }, transaction });
+  if (existing) {
+    if (existing.storage_key !== a.storage_key) await services.storage.delete(existing.storage_key).catch(() => {});
+    return existing.update({ kind: a.kind, storage_key: a.storage_key, mime_type: a.mime_type, size: a.size, meta: a.meta ?? null }, { transaction });
+  }
+  return services.models.Artifact.create({ id: newId('art'), interview_id: interviewId, meta: null, ...a }, { transaction });
+}
+
+/** Uploads a local file into the interview's storage folder. */
+export async function storeFile(services: Services, projectId: string, interviewId: string, file: string, name: string, mime: string) {
+  return services.storage.put(artifactKey(projectId, interviewId, name), fs.createReadStream(file), mime);
+}
+
+export async function downloadTo(services: Services, key: string, file: string): Promise<void> {
+  await pipeline(await services.storage.get(key), fs.createWriteStream(file));
+}

@@ -1,0 +1,49 @@
+import type { Services } from '../../core/context.ts';
+import { DEFAULT_OPENAI_BASE_URL } from '../settings/catalog.ts';
+
+export interface Endpoint {
+  baseUrl: string;
+  apiKey: string | null;
+  model: string;
+  /** Whose configuration this is: the project's own key, or the operator's. */
+  source: 'project' | 'operator';
+}
+
+/**
+ * The model endpoints a project's processing may use: its own openai_api_key first (with
+ * its base URL and models), else what the operator configured, else none (offline).
+ */
+export async function modelAccess(services: Services, projectId: string): Promise<{ transcription: Endpoint | null; llm: Endpoint | null }> {
+  const rows = await services.models.ProjectSetting.findAll({ where: { project_id: projectId } });
+  const value = (key: string) => rows.find((r) => r.key === key);
+  const keyRow = value('openai_api_key');
+  let projectKey: string | null = null;
+  if (keyRow?.ciphertext && keyRow.key_id) {
+    try {
+      projectKey = services.secrets.open({ keyId: keyRow.key_id, ciphertext: keyRow.ciphertext }, projectId);
+    } catch {
+      projectKey = null;
+    }
+  }
+  const base = value('openai_base_url')?.value ?? DEFAULT_OPENAI_BASE_URL;
+  const m = services.config.models;
+  if (projectKey) {
+    return {
+      transcription: { baseUrl: base, apiKey: projectKey, model: value('transcription_model')?.value ?? m.transcriptionModel, source: 'project' },
+      llm: { baseUrl: base, apiKey: projectKey, model: value('openai_model')?.value ?? m.llmModel, source: 'project' },
+    };
+  }
+  return {
+    transcription: m.transcriptionUrl ? { baseUrl: m.transcriptionUrl, apiKey: m.transcriptionKey, model: m.transcriptionModel, source: 'operator' } : null,
+    llm: m.llmKey ? { baseUrl: m.llmUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey: m.llmKey, model: m.llmModel, source: 'operator' } : null,
+  };
+}
+
+/** Records the outcome of a call made with the project's own key, for settings.key_health. */
+export async function recordKeyUse(services: Services, projectId: string, endpoint: Endpoint, error: string | null): Promise<void> {
+  if (endpoint.source !== 'project') return;
+  await services.models.ProjectSetting.update(
+    error ? { last_error_at: new Date(), last_error: error } : { last_success_at: new Date() },
+    { where: { project_id: projectId, key: 'openai_api_key' } },
+  );
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { JobHelpers } from 'graphile-worker';
+import type { Transaction } from 'sequelize';
+import type { Services } from '../../core/context.ts';
+import type { InterviewRow } from '../../models/index.ts';
+import { StepFailure, queueStep, type Step } from './pipeline.ts';
+
+export interface StepWork {
+  interview: InterviewRow;
+  /** A scratch folder for this run, removed afterwards. */
+  dir: string;
+}
+
+/**
+ * Runs one processing step of one interview. The work returns the next step (or null when
+ * processing is done) and may write rows in the given transaction; the status change and
+ * the next job commit with them. A StepFailure that cannot be retried fails the interview
+ * at once; anything else is retried by graphile-worker with backoff and fails the
+ * interview only when the last attempt fails.
+ */
+export async function runStep(
+  services: Services,
+  interviewId: string,
+  step: Step,
+  helpers: JobHelpers,
+  work: (w: StepWork) => Promise<{ finish: (t: Transaction) => Promise<Step | null> }>,
+): Promise<void> {
+  const { models, db } = services;
+  const interview = await models.Interview.findByPk(interviewId);
+  if (!interview) return; // deleted meanwhile: nothing to do
+  await interview.update({ processing_status: 'processing', processing_step: step, processing_started_at: interview.processing_started_at ?? new Date() });
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `verbatim-${step}-`));
+  try {
+    const { finish } = await work({ interview, dir });
+    await db.sequelize.transaction(async (transaction) => {
+      const fresh = await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!fresh) return;
+      const next = await finish(transaction);
+      if (next) {
+        await fresh.update({ processing_step: next, processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null }, { transaction });
+        await queueStep(services, interviewId, next, transaction);
+      } else {
+        await fresh.update(
+          { processing_status: 'processed', processing_step: null, processed_at: new Date(), processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null },
+          { transaction },
+        );
+      }
+    });
+  } catch (err) {
+    const failure = err instanceof StepFailure ? err : new StepFailure('internal_error', 'Processing failed unexpectedly', { retryable: true });
+    const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
+    const final = !failure.retryable || lastAttempt;
+    await models.Interview.update(
+      {
+        processing_status: final ? 'failed' : 'processing',
+        processing_error_code: failure.code,
+        processing_error_message: failure.message,
+        processing_retryable: failure.retryable,
+        processing_error_action: failure.action,
+      },
+      { where: { id: interviewId } },
+    );
+    if (!(err instanceof StepFailure)) services.log.error('processing step crashed', { interviewId, step, error: err instanceof Error ? err.stack : String(err) });
+    if (!final) throw err;
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
