@@ -5,6 +5,7 @@ import type { Models, ProjectRow, Role } from '../models/index.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { UserTokens } from '../auth/user-tokens.ts';
 import type { Storage } from '../storage/storage.ts';
+import type { BillingGate } from './billing.ts';
 import { NotFoundError } from './errors.ts';
 
 /**
@@ -45,6 +46,7 @@ export interface Services {
   secrets: SecretBox;
   tokens: UserTokens;
   storage: Storage;
+  billing: BillingGate;
   /** Public base address, e.g. http://127.0.0.1:3000. */
   baseUrl(): string;
 }

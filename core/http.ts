@@ -5,6 +5,7 @@ import type { Services } from './context.ts';
 import { restRouter } from '../rest/router.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { docsRouter } from '../rest/docs.ts';
+import { storageRoutes } from '../rest/storage-routes.ts';
 import { requestId } from '../rest/request-id.ts';
 import { apiNotFound, errorHandler } from '../rest/errors.ts';
 import { createMcpEndpoint } from './mcp-server.ts';
@@ -20,7 +21,8 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(cookieParser());
-  app.use(['/api', '/mcp'], express.json({ limit: '1mb' }));
+  // REST routes parse their own bodies (limits differ per route; some are multipart).
+  app.use('/mcp', express.json({ limit: '1mb' }));
 
   app.get('/', (_req, res) => {
     const base = services.baseUrl();
@@ -50,6 +52,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
     res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
   });
 
+  app.use(storageRoutes(services));
   app.use(
     restRouter(catalog.capabilities, services, (cap) =>
       cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,

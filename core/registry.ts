@@ -31,6 +31,22 @@ export interface RestBinding {
   query?: string[];
   /** Other paths serving the same operation (same parameters), e.g. `P/intakes` beside `P/screeners`. */
   aliases?: string[];
+  /** Largest JSON body accepted, in bytes; default 1 MiB. */
+  bodyLimit?: number;
+  /** The body is multipart/form-data; these parts are files (all other parts are text fields). */
+  multipart?: Record<string, MultipartFile>;
+}
+
+/**
+ * A file part of a multipart body. `text` parts arrive in the input as a string; `media`
+ * parts are streamed to storage, checked by their first bytes, and arrive as an
+ * UploadedFile (see rest/multipart.ts). Over `maxBytes` the request is 413.
+ */
+export interface MultipartFile {
+  kind: 'text' | 'media';
+  maxBytes: number;
+  /** For media: which containers the part may be. */
+  accept?: 'audio' | 'video' | 'either';
 }
 
 /** Every path a binding answers on: its own first, then its aliases. */

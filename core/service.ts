@@ -11,6 +11,7 @@ import { loadSecretBox } from '../auth/secret-box.ts';
 import { createUserTokens } from '../auth/user-tokens.ts';
 import { serverSecret } from './server-secrets.ts';
 import { createStorage } from '../storage/index.ts';
+import { openBilling } from './billing.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import { createApp } from './http.ts';
 import type { Services } from './context.ts';
@@ -56,7 +57,7 @@ export async function openServices(
     const address = { url: config.baseUrl ?? localUrl(config.host, config.port) };
     const baseUrl = () => address.url;
     const storage = createStorage(config, await serverSecret(db.sequelize, 'storage_signing_key'), baseUrl);
-    const services: Services = { config, log, db, models, secrets, tokens, storage, baseUrl };
+    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: openBilling, baseUrl };
     const database = db;
     return {
       services,

@@ -4,7 +4,8 @@ import { contextParams, expandPath, pathParams, restPaths } from '../core/regist
 import type { Services } from '../core/context.ts';
 import { jsonSchema, propertyTypes, type JsonSchema } from '../core/json-schema.ts';
 import { invoke } from '../core/invoke.ts';
-import { ValidationError } from '../core/errors.ts';
+import { AuthenticationError, ValidationError } from '../core/errors.ts';
+import { parseMultipart } from './multipart.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { sdkKeyFrom } from '../auth/sdk-key.ts';
 import { deprecationHeaders } from './deprecation.ts';
@@ -38,11 +39,25 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
   const status = binding.status ?? 200;
   const sdk = cap.access === 'sdk';
 
+  const json = express.json({ limit: binding.bodyLimit ?? 1024 * 1024 });
+  const parseJson = (req: Request, res: Response) => new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+
   return async (req: Request, res: Response, next: NextFunction) => {
+    let stored: string[] = [];
     try {
       if (headers) for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       const input: Record<string, unknown> = {};
-      if (!bodyless && req.body !== undefined) {
+      // Who is calling is settled before any body is read, so strangers upload nothing.
+      const principal = cap.access === 'public' || sdk ? null : await authenticate(services, bearerFrom(req));
+      if (cap.access !== 'public' && !sdk && !principal) throw new AuthenticationError();
+      if (binding.multipart) {
+        const parsed = await parseMultipart(req, res, services.storage, binding.multipart);
+        stored = parsed.stored;
+        Object.assign(input, parsed.input);
+      } else if (!bodyless) {
+        await parseJson(req, res);
+      }
+      if (!binding.multipart && !bodyless && req.body !== undefined) {
         if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
           throw new ValidationError('Request body must be a JSON object');
         }
@@ -54,8 +69,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
         else throw new ValidationError(`unknown query parameter ${key}`);
       }
       const pathValues = req.params as Record<string, string>;
-      for (const p of params) input[p] = pathValues[p];
-      const principal = cap.access === 'public' || sdk ? null : await authenticate(services, bearerFrom(req));
+      for (const p of params) input[p] = (coerce.get(p) ?? ((v: unknown) => v))(pathValues[p]);
       const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkKey: sdk ? sdkKeyFrom(req) : null };
       const output = await invoke(cap, input, context, {
         services,
@@ -65,6 +79,8 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       });
       res.status(status).json(output);
     } catch (err) {
+      // Nothing half-written: files this request stored go when it fails.
+      await Promise.all(stored.map((k) => services.storage.delete(k).catch(() => {})));
       next(err);
     }
   };
@@ -72,7 +88,9 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
 
 export function restRouter(capabilities: Capability[], services: Services, limiter: (cap: Capability) => RequestHandler | null) {
   const router = express.Router();
-  for (const cap of capabilities) {
+  // Fixed segments before parameters: `media/:type/full` must win over `media/:type/:chunkIndex`.
+  const ordered = capabilities.filter((c) => c.rest).sort((a, b) => pathParams(a.rest!.path).length - pathParams(b.rest!.path).length);
+  for (const cap of ordered) {
     if (!cap.rest) continue;
     const method = cap.rest.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const limit = limiter(cap);

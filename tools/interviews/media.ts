@@ -11,6 +11,7 @@ export interface Sniffed {
 
 /** The container a file really is, from its first bytes; null when it is none we take. */
 export function sniff(head: Buffer): Sniffed | null {
+  if (head.length < 4) return null;
   const ascii = (from: number, to: number) => head.subarray(from, to).toString('latin1');
   if (ascii(0, 3) === 'ID3' || (head[0] === 0xff && (head[1] & 0xe6) === 0xe2)) return { format: 'mp3', kind: 'audio', mime: 'audio/mpeg' };
   if (head[0] === 0xff && (head[1] & 0xf6) === 0xf0) return { format: 'aac', kind: 'audio', mime: 'audio/aac' };

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { projectOf, type Ctx } from '../../core/context.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { readOnly } from '../common.ts';
+import { projectRefOf } from '../studies/record.ts';
+import { Signal, signalRecord } from './record.ts';
+import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
+import { caseFileOf, provenanceOf, type Links } from './case-file.ts';
+import type { SignalRow } from '../../models/index.ts';
+
+export const SignalIdParam = z.string().min(1).max(64).describe('Evidence card id (sig_...)');
+
+export async function findSignal(ctx: Ctx, id: string): Promise<SignalRow> {
+  const { project } = projectOf(ctx);
+  const row = await ctx.services.models.Signal.findOne({ where: { id, project_id: project.id } });
+  if (!row) throw new NotFoundError('Evidence card not found');
+  return row;
+}
+
+/** Link state of a card; work items fill this in (the evidence issue). */
+export async function linksOf(_ctx: Ctx, _s: SignalRow): Promise<Links> {
+  return { linked_task: null, evidence_resolution: null, recurrence_candidates: [] };
+}
+
+/** The full read of one card: record, links, provenance and case file. */
+export async function fullSignal(ctx: Ctx, row: SignalRow) {
+  const record = signalRecord(row, projectRefOf(ctx));
+  const [links, provenance] = await Promise.all([linksOf(ctx, row), provenanceOf(ctx.services, row)]);
+  return { ...record, ...links, provenance, case_file: caseFileOf(row, record, provenance, links) };
+}
+
+export const listSignals = capability({
+  name: 'signals.list',
+  title: 'List evidence cards',
+  description:
+    'Lists a project\'s evidence cards, newest first, with filters: type, target_surface, session_id, search (full text over quote, ' +
+    'headline and claim), min_confidence, dismissed (default false). Returns { signals, total }.',
+  input: z.strictObject({
+    type: z.enum(SIGNAL_TYPES).optional(),
+    target_surface: z.enum(TARGET_SURFACES).optional(),
+    session_id: z.string().max(64).optional(),
+    search: z.string().trim().min(1).max(200).optional(),
+    min_confidence: z.number().min(0).max(1).optional(),
+    dismissed: z.boolean().default(false),
+    limit: z.number().int().min(1).max(200).default(50),
+    offset: z.number().int().min(0).default(0),
+  }),
+  output: z.object({ signals: z.array(Signal), total: z.number().int() }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/signals' },
+  async handler(ctx, input) {
+    const { project } = projectOf(ctx);
+    const where: string[] = ['project_id = $1', input.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL'];
+    const bind: unknown[] = [project.id];
+    const add = (sql: string, value: unknown) => {
+      bind.push(value);
+      where.push(sql.replace('?', `$${bind.length}`));
+    };
+    if (input.type) add('signal_type = ?', input.type);
+    if (input.target_surface) add('target_surface = ?', input.target_surface);
+    if (input.session_id) add('interview_id = ?', input.session_id);
+    if (input.min_confidence !== undefined) add('confidence >= ?', input.min_confidence);
+    if (input.search) add(`search @@ websearch_to_tsquery('english', ?)`, input.search);
+    const clause = where.join(' AND ');
+    const pool = ctx.services.db.pool;
+    const [count, page] = await Promise.all([
+      pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM signals WHERE ${clause}`, bind),
+      pool.query(`SELECT * FROM signals WHERE ${clause} ORDER BY created_at DESC, id LIMIT ${input.limit} OFFSET ${input.offset}`, bind),
+    ]);
+    const rows = page.rows.map((r) => ctx.services.models.Signal.build(r, { raw: true, isNewRecord: false }));
+    const ref = projectRefOf(ctx);
+    return { signals: rows.map((r) => signalRecord(r, ref)), total: count.rows[0].n };
+  },
+});
+
+export const getSignal = capability({
+  name: 'signals.get',
+  title: 'Read an evidence card',
+  description: 'One evidence card with its provenance (study, interview, page, moment), links and its full case file.',
+  input: z.strictObject({ signalId: SignalIdParam }),
+  output: z.object({ signal: Signal }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/signals/:signalId' },
+  async handler(ctx, input) {
+    return { signal: await fullSignal(ctx, await findSignal(ctx, input.signalId)) };
+  },
+});

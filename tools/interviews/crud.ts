@@ -1,0 +1,223 @@
+import { z } from 'zod';
+import { Op } from 'sequelize';
+import { capability } from '../../core/registry.ts';
+import { principalOf, projectOf, type Ctx } from '../../core/context.ts';
+import { DomainError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { creates, deletes, readOnly, Timestamp, updates, isoRequired } from '../common.ts';
+import { projectRefOf, findStudy } from '../studies/record.ts';
+import { findIntakeRow } from '../intakes/defaults.ts';
+import { Session, SessionIdParam, findInterview, sessionRecord } from './record.ts';
+import { interviewPrefix } from './artifacts.ts';
+import { TASK_FOR_STEP } from './pipeline.ts';
+
+export const listInterviews = capability({
+  name: 'interviews.list',
+  title: 'List interviews',
+  description: 'Lists a project\'s interviews, newest first, with paging and filters on status, processing_status and study.',
+  input: z.strictObject({
+    status: z.enum(['created', 'in_progress', 'completed', 'abandoned']).optional(),
+    processing_status: z.enum(['not_started', 'pending', 'processing', 'processed', 'failed']).optional(),
+    study_ref: z.string().max(64).optional(),
+    limit: z.number().int().min(1).max(200).default(50),
+    offset: z.number().int().min(0).default(0),
+  }),
+  output: z.object({ sessions: z.array(Session), total: z.number().int() }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/sessions' },
+  async handler(ctx, input) {
+    const { project } = projectOf(ctx);
+    const where = {
+      project_id: project.id,
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.processing_status ? { processing_status: input.processing_status } : {}),
+      ...(input.study_ref ? { study_id: (await findStudy(ctx, input.study_ref)).id } : {}),
+    };
+    const { rows, count } = await ctx.services.models.Interview.findAndCountAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit: input.limit, offset: input.offset });
+    const ref = projectRefOf(ctx);
+    return { sessions: rows.map((r) => sessionRecord(r, ref)), total: count };
+  },
+});
+
+/** Study to bind an interview to: an active study of the project, by handle or ref. */
+export async function activeStudy(ctx: Ctx, ref: string | undefined) {
+  if (!ref) return null;
+  const study = await findStudy(ctx, ref);
+  if (study.status !== 'active') throw new DomainError(`Study ${ref} is not active, so it does not take interviews`, { code: 'study_not_active', action: 'Activate the study or leave study_ref out' });
+  return study;
+}
+
+export const createInterview = capability({
+  name: 'interviews.create',
+  title: 'Create an interview',
+  description: 'Creates an interview record to run live or fill in later (participant, mode, optional study and intake response).',
+  input: z.strictObject({
+    participant_name: z.string().trim().max(200).optional(),
+    participant_email: z.email().max(320).optional(),
+    interview_mode: z.enum(['voice', 'text', 'screen']).default('voice'),
+    study_ref: z.string().max(64).optional(),
+    screener_id: z.string().max(64).optional(),
+    screener_response_id: z.string().max(64).optional(),
+  }),
+  output: z.object({ session: Session }),
+  annotations: creates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/sessions', status: 201 },
+  async handler(ctx, input) {
+    const { project } = projectOf(ctx);
+    const { models } = ctx.services;
+    await ctx.services.billing.checkInterviewAllowed(project);
+    const study = await activeStudy(ctx, input.study_ref);
+    const intake = input.screener_id ? await findIntakeRow(models, project.id, input.screener_id) : null;
+    if (input.screener_id && !intake) throw new NotFoundError('screener_id: no such intake in this project');
+    let responseId: string | null = null;
+    if (input.screener_response_id) {
+      const response = await models.IntakeResponse.findOne({ where: { id: input.screener_response_id, ...(intake ? { intake_id: intake.id } : {}) } });
+      const owner = response && (await models.Intake.findOne({ where: { id: response.intake_id, project_id: project.id } }));
+      if (!response || !owner) throw new NotFoundError('screener_response_id: no such response in this project');
+      responseId = response.id;
+    }
+    const row = await models.Interview.create({
+      id: newId('int'),
+      project_id: project.id,
+      study_id: study?.id ?? null,
+      intake_id: intake?.id ?? null,
+      intake_response_id: responseId,
+      source: 'api',
+      status: 'created',
+      processing_status: 'not_started',
+      interview_mode: input.interview_mode,
+      participant_name: input.participant_name ?? null,
+      participant_email: input.participant_email ?? null,
+      created_by: principalOf(ctx).userId,
+    });
+    return { session: sessionRecord(row, projectRefOf(ctx)) };
+  },
+});
+
+const Message = z.object({ id: z.number(), role: z.string(), content: z.string(), segment_id: z.string().nullable(), timestamp_ms: z.number(), created_at: Timestamp });
+const Event = z.object({ id: z.number(), event_type: z.string(), timestamp_ms: z.number(), event_line: z.string(), data: z.record(z.string(), z.unknown()), created_at: Timestamp });
+const Chunk = z.object({ type: z.string(), chunk_index: z.number().int(), mime_type: z.string(), size: z.number(), created_at: Timestamp });
+
+export const getInterview = capability({
+  name: 'interviews.get',
+  title: 'Read an interview',
+  description: 'Returns an interview with its conductor messages, recorded events and media chunks (the transcript has its own tool).',
+  input: z.strictObject({ sessionId: SessionIdParam }),
+  output: z.object({ session: Session.extend({ messages: z.array(Message), events: z.array(Event), chunks: z.array(Chunk) }) }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/sessions/:sessionId' },
+  async handler(ctx, input) {
+    const row = await findInterview(ctx, input.sessionId);
+    const pool = ctx.services.db.pool;
+    const [messages, events, chunks] = await Promise.all([
+      pool.query(`SELECT id, role, content, segment_id, timestamp_ms, created_at FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id LIMIT 5000`, [row.id]),
+      pool.query(`SELECT id, event_type, timestamp_ms, event_line, data, created_at FROM interview_events WHERE interview_id = $1 ORDER BY timestamp_ms, id LIMIT 5000`, [row.id]),
+      pool.query(`SELECT type, chunk_index, mime_type, size, created_at FROM media_chunks WHERE interview_id = $1 ORDER BY type, chunk_index`, [row.id]),
+    ]);
+    const stamp = <T extends { created_at: Date }>(r: T) => ({ ...r, created_at: isoRequired(r.created_at) });
+    return {
+      session: {
+        ...sessionRecord(row, projectRefOf(ctx)),
+        messages: messages.rows.map(stamp),
+        events: events.rows.map(stamp),
+        chunks: chunks.rows.map(stamp),
+      },
+    };
+  },
+});
+
+/** Interview status moves (docs/decisions.md). */
+const STATUS_MOVES: Record<string, string[]> = {
+  created: ['in_progress', 'completed', 'abandoned'],
+  in_progress: ['completed', 'abandoned'],
+  completed: [],
+  abandoned: [],
+};
+
+export const updateInterview = capability({
+  name: 'interviews.update',
+  title: 'Update an interview',
+  description: 'Changes an interview\'s status (created → in_progress → completed, or abandoned), summary, consent flags or participant.',
+  input: z.strictObject({
+    sessionId: SessionIdParam,
+    status: z.enum(['created', 'in_progress', 'completed', 'abandoned']).optional(),
+    summary: z.string().max(20_000).nullable().optional(),
+    consent_recording: z.boolean().optional(),
+    consent_data_use: z.boolean().optional(),
+    participant_name: z.string().trim().max(200).nullable().optional(),
+    participant_email: z.email().max(320).nullable().optional(),
+  }),
+  output: z.object({ session: Session }),
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'PATCH', path: 'P/sessions/:sessionId' },
+  async handler(ctx, { sessionId, ...changes }) {
+    if (!Object.keys(changes).length) throw new ValidationError('Nothing to update: send at least one field');
+    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
+      const interview = await findInterview(ctx, sessionId, { transaction, lock: true });
+      if (changes.status && changes.status !== interview.status && !STATUS_MOVES[interview.status]?.includes(changes.status)) {
+        throw new DomainError(`A ${interview.status} interview cannot become ${changes.status}`, { code: 'interview_status_transition_invalid' });
+      }
+      const extra = changes.status === 'in_progress' && !interview.started_at ? { started_at: new Date() } : changes.status === 'completed' && !interview.ended_at ? { ended_at: new Date() } : {};
+      return interview.update({ ...changes, ...extra }, { transaction });
+    });
+    return { session: sessionRecord(row, projectRefOf(ctx)) };
+  },
+});
+
+export const deleteInterview = capability({
+  name: 'interviews.delete',
+  title: 'Delete an interview',
+  description: 'Deletes an interview with its transcript, events, evidence and every stored recording and artifact. Cannot be undone.',
+  input: z.strictObject({ sessionId: SessionIdParam }),
+  output: z.object({ success: z.boolean(), dbRowsDeleted: z.number().int(), objectsDeleted: z.number().int() }),
+  annotations: deletes,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'DELETE', path: 'P/sessions/:sessionId' },
+  async handler(ctx, input) {
+    const { models, db, storage } = ctx.services;
+    const interview = await findInterview(ctx, input.sessionId);
+    const keys = [
+      ...(await models.Artifact.findAll({ where: { interview_id: interview.id }, attributes: ['storage_key'] })).map((a) => a.storage_key),
+      ...(await models.MediaChunk.findAll({ where: { interview_id: interview.id }, attributes: ['storage_key'] })).map((c) => c.storage_key),
+    ];
+    const rows = await db.sequelize.transaction(async (transaction) => {
+      const [counts] = await db.sequelize.query(
+        `SELECT (SELECT count(*) FROM transcript_segments WHERE interview_id = $1) + (SELECT count(*) FROM interview_events WHERE interview_id = $1)
+              + (SELECT count(*) FROM interview_messages WHERE interview_id = $1) + (SELECT count(*) FROM interview_artifacts WHERE interview_id = $1)
+              + (SELECT count(*) FROM media_chunks WHERE interview_id = $1) + (SELECT count(*) FROM signals WHERE interview_id = $1) AS n`,
+        { bind: [interview.id], transaction },
+      );
+      // Queued steps go too (a running one finds the interview gone and stops).
+      for (const step of Object.keys(TASK_FOR_STEP)) {
+        await db.sequelize.query(`SELECT graphile_worker.remove_job($1)`, { bind: [`interview:${interview.id}:${step}`], transaction });
+      }
+      await interview.destroy({ transaction });
+      return 1 + Number((counts as Array<{ n: number }>)[0].n);
+    });
+    let objects = 0;
+    for (const key of keys) {
+      if (await storage.head(key)) {
+        await storage.delete(key);
+        objects++;
+      }
+    }
+    objects += await storage.deletePrefix(interviewPrefix(interview.project_id, interview.id));
+    return { success: true, dbRowsDeleted: rows, objectsDeleted: objects };
+  },
+});
+
+/** Ids must all be the caller's; unknown ones are reported rather than silently skipped. */
+export async function interviewsByIds(ctx: Ctx, ids: string[]) {
+  const { project } = projectOf(ctx);
+  const rows = await ctx.services.models.Interview.findAll({ where: { project_id: project.id, id: { [Op.in]: ids } } });
+  return rows;
+}

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { principalOf, projectOf, type Ctx } from '../../core/context.ts';
+import { ValidationError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { creates } from '../common.ts';
+import { projectRefOf } from '../studies/record.ts';
+import { Session, sessionRecord } from './record.ts';
+import { activeStudy } from './crud.ts';
+import { TranscriptError, assignRoles, parseTranscript } from './transcript-formats.ts';
+import { queueProcessing } from './pipeline.ts';
+
+export const MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
+
+/** Rejects text that is really binary: NUL bytes or undecodable UTF-8. */
+function checkText(text: string): void {
+  if (text.includes('\u0000')) throw new ValidationError('transcript: the file is binary, not a text transcript', { code: 'transcript_not_text' });
+  const bad = (text.match(/\uFFFD/g) ?? []).length;
+  if (bad > Math.max(3, text.length * 0.01)) throw new ValidationError('transcript: the file is not UTF-8 text', { code: 'transcript_not_text' });
+}
+
+/** Optional parts shared by every way of bringing in an interview. */
+export const importFields = {
+  participant_name: z.string().trim().max(200).optional(),
+  participant_email: z.email().max(320).optional(),
+  import_source: z.string().trim().max(100).optional().describe('Where the transcript comes from, e.g. zoom, otter, manual'),
+  study_ref: z.string().max(64).optional().describe('Handle or ref of an active study'),
+  study_id: z.string().max(64).optional().describe('Alias of study_ref'),
+};
+
+/** Parses, stores the interview and its transcript, and queues processing in one transaction. */
+export async function importTranscript(ctx: Ctx, text: string, input: { participant_name?: string; participant_email?: string; import_source?: string; study_ref?: string; study_id?: string }) {
+  const { project } = projectOf(ctx);
+  const { models, db } = ctx.services;
+  if (Buffer.byteLength(text) > MAX_TRANSCRIPT_BYTES) throw new ValidationError('transcript: at most 5 MiB');
+  checkText(text);
+  let parsed;
+  try {
+    parsed = parseTranscript(text);
+  } catch (err) {
+    if (err instanceof TranscriptError || err instanceof SyntaxError) throw new ValidationError(`transcript: ${err.message}`, { code: 'transcript_unreadable' });
+    throw err;
+  }
+  await ctx.services.billing.checkInterviewAllowed(project);
+  const study = await activeStudy(ctx, input.study_ref ?? input.study_id);
+  const roles = assignRoles(parsed.segments);
+  const interview = await db.sequelize.transaction(async (transaction) => {
+    const last = parsed.segments[parsed.segments.length - 1];
+    const row = await models.Interview.create(
+      {
+        id: newId('int'),
+        project_id: project.id,
+        study_id: study?.id ?? null,
+        source: 'import',
+        status: 'completed',
+        processing_status: 'pending',
+        interview_mode: 'transcript',
+        participant_name: input.participant_name ?? parsed.segments.find((s, i) => roles[i] === 'participant')?.speaker ?? null,
+        participant_email: input.participant_email ?? null,
+        import_source: input.import_source ?? null,
+        transcript_format: parsed.estimatedTiming ? `${parsed.format}+estimated_timing` : parsed.format,
+        duration_seconds: last?.end_ms != null ? last.end_ms / 1000 : null,
+        created_by: principalOf(ctx).userId,
+      },
+      { transaction },
+    );
+    await models.TranscriptSegment.bulkCreate(
+      parsed.segments.map((s, idx) => ({ id: newId('seg'), interview_id: row.id, idx, speaker: s.speaker, role: roles[idx], start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })),
+      { transaction },
+    );
+    await queueProcessing(ctx.services, row, transaction, 'extracting');
+    return row;
+  });
+  return { session: sessionRecord(interview, projectRefOf(ctx)), queued: true as const };
+}
+
+export const importTranscriptCapability = capability({
+  name: 'interviews.import_transcript',
+  title: 'Import an interview transcript',
+  description:
+    'Imports a transcript (plain text with "Name: words" lines, WebVTT, SRT, or a JSON list of { speaker, text, start, end }) as a ' +
+    'completed interview and queues evidence extraction. Non-empty, at most 5 MiB. Poll interviews.processing for progress.',
+  input: z.strictObject({ transcript: z.string().min(1, 'must not be empty').max(MAX_TRANSCRIPT_BYTES).describe('The transcript text'), ...importFields }),
+  output: z.object({ session: Session, queued: z.literal(true) }),
+  annotations: creates,
+  scope: 'write',
+  access: 'project',
+  rest: {
+    method: 'POST',
+    path: 'P/sessions/import-transcript',
+    status: 201,
+    multipart: { transcript: { kind: 'text', maxBytes: MAX_TRANSCRIPT_BYTES } },
+  },
+  async handler(ctx, input) {
+    const { transcript, ...rest } = input;
+    return importTranscript(ctx, transcript, rest);
+  },
+});

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { projectOf } from '../../core/context.ts';
+import { ConflictError, DomainError, ValidationError } from '../../core/errors.ts';
+import { readOnly } from '../common.ts';
+import { Processing, SessionIdParam, findInterview, processingRecord } from './record.ts';
+import { interviewsByIds } from './crud.ts';
+import { queueProcessing, queueStep } from './pipeline.ts';
+
+const queues = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+export const getProcessing = capability({
+  name: 'interviews.processing',
+  title: 'Processing status of an interview',
+  description:
+    'Where an interview is in processing: status (pending, processing, processed, failed), current_step, transcription progress, ' +
+    'evidence count, and on failure error_code, error_message, retryable and the action to take. Poll this instead of resubmitting.',
+  input: z.strictObject({ sessionId: SessionIdParam }),
+  output: Processing,
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/sessions/:sessionId/processing' },
+  async handler(ctx, input) {
+    return processingRecord(await findInterview(ctx, input.sessionId));
+  },
+});
+
+export const batchProcessing = capability({
+  name: 'interviews.processing_batch',
+  title: 'Processing status of several interviews',
+  description: 'The processing status of up to 100 interviews at once; ids not in this project are listed under not_found.',
+  input: z.strictObject({ session_ids: z.array(z.string().min(1).max(64)).min(1).max(100) }),
+  output: z.object({ statuses: z.array(Processing), not_found: z.array(z.string()) }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/sessions/processing-status' },
+  async handler(ctx, input) {
+    const rows = await interviewsByIds(ctx, input.session_ids);
+    const found = new Map(rows.map((r) => [r.id, r]));
+    return {
+      statuses: input.session_ids.filter((id) => found.has(id)).map((id) => processingRecord(found.get(id)!)),
+      not_found: input.session_ids.filter((id) => !found.has(id)),
+    };
+  },
+});
+
+const busy = () =>
+  new ConflictError('The interview is still being processed', { code: 'interview_processing', retryable: true, action: 'Wait until processing status is processed or failed, then try again' });
+
+export const reprocess = capability({
+  name: 'interviews.reprocess',
+  title: 'Re-run evidence extraction',
+  description:
+    'Extracts evidence again from a processed (or failed) interview\'s transcript. Manual evidence is kept unless replace_manual_evidence is true.',
+  input: z.strictObject({ sessionId: SessionIdParam, replace_manual_evidence: z.boolean().default(false) }),
+  output: Processing,
+  annotations: queues,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/sessions/:sessionId/reprocess', query: ['replace_manual_evidence'] },
+  async handler(ctx, input) {
+    const services = ctx.services;
+    const row = await services.db.sequelize.transaction(async (transaction) => {
+      const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
+      if (interview.processing_status === 'pending' || interview.processing_status === 'processing') throw busy();
+      if (!(await services.models.TranscriptSegment.count({ where: { interview_id: interview.id }, transaction }))) {
+        throw new DomainError('The interview has no transcript to extract evidence from', { code: 'transcript_missing', action: 'Retry transcription first' });
+      }
+      await interview.update({ processing_status: 'pending', processing_step: null, processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null }, { transaction });
+      await queueStep(services, interview.id, 'extracting', transaction, { replaceManualEvidence: input.replace_manual_evidence });
+      return interview;
+    });
+    return processingRecord(row);
+  },
+});
+
+export const retryTranscription = capability({
+  name: 'interviews.retry_transcription',
+  title: 'Retry transcription',
+  description: 'Runs transcription (and then extraction) again for an interview whose processing failed, e.g. after configuring a model key.',
+  input: z.strictObject({ sessionId: SessionIdParam }),
+  output: Processing,
+  annotations: queues,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-transcription' },
+  async handler(ctx, input) {
+    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
+      const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
+      if (interview.processing_status !== 'failed') {
+        if (interview.processing_status === 'pending' || interview.processing_status === 'processing') throw busy();
+        throw new DomainError('Only an interview whose processing failed can be retried', { code: 'not_failed' });
+      }
+      const hasAudio = await ctx.services.models.Artifact.count({ where: { interview_id: interview.id, name: 'audio' }, transaction });
+      await queueProcessing(ctx.services, interview, transaction, hasAudio ? 'transcribing' : undefined);
+      return interview;
+    });
+    return processingRecord(row);
+  },
+});
+
+export const retryFailedTranscriptions = capability({
+  name: 'interviews.retry_failed_transcriptions',
+  title: 'Retry every failed transcription',
+  description: 'Queues transcription again for every interview in the project whose processing failed.',
+  input: z.strictObject({}),
+  output: z.object({ retried: z.number().int(), session_ids: z.array(z.string()) }),
+  annotations: queues,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/sessions/retry-failed-transcription' },
+  async handler(ctx) {
+    const { project } = projectOf(ctx);
+    const { models, db } = ctx.services;
+    const ids = await db.sequelize.transaction(async (transaction) => {
+      const failed = await models.Interview.findAll({ where: { project_id: project.id, processing_status: 'failed' }, transaction, lock: transaction.LOCK.UPDATE });
+      for (const interview of failed) {
+        const hasAudio = await models.Artifact.count({ where: { interview_id: interview.id, name: 'audio' }, transaction });
+        await queueProcessing(ctx.services, interview, transaction, hasAudio ? 'transcribing' : undefined);
+      }
+      return failed.map((f) => f.id);
+    });
+    return { retried: ids.length, session_ids: ids };
+  },
+});
+
+export const retryMediaMerge = capability({
+  name: 'interviews.retry_media_merge',
+  title: 'Retry the recording merge',
+  description: 'Merges an interview\'s recorded audio and screen chunks again and re-runs processing from media derivation.',
+  input: z.strictObject({ sessionId: SessionIdParam }),
+  output: Processing,
+  annotations: queues,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-media-merge' },
+  async handler(ctx, input) {
+    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
+      const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
+      if (interview.processing_status === 'pending' || interview.processing_status === 'processing') throw busy();
+      const chunks = await ctx.services.models.MediaChunk.count({ where: { interview_id: interview.id }, transaction });
+      if (!chunks) throw new ValidationError('The interview has no recorded chunks to merge');
+      // The transcript came from the old merge; a new one follows from the new.
+      await ctx.services.models.TranscriptSegment.destroy({ where: { interview_id: interview.id }, transaction });
+      await queueProcessing(ctx.services, interview, transaction, 'deriving_media');
+      return interview;
+    });
+    return processingRecord(row);
+  },
+});
