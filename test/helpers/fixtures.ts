@@ -39,3 +39,27 @@ export async function ownerWithProject(svc: TestService, email: string, name = '
   const call = (method: string, path: string, body?: unknown) => svc.api(method, `${P}${path}`, { token: user.token, body });
   return { ...user, project, P, call };
 }
+
+/** Posts a multipart form with the owner's token. */
+export async function postForm(svc: TestService, token: string, path: string, body: FormData | string, headers: Record<string, string> = {}) {
+  const res = await fetch(svc.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers }, body });
+  const text = await res.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
+  return { status: res.status, body: parsed };
+}
+
+/** Polls an interview's processing until it settles (processed or failed). */
+export async function settled(call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>, sessionId: string, timeoutMs = 45_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await call('GET', `/sessions/${sessionId}/processing`);
+    if (res.body.status === 'processed' || res.body.status === 'failed') return res.body;
+    if (Date.now() > until) throw new Error(`processing did not settle: ${JSON.stringify(res.body)}`);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}

@@ -1,0 +1,57 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * An OpenAI-compatible server on loopback, standing in for the provider (tests never call
+ * the internet). It answers /models, /audio/transcriptions with the segments it is given,
+ * and /chat/completions with evidence built by `evidence` from the transcript it receives.
+ */
+export interface FakeOpenAI {
+  url: string;
+  calls: Array<{ path: string; auth: string | undefined }>;
+  transcriptSegments: Array<{ start: number; end: number; text: string }>;
+  evidence: (transcript: string) => unknown[];
+  status: number;
+  close(): Promise<void>;
+}
+
+export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
+  const state: FakeOpenAI = {
+    url: '',
+    calls: [],
+    transcriptSegments: [
+      { start: 0, end: 3.5, text: "I couldn't find the export button anywhere." },
+      { start: 3.5, end: 6, text: 'It was really frustrating.' },
+    ],
+    evidence: () => [],
+    status: 200,
+    close: async () => {},
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const path = (req.url ?? '').replace(/^\/v1/, '');
+      state.calls.push({ path, auth: req.headers.authorization });
+      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.headers.authorization !== `Bearer ${key}`) return json(401, { error: { message: 'bad key' } });
+      if (state.status !== 200) return json(state.status, { error: { message: 'unavailable' } });
+      if (path === '/models') return json(200, { data: [{ id: 'whisper-1' }] });
+      if (path === '/audio/transcriptions') {
+        const body = Buffer.concat(chunks).toString('latin1');
+        if (!body.includes('name="file"') || !body.includes('name="model"')) return json(400, { error: { message: 'file and model are required' } });
+        return json(200, { text: state.transcriptSegments.map((s) => s.text).join(' '), segments: state.transcriptSegments });
+      }
+      if (path === '/chat/completions') {
+        const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ content: string }> };
+        const transcript = request.messages[request.messages.length - 1].content;
+        return json(200, { choices: [{ message: { role: 'assistant', content: JSON.stringify({ evidence: state.evidence(transcript) }) } }] });
+      }
+      json(404, { error: { message: 'not found' } });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  state.close = () => new Promise((r) => server.close(() => r()));
+  return state;
+}

@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+
+export const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-media-'));
+
+/** Real speech from espeak-ng, as WAV then converted by ffmpeg to the format asked for. */
+export function speech(text: string, name: string, format: 'wav' | 'mp3' | 'ogg' | 'flac' = 'wav'): string {
+  const wav = path.join(mediaDir, `${name}.wav`);
+  execFileSync('espeak-ng', ['-w', wav, text]);
+  if (format === 'wav') return wav;
+  const out = path.join(mediaDir, `${name}.${format}`);
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', wav, out]);
+  return out;
+}
+
+/** A short video with a test pattern and a tone, from ffmpeg's own sources. */
+export function video(name: string, seconds = 3): string {
+  const out = path.join(mediaDir, `${name}.mp4`);
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', `testsrc=duration=${seconds}:size=320x240:rate=10`, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-shortest', '-pix_fmt', 'yuv420p', out]);
+  return out;
+}
+
+export function form(parts: Record<string, string | { file: string; filename?: string; type?: string } | { buffer: Buffer; filename: string; type?: string }>): FormData {
+  const fd = new FormData();
+  for (const [k, v] of Object.entries(parts)) {
+    if (typeof v === 'string') fd.set(k, v);
+    else if ('file' in v) fd.set(k, new Blob([fs.readFileSync(v.file)], { type: v.type ?? 'application/octet-stream' }), v.filename ?? path.basename(v.file));
+    else fd.set(k, new Blob([v.buffer], { type: v.type ?? 'application/octet-stream' }), v.filename);
+  }
+  return fd;
+}
