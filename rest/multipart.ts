@@ -53,6 +53,8 @@ class StreamingStorage implements multer.StorageEngine {
     }
     const key = `incoming/${randomBytes(12).toString('hex')}/${file.fieldname}`;
     const body = new PassThrough();
+    // Errors reach the caller through storage.put or finish(); none may go unheard.
+    body.on('error', () => {});
     let head = Buffer.alloc(0);
     let failed = false;
     let done = false;

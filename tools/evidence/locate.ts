@@ -48,7 +48,7 @@ function spanIn(turn: Turn, quote: string): { start: number; end: number } | nul
   return start >= 0 && end > start ? { start, end } : null;
 }
 
-const words = (s: string) => new Set(squash(s).replace(/[^a-z0-9' ]/g, ' ').split(' ').filter((w) => w.length > 2));
+const words = (s: string) => new Set(squash(s).replace(/[^a-z0-9' ]/g, ' ').replace(/'(?= |$)/g, '').split(' ').filter((w) => w.length > 2));
 
 /**
  * Finds a proposed quote in the transcript. Exact (or whitespace/case-insensitive) matches

@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
+import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
+import { form, speech, video } from './helpers/media.ts';
+import { CaseFile } from '../tools/evidence/record.ts';
+
+let svc: TestService;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+let ai: FakeOpenAI;
+const KEY = 'sk-test-pipeline-key-0001';
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { WORKER: 'on' } });
+  o = await ownerWithProject(svc, 'pipeline@example.com');
+  ai = await fakeOpenAI(KEY);
+});
+afterAll(async () => {
+  await svc?.stop();
+  await ai?.close();
+});
+
+const upload = (parts: Parameters<typeof form>[0]) => postForm(svc, o.token, `${o.P}/sessions/upload-video`, form(parts));
+
+describe('media upload and the processing pipeline', () => {
+  it('fails transcription clearly without a model, then succeeds after a key is configured and the interview is retried', async () => {
+    const wav = speech("I couldn't find the export button anywhere. It was really frustrating.", 'speech-1');
+    const res = await upload({ audio: { file: wav, filename: 'call.wav', type: 'audio/wav' }, participant_name: 'Kim' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({ queued: true, session: { source: 'upload', processing_status: 'pending', participant_name: 'Kim' } });
+    const id = res.body.session.id;
+
+    const failed = await settled(o.call, id);
+    expect(failed).toMatchObject({ status: 'failed', current_step: 'transcribing', error_code: 'transcription_unconfigured', retryable: false, action: expect.stringContaining('openai_api_key') });
+    const artifacts = (await o.call('GET', `/sessions/${id}/artifacts`)).body.artifacts;
+    expect(artifacts.map((a: any) => a.name).sort()).toEqual(['audio', 'source-audio']);
+    expect((await o.call('GET', `/sessions/${id}`)).body.session.duration_seconds).toBeGreaterThan(1);
+
+    await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
+    const retry = await o.call('POST', `/sessions/${id}/retry-transcription`);
+    expect(retry.status).toBe(200);
+    expect(retry.body.status).toBe('pending');
+    const done = await settled(o.call, id);
+    expect(done).toMatchObject({ status: 'processed', transcription: { total: 1, completed: 1 }, error_code: null });
+    expect(ai.calls.filter((c) => c.path === '/audio/transcriptions')).toHaveLength(1);
+    const transcript = (await o.call('GET', `/sessions/${id}/transcript`)).body;
+    expect(transcript.segments.map((s: any) => s.text)).toEqual(ai.transcriptSegments.map((s) => s.text));
+    expect(transcript.segments[1].start_ms).toBe(3500);
+    // The project key was used and its health recorded.
+    const health = (await o.call('GET', '/settings/key-health')).body.keys[0];
+    expect(health.last_success_at).not.toBeNull();
+    expect((await o.call('POST', `/sessions/${id}/retry-transcription`)).status).toBe(422);
+    await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
+  });
+
+  it('derives audio, duration and frames from a video, with signed expiring download links', async () => {
+    await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
+    ai.evidence = () => [];
+    const mp4 = video('screen-1', 3);
+    const res = await upload({ video: { file: mp4, filename: 'screen.mp4', type: 'video/mp4' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.session.id;
+    const done = await settled(o.call, id);
+    expect(done.status).toBe('processed');
+    const artifacts = (await o.call('GET', `/sessions/${id}/artifacts`)).body.artifacts;
+    expect(artifacts.map((a: any) => a.name).sort()).toEqual(['audio', 'frame-1', 'frame-2', 'frame-3', 'source-video']);
+    for (const a of artifacts) expect(a).toMatchObject({ available: true, size: expect.any(Number), download_url: expect.stringContaining('sig='), expires_at: expect.any(String) });
+    const frame = artifacts.find((a: any) => a.name === 'frame-2');
+    expect(frame.mime_type).toBe('image/jpeg');
+    const img = await fetch(frame.download_url);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/jpeg');
+    expect(Buffer.from(await img.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    const one = (await o.call('GET', `/sessions/${id}/artifact/audio`)).body;
+    expect(one).toMatchObject({ name: 'audio', mime_type: 'audio/mpeg' });
+    const forged = one.url.replace(/sig=[^&]+/, 'sig=AAAA');
+    expect((await fetch(forged)).status).toBe(403);
+    const expired = new URL(one.url);
+    expired.searchParams.set('expires', String(Math.floor(Date.now() / 1000) - 10));
+    expect((await fetch(expired)).status).toBe(403);
+    expect((await o.call('GET', `/sessions/${id}/artifact/nothing`)).status).toBe(404);
+
+    // Deleting the interview deletes what it stored.
+    const keys = (await svc.services.models.Artifact.findAll({ where: { interview_id: id } })).map((a) => a.storage_key);
+    const del = await o.call('DELETE', `/sessions/${id}`);
+    expect(del.body.objectsDeleted).toBe(keys.length);
+    for (const k of keys) expect(await svc.services.storage.head(k)).toBeNull();
+  });
+
+  it('checks files by content and size, and keeps nothing from a refused upload', async () => {
+    const countObjects = () => {
+      const dir = `${svc.dataDir}/storage/objects`;
+      if (!fs.existsSync(dir)) return 0;
+      return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => !f.endsWith('.meta') && fs.statSync(`${dir}/${f}`).isFile()).length;
+    };
+    const before = countObjects();
+    const sessions = (await o.call('GET', '/sessions')).body.total;
+    const fakeMp4 = await upload({ video: { buffer: Buffer.from('this is just text pretending to be a video\n'.repeat(20)), filename: 'clip.mp4', type: 'video/mp4' } });
+    expect(fakeMp4.status).toBe(415);
+    expect(fakeMp4.body.error).toMatch(/video/);
+    const wav = speech('hello there', 'speech-2');
+    const audioAsVideo = await upload({ video: { file: wav, filename: 'clip.mp4', type: 'video/mp4' } });
+    expect(audioAsVideo.status).toBe(415);
+    const header = fs.readFileSync(video('head', 1)).subarray(0, 64);
+    const huge = Buffer.concat([header, Buffer.alloc(101 * 1024 * 1024 - header.length)]);
+    const tooBig = await upload({ video: { buffer: huge, filename: 'big.mp4', type: 'video/mp4' } });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error).toMatch(/100 MiB/);
+    const bigAudio = await upload({ audio: { buffer: Buffer.concat([fs.readFileSync(wav).subarray(0, 44), Buffer.alloc(26 * 1024 * 1024)]), filename: 'a.wav' } });
+    expect(bigAudio.status).toBe(413);
+    const both = await upload({ media: { file: wav, filename: 'a.wav' }, audio: { file: wav, filename: 'b.wav' } });
+    expect(both.status).toBe(400);
+    const none = await upload({ participant_name: 'nobody' });
+    expect(none.status).toBe(400);
+    expect(countObjects()).toBe(before);
+    expect((await o.call('GET', '/sessions')).body.total).toBe(sessions);
+  });
+
+  it('accepts every SPEC audio format by content', async () => {
+    for (const fmt of ['mp3', 'ogg', 'flac'] as const) {
+      const file = speech('Testing one two three.', `fmt-${fmt}`, fmt);
+      const res = await upload({ media: { file, filename: `x.${fmt}`, type: 'application/octet-stream' } });
+      expect(res.status, fmt).toBe(201);
+    }
+  });
+
+  it('uses the project model for extraction: verbatim quotes stored, paraphrases marked uncertain, inventions dropped', async () => {
+    ai.evidence = (transcript: string) => {
+      const segment = /^\[(\S+)\] participant/m.exec(transcript)?.[1] ?? null;
+      return [
+        { signal_type: 'struggling_moment', target_surface: 'product_under_test', quote: 'I had to type egg instead.', segment_id: segment, headline: 'Search misses plurals', claim: 'Plural search terms return nothing', reconstruction: 'While adding items', observed_facts: ['Typed eggs, got nothing'], evidence_grade: 'direct', confidence: 0.9, intensity: 0.5 },
+        { signal_type: 'emotional_response', target_surface: 'product_under_test', quote: 'Stressed honestly because I had nothing for the kids lunches on Monday', segment_id: null, headline: 'Stress', claim: 'Stressed about lunches', reconstruction: 'Late slots', observed_facts: ['Stressed'], evidence_grade: 'direct', confidence: 0.7 },
+        { signal_type: 'firing_moment', target_surface: 'product_under_test', quote: 'I am going to cancel my account tomorrow.', segment_id: null, headline: 'Invented', claim: 'Never said', reconstruction: 'x', observed_facts: ['x'], evidence_grade: 'direct', confidence: 0.9 },
+      ];
+    };
+    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { file: new URL('./fixtures/transcripts/groceries.txt', import.meta.url).pathname, filename: 'g.txt' } }));
+    const id = res.body.session.id;
+    expect((await settled(o.call, id)).status).toBe('processed');
+    const signals = (await o.call('GET', `/signals?session_id=${id}`)).body.signals;
+    expect(signals.map((s: any) => s.signal_type).sort()).toEqual(['emotional_response', 'struggling_moment']);
+    const exact = signals.find((s: any) => s.signal_type === 'struggling_moment');
+    expect(exact).toMatchObject({ quote: 'I had to type egg instead.', transcript_uncertain: false, source: 'pipeline:llm', headline: 'Search misses plurals' });
+    const fuzzy = signals.find((s: any) => s.signal_type === 'emotional_response');
+    expect(fuzzy).toMatchObject({ transcript_uncertain: true, evidence_grade: 'weak', quote: "Stressed, honestly, because I had nothing for the kids' lunches on Monday." });
+    expect(fuzzy.transcript_uncertainty_note).toMatch(/not found verbatim/);
+    const card = (await o.call('GET', `/signals/${exact.id}`)).body.signal;
+    expect(CaseFile.safeParse(card.case_file).success).toBe(true);
+    expect(card.case_file.evidence_card.evidence).toMatchObject({ claim: 'Plural search terms return nothing', observed_facts: ['Typed eggs, got nothing'] });
+
+    // Reprocess keeps manual evidence unless asked to replace it.
+    await svc.services.models.Signal.create({ id: 'sig_manual_1', project_id: o.project.ref, interview_id: id, signal_type: 'workaround', target_surface: 'product_under_test', confidence: 1, quote: 'I had to type egg instead.', source: 'manual', manual: true });
+    ai.evidence = () => [];
+    await o.call('POST', `/sessions/${id}/reprocess`);
+    await settled(o.call, id);
+    expect((await o.call('GET', `/signals?session_id=${id}`)).body.signals.map((s: any) => s.id)).toEqual(['sig_manual_1']);
+    await o.call('POST', `/sessions/${id}/reprocess?replace_manual_evidence=true`);
+    expect((await settled(o.call, id)).evidence_count).toBe(0);
+
+    // A provider outage is retried, and the step finally fails with the provider's error.
+    ai.status = 401;
+    await o.call('POST', `/sessions/${id}/reprocess`);
+    expect(await settled(o.call, id)).toMatchObject({ status: 'failed', error_code: 'extraction_auth_failed', retryable: false });
+    ai.status = 200;
+    await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
+  });
+});
+
+describe('resumable uploads', () => {
+  it('creates, signs parts, takes PUTs, completes into a queued interview', async () => {
+    const file = fs.readFileSync(speech('A longer recording uploaded in parts.', 'resumable', 'mp3'));
+    const created = await o.call('POST', '/sessions/media-uploads', { filename: 'talk.mp3', content_type: 'audio/mpeg', size: file.length });
+    expect(created.status).toBe(201);
+    expect(created.body.upload).toMatchObject({ part_count: 1, status: 'open', part_size: 64 * 1024 * 1024 });
+    const uid = created.body.upload.id;
+    expect((await o.call('POST', '/sessions/media-uploads', { filename: 'x', content_type: 'audio/mpeg', size: 21 * 1024 ** 3 })).status).toBe(400);
+    expect((await o.call('POST', '/sessions/media-uploads', { filename: 'x', content_type: 'text/plain', size: 10 })).status).toBe(400);
+    expect((await o.call('POST', `/sessions/media-uploads/${uid}/parts`, { part_numbers: [2] })).status).toBe(400);
+    const parts = (await o.call('POST', `/sessions/media-uploads/${uid}/parts`, { part_numbers: [1] })).body.parts;
+    const put = await fetch(parts[0].url, { method: 'PUT', body: file });
+    expect(put.status).toBe(200);
+    const etag = put.headers.get('etag')!;
+    expect((await fetch(parts[0].url.replace(/sig=[^&]+/, 'sig=bad'), { method: 'PUT', body: file })).status).toBe(403);
+    const bad = await o.call('POST', `/sessions/media-uploads/${uid}/complete`, { parts: [{ part_number: 1, etag: '"nope"' }] });
+    expect(bad.status).toBe(400);
+    const done = await o.call('POST', `/sessions/media-uploads/${uid}/complete`, { parts: [{ part_number: 1, etag }], participant_name: 'Remote' });
+    expect(done.status, JSON.stringify(done.body)).toBe(201);
+    expect(done.body.session).toMatchObject({ source: 'upload', participant_name: 'Remote', processing_status: 'pending' });
+    expect((await o.call('POST', `/sessions/media-uploads/${uid}/complete`, { parts: [{ part_number: 1, etag }] })).status).toBe(409);
+    const settledState = await settled(o.call, done.body.session.id);
+    expect(settledState).toMatchObject({ status: 'failed', error_code: 'transcription_unconfigured' });
+  });
+});
+
+describe('crash recovery', () => {
+  it('runs again a step whose worker died holding it', async () => {
+    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from('Interviewer: How was it?\nSam: It was really easy.'), filename: 't.txt' } }));
+    const id = res.body.session.id;
+    await settled(o.call, id);
+    // A job locked by a worker that died two minutes ago, as a SIGKILL leaves it.
+    await svc.services.db.sequelize.query(`SELECT graphile_worker.add_job('interview_extract', json_build_object('interviewId', $1::text), job_key => 'ghost-' || $1::text)`, { bind: [id] });
+    await svc.services.db.sequelize.query(`UPDATE graphile_worker._private_jobs SET locked_by = 'ghost-worker', locked_at = now() - interval '2 minutes' WHERE key = 'ghost-' || $1::text`, { bind: [id] });
+    await svc.services.models.Signal.destroy({ where: { interview_id: id } });
+    const until = Date.now() + 30_000;
+    let left = 1;
+    while (left && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 500));
+      const [rows] = await svc.services.db.sequelize.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = 'ghost-' || $1::text`, { bind: [id] });
+      left = (rows as Array<{ n: number }>)[0].n;
+    }
+    expect(left).toBe(0);
+    expect(await svc.services.models.Signal.count({ where: { interview_id: id } })).toBeGreaterThan(0);
+  });
+});
