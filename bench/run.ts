@@ -10,7 +10,8 @@ import autocannon from 'autocannon';
  * `npm run bench`: starts the service on a fresh database (embedded Postgres in a temporary
  * folder, or DATABASE_URL) and a bare Express hello-world, each in its own process, and
  * measures them with autocannon from this one. Prints `name: value unit` lines.
- * Goals: REST read >= 80 % of bare Express; MCP p50 <= 1.5 x REST p50.
+ * Goals: REST read >= 80 % of bare Express; MCP p50 <= 1.5 x REST p50; >= 1,000 imported interviews
+ * a minute through extraction; <= 32 MiB RSS growth during a 100 MiB upload.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -46,6 +47,86 @@ async function measure(opts: autocannon.Options) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+/** A realistic ~20-turn interview with varied answers, so the extractor has real work. */
+function transcript(n: number): string {
+  const answers = [
+    "I couldn't find the export button, it was hidden under settings.",
+    'Setting up the account was easy, it took a few minutes.',
+    'I ended up copying the numbers into a spreadsheet instead.',
+    'I wish it remembered my last report.',
+    'Honestly I was so frustrated by then.',
+    'We chose it because the reports are the only ones our accountant accepts.',
+    'The page crashed and I lost my changes.',
+    'Eventually I figured it out with a colleague.',
+    'I was on the fence about cancelling the subscription.',
+    'Nothing else comes to mind.',
+  ];
+  const lines: string[] = [];
+  for (let i = 0; i < 10; i++) {
+    lines.push(`Interviewer: Question ${i + 1} for participant ${n}, how did that go?`);
+    lines.push(`Participant: ${answers[(i + n) % answers.length]} And that was on day ${i + 1}.`);
+  }
+  return lines.join('\n');
+}
+
+/** SPEC goals: >= 1,000 interviews a minute through import and extraction; <= 32 MiB RSS growth for a 100 MiB upload. */
+async function pipelineBench(base: string, auth: Record<string, string>, org: string, pid: number) {
+  const P = `${base}/api/orgs/${org}/projects/bench`;
+  const total = Number(process.env.BENCH_INTERVIEWS ?? 1000);
+  const ids: string[] = [];
+  const started = Date.now();
+  let next = 0;
+  const importer = async () => {
+    while (next < total) {
+      const n = next++;
+      const fd = new FormData();
+      fd.set('transcript', new Blob([transcript(n)], { type: 'text/plain' }), `t${n}.txt`);
+      const res = await fetch(`${P}/sessions/import-transcript`, { method: 'POST', headers: { authorization: auth.authorization }, body: fd });
+      if (res.status !== 201) throw new Error(`import ${n}: ${res.status} ${await res.text()}`);
+      ids.push(((await res.json()) as { session: { id: string } }).session.id);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, importer));
+  const imported = Date.now();
+  let latencies: number[] = [];
+  for (;;) {
+    const res = await fetch(`${P}/sessions?processing_status=processed&limit=1`, { headers: auth });
+    const done = ((await res.json()) as { total: number }).total;
+    if (done >= total) break;
+    if (Date.now() - started > 10 * 60_000) throw new Error(`only ${done} of ${total} processed after 10 minutes`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const finished = Date.now();
+  for (let offset = 0; offset < total; offset += 200) {
+    const res = await fetch(`${P}/sessions?limit=200&offset=${offset}`, { headers: auth });
+    const page = (await res.json()) as { sessions: Array<{ created_at: string; id: string }> };
+    for (const s of page.sessions) {
+      const p = (await (await fetch(`${P}/sessions/${s.id}/processing`, { headers: auth })).json()) as { processed_at: string };
+      latencies.push(Date.parse(p.processed_at) - Date.parse(s.created_at));
+    }
+  }
+  latencies = latencies.sort((a, b) => a - b);
+  line('pipeline_interviews', total, 'interviews');
+  line('pipeline_import_seconds', (imported - started) / 1000, 's');
+  line('pipeline_interviews_per_minute', (total / (finished - started)) * 60_000, 'interviews/min');
+  line('pipeline_import_to_evidence_p50', latencies[Math.floor(latencies.length / 2)], 'ms');
+
+  // RSS while a 100 MiB recording streams in: sampled every 20 ms.
+  const header = Buffer.from('000000206674797069736f6d0000020069736f6d69736f32617663316d703431', 'hex');
+  const body = new Blob([header, new Uint8Array(100 * 1024 * 1024 - header.length)], { type: 'video/mp4' });
+  const fd = new FormData();
+  fd.set('video', body, 'big.mp4');
+  const before = rssMiB(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 20);
+  const res = await fetch(`${P}/sessions/upload-video`, { method: 'POST', headers: { authorization: auth.authorization }, body: fd });
+  clearInterval(sampler);
+  if (res.status !== 201) throw new Error(`100 MiB upload: ${res.status} ${await res.text()}`);
+  line('upload_100mib_rss_growth', peak - before, 'MiB');
+}
+
 const line = (name: string, value: number, unit: string) => process.stdout.write(`${name}: ${Number(value.toFixed(2))} ${unit}\n`);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-bench-'));
@@ -63,7 +144,7 @@ try {
     PORT: String(port),
     DATA_DIR: dataDir,
     EMBEDDED_PG_PORT: String(await freePort()),
-    WORKER: 'off',
+    WORKER: 'on',
     LOG_LEVEL: 'error',
     NODE_ENV: 'production',
     ENCRYPTION_KEY: 'b'.repeat(64),
@@ -101,8 +182,9 @@ try {
 
   line('rest_read_vs_express', rest.rps / express.rps, 'ratio');
   line('mcp_vs_rest_p50', mcp.p50 / Math.max(rest.p50, 0.001), 'ratio');
-  const rss = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${service.pid}/status`, 'utf8'));
-  if (rss) line('service_rss_after_load', Number(rss[1]) / 1024, 'MiB');
+  line('service_rss_after_load', rssMiB(service.pid!), 'MiB');
+
+  await pipelineBench(base, auth, org_handle, service.pid!);
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1500));

@@ -96,9 +96,16 @@ class StreamingStorage implements multer.StorageEngine {
       if (failed) return;
       size += c.length;
       if (size > spec.maxBytes) return fail(tooBig());
-      if (started) return void body.write(c);
-      head = Buffer.concat([head, c]);
-      if (head.length >= 200) started = start(head);
+      if (!started) {
+        head = Buffer.concat([head, c]);
+        if (head.length >= 200) started = start(head);
+        return;
+      }
+      // Backpressure: stop reading the request while storage catches up, so memory stays flat.
+      if (!body.write(c)) {
+        file.stream.pause();
+        body.once('drain', () => file.stream.resume());
+      }
     });
     file.stream.on('end', () => {
       if (failed) return;
@@ -129,7 +136,10 @@ export async function parseMultipart(req: Request, res: import('express').Respon
     await Promise.all(engine.stored.map((k) => storage.delete(k).catch(() => {})));
     if (err instanceof AppError) throw err;
     const e = err as { code?: string; message?: string; field?: string };
-    if (e.code === 'LIMIT_FILE_SIZE') throw new PayloadTooLargeError(`${e.field}: the file is too large`, { code: 'file_too_large' });
+    if (e.code === 'LIMIT_FILE_SIZE') {
+      const max = e.field && files[e.field] ? files[e.field].maxBytes : largest;
+      throw new PayloadTooLargeError(`${e.field}: the file is larger than ${mib(max)}`, { code: 'file_too_large' });
+    }
     if (e.code?.startsWith('LIMIT_')) throw new ValidationError(`multipart: ${e.message}`);
     throw new ValidationError(`Malformed multipart body: ${e.message ?? 'unreadable'}`, { code: 'malformed_multipart' });
   }
