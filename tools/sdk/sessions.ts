@@ -30,6 +30,7 @@ export const sdkCreateSession = capability({
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
     const { models } = ctx.services;
+    await ctx.services.billing.checkInterviewAllowed(project);
     const study = input.study_id ? await findStudy(ctx, input.study_id) : null;
     if (study && study.status !== 'active') {
       throw new DomainError('This study is not taking interviews', { code: 'study_not_active', action: 'Activate the study first' });
