@@ -237,6 +237,47 @@ export interface ProjectSettingAttrs extends Timestamps {
   last_error: string | null;
 }
 
+export interface TaskAttrs extends Timestamps {
+  id: string;
+  project_id: string;
+  title: string;
+  description: string | null;
+  task_type: string;
+  status: 'backlog' | 'ready' | 'in_progress' | 'done' | 'wont_fix';
+  priority_score: number;
+  effort_estimate: string | null;
+  review_packet: boolean;
+  promoted_at: Date | null;
+  finding_id: string | null;
+  tracker_issue_id: string | null;
+  tracker_issue_url: string | null;
+  tracker_issue_status: string | null;
+  completed_at: Date | null;
+  created_by: string | null;
+  updated_by: string | null;
+}
+export interface FindingAttrs extends Timestamps {
+  id: string;
+  project_id: string;
+  title: string;
+  description: string | null;
+  target_surface: string;
+  research_state: 'draft' | 'reviewed' | 'closed';
+  delivery_state: string;
+  provider_placement: string | null;
+  priority_score: number;
+  effort_estimate: string | null;
+  implementation_branch: string | null;
+  implementation_pr_url: string | null;
+  implementation_pr_number: number | null;
+  deployed_at: Date | null;
+  reviewed_at: Date | null;
+  reviewed_by: string | null;
+  closed_at: Date | null;
+  closed_by: string | null;
+  created_by: string | null;
+}
+
 type TS = 'created_at' | 'updated_at';
 export type UserRow = Row<UserAttrs, TS | 'name' | 'is_admin' | 'personal_org_id' | 'onboarding_json'>;
 export type UserSessionRow = Row<UserSessionAttrs, TS | 'revoked_at'>;
@@ -255,6 +296,8 @@ export type MediaChunkRow = Row<MediaChunkAttrs, TS>;
 export type MediaUploadRow = Row<MediaUploadAttrs, TS | 'interview_id' | 'created_by'>;
 type SignalOptional = 'intensity' | 'timestamp_ms' | 'segment_id' | 'page_url' | 'page_title' | 'preceding_actions' | 'user_goal' | 'outcome' | 'transcript_uncertain' | 'transcript_uncertainty_note' | 'headline' | 'claim' | 'reconstruction' | 'observed_facts_json' | 'evidence_grade' | 'window_start_ms' | 'window_end_ms' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'manual' | 'created_by';
 export type SignalRow = Row<SignalAttrs, TS | SignalOptional>;
+export type TaskRow = Row<TaskAttrs, TS | 'description' | 'task_type' | 'priority_score' | 'effort_estimate' | 'review_packet' | 'promoted_at' | 'finding_id' | 'tracker_issue_id' | 'tracker_issue_url' | 'tracker_issue_status' | 'completed_at' | 'created_by' | 'updated_by'>;
+export type FindingRow = Row<FindingAttrs, TS | 'description' | 'delivery_state' | 'provider_placement' | 'priority_score' | 'effort_estimate' | 'implementation_branch' | 'implementation_pr_url' | 'implementation_pr_number' | 'deployed_at' | 'reviewed_at' | 'reviewed_by' | 'closed_at' | 'closed_by' | 'created_by'>;
 export type ProjectSettingRow = Row<ProjectSettingAttrs, TS | 'value' | 'ciphertext' | 'key_id' | 'updated_by' | 'last_success_at' | 'last_error_at' | 'last_error'>;
 
 // Sequelize mutates attribute definitions, so every attribute gets a fresh object.
@@ -518,7 +561,50 @@ export function defineModels(sequelize: Sequelize) {
     last_error: nullableText(),
   } as never, { tableName: 'project_settings' }) as ModelStatic<ProjectSettingRow>;
 
+  const Task = sequelize.define<TaskRow>('Task', {
+    id: { ...text(), primaryKey: true },
+    project_id: { ...text(), allowNull: false },
+    title: { ...text(), allowNull: false },
+    description: nullableText(),
+    task_type: { ...text(), allowNull: false, defaultValue: 'improvement' },
+    status: { ...text(), allowNull: false },
+    priority_score: { type: DataTypes.DOUBLE, allowNull: false, defaultValue: 50 },
+    effort_estimate: nullableText(),
+    review_packet: bool(false),
+    promoted_at: when(),
+    finding_id: nullableText(),
+    tracker_issue_id: nullableText(),
+    tracker_issue_url: nullableText(),
+    tracker_issue_status: nullableText(),
+    completed_at: when(),
+    created_by: nullableText(),
+    updated_by: nullableText(),
+  } as never, { tableName: 'tasks' }) as ModelStatic<TaskRow>;
+
+  const Finding = sequelize.define<FindingRow>('Finding', {
+    id: { ...text(), primaryKey: true },
+    project_id: { ...text(), allowNull: false },
+    title: { ...text(), allowNull: false },
+    description: nullableText(),
+    target_surface: { ...text(), allowNull: false },
+    research_state: { ...text(), allowNull: false },
+    delivery_state: { ...text(), allowNull: false, defaultValue: 'not_sent' },
+    provider_placement: nullableText(),
+    priority_score: { type: DataTypes.DOUBLE, allowNull: false, defaultValue: 50 },
+    effort_estimate: nullableText(),
+    implementation_branch: nullableText(),
+    implementation_pr_url: nullableText(),
+    implementation_pr_number: { type: DataTypes.INTEGER, allowNull: true },
+    deployed_at: when(),
+    reviewed_at: when(),
+    reviewed_by: nullableText(),
+    closed_at: when(),
+    closed_by: nullableText(),
+    created_by: nullableText(),
+  } as never, { tableName: 'findings' }) as ModelStatic<FindingRow>;
+
   return {
+    Task, Finding,
     User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse, Interview,
     Artifact, TranscriptSegment, MediaChunk, MediaUpload, Signal,
   };

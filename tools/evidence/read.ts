@@ -6,7 +6,8 @@ import { readOnly } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Signal, signalRecord } from './record.ts';
 import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
-import { caseFileOf, provenanceOf, type Links } from './case-file.ts';
+import { caseFileOf, provenanceOf } from './case-file.ts';
+import { linksOf } from './links.ts';
 import type { SignalRow } from '../../models/index.ts';
 
 export const SignalIdParam = z.string().min(1).max(64).describe('Evidence card id (sig_...)');
@@ -18,10 +19,6 @@ export async function findSignal(ctx: Ctx, id: string): Promise<SignalRow> {
   return row;
 }
 
-/** Link state of a card; work items fill this in (the evidence issue). */
-export async function linksOf(_ctx: Ctx, _s: SignalRow): Promise<Links> {
-  return { linked_task: null, evidence_resolution: null, recurrence_candidates: [] };
-}
 
 /** The full read of one card: record, links, provenance and case file. */
 export async function fullSignal(ctx: Ctx, row: SignalRow) {
@@ -31,19 +28,21 @@ export async function fullSignal(ctx: Ctx, row: SignalRow) {
 }
 
 export const listSignals = capability({
-  name: 'signals.list',
+  name: 'evidence.list',
   title: 'List evidence cards',
   description:
-    'Lists a project\'s evidence cards, newest first, with filters: type, target_surface, session_id, search (full text over quote, ' +
-    'headline and claim), min_confidence, dismissed (default false). Returns { signals, total }.',
+    'Lists a project\'s evidence cards (quotes from interviews, typed as struggles, workarounds, desired outcomes...), newest first. ' +
+    'Filters: type, target_surface, session_id, task_id (or "none" for cards not linked to a work item), search (full text over quote, ' +
+    'headline and claim), min_confidence, dismissed (default false). Pages with limit (default 20) and offset; returns { signals, total }.',
   input: z.strictObject({
     type: z.enum(SIGNAL_TYPES).optional(),
     target_surface: z.enum(TARGET_SURFACES).optional(),
     session_id: z.string().max(64).optional(),
+    task_id: z.string().max(64).optional().describe('A work item id, or "none" for unlinked cards'),
     search: z.string().trim().min(1).max(200).optional(),
     min_confidence: z.number().min(0).max(1).optional(),
     dismissed: z.boolean().default(false),
-    limit: z.number().int().min(1).max(200).default(50),
+    limit: z.number().int().min(1).max(200).default(20),
     offset: z.number().int().min(0).default(0),
   }),
   output: z.object({ signals: z.array(Signal), total: z.number().int() }),
@@ -62,6 +61,8 @@ export const listSignals = capability({
     if (input.type) add('signal_type = ?', input.type);
     if (input.target_surface) add('target_surface = ?', input.target_surface);
     if (input.session_id) add('interview_id = ?', input.session_id);
+    if (input.task_id === 'none') where.push('NOT EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = signals.id)');
+    else if (input.task_id) add('EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = signals.id AND l.task_id = ?)', input.task_id);
     if (input.min_confidence !== undefined) add('confidence >= ?', input.min_confidence);
     if (input.search) add(`search @@ websearch_to_tsquery('english', ?)`, input.search);
     const clause = where.join(' AND ');
@@ -77,9 +78,11 @@ export const listSignals = capability({
 });
 
 export const getSignal = capability({
-  name: 'signals.get',
+  name: 'evidence.get',
   title: 'Read an evidence card',
-  description: 'One evidence card with its provenance (study, interview, page, moment), links and its full case file.',
+  description:
+    'One evidence card with everything needed to judge it: provenance (study, interview, page, moment), its work item and resolution, ' +
+    'recurrence candidates, and the full case file (SPEC 2.6.2).',
   input: z.strictObject({ signalId: SignalIdParam }),
   output: z.object({ signal: Signal }),
   annotations: readOnly,

@@ -10,7 +10,7 @@ import { queueProcessing, queueStep } from './pipeline.ts';
 const queues = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 export const getProcessing = capability({
-  name: 'interviews.processing',
+  name: 'interviews.processing_status',
   title: 'Processing status of an interview',
   description:
     'Where an interview is in processing: status (pending, processing, processed, failed), current_step, transcription progress, ' +
@@ -123,6 +123,29 @@ export const retryFailedTranscriptions = capability({
       return failed.map((f) => f.id);
     });
     return { retried: ids.length, session_ids: ids };
+  },
+});
+
+export const retryProcessing = capability({
+  name: 'interviews.retry_processing',
+  title: 'Retry failed processing',
+  description: 'Runs processing again from the step that failed (media, transcription or extraction), e.g. after configuring a model key.',
+  input: z.strictObject({ sessionId: SessionIdParam }),
+  output: Processing,
+  annotations: queues,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-processing' },
+  async handler(ctx, input) {
+    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
+      const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
+      if (interview.processing_status === 'pending' || interview.processing_status === 'processing') throw busy();
+      if (interview.processing_status !== 'failed') throw new DomainError('Only an interview whose processing failed can be retried', { code: 'not_failed' });
+      const from = (interview.processing_step ?? undefined) as Parameters<typeof queueProcessing>[3];
+      await queueProcessing(ctx.services, interview, transaction, from);
+      return interview;
+    });
+    return processingRecord(row);
   },
 });
 

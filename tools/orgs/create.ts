@@ -7,7 +7,7 @@ import { creates, Handle, RESERVED_HANDLES } from '../common.ts';
 import { Organization, orgRecord } from './record.ts';
 
 export const createOrg = capability({
-  name: 'orgs.create',
+  name: 'organizations.create',
   title: 'Create an organization',
   description: 'Creates a team organization with the caller as its owner.',
   input: z.strictObject({

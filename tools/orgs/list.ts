@@ -5,7 +5,7 @@ import { readOnly } from '../common.ts';
 import { Organization, orgRecord, orgsOf } from './record.ts';
 
 export const listOrgs = capability({
-  name: 'orgs.list',
+  name: 'organizations.list',
   title: 'List organizations',
   description: 'Lists the organizations the caller belongs to, with the caller\'s role in each. The personal workspace comes first.',
   input: z.strictObject({}),

@@ -9,7 +9,7 @@ import { Member, Role, membersOf } from './members-record.ts';
 import { ensureUser } from '../account/users.ts';
 
 export const listMembers = capability({
-  name: 'orgs.list_members',
+  name: 'organizations.list_members',
   title: 'List organization members',
   description: 'Lists the members of an organization with their roles (owner, admin, member).',
   input: z.strictObject({}),
@@ -24,7 +24,7 @@ export const listMembers = capability({
 });
 
 export const addMember = capability({
-  name: 'orgs.add_member',
+  name: 'organizations.add_member',
   title: 'Add an organization member',
   description:
     'Adds a person by e-mail with a role. Owners may grant any role; admins may add admins and members. ' +
@@ -67,7 +67,7 @@ async function assertOtherOwner(ctx: Ctx, orgId: string, userId: string, transac
 }
 
 export const updateMember = capability({
-  name: 'orgs.update_member',
+  name: 'organizations.update_member',
   title: 'Change a member\'s role',
   description: 'Changes the role of an organization member. Owners only; the last owner cannot be demoted.',
   input: z.strictObject({ userId: z.string().min(1).max(64), role: Role }),
@@ -90,7 +90,7 @@ export const updateMember = capability({
 });
 
 export const removeMember = capability({
-  name: 'orgs.remove_member',
+  name: 'organizations.remove_member',
   title: 'Remove an organization member',
   description: 'Removes a member from an organization. Owners and admins; admins cannot remove owners; the last owner stays. Anyone may leave.',
   input: z.strictObject({ userId: z.string().min(1).max(64) }),

@@ -5,7 +5,7 @@ import { readOnly } from '../common.ts';
 import { Organization, orgRecord } from './record.ts';
 
 export const orgOverview = capability({
-  name: 'orgs.overview',
+  name: 'organizations.overview',
   title: 'Organization overview',
   description: 'A rollup of an organization: member and project counts, and each project with its study counts.',
   input: z.strictObject({}),

@@ -1,0 +1,321 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { projectOf, type Ctx } from '../../core/context.ts';
+import { NotFoundError, ValidationError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { creates, deletes, Success, updates } from '../common.ts';
+import { Signal } from './record.ts';
+import { EVIDENCE_GRADES, SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
+import { SignalIdParam, findSignal, fullSignal } from './read.ts';
+import { MAX_BULK, linkSignals, signalsInProject } from './links.ts';
+import { actorOf, logActivity } from '../activity.ts';
+import { locate } from './locate.ts';
+import { turnsOf } from './extract.ts';
+import { SessionIdParam, findInterview } from '../interviews/record.ts';
+import { TaskIdParam } from '../work/record.ts';
+import { detectRecurrence } from './recurrence.ts';
+import type { SignalRow } from '../../models/index.ts';
+
+const Out = z.object({ signal: Signal });
+const Annotation = z.string().trim().min(1).max(2000, 'must be at most 2000 characters');
+const SignalIds = z.array(z.string().min(1).max(64)).min(1).max(MAX_BULK, `at most ${MAX_BULK} ids in one call`);
+
+/** Saves changes to one card, logs who made them, and answers the full card. */
+async function change(ctx: Ctx, signalId: string, action: string, apply: (s: SignalRow) => Partial<SignalRow> | Promise<Partial<SignalRow>>, data: Record<string, unknown> | null = null) {
+  const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
+    const s = await findSignal(ctx, signalId);
+    await s.update(await apply(s), { transaction });
+    await logActivity(ctx, { type: 'signal', id: s.id }, action, data, transaction);
+    return s;
+  });
+  return { signal: await fullSignal(ctx, row) };
+}
+
+/** A new quote must be found in the interview's transcript, as the pipeline's are. */
+async function checkedQuote(ctx: Ctx, s: SignalRow, quote: string) {
+  const where = locate(await turnsOf(ctx.services, s.interview_id), quote, s.segment_id);
+  if (!where || where.uncertain) throw new ValidationError('quote: must be copied from the interview transcript', { code: 'quote_not_in_transcript' });
+  return { quote: where.quote, segment_id: where.segment_id, timestamp_ms: where.timestamp_ms, window_start_ms: where.window_start_ms, window_end_ms: where.window_end_ms, transcript_uncertain: false, transcript_uncertainty_note: null };
+}
+
+export const updateSignal = capability({
+  name: 'evidence.update',
+  title: 'Update an evidence card',
+  description:
+    'Corrects an evidence card (type, target surface, confidence, grade, quote — which must come from the transcript — headline, claim, ' +
+    'context) and can annotate it or dismiss/restore it in the same call. Who changed it and when is kept.',
+  input: z.strictObject({
+    signalId: SignalIdParam,
+    signal_type: z.enum(SIGNAL_TYPES).optional(),
+    target_surface: z.enum(TARGET_SURFACES).optional(),
+    confidence: z.number().min(0).max(1).optional(),
+    intensity: z.number().min(0).max(1).nullable().optional(),
+    evidence_grade: z.enum(EVIDENCE_GRADES).optional(),
+    quote: z.string().trim().min(1).max(4000).optional(),
+    headline: z.string().trim().min(1).max(200).nullable().optional(),
+    claim: z.string().trim().min(1).max(2000).nullable().optional(),
+    reconstruction: z.string().trim().min(1).max(4000).nullable().optional().describe('The analysis: what happened around the quote'),
+    user_goal: z.string().trim().max(500).nullable().optional(),
+    outcome: z.string().trim().max(500).nullable().optional(),
+    annotation: Annotation.optional(),
+    dismissed: z.boolean().optional(),
+    dismissed_reason: z.string().trim().min(1).max(500).optional(),
+  }),
+  output: Out,
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'PATCH', path: 'P/signals/:signalId' },
+  async handler(ctx, { signalId, annotation, dismissed, dismissed_reason, quote, ...fields }) {
+    if (!Object.keys(fields).length && annotation === undefined && dismissed === undefined && quote === undefined) throw new ValidationError('Nothing to update: send at least one field');
+    if (dismissed && !dismissed_reason) throw new ValidationError('dismissed_reason: say why the card is dismissed');
+    const actor = actorOf(ctx);
+    return change(ctx, signalId, 'updated', async (s) => ({
+      ...fields,
+      ...(quote !== undefined ? await checkedQuote(ctx, s, quote) : {}),
+      ...(annotation !== undefined ? { annotation_text: annotation, annotation_by: actor, annotation_at: new Date() } : {}),
+      ...(dismissed === true ? { dismissed_at: new Date(), dismissed_reason: dismissed_reason!, dismissed_by: actor } : {}),
+      ...(dismissed === false ? { dismissed_at: null, dismissed_reason: null, dismissed_by: null } : {}),
+    }), { fields: Object.keys(fields), quote: quote !== undefined, annotation: annotation !== undefined, dismissed });
+  },
+});
+
+export const annotateSignal = capability({
+  name: 'evidence.annotate',
+  title: 'Annotate an evidence card',
+  description: 'Sets the card\'s annotation (at most 2000 characters), recording who wrote it and when.',
+  input: z.strictObject({ signalId: SignalIdParam, text: Annotation }),
+  output: Out,
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/:signalId/annotate' },
+  async handler(ctx, input) {
+    return change(ctx, input.signalId, 'annotated', () => ({ annotation_text: input.text, annotation_by: actorOf(ctx), annotation_at: new Date() }));
+  },
+});
+
+export const dismissSignal = capability({
+  name: 'evidence.dismiss',
+  title: 'Dismiss an evidence card',
+  description: 'Soft-excludes a card from lists, findings and counts, with a reason. Reversible with evidence.undismiss.',
+  input: z.strictObject({ signalId: SignalIdParam, reason: z.string().trim().min(1).max(500) }),
+  output: Out,
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/:signalId/dismiss' },
+  async handler(ctx, input) {
+    return change(ctx, input.signalId, 'dismissed', () => ({ dismissed_at: new Date(), dismissed_reason: input.reason, dismissed_by: actorOf(ctx) }), { reason: input.reason });
+  },
+});
+
+export const undismissSignal = capability({
+  name: 'evidence.undismiss',
+  title: 'Restore a dismissed evidence card',
+  description: 'Brings a dismissed card back into lists, findings and counts.',
+  input: z.strictObject({ signalId: SignalIdParam }),
+  output: Out,
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/:signalId/undismiss' },
+  async handler(ctx, input) {
+    return change(ctx, input.signalId, 'undismissed', () => ({ dismissed_at: null, dismissed_reason: null, dismissed_by: null }));
+  },
+});
+
+export const reviewSignal = capability({
+  name: 'evidence.review',
+  title: 'Review an evidence card',
+  description: 'Records a review of the card: reviewed (default), needs_review or rejected, with an optional note; who and when are kept.',
+  input: z.strictObject({ signalId: SignalIdParam, review_status: z.enum(['reviewed', 'needs_review', 'rejected']).default('reviewed'), note: z.string().trim().max(2000).optional() }),
+  output: Out,
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/:signalId/review' },
+  async handler(ctx, input) {
+    return change(ctx, input.signalId, 'reviewed', () => ({ review_status: input.review_status, review_note: input.note ?? null, reviewed_by: actorOf(ctx), reviewed_at: new Date() }), { review_status: input.review_status });
+  },
+});
+
+export const linkSignal = capability({
+  name: 'evidence.link',
+  title: 'Link an evidence card to a work item',
+  description: 'Links the card to a work item of the same project (replacing an earlier link). Linked evidence resolves when the item\'s issue closes.',
+  input: z.strictObject({ signalId: SignalIdParam, task_id: TaskIdParam }),
+  output: Out,
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/:signalId/link' },
+  async handler(ctx, input) {
+    await ctx.services.db.sequelize.transaction((t) => linkSignals(ctx, [input.signalId], input.task_id, t));
+    return { signal: await fullSignal(ctx, await findSignal(ctx, input.signalId)) };
+  },
+});
+
+export const unlinkSignal = capability({
+  name: 'evidence.unlink',
+  title: 'Unlink an evidence card',
+  description: 'Removes the card\'s link to its work item.',
+  input: z.strictObject({ signalId: SignalIdParam }),
+  output: Out,
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/:signalId/unlink' },
+  async handler(ctx, input) {
+    const s = await findSignal(ctx, input.signalId);
+    await ctx.services.db.sequelize.transaction(async (transaction) => {
+      await ctx.services.db.sequelize.query(`DELETE FROM signal_task_links WHERE signal_id = $1`, { bind: [s.id], transaction });
+      await logActivity(ctx, { type: 'signal', id: s.id }, 'unlinked', null, transaction);
+    });
+    return { signal: await fullSignal(ctx, s) };
+  },
+});
+
+export const bulkLink = capability({
+  name: 'evidence.bulk_link',
+  title: 'Link many evidence cards to a work item',
+  description: `Links up to ${MAX_BULK} cards to one work item. All or nothing: if any card or the item is not in this project, nothing changes.`,
+  input: z.strictObject({ signal_ids: SignalIds, task_id: TaskIdParam }),
+  output: z.object({ linked: z.number().int(), task_id: z.string() }),
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/bulk-link' },
+  async handler(ctx, input) {
+    await ctx.services.db.sequelize.transaction((t) => linkSignals(ctx, input.signal_ids, input.task_id, t));
+    return { linked: new Set(input.signal_ids).size, task_id: input.task_id };
+  },
+});
+
+async function deleteSignals(ctx: Ctx, ids: string[]) {
+  await ctx.services.db.sequelize.transaction(async (transaction) => {
+    const rows = await signalsInProject(ctx, ids, transaction);
+    for (const s of rows) await logActivity(ctx, { type: 'signal', id: s.id }, 'deleted', { quote: s.quote }, transaction);
+    await ctx.services.models.Signal.destroy({ where: { id: rows.map((r) => r.id) }, transaction });
+    const interviews = [...new Set(rows.map((r) => r.interview_id))];
+    await ctx.services.db.sequelize.query(`UPDATE interviews SET evidence_count = (SELECT count(*) FROM signals WHERE interview_id = interviews.id) WHERE id = ANY($1)`, { bind: [interviews], transaction });
+  });
+}
+
+export const deleteSignal = capability({
+  name: 'evidence.delete',
+  title: 'Delete an evidence card',
+  description: 'Deletes a card for good (dismissing is the reversible way to set it aside).',
+  input: z.strictObject({ signalId: SignalIdParam }),
+  output: Success,
+  annotations: deletes,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'DELETE', path: 'P/signals/:signalId' },
+  async handler(ctx, input) {
+    await deleteSignals(ctx, [input.signalId]);
+    return { success: true };
+  },
+});
+
+export const bulkDelete = capability({
+  name: 'evidence.bulk_delete',
+  title: 'Delete many evidence cards',
+  description: `Deletes up to ${MAX_BULK} cards. All or nothing: if any id is not a card of this project, nothing is deleted.`,
+  input: z.strictObject({ signal_ids: SignalIds }),
+  output: z.object({ success: z.boolean(), deleted: z.number().int() }),
+  annotations: deletes,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/bulk-delete' },
+  async handler(ctx, input) {
+    await deleteSignals(ctx, input.signal_ids);
+    return { success: true, deleted: new Set(input.signal_ids).size };
+  },
+});
+
+export const createManualSignal = capability({
+  name: 'evidence.create_manual',
+  title: 'Add a manual evidence correction',
+  description:
+    'Adds a researcher\'s evidence card to an interview, marked needs_review. The quote should be copied from the transcript; one that ' +
+    'cannot be found is kept but marked transcript_uncertain.',
+  input: z.strictObject({
+    sessionId: SessionIdParam,
+    signal_type: z.enum(SIGNAL_TYPES),
+    quote: z.string().trim().min(1).max(4000),
+    target_surface: z.enum(TARGET_SURFACES).default('product_under_test'),
+    confidence: z.number().min(0).max(1).default(0.8),
+    headline: z.string().trim().min(1).max(200).optional(),
+    claim: z.string().trim().min(1).max(2000).optional(),
+    note: z.string().trim().max(2000).optional(),
+  }),
+  output: Out,
+  annotations: creates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/sessions/:sessionId/signals', status: 201 },
+  async handler(ctx, input) {
+    const interview = await findInterview(ctx, input.sessionId);
+    const { project } = projectOf(ctx);
+    const where = locate(await turnsOf(ctx.services, interview.id), input.quote, null);
+    const id = newId('sig');
+    await ctx.services.db.sequelize.transaction(async (transaction) => {
+      await ctx.services.models.Signal.create(
+        {
+          id,
+          project_id: project.id,
+          interview_id: interview.id,
+          signal_type: input.signal_type,
+          target_surface: input.target_surface,
+          confidence: input.confidence,
+          quote: where?.quote ?? input.quote,
+          segment_id: where?.segment_id ?? null,
+          timestamp_ms: where?.timestamp_ms ?? null,
+          window_start_ms: where?.window_start_ms ?? null,
+          window_end_ms: where?.window_end_ms ?? null,
+          transcript_uncertain: !where || where.uncertain,
+          transcript_uncertainty_note: !where ? 'Entered manually; not found in the transcript' : where.note,
+          headline: input.headline ?? null,
+          claim: input.claim ?? null,
+          observed_facts_json: JSON.stringify([`The participant said: "${where?.quote ?? input.quote}"`]),
+          evidence_grade: where && !where.uncertain ? 'direct' : 'weak',
+          review_status: 'needs_review',
+          review_note: input.note ?? null,
+          source: 'manual',
+          manual: true,
+          created_by: actorOf(ctx),
+        },
+        { transaction },
+      );
+      await ctx.services.db.sequelize.query(`UPDATE interviews SET evidence_count = evidence_count + 1 WHERE id = $1`, { bind: [interview.id], transaction });
+      await logActivity(ctx, { type: 'signal', id }, 'created', { manual: true }, transaction);
+      await detectRecurrence(ctx.services, project.id, [id], transaction);
+    });
+    return { signal: await fullSignal(ctx, await findSignal(ctx, id)) };
+  },
+});
+
+export const reviewRecurrence = capability({
+  name: 'evidence.review_recurrence',
+  title: 'Confirm or dismiss a recurrence candidate',
+  description: 'Decides whether a card really is the return of a problem a done work item fixed: confirmed or dismissed.',
+  input: z.strictObject({ signalId: SignalIdParam, candidateId: z.string().min(1).max(64), status: z.enum(['confirmed', 'dismissed']) }),
+  output: Out,
+  annotations: updates,
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/signals/:signalId/recurrence/:candidateId' },
+  async handler(ctx, input) {
+    const s = await findSignal(ctx, input.signalId);
+    await ctx.services.db.sequelize.transaction(async (transaction) => {
+      const [, meta] = await ctx.services.db.sequelize.query(
+        `UPDATE recurrence_candidates SET status = $1, reviewed_at = now(), reviewed_by = $2 WHERE id = $3 AND signal_id = $4`,
+        { bind: [input.status, actorOf(ctx), input.candidateId, s.id], transaction },
+      );
+      if (!(meta as { rowCount?: number }).rowCount) throw new NotFoundError('Recurrence candidate not found');
+      await logActivity(ctx, { type: 'signal', id: s.id }, `recurrence_${input.status}`, { candidate_id: input.candidateId }, transaction);
+    });
+    return { signal: await fullSignal(ctx, s) };
+  },
+});

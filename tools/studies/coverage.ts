@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { Ctx } from '../../core/context.ts';
+import { projectOf } from '../../core/context.ts';
+import { capability } from '../../core/registry.ts';
+import { readOnly } from '../common.ts';
+import { StudyIdParam, findStudy } from './record.ts';
+
+/** Word similarity (pg_trgm) from which evidence counts as addressing a goal. */
+const ADDRESSES = 0.25;
+
+const GoalCoverage = z.object({ study_ref: z.string(), study_handle: z.string(), goal_id: z.string(), description: z.string(), evidence_count: z.number().int() });
+
+/**
+ * How much evidence addresses each goal of the project's open studies: evidence from the
+ * study's own interviews whose quote, headline or claim shares enough words with the goal.
+ */
+export async function goalCoverage(ctx: Ctx, studyId?: string): Promise<Array<z.input<typeof GoalCoverage>>> {
+  const { project } = projectOf(ctx);
+  const { rows } = await ctx.services.db.pool.query<z.input<typeof GoalCoverage>>(
+    `SELECT st.id AS study_ref, st.handle AS study_handle, g->>'id' AS goal_id, g->>'description' AS description,
+            (SELECT count(*)::int FROM signals s JOIN interviews i ON i.id = s.interview_id
+              WHERE i.study_id = st.id AND s.dismissed_at IS NULL
+                AND greatest(word_similarity(g->>'description', s.quote), word_similarity(g->>'description', coalesce(s.headline, '') || ' ' || coalesce(s.claim, ''))) >= $2
+            ) AS evidence_count
+       FROM studies st CROSS JOIN LATERAL jsonb_array_elements(coalesce(st.goals_json, '[]')::jsonb) g
+      WHERE st.project_id = $1 AND st.status <> 'closed' AND ($3::text IS NULL OR st.id = $3)
+      ORDER BY st.created_at, g->>'id'`,
+    [project.id, ADDRESSES, studyId ?? null],
+  );
+  return rows;
+}
+
+export const coverageGaps = capability({
+  name: 'studies.coverage_gaps',
+  title: 'Study goals without evidence',
+  description: 'Lists goals of open studies that no evidence addresses yet, with totals — a guide to what the next interviews should explore.',
+  input: z.strictObject({}),
+  output: z.object({
+    gaps: z.array(GoalCoverage),
+    totals: z.object({ studies: z.number().int(), goals: z.number().int(), addressed: z.number().int(), gaps: z.number().int() }),
+  }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/coverage-gaps' },
+  async handler(ctx) {
+    const all = await goalCoverage(ctx);
+    const gaps = all.filter((g) => g.evidence_count === 0);
+    return { gaps, totals: { studies: new Set(all.map((g) => g.study_ref)).size, goals: all.length, addressed: all.length - gaps.length, gaps: gaps.length } };
+  },
+});
+
+export const studyResults = capability({
+  name: 'studies.get_results',
+  title: 'Results of a study',
+  description: 'What a study has produced so far: interviews by processing state, evidence by type, findings citing its evidence, and goal coverage.',
+  input: z.strictObject({ studyId: StudyIdParam }),
+  output: z.object({
+    study_ref: z.string(),
+    interviews: z.object({ total: z.number().int(), processed: z.number().int(), processing: z.number().int(), failed: z.number().int() }),
+    evidence: z.object({ total: z.number().int(), by_type: z.record(z.string(), z.number().int()) }),
+    findings: z.array(z.object({ finding_ref: z.string(), title: z.string(), research_state: z.string(), evidence_count: z.number().int() })),
+    goals: z.array(GoalCoverage),
+  }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'project',
+  rest: { method: 'GET', path: 'P/studies/:studyId/results' },
+  async handler(ctx, input) {
+    const study = await findStudy(ctx, input.studyId);
+    const pool = ctx.services.db.pool;
+    const [interviews, evidence, findings, goals] = await Promise.all([
+      pool.query(
+        `SELECT count(*)::int AS total, count(*) FILTER (WHERE processing_status = 'processed')::int AS processed,
+                count(*) FILTER (WHERE processing_status IN ('pending', 'processing'))::int AS processing,
+                count(*) FILTER (WHERE processing_status = 'failed')::int AS failed
+           FROM interviews WHERE study_id = $1`,
+        [study.id],
+      ),
+      pool.query(`SELECT s.signal_type, count(*)::int AS n FROM signals s JOIN interviews i ON i.id = s.interview_id WHERE i.study_id = $1 AND s.dismissed_at IS NULL GROUP BY 1`, [study.id]),
+      pool.query(
+        `SELECT f.id AS finding_ref, f.title, f.research_state, count(*)::int AS evidence_count
+           FROM findings f JOIN finding_evidence fe ON fe.finding_id = f.id JOIN signals s ON s.id = fe.signal_id JOIN interviews i ON i.id = s.interview_id
+          WHERE i.study_id = $1 GROUP BY f.id ORDER BY f.priority_score DESC`,
+        [study.id],
+      ),
+      goalCoverage(ctx, study.id),
+    ]);
+    const byType = Object.fromEntries(evidence.rows.map((r) => [r.signal_type, r.n]));
+    return {
+      study_ref: study.id,
+      interviews: interviews.rows[0],
+      evidence: { total: Object.values(byType).reduce((a: number, b) => a + (b as number), 0), by_type: byType },
+      findings: findings.rows,
+      goals,
+    };
+  },
+});
