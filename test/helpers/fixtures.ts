@@ -63,3 +63,13 @@ export async function settled(call: (method: string, path: string, body?: unknow
     await new Promise((r) => setTimeout(r, 150));
   }
 }
+
+/** Imports a labelled fixture transcript and waits until its evidence exists. */
+export async function importedInterview(svc: TestService, o: Awaited<ReturnType<typeof ownerWithProject>>, file: string, extra: Record<string, string> = {}) {
+  const { form } = await import('./media.ts');
+  const { FIXTURES } = await import('./extractor-eval.ts');
+  const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { file: `${FIXTURES}/${file}`, type: 'text/plain' }, ...extra }));
+  if (res.status !== 201) throw new Error(`import ${file}: ${res.status} ${JSON.stringify(res.body)}`);
+  await settled(o.call, res.body.session.id);
+  return res.body.session.id as string;
+}

@@ -1,0 +1,271 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { importedInterview, ownerWithProject } from './helpers/fixtures.ts';
+import { CaseFile } from '../tools/evidence/record.ts';
+
+let svc: TestService;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+let sessionA: string;
+let sessionB: string;
+let cards: any[];
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { WORKER: 'on' } });
+  o = await ownerWithProject(svc, 'evidence@example.com');
+  sessionA = await importedInterview(svc, o, 'checkout.txt');
+  sessionB = await importedInterview(svc, o, 'invoicing.txt');
+  cards = (await o.call('GET', '/signals?limit=200')).body.signals;
+});
+afterAll(() => svc?.stop());
+
+describe('evidence cards', () => {
+  it('lists with every filter', async () => {
+    const all = (await o.call('GET', '/signals?limit=200')).body;
+    expect(all.total).toBe(cards.length);
+    expect((await o.call('GET', '/signals')).body.signals).toHaveLength(Math.min(20, cards.length));
+    const struggles = (await o.call('GET', '/signals?type=struggling_moment&limit=200')).body;
+    expect(struggles.signals.every((s: any) => s.signal_type === 'struggling_moment')).toBe(true);
+    expect(struggles.total).toBe(cards.filter((c) => c.signal_type === 'struggling_moment').length);
+    expect((await o.call('GET', `/signals?session_id=${sessionA}&limit=200`)).body.total).toBe(cards.filter((c) => c.session_id === sessionA).length);
+    const search = (await o.call('GET', '/signals?search=discount&limit=200')).body;
+    expect(search.total).toBeGreaterThan(0);
+    expect(search.signals.every((s: any) => /discount/i.test(`${s.quote} ${s.headline} ${s.claim}`))).toBe(true);
+    const confident = (await o.call('GET', '/signals?min_confidence=0.9&limit=200')).body;
+    expect(confident.signals.every((s: any) => s.confidence >= 0.9)).toBe(true);
+    expect((await o.call('GET', '/signals?target_surface=product_under_test&limit=200')).body.total).toBeGreaterThan(0);
+    expect((await o.call('GET', '/signals?task_id=none&limit=200')).body.total).toBe(cards.length);
+    const bad = await o.call('GET', '/signals?min_confidence=abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/min_confidence/);
+    expect((await o.call('GET', '/signals?type=happiness')).status).toBe(400);
+  });
+
+  it('reads a card with its case file, which validates against SPEC 2.6.2', async () => {
+    const res = await o.call('GET', `/signals/${cards[0].id}`);
+    expect(res.status).toBe(200);
+    const s = res.body.signal;
+    expect(s).toMatchObject({ linked_task: null, evidence_resolution: null, recurrence_candidates: [], provenance: { interview: { id: s.session_id } } });
+    const parsed = CaseFile.safeParse(s.case_file);
+    expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true);
+    expect(s.case_file.evidence_card).toMatchObject({ contract_version: 'pipeline.v1', artifact_kind: 'evidence_card', artifact_id: s.id });
+    expect((await o.call('GET', '/signals/sig_doesnotexist')).status).toBe(404);
+  });
+
+  it('annotates, dismisses, restores and reviews, keeping who and when', async () => {
+    const id = cards[0].id;
+    const tooLong = await o.call('POST', `/signals/${id}/annotate`, { text: 'x'.repeat(2001) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatch(/text: .*2000/);
+    const ok = await o.call('POST', `/signals/${id}/annotate`, { text: 'x'.repeat(2000) });
+    expect(ok.body.signal).toMatchObject({ annotation_by: o.userId, annotation_at: expect.any(String) });
+    const dismissed = await o.call('POST', `/signals/${id}/dismiss`, { reason: 'Small talk' });
+    expect(dismissed.body.signal).toMatchObject({ dismissed_reason: 'Small talk', dismissed_by: o.userId, dismissed_at: expect.any(String) });
+    expect((await o.call('GET', '/signals?limit=200')).body.total).toBe(cards.length - 1);
+    expect((await o.call('GET', '/signals?dismissed=true')).body.signals.map((s: any) => s.id)).toEqual([id]);
+    expect((await o.call('POST', `/signals/${id}/dismiss`, {})).status).toBe(400);
+    expect((await o.call('POST', `/signals/${id}/undismiss`)).body.signal.dismissed_at).toBeNull();
+    const reviewed = await o.call('POST', `/signals/${id}/review`, { note: 'Checked against the recording' });
+    expect(reviewed.body.signal).toMatchObject({ review_status: 'reviewed', review_note: 'Checked against the recording' });
+    const [rows] = await svc.services.db.sequelize.query(`SELECT action, actor_id FROM activity WHERE subject_id = $1 ORDER BY id`, { bind: [id] });
+    expect((rows as any[]).map((r) => r.action)).toEqual(['annotated', 'dismissed', 'undismissed', 'reviewed']);
+    expect((rows as any[]).every((r) => r.actor_id === o.userId)).toBe(true);
+  });
+
+  it('updates fields, and takes a new quote only from the transcript', async () => {
+    const id = cards.find((c) => c.session_id === sessionA && c.id !== cards[0].id).id;
+    const upd = await o.call('PATCH', `/signals/${id}`, { signal_type: 'workaround', confidence: 0.55, headline: 'Renamed', annotation: 'Agent note' });
+    expect(upd.body.signal).toMatchObject({ signal_type: 'workaround', confidence: 0.55, headline: 'Renamed', annotation_text: 'Agent note' });
+    expect((await o.call('PATCH', `/signals/${id}`, { quote: 'Words nobody ever said in this call.' })).body.code).toBe('quote_not_in_transcript');
+    const real = await o.call('PATCH', `/signals/${id}`, { quote: 'I scrolled up and down for ages.' });
+    expect(real.body.signal.quote).toBe('I scrolled up and down for ages.');
+    expect((await o.call('PATCH', `/signals/${id}`, { confidence: 2 })).status).toBe(400);
+    expect((await o.call('PATCH', `/signals/${id}`, { dismissed: true })).status).toBe(400);
+  });
+
+  it('links, unlinks and bulk-links to work items of the same project only, all or nothing', async () => {
+    const task = (await o.call('POST', '/tasks', { title: 'Move the discount field', priority_score: 85 })).body.task;
+    expect(task).toMatchObject({ priority_label: 'critical', status: 'backlog', review_packet: false });
+    const linked = await o.call('POST', `/signals/${cards[2].id}/link`, { task_id: task.id });
+    expect(linked.body.signal.linked_task).toMatchObject({ id: task.id, title: 'Move the discount field', status: 'backlog' });
+    expect(linked.body.signal.evidence_resolution).toMatchObject({ task_id: task.id, resolved_at: null });
+    expect((await o.call('GET', `/signals?task_id=${task.id}`)).body.total).toBe(1);
+
+    const other = await ownerWithProject(svc, 'evidence-other@example.com');
+    const foreignTask = (await other.call('POST', '/tasks', { title: 'Theirs' })).body.task;
+    expect((await o.call('POST', `/signals/${cards[3].id}/link`, { task_id: foreignTask.id })).status).toBe(404);
+
+    const otherSession = await importedInterview(svc, other, 'support.json');
+    const foreignCard = (await other.call('GET', `/signals?session_id=${otherSession}`)).body.signals[0].id;
+    const mixed = await o.call('POST', '/signals/bulk-link', { signal_ids: [cards[3].id, cards[4].id, foreignCard], task_id: task.id });
+    expect(mixed.status).toBe(404);
+    expect(mixed.body.error).toContain(foreignCard);
+    expect((await o.call('GET', `/signals?task_id=${task.id}`)).body.total).toBe(1);
+    const bulk = await o.call('POST', '/signals/bulk-link', { signal_ids: [cards[3].id, cards[4].id], task_id: task.id });
+    expect(bulk.body).toEqual({ linked: 2, task_id: task.id });
+    expect((await o.call('GET', `/tasks/${task.id}`)).body.task.evidence_count).toBe(3);
+    const thousand = await o.call('POST', '/signals/bulk-link', { signal_ids: Array.from({ length: 1000 }, (_, i) => `sig_${i}`), task_id: task.id });
+    expect(thousand.status).toBe(400);
+    expect(thousand.body.error).toMatch(/signal_ids/);
+    expect((await o.call('POST', `/signals/${cards[2].id}/unlink`)).body.signal.linked_task).toBeNull();
+    expect((await o.call('GET', '/signals?task_id=none&limit=200')).body.total).toBe(cards.length - 2);
+  });
+
+  it('adds manual corrections scoped to an interview, needing review', async () => {
+    const res = await o.call('POST', `/sessions/${sessionA}/signals`, { signal_type: 'desired_outcome', quote: 'It would save so much time.' });
+    expect(res.status).toBe(201);
+    expect(res.body.signal).toMatchObject({ session_id: sessionA, review_status: 'needs_review', transcript_uncertain: false, source: 'manual' });
+    const invented = await o.call('POST', `/sessions/${sessionA}/signals`, { signal_type: 'desired_outcome', quote: 'Please add dark mode.' });
+    expect(invented.body.signal).toMatchObject({ transcript_uncertain: true, transcript_uncertainty_note: expect.stringContaining('not found') });
+    expect((await o.call('GET', `/sessions/${sessionA}/processing`)).body.evidence_count).toBe(cards.filter((c) => c.session_id === sessionA).length + 2);
+  });
+
+  it('deletes one and many, all or nothing', async () => {
+    const foreign = 'sig_not_mine';
+    const before = (await o.call('GET', '/signals?limit=200')).body.total;
+    expect((await o.call('POST', '/signals/bulk-delete', { signal_ids: [cards[5].id, foreign] })).status).toBe(404);
+    expect((await o.call('GET', '/signals?limit=200')).body.total).toBe(before);
+    expect((await o.call('POST', '/signals/bulk-delete', { signal_ids: [cards[5].id, cards[6].id] })).body).toEqual({ success: true, deleted: 2 });
+    expect((await o.call('DELETE', `/signals/${cards[7].id}`)).body).toEqual({ success: true });
+    expect((await o.call('GET', '/signals?limit=200')).body.total).toBe(before - 3);
+    expect((await o.call('DELETE', `/signals/${cards[7].id}`)).status).toBe(404);
+  });
+});
+
+describe('work items', () => {
+  it('derives priority labels at every threshold and recomputes them on change', async () => {
+    for (const [score, label] of [[80, 'critical'], [79.9, 'high'], [60, 'high'], [40, 'medium'], [39, 'low'], [0, 'low']] as const) {
+      expect((await o.call('POST', '/tasks', { title: `P${score}`, priority_score: score })).body.task.priority_label).toBe(label);
+    }
+    const t = (await o.call('POST', '/tasks', { title: 'Shifting', priority_score: 10 })).body.task;
+    expect((await o.call('PATCH', `/tasks/${t.id}`, { priority_score: 65 })).body.task.priority_label).toBe('high');
+    expect((await o.call('POST', '/tasks', { title: 'x', priority_score: 101 })).status).toBe(400);
+  });
+
+  it('enforces status moves and lists ready work by priority', async () => {
+    const t = (await o.call('POST', '/tasks', { title: 'Fix export', priority_score: 90 })).body.task;
+    const move = (status: string) => o.call('PATCH', `/tasks/${t.id}`, { status });
+    expect((await move('done')).status).toBe(422);
+    expect((await move('ready')).body.task.status).toBe('ready');
+    const low = (await o.call('POST', '/tasks', { title: 'Polish', priority_score: 20, status: 'ready' })).body.task;
+    const ready = (await o.call('GET', '/tasks/ready?limit=1')).body.tasks;
+    expect(ready.map((x: any) => x.id)).toEqual([t.id]);
+    expect((await o.call('GET', '/tasks/ready')).body.tasks.map((x: any) => x.id)).toEqual([t.id, low.id]);
+    expect((await move('in_progress')).body.task.status).toBe('in_progress');
+    expect((await move('done')).body.task).toMatchObject({ status: 'done', completed_at: expect.any(String) });
+    expect((await move('ready')).status).toBe(422);
+    expect((await move('in_progress')).body.task.completed_at).toBeNull();
+    expect((await o.call('GET', '/tasks?status=in_progress')).body.tasks.map((x: any) => x.id)).toContain(t.id);
+  });
+
+  it('creates evidence review packets that stay out of delivery until promoted', async () => {
+    const ids = [cards[8].id, cards[9].id];
+    const packet = await o.call('POST', '/tasks/from-signals', { signal_ids: ids });
+    expect(packet.status).toBe(201);
+    expect(packet.body.task).toMatchObject({ review_packet: true, evidence_count: 2 });
+    const id = packet.body.task.id;
+    await o.call('PATCH', `/tasks/${id}`, { status: 'ready' });
+    expect((await o.call('GET', '/tasks/ready?limit=100')).body.tasks.map((x: any) => x.id)).not.toContain(id);
+    expect((await o.call('GET', `/tasks/${id}`)).body.evidence.map((e: any) => e.id).sort()).toEqual([...ids].sort());
+    expect((await o.call('POST', `/tasks/${id}/promote`)).body.task.review_packet).toBe(false);
+    expect((await o.call('GET', '/tasks/ready?limit=100')).body.tasks.map((x: any) => x.id)).toContain(id);
+    expect((await o.call('POST', `/tasks/${id}/promote`)).status).toBe(422);
+    expect((await o.call('DELETE', `/tasks/${id}`)).body).toEqual({ success: true });
+    expect((await o.call('GET', `/signals/${ids[0]}`)).body.signal.linked_task).toBeNull();
+  });
+});
+
+describe('findings', () => {
+  it('creates from evidence as a draft with counts that match the evidence, and moves only forward', async () => {
+    const ids = [cards[10].id, cards[11].id, cards.find((c) => c.session_id === sessionB).id];
+    const created = await o.call('POST', '/findings/from-evidence', { title: 'Checkout hides what people look for', evidence_refs: ids });
+    expect(created.status).toBe(201);
+    const f = created.body.finding;
+    expect(f).toMatchObject({ research_state: 'draft', delivery_state: 'not_sent', provider_placement: null, evidence_count: 3, priority_label: 'medium' });
+    expect(f.interview_count).toBe(new Set(ids.map((i) => cards.find((c) => c.id === i).session_id)).size);
+    const read = (await o.call('GET', `/findings/${f.finding_ref}`)).body;
+    expect(read.evidence.map((e: any) => e.id).sort()).toEqual([...ids].sort());
+
+    await o.call('POST', `/signals/${ids[0]}/dismiss`, { reason: 'Duplicate' });
+    expect((await o.call('GET', `/findings/${f.finding_ref}`)).body.finding.evidence_count).toBe(2);
+    await o.call('POST', `/signals/${ids[0]}/undismiss`);
+    const removed = await o.call('PATCH', `/findings/${f.finding_ref}`, { remove_evidence: [ids[2]], priority_score: 70 });
+    expect(removed.body.finding).toMatchObject({ evidence_count: 2, interview_count: 1, priority_label: 'high' });
+
+    const draftToClosed = await o.call('PATCH', `/findings/${f.finding_ref}`, { research_state: 'closed' });
+    expect(draftToClosed.status).toBe(422);
+    expect((await o.call('PATCH', `/findings/${f.finding_ref}`, { research_state: 'reviewed' })).body.finding.research_state).toBe('reviewed');
+    expect((await o.call('GET', '/tasks?limit=200')).body.tasks.filter((t: any) => t.finding_ref === f.finding_ref)).toEqual([]);
+    expect((await o.call('PATCH', `/findings/${f.finding_ref}`, { research_state: 'closed' })).body.finding.research_state).toBe('closed');
+    const back = await o.call('PATCH', `/findings/${f.finding_ref}`, { research_state: 'draft' });
+    expect(back.status).toBe(422);
+    expect(back.body.code).toBe('finding_state_transition_invalid');
+    expect((await o.call('PATCH', `/findings/${f.finding_ref}`, { title: 'Changed' })).status).toBe(422);
+  });
+
+  it('creates directly, refuses review without evidence, lists with filters and deletes', async () => {
+    const empty = (await o.call('POST', '/findings', { title: 'Hunch about pricing', priority_score: 30 })).body.finding;
+    expect(empty.evidence_count).toBe(0);
+    expect((await o.call('PATCH', `/findings/${empty.finding_ref}`, { research_state: 'reviewed' })).body.code).toBe('finding_without_evidence');
+    expect((await o.call('POST', '/findings/from-evidence', { title: 'x', evidence_refs: [] })).status).toBe(400);
+    expect((await o.call('POST', '/findings/from-evidence', { title: 'x', evidence_refs: ['sig_nope'] })).status).toBe(404);
+    expect((await o.call('GET', '/findings?research_state=draft')).body.findings.map((f: any) => f.finding_ref)).toEqual([empty.finding_ref]);
+    expect((await o.call('GET', '/findings?min_priority=50')).body.total).toBe(1);
+    expect((await o.call('GET', '/findings?search=pricing')).body.findings.map((f: any) => f.title)).toEqual(['Hunch about pricing']);
+    expect((await o.call('DELETE', `/findings/${empty.finding_ref}`)).body).toEqual({ success: true });
+    expect((await o.call('GET', `/findings/${empty.finding_ref}`)).status).toBe(404);
+  });
+});
+
+describe('recurrence and coverage', () => {
+  it('flags new evidence that resembles evidence a done work item resolved, and takes a verdict', async () => {
+    const fixed = (await o.call('POST', '/tasks', { title: 'Make the discount field visible', status: 'ready' })).body.task;
+    const card = cards.find((c) => /discount code/.test(c.quote));
+    await o.call('POST', `/signals/${card.id}/link`, { task_id: fixed.id });
+    await o.call('PATCH', `/tasks/${fixed.id}`, { status: 'in_progress' });
+    await o.call('PATCH', `/tasks/${fixed.id}`, { status: 'done' });
+    // The same complaint comes back in a new interview.
+    const again = await importedInterview(svc, o, 'checkout.txt');
+    const returning = (await o.call('GET', `/signals?session_id=${again}&search=discount`)).body.signals.find((s: any) => /discount code/.test(s.quote));
+    const read = (await o.call('GET', `/signals/${returning.id}`)).body.signal;
+    expect(read.recurrence_candidates).toHaveLength(1);
+    expect(read.recurrence_candidates[0]).toMatchObject({ related_task_id: fixed.id, related_resolved_signal_id: card.id, status: 'candidate', related_task: { title: 'Make the discount field visible', status: 'done' } });
+    expect(read.recurrence_candidates[0].confidence).toBeGreaterThan(0.9);
+    const verdict = await o.call('POST', `/signals/${returning.id}/recurrence/${read.recurrence_candidates[0].id}`, { status: 'confirmed' });
+    expect(verdict.body.signal.recurrence_candidates[0]).toMatchObject({ status: 'confirmed', reviewed_at: expect.any(String) });
+    expect(CaseFile.safeParse(verdict.body.signal.case_file).success).toBe(true);
+  });
+
+  it('backfills recurrence for existing evidence as an operator job', async () => {
+    expect((await svc.api('POST', '/api/admin/embed-backfill', { token: o.token, body: {} })).status).toBe(403);
+    const admin = await svc.login('operator@example.com', { admin: true });
+    const res = await svc.api('POST', '/api/admin/embed-backfill', { token: admin.token, body: {} });
+    expect(res.status).toBe(202);
+    expect(res.body).toEqual({ queued: true, job_key: 'embed-backfill:all' });
+  });
+
+  it('lists study goals that no evidence addresses', async () => {
+    const study = await o.call('POST', '/studies', {
+      title: 'Checkout',
+      status: 'active',
+      visibility: { version: 1, enabled: false },
+      script: {
+        version: 2,
+        goals: [
+          { id: 'g1', description: 'discount code at checkout' },
+          { id: 'g2', description: 'mobile notification settings' },
+        ],
+        segments: [{ id: 's', mode: 'talk', title: 'Ask', instruction: 'Ask about g1 and g2' }],
+      },
+    });
+    expect(study.status).toBe(201);
+    await importedInterview(svc, o, 'checkout.txt', { study_ref: 'checkout' });
+    const gaps = (await o.call('GET', '/coverage-gaps')).body;
+    const mine = gaps.gaps.filter((g: any) => g.study_handle === 'checkout');
+    expect(mine.map((g: any) => g.goal_id)).toEqual(['g2']);
+    expect(gaps.totals.goals).toBeGreaterThanOrEqual(2);
+    const results = (await o.call('GET', '/studies/checkout/results')).body;
+    expect(results.interviews).toMatchObject({ total: 1, processed: 1 });
+    expect(results.evidence.total).toBeGreaterThan(3);
+    expect(results.goals.find((g: any) => g.goal_id === 'g1').evidence_count).toBeGreaterThan(0);
+  });
+});
