@@ -127,6 +127,43 @@ async function pipelineBench(base: string, auth: Record<string, string>, org: st
   line('upload_100mib_rss_growth', peak - before, 'MiB');
 }
 
+/** 10,000 evidence cards in one project, listed and searched over REST and MCP. Goal: list >= 50 % of bare Express. */
+async function evidenceBench(base: string, auth: Record<string, string>, org: string, env: Record<string, string>, expressRps: number) {
+  const { default: pg } = await import('pg');
+  const password = fs.readFileSync(path.join(env.DATA_DIR, 'pg-password'), 'utf8').trim();
+  const client = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${env.EMBEDDED_PG_PORT}/verbatim` });
+  await client.connect();
+  const { rows } = await client.query(`SELECT p.id AS project, i.id AS interview FROM projects p JOIN interviews i ON i.project_id = p.id WHERE p.handle = 'bench' LIMIT 1`);
+  const words = ['export', 'discount', 'checkout', 'invoice', 'calendar', 'search', 'report', 'login', 'upload', 'billing'];
+  await client.query(
+    `INSERT INTO signals (id, project_id, interview_id, signal_type, target_surface, confidence, quote, headline, claim, source, evidence_grade)
+     SELECT 'sig_bench_' || g, $1, $2, (ARRAY['struggling_moment','workaround','desired_outcome','emotional_response'])[1 + g % 4], 'product_under_test',
+            0.5 + (g % 50) / 100.0, 'I could not find the ' || ($3::text[])[1 + g % 10] || ' button on attempt ' || g,
+            'Struggle with ' || ($3::text[])[1 + g % 10], 'The participant struggled with ' || ($3::text[])[1 + g % 10], 'bench', 'direct'
+       FROM generate_series(1, 10000) g`,
+    [rows[0].project, rows[0].interview, words],
+  );
+  // Steady state: autovacuum would have run on a table this size; counts then use index-only scans.
+  await client.query('VACUUM ANALYZE signals');
+  await client.end();
+  const P = `${base}/api/orgs/${org}/projects/bench`;
+  const list = await measure({ url: `${P}/signals?limit=50`, headers: auth });
+  line('evidence_list_rps', list.rps, 'req/s');
+  line('evidence_list_p99', list.p99, 'ms');
+  const search = await measure({ url: `${P}/signals?limit=50&search=discount`, headers: auth });
+  line('evidence_search_rps', search.rps, 'req/s');
+  line('evidence_search_p99', search.p99, 'ms');
+  const mcp = await measure({
+    url: `${base}/mcp`,
+    method: 'POST',
+    headers: { ...auth, accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'evidence.list', arguments: { projectRef: `${org}/bench`, limit: 50 } } }),
+  });
+  line('evidence_list_mcp_rps', mcp.rps, 'req/s');
+  line('evidence_list_mcp_p99', mcp.p99, 'ms');
+  line('evidence_list_vs_express', list.rps / expressRps, 'ratio');
+}
+
 const line = (name: string, value: number, unit: string) => process.stdout.write(`${name}: ${Number(value.toFixed(2))} ${unit}\n`);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-bench-'));
@@ -185,6 +222,7 @@ try {
   line('service_rss_after_load', rssMiB(service.pid!), 'MiB');
 
   await pipelineBench(base, auth, org_handle, service.pid!);
+  await evidenceBench(base, auth, org_handle, env, express.rps);
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1500));

@@ -10,6 +10,12 @@ import { caseFileOf, provenanceOf } from './case-file.ts';
 import { linksOf } from './links.ts';
 import type { SignalRow } from '../../models/index.ts';
 
+/** Every column but the search vector, which callers never see. */
+export const SIGNAL_COLUMNS = `id, project_id, interview_id, signal_type, target_surface, confidence, intensity, quote, timestamp_ms, segment_id, page_url,
+  page_title, preceding_actions, user_goal, outcome, transcript_uncertain, transcript_uncertainty_note, headline, claim, reconstruction,
+  observed_facts_json, evidence_grade, window_start_ms, window_end_ms, annotation_text, annotation_by, annotation_at, dismissed_at,
+  dismissed_reason, dismissed_by, review_status, review_note, reviewed_by, reviewed_at, source, manual, created_by, created_at, updated_at`;
+
 export const SignalIdParam = z.string().min(1).max(64).describe('Evidence card id (sig_...)');
 
 export async function findSignal(ctx: Ctx, id: string): Promise<SignalRow> {
@@ -69,7 +75,7 @@ export const listSignals = capability({
     const pool = ctx.services.db.pool;
     const [count, page] = await Promise.all([
       pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM signals WHERE ${clause}`, bind),
-      pool.query(`SELECT * FROM signals WHERE ${clause} ORDER BY created_at DESC, id LIMIT ${input.limit} OFFSET ${input.offset}`, bind),
+      pool.query(`SELECT ${SIGNAL_COLUMNS} FROM signals WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ${input.limit} OFFSET ${input.offset}`, bind),
     ]);
     const rows = page.rows.map((r) => ctx.services.models.Signal.build(r, { raw: true, isNewRecord: false }));
     const ref = projectRefOf(ctx);
