@@ -29,3 +29,22 @@ export async function freeHandle(base: string, taken: (h: string) => Promise<boo
   }
   throw new Error('no free handle');
 }
+
+/** Collects SQL conditions with numbered parameters: `where.add('status = ?', value)`. */
+export function sqlWhere(first: string, firstValue: unknown) {
+  const conditions = [first];
+  const bind: unknown[] = [firstValue];
+  return {
+    bind,
+    add(sql: string, value: unknown) {
+      bind.push(value);
+      conditions.push(sql.replace('?', `$${bind.length}`));
+    },
+    raw(sql: string) {
+      conditions.push(sql);
+    },
+    get clause() {
+      return conditions.join(' AND ');
+    },
+  };
+}

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
-import { readOnly } from '../common.ts';
+import { readOnly, sqlWhere } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Signal, signalRecord } from './record.ts';
 import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
@@ -58,20 +58,16 @@ export const listSignals = capability({
   rest: { method: 'GET', path: 'P/signals' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const where: string[] = ['project_id = $1', input.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL'];
-    const bind: unknown[] = [project.id];
-    const add = (sql: string, value: unknown) => {
-      bind.push(value);
-      where.push(sql.replace('?', `$${bind.length}`));
-    };
-    if (input.type) add('signal_type = ?', input.type);
-    if (input.target_surface) add('target_surface = ?', input.target_surface);
-    if (input.session_id) add('interview_id = ?', input.session_id);
-    if (input.task_id === 'none') where.push('NOT EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = signals.id)');
-    else if (input.task_id) add('EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = signals.id AND l.task_id = ?)', input.task_id);
-    if (input.min_confidence !== undefined) add('confidence >= ?', input.min_confidence);
-    if (input.search) add(`search @@ websearch_to_tsquery('english', ?)`, input.search);
-    const clause = where.join(' AND ');
+    const where = sqlWhere('project_id = $1', project.id);
+    where.raw(input.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL');
+    if (input.type) where.add('signal_type = ?', input.type);
+    if (input.target_surface) where.add('target_surface = ?', input.target_surface);
+    if (input.session_id) where.add('interview_id = ?', input.session_id);
+    if (input.task_id === 'none') where.raw('NOT EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = signals.id)');
+    else if (input.task_id) where.add('EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = signals.id AND l.task_id = ?)', input.task_id);
+    if (input.min_confidence !== undefined) where.add('confidence >= ?', input.min_confidence);
+    if (input.search) where.add(`search @@ websearch_to_tsquery('english', ?)`, input.search);
+    const { clause, bind } = where;
     const pool = ctx.services.db.pool;
     const [count, page] = await Promise.all([
       pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM signals WHERE ${clause}`, bind),

@@ -3,7 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { DomainError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { creates, deletes, readOnly, Success, updates } from '../common.ts';
+import { creates, deletes, readOnly, sqlWhere, Success, updates } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Signal, signalRecord } from '../evidence/record.ts';
 import { MAX_BULK, signalsInProject } from '../evidence/links.ts';
@@ -122,18 +122,13 @@ export const listFindings = capability({
   rest: { method: 'GET', path: 'P/findings' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const where = ['project_id = $1'];
-    const bind: unknown[] = [project.id];
-    const add = (sql: string, v: unknown) => {
-      bind.push(v);
-      where.push(sql.replace('?', `$${bind.length}`));
-    };
-    if (input.research_state) add('research_state = ?', input.research_state);
-    if (input.delivery_state) add('delivery_state = ?', input.delivery_state);
-    if (input.target_surface) add('target_surface = ?', input.target_surface);
-    if (input.min_priority !== undefined) add('priority_score >= ?', input.min_priority);
-    if (input.search) add(`to_tsvector('english', title || ' ' || coalesce(description, '')) @@ websearch_to_tsquery('english', ?)`, input.search);
-    const clause = where.join(' AND ');
+    const where = sqlWhere('project_id = $1', project.id);
+    if (input.research_state) where.add('research_state = ?', input.research_state);
+    if (input.delivery_state) where.add('delivery_state = ?', input.delivery_state);
+    if (input.target_surface) where.add('target_surface = ?', input.target_surface);
+    if (input.min_priority !== undefined) where.add('priority_score >= ?', input.min_priority);
+    if (input.search) where.add(`to_tsvector('english', title || ' ' || coalesce(description, '')) @@ websearch_to_tsquery('english', ?)`, input.search);
+    const { clause, bind } = where;
     const pool = ctx.services.db.pool;
     const [count, page] = await Promise.all([
       pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM findings WHERE ${clause}`, bind),

@@ -46,8 +46,17 @@ export const batchProcessing = capability({
   },
 });
 
-const busy = () =>
-  new ConflictError('The interview is still being processed', { code: 'interview_processing', retryable: true, action: 'Wait until processing status is processed or failed, then try again' });
+/** Refuses to queue work for an interview whose processing is still running. */
+function checkIdle(interview: { processing_status: string }): void {
+  if (interview.processing_status === 'pending' || interview.processing_status === 'processing') {
+    throw new ConflictError('The interview is still being processed', { code: 'interview_processing', retryable: true, action: 'Wait until processing status is processed or failed, then try again' });
+  }
+}
+
+function checkFailed(interview: { processing_status: string }): void {
+  checkIdle(interview);
+  if (interview.processing_status !== 'failed') throw new DomainError('Only an interview whose processing failed can be retried', { code: 'not_failed' });
+}
 
 export const reprocess = capability({
   name: 'interviews.reprocess',
@@ -64,7 +73,7 @@ export const reprocess = capability({
     const services = ctx.services;
     const row = await services.db.sequelize.transaction(async (transaction) => {
       const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
-      if (interview.processing_status === 'pending' || interview.processing_status === 'processing') throw busy();
+      checkIdle(interview);
       if (!(await services.models.TranscriptSegment.count({ where: { interview_id: interview.id }, transaction }))) {
         throw new DomainError('The interview has no transcript to extract evidence from', { code: 'transcript_missing', action: 'Retry transcription first' });
       }
@@ -89,10 +98,7 @@ export const retryTranscription = capability({
   async handler(ctx, input) {
     const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
       const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
-      if (interview.processing_status !== 'failed') {
-        if (interview.processing_status === 'pending' || interview.processing_status === 'processing') throw busy();
-        throw new DomainError('Only an interview whose processing failed can be retried', { code: 'not_failed' });
-      }
+      checkFailed(interview);
       const hasAudio = await ctx.services.models.Artifact.count({ where: { interview_id: interview.id, name: 'audio' }, transaction });
       await queueProcessing(ctx.services, interview, transaction, hasAudio ? 'transcribing' : undefined);
       return interview;
@@ -139,8 +145,7 @@ export const retryProcessing = capability({
   async handler(ctx, input) {
     const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
       const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
-      if (interview.processing_status === 'pending' || interview.processing_status === 'processing') throw busy();
-      if (interview.processing_status !== 'failed') throw new DomainError('Only an interview whose processing failed can be retried', { code: 'not_failed' });
+      checkFailed(interview);
       const from = (interview.processing_step ?? undefined) as Parameters<typeof queueProcessing>[3];
       await queueProcessing(ctx.services, interview, transaction, from);
       return interview;
@@ -162,7 +167,7 @@ export const retryMediaMerge = capability({
   async handler(ctx, input) {
     const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
       const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
-      if (interview.processing_status === 'pending' || interview.processing_status === 'processing') throw busy();
+      checkIdle(interview);
       const chunks = await ctx.services.models.MediaChunk.count({ where: { interview_id: interview.id }, transaction });
       if (!chunks) throw new ValidationError('The interview has no recorded chunks to merge');
       // The transcript came from the old merge; a new one follows from the new.
