@@ -1,6 +1,16 @@
 import type { Request } from 'express';
 import type { UserPrincipal, Services } from '../core/context.ts';
 import { AuthenticationError } from '../core/errors.ts';
+import { decodeJwt } from 'jose';
+import { AGENT_TOKEN_ISSUER, sha256, verifyAgentToken } from './agent/tokens.ts';
+
+function issuerOf(token: string): string | null {
+  try {
+    return (decodeJwt(token).iss as string | undefined) ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /** Bearer token from the Authorization header, else the `auth_token` cookie. Never the query string. */
 export function bearerFrom(req: Request): string | null {
@@ -49,9 +59,60 @@ async function sessionState(services: Services, sessionId: string, userId: strin
   return state;
 }
 
+interface CredentialState {
+  userId: string | null;
+  registrationId: string;
+  scopes: string[];
+  checkedAt: number;
+}
+const credentials = new Map<string, CredentialState>();
+
+/** A claim changed this registration's credentials: this process stops trusting its copy at once. */
+export function forgetRegistration(registrationId: string): void {
+  for (const [hash, state] of credentials) if (state.registrationId === registrationId) credentials.delete(hash);
+}
+
+/** An agent credential (api key by its hash, access token by its jti), re-read like sessions. */
+async function credentialState(services: Services, tokenHash: string): Promise<CredentialState> {
+  const cached = credentials.get(tokenHash);
+  if (cached && Date.now() - cached.checkedAt < SESSION_RECHECK_MS) return cached;
+  const { rows } = await services.db.pool.query<{ user_id: string | null; registration_id: string; scopes: string[] }>({
+    name: 'agent-credential',
+    text: `SELECT r.user_id, c.registration_id, c.scopes FROM agent_credentials c JOIN agent_registrations r ON r.id = c.registration_id
+            WHERE c.token_hash = $1 AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now()) AND r.status <> 'revoked'`,
+    values: [tokenHash],
+  });
+  if (!rows[0]) {
+    credentials.delete(tokenHash);
+    throw new AuthenticationError('The agent credential is not valid', { code: 'invalid_token', action: 'Drop it and restart discovery' });
+  }
+  if (credentials.size > 10_000) credentials.clear();
+  const state = { userId: rows[0].user_id, registrationId: rows[0].registration_id, scopes: rows[0].scopes, checkedAt: Date.now() };
+  credentials.set(tokenHash, state);
+  return state;
+}
+
+async function agentPrincipal(services: Services, tokenHash: string): Promise<UserPrincipal> {
+  const state = await credentialState(services, tokenHash);
+  if (!state.userId || !state.scopes.length) {
+    throw new AuthenticationError('This agent credential has no access until its registration is claimed', { code: 'claim_required', action: 'Complete the claim with /agent/auth/claim and /agent/auth/claim/complete' });
+  }
+  return { kind: 'agent', userId: state.userId, isAdmin: false, scopes: state.scopes, sessionId: null, registrationId: state.registrationId };
+}
+
 /** Resolves a principal from a token, or throws 401. Returns null when no token was sent. */
 export async function authenticate(services: Services, token: string | null): Promise<UserPrincipal | null> {
   if (!token) return null;
+  if (token.startsWith('vbk_')) return agentPrincipal(services, sha256(token));
+  if (issuerOf(token) === AGENT_TOKEN_ISSUER) {
+    let claims;
+    try {
+      claims = await verifyAgentToken(services.agentTokenKey, token);
+    } catch {
+      throw new AuthenticationError('Invalid or expired agent token', { code: 'invalid_token', action: 'Drop it and restart discovery' });
+    }
+    return agentPrincipal(services, sha256(claims.jti));
+  }
   const claims = await services.tokens.verify(token);
   const state = await sessionState(services, claims.sessionId, claims.userId);
   return { kind: 'user', userId: claims.userId, isAdmin: state.isAdmin, scopes: null, sessionId: claims.sessionId };

@@ -6,6 +6,7 @@ import { createLogger } from '../core/logger.ts';
 import { openServices, startService } from '../core/service.ts';
 import { StalePostgresError, runningPostmaster } from '../core/embedded-postgres.ts';
 import { ensureUser } from '../tools/account/users.ts';
+import { readOutbox } from '../core/mailer.ts';
 
 const HELP = `Verbatim — interviews in, evidence out.
 
@@ -21,9 +22,10 @@ Commands:
                                       create the user (and personal organization) if missing and
                                       print {"token", "user_id", "org_handle"} as one JSON line
   db-stop                             stop an embedded Postgres left running by a killed process
+  outbox                              print the mail waiting in the local outbox (when SMTP_URL is unset)
 
 Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL, WORKER=off,
-             ENCRYPTION_KEY, BASE_URL, LOG_LEVEL, EMBEDDED_PG_PORT (54329)`;
+             ENCRYPTION_KEY, BASE_URL, LOG_LEVEL, EMBEDDED_PG_PORT (54329), SMTP_URL, MAIL_FROM`;
 
 function fail(message: string, code = 1): never {
   process.stderr.write(`${message}\n`);
@@ -139,6 +141,13 @@ try {
     case 'db-stop':
       await dbStop();
       process.exit(0);
+    // falls through
+    case 'outbox': {
+      const mails = await readOutbox(loadConfig().dataDir);
+      if (!mails.length) process.stdout.write('The outbox is empty.\n');
+      for (const m of mails) process.stdout.write(`--- ${m.queued_at}\nTo: ${m.to}\nSubject: ${m.subject}\n\n${m.text}\n\n`);
+      process.exit(0);
+    }
     // falls through
     case undefined:
     case 'help':

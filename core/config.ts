@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { S3Config } from '../storage/s3.ts';
+import type { S3Config } from './storage/s3.ts';
 
 export interface Config {
   environment: string;
@@ -29,6 +29,8 @@ export interface Config {
   };
   ffmpegPath: string | null;
   ffprobePath: string | null;
+  smtpUrl: string | null;
+  mailFrom: string;
 }
 
 function storageFrom(env: NodeJS.ProcessEnv): Config['storage'] {
@@ -86,5 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     ffmpegPath: env.FFMPEG_PATH || null,
     ffprobePath: env.FFPROBE_PATH || null,
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM || 'Verbatim <no-reply@verbatim.local>',
   };
 }

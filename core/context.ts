@@ -4,21 +4,26 @@ import type { Logger } from './logger.ts';
 import type { Models, ProjectRow, Role } from '../models/index.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { UserTokens } from '../auth/user-tokens.ts';
-import type { Storage } from '../storage/storage.ts';
+import type { Storage } from './storage/storage.ts';
 import type { BillingGate } from './billing.ts';
+import type { Mailer } from './mailer.ts';
+import type { KeyObject } from 'node:crypto';
 import { NotFoundError } from './errors.ts';
 
 /**
  * Who is calling. Every principal acts for a user (membership decides access); principals
  * other than a signed-in user carry scopes that gate writes (SPEC 5.4).
  */
+/** A person's own session ('user'), or an agent credential acting for a person ('agent'). */
 export interface UserPrincipal {
-  kind: 'user';
+  kind: 'user' | 'agent';
   userId: string;
   isAdmin: boolean;
   /** Null: unrestricted (a user's own session). Otherwise the granted scopes. */
   scopes: string[] | null;
   sessionId: string | null;
+  /** For agents: the registration the credential belongs to. */
+  registrationId?: string;
 }
 
 /** The widget: a project's SDK key. It reaches SDK routes only, never a user's routes. */
@@ -47,6 +52,9 @@ export interface Services {
   tokens: UserTokens;
   storage: Storage;
   billing: BillingGate;
+  mailer: Mailer;
+  /** HMAC key of agent access tokens. */
+  agentTokenKey: KeyObject;
   /** Public base address, e.g. http://127.0.0.1:3000. */
   baseUrl(): string;
 }
@@ -61,8 +69,12 @@ export interface Ctx {
   log: Logger;
 }
 
+export function isUserBound(p: Principal | null): p is UserPrincipal {
+  return p !== null && (p.kind === 'user' || p.kind === 'agent');
+}
+
 export function principalOf(ctx: Ctx): UserPrincipal {
-  if (ctx.principal?.kind !== 'user') throw new Error('a handler that needs a user was reached without one');
+  if (!isUserBound(ctx.principal)) throw new Error('a handler that needs a user was reached without one');
   return ctx.principal;
 }
 

@@ -6,6 +6,7 @@ import { restRouter } from '../rest/router.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { docsRouter } from '../rest/docs.ts';
 import { storageRoutes } from '../rest/storage-routes.ts';
+import { agentRoutes } from '../auth/agent-routes.ts';
 import { requestId } from '../rest/request-id.ts';
 import { apiNotFound, errorHandler } from '../rest/errors.ts';
 import { createMcpEndpoint } from './mcp-server.ts';
@@ -53,12 +54,13 @@ export function createApp(catalog: Catalog, services: Services): Express {
   });
 
   app.use(storageRoutes(services));
+  app.use(agentRoutes(services));
   app.use(
     restRouter(catalog.capabilities, services, (cap) =>
       cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,
     ),
   );
-  app.use('/api', apiNotFound);
+  app.use(['/api', '/agent'], apiNotFound);
   app.use(errorHandler(services.log));
   return app;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Capability } from './registry.ts';
-import type { Ctx, Principal, Services, UserPrincipal } from './context.ts';
+import { isUserBound, type Ctx, type Principal, type Services, type UserPrincipal } from './context.ts';
 import { AuthenticationError, ForbiddenError, ValidationError } from './errors.ts';
 import { resolveOrg, resolveProject, requireRole } from '../auth/access.ts';
 import { projectForKey } from '../auth/sdk-key.ts';
@@ -32,9 +32,12 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
   return result.data;
 }
 
-/** SPEC 5.4: a scoped credential without `agent:write` may only call read capabilities. */
+/**
+ * SPEC 5.4, from the registry: a scoped credential without `agent:write` may call only
+ * capabilities whose scope is read and that change nothing (readOnlyHint).
+ */
 export function checkScope(cap: Capability, principal: UserPrincipal): void {
-  if (!principal.scopes || cap.scope === 'read') return;
+  if (!principal.scopes || (cap.scope === 'read' && cap.annotations.readOnlyHint)) return;
   if (!principal.scopes.includes('agent:write')) {
     throw new ForbiddenError('This credential may only read: agent:write is required', { code: 'agent_write_not_permitted' });
   }
@@ -68,7 +71,7 @@ export async function invoke(cap: Capability, input: unknown, context: CallConte
     const sdk = await projectForKey(services, context.sdkKey ?? null);
     Object.assign(ctx, { principal: sdk.principal, project: sdk.project, org: sdk.org });
   } else if (cap.access !== 'public') {
-    if (call.principal?.kind !== 'user') throw new AuthenticationError();
+    if (!isUserBound(call.principal)) throw new AuthenticationError();
     user = call.principal;
     if (cap.access === 'admin' && !user.isAdmin) throw new ForbiddenError('Operators only', { code: 'admin_required' });
     checkScope(cap, user);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { createSecretKey } from 'node:crypto';
 import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,8 +11,9 @@ import { defineModels } from '../models/index.ts';
 import { loadSecretBox } from '../auth/secret-box.ts';
 import { createUserTokens } from '../auth/user-tokens.ts';
 import { serverSecret } from './server-secrets.ts';
-import { createStorage } from '../storage/index.ts';
+import { createStorage } from './storage/index.ts';
 import { openBilling } from './billing.ts';
+import { createMailer } from './mailer.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import { createApp } from './http.ts';
 import type { Services } from './context.ts';
@@ -57,7 +59,9 @@ export async function openServices(
     const address = { url: config.baseUrl ?? localUrl(config.host, config.port) };
     const baseUrl = () => address.url;
     const storage = createStorage(config, await serverSecret(db.sequelize, 'storage_signing_key'), baseUrl);
-    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: openBilling, baseUrl };
+    const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
+    const agentTokenKey = createSecretKey(await serverSecret(db.sequelize, 'agent_token_key'));
+    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: openBilling, mailer, agentTokenKey, baseUrl };
     const database = db;
     return {
       services,

@@ -3,7 +3,7 @@ import multer from 'multer';
 import { PassThrough } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { MultipartFile } from '../core/registry.ts';
-import type { Storage } from '../storage/storage.ts';
+import type { Storage } from '../core/storage/storage.ts';
 import { AppError, PayloadTooLargeError, ValidationError } from '../core/errors.ts';
 import { accepts, sniff } from '../tools/interviews/media.ts';
 

@@ -8,6 +8,7 @@ import { AuthenticationError, ValidationError } from '../core/errors.ts';
 import { parseMultipart } from './multipart.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { sdkKeyFrom } from '../auth/sdk-key.ts';
+import { checkRestScope } from '../auth/scope.ts';
 import { deprecationHeaders } from './deprecation.ts';
 
 type Coercer = (value: unknown) => unknown;
@@ -50,6 +51,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       // Who is calling is settled before any body is read, so strangers upload nothing.
       const principal = cap.access === 'public' || sdk ? null : await authenticate(services, bearerFrom(req));
       if (cap.access !== 'public' && !sdk && !principal) throw new AuthenticationError();
+      checkRestScope(cap, principal);
       if (binding.multipart) {
         const parsed = await parseMultipart(req, res, services.storage, binding.multipart);
         stored = parsed.stored;

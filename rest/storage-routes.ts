@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import type { Services } from '../core/context.ts';
-import { LocalStorage } from '../storage/local.ts';
+import { LocalStorage } from '../core/storage/local.ts';
 import { AppError, NotFoundError, PayloadTooLargeError } from '../core/errors.ts';
 
 /** S3 takes parts up to 5 GiB; ours are far smaller, and this bounds one request. */

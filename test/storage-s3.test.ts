@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
-import { S3Storage } from '../storage/s3.ts';
+import { S3Storage } from '../core/storage/s3.ts';
 
 /** The S3 driver against s3rver, an S3-compatible server on loopback. */
 let server: { run(): Promise<{ port: number }>; close(): Promise<void> };

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Config } from '../core/config.ts';
+import type { Config } from '../config.ts';
 import { LocalStorage } from './local.ts';
 import { S3Storage } from './s3.ts';
 import type { Storage } from './storage.ts';
