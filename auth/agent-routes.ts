@@ -2,6 +2,8 @@ import express, { type Request, type Response, type NextFunction, type Router } 
 import type { Services } from '../core/context.ts';
 import { routeLimiter } from '../core/rate-limit.ts';
 import { claim, complete, register } from './agent/registration.ts';
+import { revokeByLogoutToken } from './agent/assertions.ts';
+import { AppError } from '../core/errors.ts';
 
 type Handler = (deps: { services: Services; tokenKey: Services['agentTokenKey'] }, body: unknown) => Promise<unknown>;
 
@@ -29,5 +31,23 @@ export function agentRoutes(services: Services): Router {
   router.post('/agent/auth', routeLimiter(pool, 'agent.register', 30), json, onlyClaimProducing, run(register));
   router.post('/agent/auth/claim', routeLimiter(pool, 'agent.claim', 5), json, run(claim));
   router.post('/agent/auth/claim/complete', routeLimiter(pool, 'agent.claim.complete', 10), json, run(complete));
+  // Logout tokens come as application/logout+jwt (preferred), a form field or JSON.
+  router.post(
+    '/agent/auth/revoke',
+    routeLimiter(pool, 'agent.revoke', 60),
+    express.text({ type: 'application/logout+jwt', limit: '16kb' }),
+    express.urlencoded({ extended: false, limit: '16kb' }),
+    json,
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const token = typeof req.body === 'string' ? req.body.trim() : (req.body as { logout_token?: unknown } | undefined)?.logout_token;
+        if (typeof token !== 'string' || !token) throw new AppError(400, 'Send a logout token', { code: 'invalid_request' });
+        const revoked = await revokeByLogoutToken(services, token);
+        res.json({ success: true, revoked_credentials: revoked });
+      } catch (err) {
+        next(err);
+      }
+    },
+  );
   return router;
 }

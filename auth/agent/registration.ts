@@ -6,6 +6,7 @@ import { describeIssues } from '../../core/invoke.ts';
 import { ensureUser } from '../../tools/account/users.ts';
 import { sanitiseContext } from './sanitize.ts';
 import { forgetRegistration } from '../principal.ts';
+import { verifyIdJag } from './assertions.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, EMAIL_ACT_ISSUER, newApiKey, newClaimToken, newOtp, otpHash, sameHash, sha256, signAgentToken } from './tokens.ts';
 import type { KeyObject } from 'node:crypto';
 
@@ -72,7 +73,34 @@ const RegisterBody = z.object({
   agent_context: z.unknown().optional(),
 });
 
-export async function register({ services }: AgentDeps, body: unknown) {
+/** A trusted provider vouches for the agent and its person: claimed at once, write access on request. */
+async function registerWithIdJag({ services, tokenKey }: AgentDeps, input: z.output<typeof RegisterBody>) {
+  if (input.requested_credential_type !== 'access_token') throw agentError(400, 'unsupported_credential_type', 'ID-JAG registration issues requested_credential_type "access_token"');
+  if (!input.assertion) throw agentError(400, 'invalid_request', 'assertion is required');
+  const unknown = (input.scopes ?? []).filter((s) => s !== 'agent:read' && s !== 'agent:write');
+  if (unknown.length) throw agentError(400, 'invalid_request', `Unknown scopes: ${unknown.join(', ')}`);
+  const who = await verifyIdJag(services, input.assertion);
+  const scopes = input.scopes?.includes('agent:write') ? ['agent:read', 'agent:write'] : ['agent:read'];
+  const id = newId('reg');
+  const jti = newId('atk');
+  const expires = later(ACCESS_TOKEN_TTL_SECONDS * 1000);
+  const token = await services.db.sequelize.transaction(async (transaction) => {
+    const user = await ensureUser(services.models, { email: who.email }, transaction);
+    await services.db.sequelize.query(
+      `INSERT INTO agent_registrations (id, registration_type, status, email, user_id, agent_context, claimed_at, expires_at, post_claim_scopes, provider_issuer, provider_subject)
+       VALUES ($1, 'agent-provider', 'claimed', $2, $3, $4, now(), $5, $6, $7, $8)`,
+      { bind: [id, who.email, user.id, sanitiseContext(input.agent_context), expires, scopes, who.issuer, who.subject], transaction },
+    );
+    await services.db.sequelize.query(`INSERT INTO agent_credentials (id, registration_id, kind, token_hash, scopes, expires_at) VALUES ($1, $2, 'access_token', $3, $4, $5)`, {
+      bind: [jti, id, sha256(jti), scopes, expires],
+      transaction,
+    });
+    return signAgentToken(tokenKey, { sub: user.id, jti, scope: scopes.join(' '), act: { iss: who.issuer, sub: who.subject } }, expires);
+  });
+  return { registration_id: id, registration_type: 'agent-provider', credential_type: 'access_token', credential: token, credential_expires: expires.toISOString(), scopes };
+}
+
+export async function register({ services, tokenKey }: AgentDeps, body: unknown) {
   const input = parse(RegisterBody, body);
   const base = services.baseUrl();
   const context = sanitiseContext(input.agent_context);
@@ -107,10 +135,7 @@ export async function register({ services }: AgentDeps, body: unknown) {
     };
   }
   if (input.type !== 'identity_assertion') throw agentError(400, 'unsupported_method', `type "${input.type}" is not accepted: use anonymous or identity_assertion`);
-  if (input.assertion_type === ID_JAG) {
-    // The trust list is empty until operators add providers: no issuer is enabled yet.
-    throw agentError(400, 'issuer_not_enabled', 'No identity-assertion issuer is trusted on this server yet');
-  }
+  if (input.assertion_type === ID_JAG) return registerWithIdJag({ services, tokenKey }, input);
   if (input.assertion_type !== 'verified_email') throw agentError(400, 'unsupported_method', 'assertion_type must be verified_email or the ID-JAG token type');
   if (input.requested_credential_type !== 'access_token') throw agentError(400, 'unsupported_credential_type', 'verified_email registration issues requested_credential_type "access_token"');
   const email = parse(Email, input.assertion);
