@@ -7,6 +7,7 @@ import { openApiDocument } from '../rest/openapi.ts';
 import { docsRouter } from '../rest/docs.ts';
 import { storageRoutes } from '../rest/storage-routes.ts';
 import { agentRoutes } from '../auth/agent-routes.ts';
+import { sessionRoutes } from '../auth/session-routes.ts';
 import { requestId } from '../rest/request-id.ts';
 import { apiNotFound, errorHandler } from '../rest/errors.ts';
 import { createMcpEndpoint } from './mcp-server.ts';
@@ -55,6 +56,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
 
   app.use(storageRoutes(services));
   app.use(agentRoutes(services));
+  app.use(sessionRoutes(services));
   app.use(
     restRouter(catalog.capabilities, services, (cap) =>
       cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,

@@ -143,7 +143,7 @@ describe('OTP rules and errors', () => {
     expect((await post('/agent/auth/claim', { claim_token: reg.claim_token, email: 'expiry@example.com' })).body.code).toBe('claim_expired');
     expect((await post('/agent/auth', { type: 'magic' })).body.code).toBe('unsupported_method');
     expect((await post('/agent/auth', { type: 'anonymous', requested_credential_type: 'access_token' })).body.code).toBe('unsupported_credential_type');
-    expect((await post('/agent/auth', { type: 'identity_assertion', assertion_type: 'urn:ietf:params:oauth:token-type:id-jag', assertion: 'x.y.z', requested_credential_type: 'access_token' })).body.code).toBe('issuer_not_enabled');
+    expect((await post('/agent/auth', { type: 'identity_assertion', assertion_type: 'urn:ietf:params:oauth:token-type:id-jag', assertion: 'x.y.z', requested_credential_type: 'access_token' })).body.code).toBe('invalid_request');
     expect((await post('/agent/auth', { type: 'identity_assertion', assertion_type: 'verified_email', assertion: 'not-an-email', requested_credential_type: 'access_token' })).body.code).toBe('invalid_request');
     expect((await post('/agent/auth', { nothing: true })).body.code).toBe('invalid_request');
   });

@@ -18,7 +18,7 @@ export const createOrg = capability({
   annotations: creates,
   scope: 'write',
   access: 'user',
-  rest: { method: 'POST', path: '/api/orgs', status: 201 },
+  rest: { method: 'POST', path: '/api/orgs', status: 201, aliases: ['/api/organizations'] },
   async handler(ctx, input) {
     const userId = principalOf(ctx).userId;
     const { models, db } = ctx.services;

@@ -13,7 +13,7 @@ export const listOrgs = capability({
   annotations: readOnly,
   scope: 'read',
   access: 'user',
-  rest: { method: 'GET', path: '/api/orgs' },
+  rest: { method: 'GET', path: '/api/orgs', aliases: ['/api/organizations/me'] },
   async handler(ctx) {
     const orgs = await orgsOf(ctx.services, principalOf(ctx).userId);
     return { organizations: orgs.map((o) => orgRecord(o, o.role)) };

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { principalOf } from '../../core/context.ts';
+import { ConflictError, ValidationError } from '../../core/errors.ts';
+import { Handle, RESERVED_HANDLES, updates } from '../common.ts';
+import { forgetSession } from '../../auth/principal.ts';
+
+export const revokeOlderSessions = capability({
+  name: 'auth.revoke_other_sessions',
+  title: 'Sign out everywhere else',
+  description: 'Revokes every active session of the signed-in person except the one making this call.',
+  input: z.strictObject({}),
+  output: z.object({ revoked: z.number().int() }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  scope: 'write',
+  access: 'user',
+  mcp: false,
+  rest: { method: 'POST', path: '/api/auth/sessions/revoke-older' },
+  async handler(ctx) {
+    const p = principalOf(ctx);
+    if (!p.sessionId) throw new ValidationError('Only a signed-in session can revoke the others', { code: 'session_required' });
+    const { rows } = await ctx.services.db.pool.query<{ id: string }>(
+      `UPDATE user_sessions SET revoked_at = now(), updated_at = now() WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL RETURNING id`,
+      [p.userId, p.sessionId],
+    );
+    for (const r of rows) forgetSession(r.id);
+    return { revoked: rows.length };
+  },
+});
+
+export const completeOnboarding = capability({
+  name: 'auth.complete_onboarding',
+  title: 'Complete first-run onboarding',
+  description: 'Records first-run choices: an optional new handle for the personal workspace and the product tour state.',
+  input: z.strictObject({
+    org_handle: Handle.optional().describe('A new handle for the personal workspace'),
+    tour_state: z.record(z.string().max(64), z.union([z.boolean(), z.string().max(200), z.number()])).optional(),
+  }),
+  output: z.object({ personal_org_handle: z.string().nullable(), onboarding: z.record(z.string(), z.unknown()) }),
+  annotations: updates,
+  scope: 'write',
+  access: 'user',
+  mcp: false,
+  rest: { method: 'POST', path: '/api/auth/onboarding' },
+  async handler(ctx, input) {
+    const { models, db } = ctx.services;
+    const userId = principalOf(ctx).userId;
+    return db.sequelize.transaction(async (transaction) => {
+      const user = await models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE, rejectOnEmpty: true });
+      const org = user.personal_org_id ? await models.Organization.findByPk(user.personal_org_id, { transaction }) : null;
+      if (input.org_handle && org && input.org_handle !== org.handle) {
+        if (RESERVED_HANDLES.has(input.org_handle)) throw new ConflictError(`The handle "${input.org_handle}" is reserved`, { code: 'handle_reserved' });
+        if (await models.Organization.count({ where: { handle: input.org_handle }, transaction })) throw new ConflictError(`The handle "${input.org_handle}" is taken`, { code: 'handle_taken' });
+        await org.update({ handle: input.org_handle }, { transaction });
+      }
+      const onboarding = { ...(user.onboarding_json ?? {}), ...(input.tour_state ? { tour: input.tour_state } : {}), completed_at: new Date().toISOString() };
+      await user.update({ onboarding_json: onboarding }, { transaction });
+      return { personal_org_handle: org?.handle ?? null, onboarding };
+    });
+  },
+});
