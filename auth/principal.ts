@@ -101,10 +101,23 @@ async function agentPrincipal(services: Services, tokenHash: string): Promise<Us
 }
 
 /** Resolves a principal from a token, or throws 401. Returns null when no token was sent. */
-export async function authenticate(services: Services, token: string | null): Promise<UserPrincipal | null> {
+export async function authenticate(services: Services, token: string | null, audience?: string): Promise<UserPrincipal | null> {
   if (!token) return null;
+  const iss = issuerOf(token);
+  if (iss && iss === `${services.baseUrl()}/api/oauth`) {
+    // OAuth access tokens are bound to one resource: the REST API (base URL) or the MCP endpoint.
+    const oauth = await services.oauth();
+    let claims;
+    try {
+      claims = await oauth.verify(token, audience ?? services.baseUrl());
+    } catch {
+      throw new AuthenticationError('Invalid, expired or wrong-audience access token', { code: 'invalid_token' });
+    }
+    const scopes = (claims.scope ?? '').split(' ').filter((s) => s.startsWith('agent:'));
+    return { kind: 'agent', userId: claims.sub, isAdmin: false, scopes, sessionId: null };
+  }
   if (token.startsWith('vbk_')) return agentPrincipal(services, sha256(token));
-  if (issuerOf(token) === AGENT_TOKEN_ISSUER) {
+  if (iss === AGENT_TOKEN_ISSUER) {
     let claims;
     try {
       claims = await verifyAgentToken(services.agentTokenKey, token);

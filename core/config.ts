@@ -31,6 +31,8 @@ export interface Config {
   ffprobePath: string | null;
   smtpUrl: string | null;
   mailFrom: string;
+  /** Extra browser origins allowed to call /mcp (ALLOWED_ORIGINS, comma-separated). */
+  allowedOrigins: string[];
 }
 
 function storageFrom(env: NodeJS.ProcessEnv): Config['storage'] {
@@ -90,5 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ffprobePath: env.FFPROBE_PATH || null,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || 'Verbatim <no-reply@verbatim.local>',
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }

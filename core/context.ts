@@ -8,6 +8,7 @@ import type { Storage } from './storage/storage.ts';
 import type { BillingGate } from './billing.ts';
 import type { Mailer } from './mailer.ts';
 import type { KeyObject } from 'node:crypto';
+import type { OAuth } from '../auth/oauth/provider.ts';
 import { NotFoundError } from './errors.ts';
 
 /**
@@ -55,6 +56,8 @@ export interface Services {
   mailer: Mailer;
   /** HMAC key of agent access tokens. */
   agentTokenKey: KeyObject;
+  /** The authorization server, built on first use (it needs the listening address). */
+  oauth(): Promise<OAuth>;
   /** Public base address, e.g. http://127.0.0.1:3000. */
   baseUrl(): string;
 }

@@ -8,12 +8,13 @@ import { docsRouter } from '../rest/docs.ts';
 import { storageRoutes } from '../rest/storage-routes.ts';
 import { agentRoutes } from '../auth/agent-routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
+import { oauthRoutes } from '../auth/oauth/routes.ts';
 import { requestId } from '../rest/request-id.ts';
 import { apiNotFound, errorHandler } from '../rest/errors.ts';
 import { createMcpEndpoint } from './mcp-server.ts';
 import { routeLimiter } from './rate-limit.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
-import { AppError, AuthenticationError } from './errors.ts';
+import { AppError, AuthenticationError, ForbiddenError } from './errors.ts';
 import { VERSION } from './version.ts';
 
 export function createApp(catalog: Catalog, services: Services): Express {
@@ -41,11 +42,18 @@ export function createApp(catalog: Catalog, services: Services): Express {
   const mcp = createMcpEndpoint(catalog, services, VERSION);
   app.post('/mcp', async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const principal = await authenticate(services, bearerFrom(req));
+      // DNS-rebinding protection: a browser page may call only from our own origin.
+      const origin = req.get('origin');
+      if (origin && origin !== new URL(services.baseUrl()).origin && !services.config.allowedOrigins.includes(origin)) {
+        throw new ForbiddenError('Origin not allowed', { code: 'origin_not_allowed' });
+      }
+      const principal = await authenticate(services, bearerFrom(req), `${services.baseUrl()}/mcp`);
       if (!principal) throw new AuthenticationError('Authentication required: send Authorization: Bearer <token>');
       await mcp(req, res, principal);
     } catch (err) {
-      if (err instanceof AppError && err.status === 401) res.setHeader('WWW-Authenticate', 'Bearer realm="verbatim"');
+      if (err instanceof AppError && err.status === 401) {
+        res.setHeader('WWW-Authenticate', `Bearer resource_metadata="${services.baseUrl()}/.well-known/oauth-protected-resource/mcp"`);
+      }
       next(err);
     }
   });
@@ -57,6 +65,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.use(storageRoutes(services));
   app.use(agentRoutes(services));
   app.use(sessionRoutes(services));
+  app.use(oauthRoutes(services));
   app.use(
     restRouter(catalog.capabilities, services, (cap) =>
       cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,

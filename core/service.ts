@@ -14,6 +14,7 @@ import { serverSecret } from './server-secrets.ts';
 import { createStorage } from './storage/index.ts';
 import { openBilling } from './billing.ts';
 import { createMailer } from './mailer.ts';
+import { createOAuth, type OAuth } from '../auth/oauth/provider.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import { createApp } from './http.ts';
 import type { Services } from './context.ts';
@@ -61,7 +62,8 @@ export async function openServices(
     const storage = createStorage(config, await serverSecret(db.sequelize, 'storage_signing_key'), baseUrl);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
     const agentTokenKey = createSecretKey(await serverSecret(db.sequelize, 'agent_token_key'));
-    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: openBilling, mailer, agentTokenKey, baseUrl };
+    let oauth: Promise<OAuth> | null = null;
+    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: openBilling, mailer, agentTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)) };
     const database = db;
     return {
       services,

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as oidc from 'openid-client';
+import { decodeJwt } from 'jose';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject } from './helpers/fixtures.ts';
+
+let svc: TestService;
+let owner: Awaited<ReturnType<typeof ownerWithProject>>;
+const REDIRECT = 'http://127.0.0.1:8976/callback';
+const insecure = { execute: [oidc.allowInsecureRequests] };
+
+beforeAll(async () => {
+  svc = await startTestService();
+  owner = await ownerWithProject(svc, 'oauth-owner@example.com', 'Research');
+});
+afterAll(() => svc?.stop());
+
+/** A browser's cookie jar, enough for the provider's interaction cookies. */
+function jar() {
+  const cookies = new Map<string, string>();
+  return {
+    header: () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    take(res: Response) {
+      for (const c of res.headers.getSetCookie()) {
+        const [pair] = c.split(';');
+        const i = pair.indexOf('=');
+        cookies.set(pair.slice(0, i), pair.slice(i + 1));
+      }
+    },
+  };
+}
+
+async function authorize(config: oidc.Configuration, resource: string, decision: 'approve' | 'deny' = 'approve') {
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT,
+    scope: 'openid offline_access agent:read agent:write',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    resource,
+    prompt: 'consent',
+  });
+  const browser = jar();
+  const first = await fetch(url, { redirect: 'manual' });
+  browser.take(first);
+  if (!first.headers.get('location')) throw new Error(`authorize: ${first.status} ${await first.text()}`);
+  const interaction = new URL(first.headers.get('location')!, svc.url);
+  const uid = interaction.pathname.split('/').pop()!;
+  const page = await fetch(interaction, { headers: { cookie: `${browser.header()}; auth_token=${owner.token}` } });
+  expect(page.headers.get('x-frame-options')).toBe('DENY');
+  expect(await page.text()).toContain('Allow <b>Test MCP client</b>');
+  const details = await svc.api('GET', `/api/oauth/authorize/request?request=${uid}`, { token: owner.token });
+  expect(details.body).toMatchObject({ client_name: 'Test MCP client', redirect_host: '127.0.0.1:8976', resource });
+  const decided = await svc.api('POST', '/api/oauth/authorize/decision', { token: owner.token, body: { request: uid, decision } });
+  const resumed = await fetch(new URL(decided.body.redirect_to, svc.url), { redirect: 'manual', headers: { cookie: browser.header() } });
+  if (!resumed.headers.get('location')) throw new Error(`resume: ${resumed.status} ${(await resumed.text()).slice(0, 300)}`);
+  const callback = new URL(resumed.headers.get('location')!);
+  return { callback, verifier, state };
+}
+
+describe('OAuth 2.1 with dynamic registration', () => {
+  it('publishes discovery documents, the JWKS and protected-resource metadata', async () => {
+    const as = await svc.api('GET', '/.well-known/oauth-authorization-server');
+    expect(as.body).toMatchObject({
+      issuer: `${svc.url}/api/oauth`,
+      registration_endpoint: `${svc.url}/api/oauth/register`,
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+      agent_auth: { register_uri: `${svc.url}/agent/auth`, identity_types_supported: ['identity_assertion', 'anonymous'] },
+    });
+    expect((await svc.api('GET', '/.well-known/openid-configuration')).body.issuer).toBe(`${svc.url}/api/oauth`);
+    expect((await svc.api('GET', '/.well-known/jwks.json')).body.keys[0]).not.toHaveProperty('d');
+    expect((await svc.api('GET', '/.well-known/oauth-protected-resource/mcp')).body).toMatchObject({ resource: `${svc.url}/mcp`, bearer_methods_supported: ['header'] });
+    const anon = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(anon.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp"`);
+  });
+
+  it('registers a client, authorizes with PKCE and consent, and the token works on /mcp but not on REST', async () => {
+    const config = await oidc.dynamicClientRegistration(new URL(`${svc.url}/api/oauth`), { client_name: 'Test MCP client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, oidc.None(), insecure);
+    const meta = config.clientMetadata();
+    expect(meta.client_id).toBeTruthy();
+    expect(meta.registration_access_token).toBeTruthy();
+    const { callback, verifier, state } = await authorize(config, `${svc.url}/mcp`);
+    expect(callback.searchParams.get('iss')).toBe(`${svc.url}/api/oauth`);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    const claims = decodeJwt(tokens.access_token);
+    expect(claims).toMatchObject({ aud: `${svc.url}/mcp`, sub: owner.userId });
+    expect(tokens.refresh_token).toBeTruthy();
+
+    const mcp = await fetch(`${svc.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects.get', arguments: { projectRef: owner.project.project_ref } } }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(((await mcp.json()) as any).result.structuredContent.project.handle).toBe('research');
+    // Bound to the MCP resource: the REST API refuses it.
+    expect((await svc.api('GET', `${owner.P}`, { token: tokens.access_token })).status).toBe(401);
+    expect((await fetch(`${svc.url}/mcp?access_token=${tokens.access_token}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(401);
+
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toThrow();
+  });
+
+  it('issues REST-bound tokens for the API resource, and refuses an unknown resource or a denial', async () => {
+    const config = await oidc.dynamicClientRegistration(new URL(`${svc.url}/api/oauth`), { client_name: 'Test MCP client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, oidc.None(), insecure);
+    const { callback, verifier, state } = await authorize(config, svc.url);
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    expect((await svc.api('GET', owner.P, { token: tokens.access_token })).status).toBe(200);
+    expect((await svc.api('POST', `/api/orgs/${owner.orgHandle}/projects`, { token: tokens.access_token, body: { name: 'Via OAuth' } })).status).toBe(201);
+    const denied = await authorize(config, svc.url, 'deny');
+    expect(denied.callback.searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('manages a registration with its access token (RFC 7592) and refuses bad metadata', async () => {
+    const reg = await svc.api('POST', '/api/oauth/register', { body: { client_name: 'Managed', redirect_uris: ['http://127.0.0.1:9999/cb'], token_endpoint_auth_method: 'none' } });
+    expect(reg.status).toBe(201);
+    for (const k of ['client_id', 'client_name', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method', 'client_id_issued_at', 'registration_access_token', 'registration_client_uri']) expect(reg.body, k).toHaveProperty(k);
+    const read = await fetch(reg.body.registration_client_uri, { headers: { authorization: `Bearer ${reg.body.registration_access_token}` } });
+    expect(read.status).toBe(200);
+    const del = await fetch(reg.body.registration_client_uri, { method: 'DELETE', headers: { authorization: `Bearer ${reg.body.registration_access_token}` } });
+    expect(del.status).toBe(204);
+    const bad = await svc.api('POST', '/api/oauth/register', { body: { redirect_uris: ['not a uri'] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);
+  });
+});
