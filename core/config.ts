@@ -33,6 +33,8 @@ export interface Config {
   mailFrom: string;
   /** Extra browser origins allowed to call /mcp (ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins: string[];
+  /** Sign-in through an OpenID provider (Google by default). */
+  signIn: { issuer: string; clientId: string | null; clientSecret: string | null };
 }
 
 function storageFrom(env: NodeJS.ProcessEnv): Config['storage'] {
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ffprobePath: env.FFPROBE_PATH || null,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || 'Verbatim <no-reply@verbatim.local>',
+    signIn: { issuer: env.OIDC_ISSUER || 'https://accounts.google.com', clientId: env.OIDC_CLIENT_ID || null, clientSecret: env.OIDC_CLIENT_SECRET || null },
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }

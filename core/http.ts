@@ -9,6 +9,7 @@ import { storageRoutes } from '../rest/storage-routes.ts';
 import { agentRoutes } from '../auth/agent-routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { oauthRoutes } from '../auth/oauth/routes.ts';
+import { signInRoutes } from '../auth/signin.ts';
 import { requestId } from '../rest/request-id.ts';
 import { apiNotFound, errorHandler } from '../rest/errors.ts';
 import { createMcpEndpoint } from './mcp-server.ts';
@@ -66,6 +67,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.use(agentRoutes(services));
   app.use(sessionRoutes(services));
   app.use(oauthRoutes(services));
+  app.use(signInRoutes(services));
   app.use(
     restRouter(catalog.capabilities, services, (cap) =>
       cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,

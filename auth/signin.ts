@@ -1,0 +1,104 @@
+import express, { type Router, type Request } from 'express';
+import * as oidc from 'openid-client';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Services } from '../core/context.ts';
+import { AppError, UnavailableError, ValidationError } from '../core/errors.ts';
+import { routeLimiter } from '../core/rate-limit.ts';
+import { serverSecret } from '../core/server-secrets.ts';
+import { ensureUser } from '../tools/account/users.ts';
+import { USER_TOKEN_TTL_SECONDS } from './user-tokens.ts';
+
+const FLOW_COOKIE = 'verbatim_signin';
+const FLOW_SECONDS = 600;
+
+/** Only paths on this site: a sign-in never forwards the browser elsewhere. */
+function safeReturn(value: unknown): string {
+  return typeof value === 'string' && /^\/(?!\/)[^\s\\]*$/.test(value) ? value : '/';
+}
+
+/**
+ * Sign-in with any OpenID provider (Google's by default) through openid-client: code flow
+ * with PKCE, state and nonce kept in a signed, short-lived, HTTP-only cookie. The callback
+ * creates the person if new and sets the HTTP-only `auth_token` cookie.
+ */
+export function signInRoutes(services: Services): Router {
+  const router = express.Router();
+  const cfg = services.config.signIn;
+  let discovered: Promise<oidc.Configuration> | null = null;
+  const configuration = () => {
+    if (!cfg.clientId) {
+      throw new UnavailableError('Sign-in is not configured on this server', { code: 'sign_in_unconfigured', retryable: false, action: 'Set OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (and OIDC_ISSUER for a provider other than Google)' });
+    }
+    discovered ??= oidc
+      .discovery(new URL(cfg.issuer), cfg.clientId, cfg.clientSecret ?? undefined, undefined, cfg.issuer.startsWith('http:') ? { execute: [oidc.allowInsecureRequests] } : undefined)
+      .catch((err) => {
+        discovered = null;
+        throw err;
+      });
+    return discovered;
+  };
+  let key: Buffer | null = null;
+  const sign = async (value: string) => {
+    key ??= await serverSecret(services.db.sequelize, 'signin_cookie_key');
+    return `${value}.${createHmac('sha256', key).update(value).digest('base64url')}`;
+  };
+  const unsign = async (signed: string | undefined) => {
+    if (!signed) return null;
+    const i = signed.lastIndexOf('.');
+    const expected = Buffer.from(await sign(signed.slice(0, i)));
+    const given = Buffer.from(signed);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? signed.slice(0, i) : null;
+  };
+  const callbackUrl = () => `${services.baseUrl()}/api/auth/google/callback`;
+  const secure = () => services.baseUrl().startsWith('https:');
+
+  router.get('/api/auth/google/login', routeLimiter(services.db.pool, 'auth.signin', 10), async (req, res, next) => {
+    try {
+      const config = await configuration();
+      const verifier = oidc.randomPKCECodeVerifier();
+      const state = oidc.randomState();
+      const nonce = oidc.randomNonce();
+      const flow = Buffer.from(JSON.stringify({ verifier, state, nonce, returnTo: safeReturn(req.query.return_to), at: Date.now() })).toString('base64url');
+      res.cookie(FLOW_COOKIE, await sign(flow), { httpOnly: true, sameSite: 'lax', secure: secure(), maxAge: FLOW_SECONDS * 1000, path: '/api/auth' });
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: callbackUrl(),
+        scope: 'openid email profile',
+        code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+      });
+      res.redirect(302, url.href);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  router.get('/api/auth/google/callback', async (req: Request, res, next) => {
+    try {
+      const config = await configuration();
+      const raw = await unsign((req as Request & { cookies?: Record<string, string> }).cookies?.[FLOW_COOKIE]);
+      if (!raw) throw new ValidationError('The sign-in expired or was started elsewhere; start again', { code: 'sign_in_state_missing' });
+      const flow = JSON.parse(Buffer.from(raw, 'base64url').toString()) as { verifier: string; state: string; nonce: string; returnTo: string; at: number };
+      if (Date.now() - flow.at > FLOW_SECONDS * 1000) throw new ValidationError('The sign-in expired; start again', { code: 'sign_in_state_missing' });
+      let tokens;
+      try {
+        tokens = await oidc.authorizationCodeGrant(config, new URL(req.originalUrl, services.baseUrl()), { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce });
+      } catch (err) {
+        throw new AppError(401, `Sign-in failed: ${err instanceof Error ? err.message : 'the provider refused'}`, { code: 'sign_in_failed' });
+      }
+      let claims: Record<string, unknown> = tokens.claims()!;
+      // Some providers put e-mail in the ID token (Google), others only in userinfo.
+      if (typeof claims.email !== 'string') claims = { ...claims, ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub as string)) };
+      if (typeof claims.email !== 'string' || claims.email_verified !== true) throw new AppError(401, 'The provider did not confirm an e-mail address', { code: 'email_unverified' });
+      const user = await services.db.sequelize.transaction((t) => ensureUser(services.models, { email: claims.email as string, name: typeof claims.name === 'string' ? claims.name : null }, t));
+      const { token } = await services.tokens.issue(user.id, 'sign-in');
+      res.clearCookie(FLOW_COOKIE, { path: '/api/auth' });
+      res.cookie('auth_token', token, { httpOnly: true, sameSite: 'lax', secure: secure(), maxAge: USER_TOKEN_TTL_SECONDS * 1000, path: '/' });
+      res.redirect(302, flow.returnTo);
+    } catch (err) {
+      next(err);
+    }
+  });
+  return router;
+}
