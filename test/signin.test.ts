@@ -94,3 +94,16 @@ describe('sign-in through an OpenID provider', () => {
     expect((await fetch(`${svc.url}/api/auth/google/login`, { redirect: 'manual' })).status).toBe(429);
   });
 });
+
+describe('consent without a signed-in person', () => {
+  it('sends the browser to sign-in and back to the consent page', async () => {
+    const reg = await svc.api('POST', '/api/oauth/register', { body: { client_name: 'Needs sign-in', redirect_uris: ['http://127.0.0.1:9991/cb'], token_endpoint_auth_method: 'none' } });
+    const url = new URL(`${svc.url}/api/oauth/authorize`);
+    url.search = new URLSearchParams({ client_id: reg.body.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:9991/cb', scope: 'openid agent:read', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }).toString();
+    const first = await fetch(url, { redirect: 'manual' });
+    const interaction = first.headers.get('location')!;
+    const page = await fetch(new URL(interaction, svc.url), { redirect: 'manual' });
+    expect(page.status).toBe(302);
+    expect(page.headers.get('location')).toBe(`/api/auth/google/login?return_to=${encodeURIComponent(interaction)}`);
+  });
+});

@@ -51,6 +51,10 @@ export function oauthRoutes(services: Services): Router {
       res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
       const { details } = await describe(services, req.params.uid);
       const principal = await authenticate(services, bearerFrom(req)).catch(() => null);
+      if (!principal && services.config.signIn.clientId) {
+        // Sign in first, then come back to this consent page.
+        return res.redirect(302, `/api/auth/google/login?return_to=${encodeURIComponent(req.originalUrl)}`);
+      }
       if (!principal) {
         res.status(401).type('html').send(`<!doctype html><title>Sign in</title><p>Sign in to Verbatim to let <b>${esc(details.client_name)}</b> use your account, then reload this page.</p>`);
         return;
