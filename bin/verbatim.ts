@@ -7,6 +7,7 @@ import { openServices, startService } from '../core/service.ts';
 import { StalePostgresError, runningPostmaster } from '../core/embedded-postgres.ts';
 import { ensureUser } from '../tools/account/users.ts';
 import { readOutbox } from '../core/mailer.ts';
+import { rotateSigningKey } from '../auth/oauth/keys.ts';
 
 const HELP = `Verbatim — interviews in, evidence out.
 
@@ -23,6 +24,7 @@ Commands:
                                       print {"token", "user_id", "org_handle"} as one JSON line
   db-stop                             stop an embedded Postgres left running by a killed process
   outbox                              print the mail waiting in the local outbox (when SMTP_URL is unset)
+  oauth-rotate-key                    add a new OAuth signing key (restart servers to sign with it; old tokens stay valid)
 
 Environment: PORT (3000), HOST (127.0.0.1), DATA_DIR (./.data), DATABASE_URL, WORKER=off,
              ENCRYPTION_KEY, BASE_URL, LOG_LEVEL, EMBEDDED_PG_PORT (54329), SMTP_URL, MAIL_FROM`;
@@ -141,6 +143,12 @@ try {
     case 'db-stop':
       await dbStop();
       process.exit(0);
+    // falls through
+    case 'oauth-rotate-key': {
+      const out = await withServices((services) => rotateSigningKey(services.db.sequelize));
+      process.stdout.write(`New signing key ${out.kid}; ${out.kept} keys published. Restart servers to sign with it.\n`);
+      process.exit(0);
+    }
     // falls through
     case 'outbox': {
       const mails = await readOutbox(loadConfig().dataDir);

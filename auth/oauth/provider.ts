@@ -1,5 +1,6 @@
 import Provider, { errors, type Configuration } from 'oidc-provider';
-import { exportJWK, generateKeyPair, createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
+import { signingKeys } from './keys.ts';
 import type { Services } from '../../core/context.ts';
 import { pgAdapter } from './adapter.ts';
 import { serverSecret } from '../../core/server-secrets.ts';
@@ -9,16 +10,6 @@ export const OIDC_SCOPES = ['openid', 'offline_access', 'profile', 'email'];
 
 export const issuerOf = (base: string) => `${base}/api/oauth`;
 export const mcpResource = (base: string) => `${base}/mcp`;
-
-/** The ES256 signing key, created once and kept in the database so every process signs alike. */
-async function signingKey(services: Services): Promise<JWK> {
-  const { rows } = await services.db.pool.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'oauth_signing_jwk'`);
-  if (rows[0]) return JSON.parse(rows[0].value) as JWK;
-  const { privateKey } = await generateKeyPair('ES256', { extractable: true });
-  const jwk = { ...(await exportJWK(privateKey)), kid: `es256-${Date.now().toString(36)}`, alg: 'ES256', use: 'sig' };
-  await services.db.pool.query(`INSERT INTO server_secrets (name, value) VALUES ('oauth_signing_jwk', $1) ON CONFLICT (name) DO NOTHING`, [JSON.stringify(jwk)]);
-  return signingKey(services);
-}
 
 export interface OAuth {
   provider: Provider;
@@ -36,14 +27,13 @@ export interface OAuth {
 export async function createOAuth(services: Services): Promise<OAuth> {
   const base = services.baseUrl();
   const issuer = issuerOf(base);
-  const key = await signingKey(services);
-  const { d: _d, ...publicKey } = key;
+  const keys = await signingKeys(services.db.sequelize);
   const cookieKey = (await serverSecret(services.db.sequelize, 'oauth_cookie_key')).toString('base64url');
   const resources = new Set([mcpResource(base), base]);
 
   const configuration: Configuration = {
     adapter: pgAdapter(services.db.pool),
-    jwks: { keys: [key as never] },
+    jwks: { keys: keys as never },
     cookies: { keys: [cookieKey] },
     scopes: [...OIDC_SCOPES, ...RESOURCE_SCOPES],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
@@ -76,7 +66,7 @@ export async function createOAuth(services: Services): Promise<OAuth> {
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = services.config.trustProxy !== false;
-  const publicJwks = { keys: [publicKey as JWK] };
+  const publicJwks = { keys: keys.map(({ d: _d, ...pub }) => pub as JWK) };
   const keySet = createLocalJWKSet(publicJwks as never);
   return {
     provider,
