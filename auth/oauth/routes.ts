@@ -117,12 +117,13 @@ export function oauthRoutes(services: Services): Router {
   });
 
   let metadata: Record<string, unknown> | null = null;
-  router.get(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration'], async (req, res, next) => {
+  // RFC 8414 puts the issuer's path after the well-known name; clients try both forms.
+  router.get(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server/api/oauth', '/.well-known/openid-configuration/api/oauth'], async (req, res, next) => {
     try {
       const base = services.baseUrl();
       metadata ??= (await (await fetch(`${base}/api/oauth/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
       const doc = { ...metadata, code_challenge_methods_supported: ['S256'], authorization_response_iss_parameter_supported: true };
-      if (req.path.endsWith('oauth-authorization-server')) {
+      if (req.path.startsWith('/.well-known/oauth-authorization-server')) {
         Object.assign(doc, {
           agent_auth: {
             skill: `${base}/api/docs`,
