@@ -50,18 +50,34 @@ export class PostgresRateLimitStore implements Store {
  * combined `RateLimit` header, `X-RateLimit-*` with the reset in Unix seconds, and
  * `Retry-After` on 429, whose body is the error envelope.
  */
-export function routeLimiter(pool: pg.Pool, name: string, limit: number, windowMs = 60_000): RequestHandler {
+export interface LimitOptions {
+  windowMs?: number;
+  /** What a bucket belongs to; default the client IP. Return null to not count the request. */
+  key?: (req: Request) => string | null;
+  /** Count only refused requests (SPEC 8's "rejected requests" lanes). */
+  onlyFailures?: boolean;
+  /** Count only accepted requests (SPEC 8's "accepted" lanes). */
+  onlySuccesses?: boolean;
+  /** `reason` in the 429 body. */
+  reason?: string;
+}
+
+export function routeLimiter(pool: pg.Pool, name: string, limit: number, opts: LimitOptions = {}): RequestHandler {
+  const windowMs = opts.windowMs ?? 60_000;
   const limiter = rateLimit({
     windowMs,
     limit,
     standardHeaders: 'draft-6',
     legacyHeaders: true,
     store: new PostgresRateLimitStore(pool, name),
-    keyGenerator: (req) => ipKeyGenerator(req.ip ?? 'unknown'),
+    keyGenerator: (req) => opts.key?.(req) ?? ipKeyGenerator(req.ip ?? 'unknown'),
+    skip: (req) => (opts.key ? opts.key(req) === null : false),
+    skipSuccessfulRequests: opts.onlyFailures ?? false,
+    skipFailedRequests: opts.onlySuccesses ?? false,
     handler: (_req: Request, _res: Response, next: NextFunction, options) => {
       next(new RateLimitedError(`Too many requests: at most ${options.limit} per ${Math.round(windowMs / 1000)} seconds`, {
         code: 'rate_limited',
-        details: { reason: 'ip_throttle' },
+        details: { reason: opts.reason ?? 'ip_throttle' },
       }));
     },
   });

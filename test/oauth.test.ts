@@ -128,3 +128,25 @@ describe('OAuth 2.1 with dynamic registration', () => {
     expect(bad.body.error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);
   });
 });
+
+describe('OAuth rate limits (SPEC 8)', () => {
+  it('limits anonymous token requests per IP and registration management per client', async () => {
+    await svc.services.db.pool.query('DELETE FROM rate_limit_hits');
+    const into = Date.now() % 60_000;
+    if (into > 45_000) await new Promise((r) => setTimeout(r, 60_000 - into + 200));
+    for (let i = 0; i < 30; i++) {
+      const res = await fetch(`${svc.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope' });
+      expect(res.status).not.toBe(429);
+    }
+    const limited = await fetch(`${svc.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&code=nope' });
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as { code: string }).code).toBe('rate_limited');
+
+    const reg = await svc.api('POST', '/api/oauth/register', { body: { client_name: 'Busy', redirect_uris: ['http://127.0.0.1:9998/cb'], token_endpoint_auth_method: 'none' } });
+    const read = () => fetch(reg.body.registration_client_uri, { headers: { authorization: `Bearer ${reg.body.registration_access_token}` } });
+    for (let i = 0; i < 20; i++) expect((await read()).status).toBe(200);
+    const twentyFirst = await read();
+    expect(twentyFirst.status).toBe(429);
+    expect(((await twentyFirst.json()) as { reason: string }).reason).toBe('client_throttle');
+  });
+});

@@ -3,6 +3,8 @@ import type { Services } from '../../core/context.ts';
 import { AppError, AuthenticationError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { authenticate, bearerFrom } from '../principal.ts';
 import { routeLimiter } from '../../core/rate-limit.ts';
+import { ipKeyGenerator } from 'express-rate-limit';
+import { sha256 } from '../agent/tokens.ts';
 import { OIDC_SCOPES, RESOURCE_SCOPES, mcpResource } from './provider.ts';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -154,9 +156,39 @@ export function oauthRoutes(services: Services): Router {
   router.get('/.well-known/oauth-protected-resource', (_req, res) => res.json(protectedResource(services.baseUrl())));
   router.get(['/.well-known/oauth-protected-resource/mcp', '/mcp/.well-known/oauth-protected-resource/mcp'], (_req, res) => res.json(protectedResource(mcpResource(services.baseUrl()))));
 
-  // SPEC 8: authorize 20/min per IP, dynamic client creation 120/min per IP.
-  router.use('/api/oauth/authorize', routeLimiter(services.db.pool, 'oauth.authorize', 20));
-  router.post('/api/oauth/register', routeLimiter(services.db.pool, 'oauth.register', 120));
+  // SPEC 8's OAuth lanes. The token form is read here to find the client and grant;
+  // oidc-provider then uses the parsed body.
+  const pool = services.db.pool;
+  const clientOf = (req: Request): string | null => {
+    const fromBody = (req.body as Record<string, unknown> | undefined)?.client_id;
+    if (typeof fromBody === 'string' && fromBody) return fromBody;
+    const basic = /^Basic\s+(.+)$/i.exec(req.get('authorization') ?? '');
+    return basic ? decodeURIComponent(Buffer.from(basic[1], 'base64').toString().split(':')[0]) : null;
+  };
+  const grantOf = (req: Request) => String((req.body as Record<string, unknown> | undefined)?.grant_type ?? '');
+  const ip = (req: Request) => ipKeyGenerator(req.ip ?? 'unknown');
+  router.use('/api/oauth/authorize', routeLimiter(pool, 'oauth.authorize', 20));
+  router.post('/api/oauth/register', routeLimiter(pool, 'oauth.register', 120));
+  router.post(
+    '/api/oauth/token',
+    express.urlencoded({ extended: false, limit: '56kb' }),
+    routeLimiter(pool, 'oauth.token.anonymous', 30, { key: (req) => (clientOf(req) ? null : ip(req)) }),
+    routeLimiter(pool, 'oauth.token.rejected', 240, { key: (req) => `${grantOf(req)}:${ip(req)}`, onlyFailures: true }),
+    routeLimiter(pool, 'oauth.token.exchange', 600, { key: (req) => (grantOf(req) === 'authorization_code' ? clientOf(req) : null), onlySuccesses: true, reason: 'client_throttle' }),
+    routeLimiter(pool, 'oauth.token.refresh', 600, { key: (req) => (grantOf(req) === 'refresh_token' ? clientOf(req) : null), onlySuccesses: true, reason: 'client_throttle' }),
+    routeLimiter(pool, 'oauth.token.refresh_token', 30, {
+      key: (req) => {
+        const token = (req.body as Record<string, unknown> | undefined)?.refresh_token;
+        return grantOf(req) === 'refresh_token' && typeof token === 'string' ? `${clientOf(req)}:${sha256(token)}` : null;
+      },
+      reason: 'client_throttle',
+    }),
+  );
+  router.all(
+    '/api/oauth/register/:clientId',
+    routeLimiter(pool, 'oauth.registration.manage', 20, { key: (req) => String(req.params.clientId), onlySuccesses: true, reason: 'client_throttle' }),
+    routeLimiter(pool, 'oauth.registration.rejected', 240, { onlyFailures: true }),
+  );
   router.use('/api/oauth', async (req: Request, res: Response, next: NextFunction) => {
     try {
       const { provider } = await services.oauth();
