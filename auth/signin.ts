@@ -1,20 +1,14 @@
 import express, { type Router, type Request } from 'express';
 import * as oidc from 'openid-client';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../core/context.ts';
 import { AppError, UnavailableError, ValidationError } from '../core/errors.ts';
 import { routeLimiter } from '../core/rate-limit.ts';
-import { serverSecret } from '../core/server-secrets.ts';
+import { safeReturn, signedCookie } from './signed-cookie.ts';
 import { ensureUser } from '../tools/account/users.ts';
 import { USER_TOKEN_TTL_SECONDS } from './user-tokens.ts';
 
 const FLOW_COOKIE = 'verbatim_signin';
 const FLOW_SECONDS = 600;
-
-/** Only paths on this site: a sign-in never forwards the browser elsewhere. */
-function safeReturn(value: unknown): string {
-  return typeof value === 'string' && /^\/(?!\/)[^\s\\]*$/.test(value) ? value : '/';
-}
 
 /**
  * Sign-in with any OpenID provider (Google's by default) through openid-client: code flow
@@ -37,18 +31,7 @@ export function signInRoutes(services: Services): Router {
       });
     return discovered;
   };
-  let key: Buffer | null = null;
-  const sign = async (value: string) => {
-    key ??= await serverSecret(services.db.sequelize, 'signin_cookie_key');
-    return `${value}.${createHmac('sha256', key).update(value).digest('base64url')}`;
-  };
-  const unsign = async (signed: string | undefined) => {
-    if (!signed) return null;
-    const i = signed.lastIndexOf('.');
-    const expected = Buffer.from(await sign(signed.slice(0, i)));
-    const given = Buffer.from(signed);
-    return expected.length === given.length && timingSafeEqual(expected, given) ? signed.slice(0, i) : null;
-  };
+  const flows = signedCookie<{ verifier: string; state: string; nonce: string; returnTo: string }>(services, 'signin_cookie_key', FLOW_SECONDS);
   const callbackUrl = () => `${services.baseUrl()}/api/auth/google/callback`;
   const secure = () => services.baseUrl().startsWith('https:');
 
@@ -58,8 +41,7 @@ export function signInRoutes(services: Services): Router {
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
-      const flow = Buffer.from(JSON.stringify({ verifier, state, nonce, returnTo: safeReturn(req.query.return_to), at: Date.now() })).toString('base64url');
-      res.cookie(FLOW_COOKIE, await sign(flow), { httpOnly: true, sameSite: 'lax', secure: secure(), maxAge: FLOW_SECONDS * 1000, path: '/api/auth' });
+      res.cookie(FLOW_COOKIE, await flows.seal({ verifier, state, nonce, returnTo: safeReturn(req.query.return_to) }), { httpOnly: true, sameSite: 'lax', secure: secure(), maxAge: FLOW_SECONDS * 1000, path: '/api/auth' });
       const url = oidc.buildAuthorizationUrl(config, {
         redirect_uri: callbackUrl(),
         scope: 'openid email profile',
@@ -77,10 +59,8 @@ export function signInRoutes(services: Services): Router {
   router.get('/api/auth/google/callback', async (req: Request, res, next) => {
     try {
       const config = await configuration();
-      const raw = await unsign((req as Request & { cookies?: Record<string, string> }).cookies?.[FLOW_COOKIE]);
-      if (!raw) throw new ValidationError('The sign-in expired or was started elsewhere; start again', { code: 'sign_in_state_missing' });
-      const flow = JSON.parse(Buffer.from(raw, 'base64url').toString()) as { verifier: string; state: string; nonce: string; returnTo: string; at: number };
-      if (Date.now() - flow.at > FLOW_SECONDS * 1000) throw new ValidationError('The sign-in expired; start again', { code: 'sign_in_state_missing' });
+      const flow = await flows.open((req as Request & { cookies?: Record<string, string> }).cookies?.[FLOW_COOKIE]);
+      if (!flow) throw new ValidationError('The sign-in expired or was started elsewhere; start again', { code: 'sign_in_state_missing' });
       let tokens;
       try {
         tokens = await oidc.authorizationCodeGrant(config, new URL(req.originalUrl, services.baseUrl()), { pkceCodeVerifier: flow.verifier, expectedState: flow.state, expectedNonce: flow.nonce });

@@ -35,6 +35,29 @@ export interface Config {
   allowedOrigins: string[];
   /** Sign-in through an OpenID provider (Google by default). */
   signIn: { issuer: string; clientId: string | null; clientSecret: string | null };
+  /** OAuth apps used to link a code-host and a tracker identity to an account. */
+  linking: Record<'codehost' | 'tracker', LinkingApp>;
+}
+
+export interface LinkingApp {
+  clientId: string | null;
+  clientSecret: string | null;
+  authorizeUrl: string;
+  tokenUrl: string;
+  /** Code host: REST `GET {apiUrl}/user`; tracker: GraphQL `POST {apiUrl}/graphql` viewer. */
+  apiUrl: string;
+  scope: string;
+}
+
+function linkingFrom(env: NodeJS.ProcessEnv, prefix: 'CODEHOST' | 'TRACKER', d: Omit<LinkingApp, 'clientId' | 'clientSecret'>): LinkingApp {
+  return {
+    clientId: env[`${prefix}_CLIENT_ID`] || null,
+    clientSecret: env[`${prefix}_CLIENT_SECRET`] || null,
+    authorizeUrl: env[`${prefix}_AUTHORIZE_URL`] || d.authorizeUrl,
+    tokenUrl: env[`${prefix}_TOKEN_URL`] || d.tokenUrl,
+    apiUrl: (env[`${prefix}_API_URL`] || d.apiUrl).replace(/\/+$/, ''),
+    scope: env[`${prefix}_SCOPE`] || d.scope,
+  };
 }
 
 function storageFrom(env: NodeJS.ProcessEnv): Config['storage'] {
@@ -94,6 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ffprobePath: env.FFPROBE_PATH || null,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM || 'Verbatim <no-reply@verbatim.local>',
+    linking: {
+      codehost: linkingFrom(env, 'CODEHOST', { authorizeUrl: 'https://github.com/login/oauth/authorize', tokenUrl: 'https://github.com/login/oauth/access_token', apiUrl: 'https://api.github.com', scope: 'read:user' }),
+      tracker: linkingFrom(env, 'TRACKER', { authorizeUrl: 'https://linear.app/oauth/authorize', tokenUrl: 'https://api.linear.app/oauth/token', apiUrl: 'https://api.linear.app', scope: 'read' }),
+    },
     signIn: { issuer: env.OIDC_ISSUER || 'https://accounts.google.com', clientId: env.OIDC_CLIENT_ID || null, clientSecret: env.OIDC_CLIENT_SECRET || null },
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };

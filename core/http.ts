@@ -10,6 +10,7 @@ import { agentRoutes } from '../auth/agent-routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { oauthRoutes } from '../auth/oauth/routes.ts';
 import { signInRoutes } from '../auth/signin.ts';
+import { linkingRoutes } from '../auth/linking.ts';
 import { requestId } from '../rest/request-id.ts';
 import { apiNotFound, errorHandler } from '../rest/errors.ts';
 import { createMcpEndpoint } from './mcp-server.ts';
@@ -68,6 +69,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.use(sessionRoutes(services));
   app.use(oauthRoutes(services));
   app.use(signInRoutes(services));
+  app.use(linkingRoutes(services));
   app.use(
     restRouter(catalog.capabilities, services, (cap) =>
       cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,

@@ -10,6 +10,7 @@ const Profile = z.object({
   name: z.string().nullable(),
   personal_org_handle: z.string().nullable().describe('The default workspace'),
   is_admin: z.boolean(),
+  identities: z.array(z.object({ provider: z.enum(['codehost', 'tracker']), login: z.string().nullable(), linked_at: Timestamp })).describe('Linked code-host and tracker accounts'),
   created_at: Timestamp,
 });
 
@@ -19,9 +20,11 @@ async function profileOf(ctx: Ctx): Promise<z.input<typeof Profile>> {
        FROM users u LEFT JOIN organizations o ON o.id = u.personal_org_id WHERE u.id = $1`,
     { bind: [principalOf(ctx).userId] },
   );
-  const row = (rows as Array<z.input<typeof Profile> & { created_at: Date }>)[0];
+  const row = (rows as Array<Omit<z.input<typeof Profile>, 'identities'> & { created_at: Date }>)[0];
   if (!row) throw new NotFoundError('User not found');
-  return { ...row, created_at: isoRequired(row.created_at) };
+  const [ids] = await ctx.services.db.sequelize.query(`SELECT provider, login, created_at FROM user_identities WHERE user_id = $1 ORDER BY provider`, { bind: [row.id] });
+  const identities = (ids as Array<{ provider: 'codehost' | 'tracker'; login: string | null; created_at: Date }>).map((i) => ({ provider: i.provider, login: i.login, linked_at: isoRequired(i.created_at) }));
+  return { ...row, identities, created_at: isoRequired(row.created_at) };
 }
 
 export const getProfile = capability({
