@@ -150,3 +150,27 @@ describe('OAuth rate limits (SPEC 8)', () => {
     expect(((await twentyFirst.json()) as { reason: string }).reason).toBe('client_throttle');
   });
 });
+
+describe('native clients and origins', () => {
+  it('accepts any loopback port for a native client\'s redirect URI', async () => {
+    const reg = await svc.api('POST', '/api/oauth/register', { body: { client_name: 'CLI', application_type: 'native', redirect_uris: ['http://127.0.0.1/callback'], token_endpoint_auth_method: 'none' } });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+    const url = new URL(`${svc.url}/api/oauth/authorize`);
+    url.search = new URLSearchParams({ client_id: reg.body.client_id, response_type: 'code', redirect_uri: 'http://127.0.0.1:53117/callback', scope: 'openid agent:read', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }).toString();
+    const res = await fetch(url, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toMatch(/^\/api\/oauth\/interaction\//);
+    const noPkce = new URL(url);
+    noPkce.searchParams.delete('code_challenge');
+    noPkce.searchParams.delete('code_challenge_method');
+    const refused = await fetch(noPkce, { redirect: 'manual' });
+    expect(refused.headers.get('location') ?? '').toMatch(/error=invalid_request/);
+  });
+
+  it('refuses /mcp calls from a foreign browser origin', async () => {
+    const res = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { origin: 'https://evil.example.com', authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect(res.status).toBe(403);
+    const same = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { origin: new URL(svc.url).origin, authorization: `Bearer ${owner.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect(same.status).toBe(200);
+  });
+});
