@@ -1,6 +1,6 @@
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { Services } from '../../core/context.ts';
-import { AppError, AuthenticationError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { AuthenticationError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { authenticate, bearerFrom } from '../principal.ts';
 import { routeLimiter } from '../../core/rate-limit.ts';
 import { ipKeyGenerator } from 'express-rate-limit';
@@ -194,7 +194,7 @@ export function oauthRoutes(services: Services): Router {
       const { provider } = await services.oauth();
       await provider.callback()(req, res);
     } catch (err) {
-      next(err instanceof AppError ? err : err);
+      next(err);
     }
   });
   return router;
