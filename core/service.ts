@@ -22,6 +22,8 @@ import { migrateQueue, startWorker, type WorkerHandle } from '../jobs/runner.ts'
 
 export interface RunningService {
   url: string;
+  /** Where this process listens (differs from url when BASE_URL names a public address). */
+  localUrl: string | null;
   services: Services;
   catalog: Catalog;
   stop(): Promise<void>;
@@ -84,6 +86,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
   const log = opts.log ?? createLogger(config.logLevel);
   const { services, address, closeDb } = await openServices(config, log, opts.attach);
   let server: http.Server | null = null;
+  let listening: string | null = null;
   let worker: WorkerHandle | null = null;
   const pidFile = config.databaseUrl ? null : path.join(config.dataDir, 'server.pid');
   try {
@@ -96,13 +99,15 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());
       });
-      if (!config.baseUrl) address.url = localUrl(config.host, (server.address() as AddressInfo).port);
+      listening = localUrl(config.host, (server.address() as AddressInfo).port);
+      if (!config.baseUrl) address.url = listening;
     }
     if (config.worker) worker = await startWorker(services, services.db.pool);
     if (pidFile) fs.writeFileSync(pidFile, String(process.pid));
     let stopping: Promise<void> | null = null;
     return {
       url: services.baseUrl(),
+      localUrl: listening,
       services,
       catalog,
       stop() {

@@ -47,6 +47,9 @@ describe('OAuth signing keys', () => {
     expect(oauth.publicJwks.keys.every((k) => !('d' in k))).toBe(true);
     const claims = await oauth.verify(oldToken, 'http://verbatim.test/mcp');
     expect(claims.sub).toBe(user.id);
+    // Discovery is built in-process: the public BASE_URL (unreachable here) is never fetched.
+    const meta = (await (await fetch(`${second.localUrl}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(meta).toMatchObject({ issuer: 'http://verbatim.test/api/oauth', registration_endpoint: 'http://verbatim.test/api/oauth/register', token_endpoint: 'http://verbatim.test/api/oauth/token' });
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 });

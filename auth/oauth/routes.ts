@@ -1,3 +1,4 @@
+import http from 'node:http';
 import express, { type Request, type Response, type NextFunction, type Router } from 'express';
 import type { Services } from '../../core/context.ts';
 import { AuthenticationError, NotFoundError, ValidationError } from '../../core/errors.ts';
@@ -6,6 +7,38 @@ import { routeLimiter } from '../../core/rate-limit.ts';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { sha256 } from '../agent/tokens.ts';
 import { OIDC_SCOPES, RESOURCE_SCOPES, mcpResource } from './provider.ts';
+
+/**
+ * oidc-provider's own discovery document, asked of this very process over the socket the
+ * request came in on (never the public address, which a server behind a proxy may not reach),
+ * with the public host so the endpoint URLs come out right.
+ */
+function providerDiscovery(req: Request, base: string): Promise<Record<string, unknown>> {
+  const pub = new URL(base);
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        {
+          host: req.socket.localAddress,
+          port: req.socket.localPort,
+          path: '/api/oauth/.well-known/openid-configuration',
+          headers: { host: pub.host, 'x-forwarded-proto': pub.protocol.replace(':', '') },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (c) => (body += c));
+          res.on('end', () => {
+            try {
+              resolve(JSON.parse(body) as Record<string, unknown>);
+            } catch (err) {
+              reject(err);
+            }
+          });
+        },
+      )
+      .on('error', reject);
+  });
+}
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -123,7 +156,7 @@ export function oauthRoutes(services: Services): Router {
   router.get(['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/.well-known/oauth-authorization-server/api/oauth', '/.well-known/openid-configuration/api/oauth'], async (req, res, next) => {
     try {
       const base = services.baseUrl();
-      metadata ??= (await (await fetch(`${base}/api/oauth/.well-known/openid-configuration`)).json()) as Record<string, unknown>;
+      metadata ??= await providerDiscovery(req, base);
       const doc = { ...metadata, code_challenge_methods_supported: ['S256'], authorization_response_iss_parameter_supported: true };
       if (req.path.startsWith('/.well-known/oauth-authorization-server')) {
         Object.assign(doc, {
