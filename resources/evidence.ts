@@ -2,6 +2,7 @@ import { resource } from '../core/mcp-registry.ts';
 import { principalOf } from '../core/context.ts';
 import { findSignal, fullSignal } from '../tools/evidence/read.ts';
 import { findInterview } from '../tools/interviews/record.ts';
+import { clock } from '../tools/common.ts';
 
 export const caseFileResource = resource({
   name: 'evidence-case-file',
@@ -47,7 +48,7 @@ export const transcriptResource = resource({
   async read(ctx, params) {
     const interview = await findInterview(ctx, params.sessionId);
     const segments = await ctx.services.models.TranscriptSegment.findAll({ where: { interview_id: interview.id }, order: [['idx', 'ASC']] });
-    const at = (ms: number | null) => (ms == null ? '' : ` [${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}]`);
+    const at = (ms: number | null) => (ms == null ? '' : ` [${clock(ms)}]`);
     return segments.map((s) => `${s.speaker ?? s.role}${at(s.start_ms)}: ${s.text}`).join('\n');
   },
 });

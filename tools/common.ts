@@ -11,6 +11,9 @@ export const creates = { readOnlyHint: false, destructiveHint: false, idempotent
 export const updates = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 export const deletes = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false } as const;
 
+/** Milliseconds into an interview as m:ss. */
+export const clock = (ms: number) => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
+
 export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
 export const isoRequired = (d: Date | string): string => new Date(d).toISOString();
 

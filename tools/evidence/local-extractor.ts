@@ -1,3 +1,4 @@
+import { clock } from '../common.ts';
 import type { EvidenceGrade, ExtractedEvidence, Extractor, SignalType, TargetSurface, Turn } from './types.ts';
 
 /**
@@ -240,7 +241,7 @@ const short = (s: string, words = 12) => {
   return w.length > words ? `${w.slice(0, words).join(' ')}…` : w.join(' ');
 };
 
-const mmss = (ms: number | null) => (ms == null ? null : `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`);
+const mmss = (ms: number | null) => (ms == null ? null : clock(ms));
 
 /** Types a sentence carries, strongest first: at most a primary type and a co-occurring emotion. */
 export function classify(s: string, question: string | null = null, k = 0): Array<{ type: SignalType; score: number }> {

@@ -4,7 +4,7 @@ import { projectOf, type Ctx } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { readOnly, sqlWhere } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
-import { Signal, signalRecord } from './record.ts';
+import { Signal, signalRecord, type SignalRecord } from './record.ts';
 import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
 import { caseFileOf, provenanceOf } from './case-file.ts';
 import { linksOf } from './links.ts';
@@ -15,6 +15,12 @@ export const SIGNAL_COLUMNS = `id, project_id, interview_id, signal_type, target
   page_title, preceding_actions, user_goal, outcome, transcript_uncertain, transcript_uncertainty_note, headline, claim, reconstruction,
   observed_facts_json, evidence_grade, window_start_ms, window_end_ms, annotation_text, annotation_by, annotation_at, dismissed_at,
   dismissed_reason, dismissed_by, review_status, review_note, reviewed_by, reviewed_at, source, manual, created_by, created_at, updated_at`;
+
+/** Raw `signals` rows (from a pool query) as SPEC 2.6 records. */
+export function signalRecordsOf(ctx: Ctx, rows: Array<Record<string, unknown>>): SignalRecord[] {
+  const ref = projectRefOf(ctx);
+  return rows.map((r) => signalRecord(ctx.services.models.Signal.build(r as never, { raw: true, isNewRecord: false }), ref));
+}
 
 export const SignalIdParam = z.string().min(1).max(64).describe('Evidence card id (sig_...)');
 
@@ -73,9 +79,7 @@ export const listSignals = capability({
       pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM signals WHERE ${clause}`, bind),
       pool.query(`SELECT ${SIGNAL_COLUMNS} FROM signals WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ${input.limit} OFFSET ${input.offset}`, bind),
     ]);
-    const rows = page.rows.map((r) => ctx.services.models.Signal.build(r, { raw: true, isNewRecord: false }));
-    const ref = projectRefOf(ctx);
-    return { signals: rows.map((r) => signalRecord(r, ref)), total: count.rows[0].n };
+    return { signals: signalRecordsOf(ctx, page.rows), total: count.rows[0].n };
   },
 });
 

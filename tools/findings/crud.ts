@@ -5,7 +5,8 @@ import { DomainError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { creates, deletes, readOnly, sqlWhere, Success, updates } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
-import { Signal, signalRecord } from '../evidence/record.ts';
+import { Signal } from '../evidence/record.ts';
+import { signalRecordsOf } from '../evidence/read.ts';
 import { MAX_BULK, signalsInProject } from '../evidence/links.ts';
 import { TARGET_SURFACES } from '../evidence/types.ts';
 import { PriorityScore } from '../work/record.ts';
@@ -141,8 +142,7 @@ export const listFindings = capability({
 
 async function evidenceOf(ctx: Ctx, findingId: string) {
   const { rows } = await ctx.services.db.pool.query(`SELECT s.* FROM signals s JOIN finding_evidence fe ON fe.signal_id = s.id WHERE fe.finding_id = $1 ORDER BY s.created_at`, [findingId]);
-  const ref = projectRefOf(ctx);
-  return rows.map((r) => signalRecord(ctx.services.models.Signal.build(r, { raw: true, isNewRecord: false }), ref));
+  return signalRecordsOf(ctx, rows);
 }
 
 export const getFinding = capability({

@@ -5,7 +5,8 @@ import { DomainError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { creates, deletes, readOnly, Success, updates } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
-import { Signal, signalRecord } from '../evidence/record.ts';
+import { Signal } from '../evidence/record.ts';
+import { signalRecordsOf } from '../evidence/read.ts';
 import { MAX_BULK, linkSignals } from '../evidence/links.ts';
 import { actorOf, logActivity } from '../activity.ts';
 import { PriorityScore, TASK_STATUSES, Task, TaskIdParam, checkTaskMove, evidenceCounts, findTask, taskRecord } from './record.ts';
@@ -83,11 +84,7 @@ export const getTask = capability({
   async handler(ctx, input) {
     const task = await findTask(ctx, input.taskId);
     const { rows } = await ctx.services.db.pool.query(`SELECT s.* FROM signals s JOIN signal_task_links l ON l.signal_id = s.id WHERE l.task_id = $1 ORDER BY s.created_at`, [task.id]);
-    const ref = projectRefOf(ctx);
-    return {
-      task: taskRecord(task, ref, rows.length),
-      evidence: rows.map((r) => signalRecord(ctx.services.models.Signal.build(r, { raw: true, isNewRecord: false }), ref)),
-    };
+    return { task: taskRecord(task, projectRefOf(ctx), rows.length), evidence: signalRecordsOf(ctx, rows) };
   },
 });
 
