@@ -56,6 +56,8 @@ export interface Services {
   mailer: Mailer;
   /** HMAC key of agent access tokens. */
   agentTokenKey: KeyObject;
+  /** HMAC key of the widget's short-lived runtime tokens. */
+  runtimeTokenKey: KeyObject;
   /** The authorization server, built on first use (it needs the listening address). */
   oauth(): Promise<OAuth>;
   /** Public base address, e.g. http://127.0.0.1:3000. */
@@ -70,6 +72,8 @@ export interface Ctx {
   project: ProjectRow | null;
   services: Services;
   log: Logger;
+  /** The browser `Origin` of an SDK call (null when the request had none). */
+  requestOrigin?: string | null;
 }
 
 export function isUserBound(p: Principal | null): p is UserPrincipal {

@@ -53,6 +53,8 @@ export interface CallContext {
   projectHandle?: string;
   /** The widget's SDK key, for `sdk` capabilities. */
   sdkKey?: string | null;
+  /** The request's `Origin` header, for the SDK origin guard. */
+  origin?: string | null;
 }
 
 export async function invoke(cap: Capability, input: unknown, context: CallContext, call: Call) {
@@ -65,6 +67,7 @@ export async function invoke(cap: Capability, input: unknown, context: CallConte
     project: null,
     services,
     log: services.log.child({ requestId: call.requestId, capability: cap.name }),
+    requestOrigin: context.origin ?? null,
   };
   let user: UserPrincipal | null = null;
   if (cap.access === 'sdk') {

@@ -35,6 +35,10 @@ export interface RestBinding {
   bodyLimit?: number;
   /** The body is multipart/form-data; these parts are files (all other parts are text fields). */
   multipart?: Record<string, MultipartFile>;
+  /** Input fields read from request headers: header name (lower case) → field. */
+  headers?: Record<string, string>;
+  /** The body is raw bytes (application/octet-stream), streamed to storage and passed as a StoredBody in `field`. */
+  binary?: { field: string; maxBytes: number };
 }
 
 /**

@@ -64,8 +64,9 @@ export async function openServices(
     const storage = createStorage(config, await serverSecret(db.sequelize, 'storage_signing_key'), baseUrl);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
     const agentTokenKey = createSecretKey(await serverSecret(db.sequelize, 'agent_token_key'));
+    const runtimeTokenKey = createSecretKey(await serverSecret(db.sequelize, 'runtime_token_key'));
     let oauth: Promise<OAuth> | null = null;
-    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: openBilling, mailer, agentTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)) };
+    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: openBilling, mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)) };
     const database = db;
     return {
       services,

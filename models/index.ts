@@ -62,6 +62,7 @@ export interface StudyAttrs extends Timestamps {
   intake_id: string | null;
   intake_auto_created: boolean;
   version: number;
+  origin_guard_failure: Record<string, unknown> | null;
 }
 export interface IntakeAttrs extends Timestamps {
   id: string;
@@ -141,6 +142,11 @@ export interface InterviewAttrs extends Timestamps {
   processing_started_at: Date | null;
   processed_at: Date | null;
   created_by: string | null;
+  conductor_state: Record<string, unknown> | null;
+  conductor_token_hash: string | null;
+  conductor_seen_at: Date | null;
+  finalize_after: Date | null;
+  recording_health: Record<string, unknown> | null;
 }
 export interface ArtifactAttrs extends Timestamps {
   id: string;
@@ -284,11 +290,11 @@ export type UserSessionRow = Row<UserSessionAttrs, TS | 'revoked_at'>;
 export type OrganizationRow = Row<OrganizationAttrs, TS | 'personal'>;
 export type MembershipRow = Row<MembershipAttrs, TS>;
 export type ProjectRow = Row<ProjectAttrs, TS | 'description' | 'codehost_repo_url' | 'codehost_default_branch' | 'codehost_installation_id' | 'tracker_team_id'>;
-export type StudyRow = Row<StudyAttrs, TS | 'description' | 'goals_json' | 'script_json' | 'settings_json' | 'invitation_json' | 'visibility_json' | 'allowed_origins' | 'allowed_selectors' | 'intake_id' | 'intake_auto_created' | 'version'>;
+export type StudyRow = Row<StudyAttrs, TS | 'description' | 'goals_json' | 'script_json' | 'settings_json' | 'invitation_json' | 'visibility_json' | 'allowed_origins' | 'allowed_selectors' | 'intake_id' | 'intake_auto_created' | 'version' | 'origin_guard_failure'>;
 export type IntakeRow = Row<IntakeAttrs, TS | 'description' | 'welcome_message' | 'auto_managed' | 'max_participants' | 'logo_storage_key' | 'complete_count' | 'qualified_count' | 'disqualified_count'>;
 export type IntakeQuestionRow = Row<IntakeQuestionAttrs, TS | 'required' | 'options_json' | 'min_value' | 'max_value' | 'qualification_rules_json'>;
 export type IntakeResponseRow = Row<IntakeResponseAttrs, TS | 'participant_name' | 'participant_email' | 'qualified' | 'qualification_reason' | 'session_id' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'consent_given' | 'consent_recording'>;
-type InterviewOptional = 'study_id' | 'intake_id' | 'intake_response_id' | 'interview_mode' | 'participant_name' | 'participant_email' | 'summary' | 'consent_recording' | 'consent_data_use' | 'consent_version' | 'started_at' | 'ended_at' | 'duration_seconds' | 'import_source' | 'transcript_format' | 'processing_step' | 'processing_error_code' | 'processing_error_message' | 'processing_retryable' | 'processing_error_action' | 'transcription_total' | 'transcription_completed' | 'evidence_count' | 'processing_started_at' | 'processed_at' | 'created_by';
+type InterviewOptional = 'study_id' | 'intake_id' | 'intake_response_id' | 'interview_mode' | 'participant_name' | 'participant_email' | 'summary' | 'consent_recording' | 'consent_data_use' | 'consent_version' | 'started_at' | 'ended_at' | 'duration_seconds' | 'import_source' | 'transcript_format' | 'processing_step' | 'processing_error_code' | 'processing_error_message' | 'processing_retryable' | 'processing_error_action' | 'transcription_total' | 'transcription_completed' | 'evidence_count' | 'processing_started_at' | 'processed_at' | 'created_by' | 'conductor_state' | 'conductor_token_hash' | 'conductor_seen_at' | 'finalize_after' | 'recording_health';
 export type InterviewRow = Row<InterviewAttrs, TS | InterviewOptional>;
 export type ArtifactRow = Row<ArtifactAttrs, TS | 'meta'>;
 export type TranscriptSegmentRow = Row<TranscriptSegmentAttrs, TS | 'speaker' | 'start_ms' | 'end_ms'>;
@@ -372,6 +378,7 @@ export function defineModels(sequelize: Sequelize) {
     intake_id: nullableText(),
     intake_auto_created: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
     version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
+    origin_guard_failure: json(),
   } as never, { tableName: 'studies' }) as ModelStatic<StudyRow>;
 
   const int = () => ({ type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 });
@@ -459,6 +466,11 @@ export function defineModels(sequelize: Sequelize) {
     processing_started_at: when(),
     processed_at: when(),
     created_by: nullableText(),
+    conductor_state: json(),
+    conductor_token_hash: nullableText(),
+    conductor_seen_at: when(),
+    finalize_after: when(),
+    recording_health: json(),
   } as never, { tableName: 'interviews' }) as ModelStatic<InterviewRow>;
 
   const Artifact = sequelize.define<ArtifactRow>('Artifact', {

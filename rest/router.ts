@@ -6,6 +6,7 @@ import { jsonSchema, propertyTypes, type JsonSchema } from '../core/json-schema.
 import { invoke } from '../core/invoke.ts';
 import { AuthenticationError, ValidationError } from '../core/errors.ts';
 import { parseMultipart } from './multipart.ts';
+import { storeBinaryBody } from './binary.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { sdkKeyFrom } from '../auth/sdk-key.ts';
 import { checkRestScope } from '../auth/scope.ts';
@@ -52,14 +53,18 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       const principal = cap.access === 'public' || sdk ? null : await authenticate(services, bearerFrom(req));
       if (cap.access !== 'public' && !sdk && !principal) throw new AuthenticationError();
       checkRestScope(cap, principal);
-      if (binding.multipart) {
+      if (binding.binary) {
+        const body = await storeBinaryBody(req, services.storage, binding.binary.maxBytes);
+        stored = [body.storage_key];
+        input[binding.binary.field] = body;
+      } else if (binding.multipart) {
         const parsed = await parseMultipart(req, res, services.storage, binding.multipart);
         stored = parsed.stored;
         Object.assign(input, parsed.input);
       } else if (!bodyless) {
         await parseJson(req, res);
       }
-      if (!binding.multipart && !bodyless && req.body !== undefined) {
+      if (!binding.multipart && !binding.binary && !bodyless && req.body !== undefined) {
         if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {
           throw new ValidationError('Request body must be a JSON object');
         }
@@ -70,9 +75,13 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
         if (bodyless || queryFields.has(key)) input[key] = (coerce.get(key) ?? ((v: unknown) => v))(value);
         else throw new ValidationError(`unknown query parameter ${key}`);
       }
+      for (const [header, field] of Object.entries(binding.headers ?? {})) {
+        const value = req.get(header);
+        if (value !== undefined) input[field] = (coerce.get(field) ?? ((v: unknown) => v))(value);
+      }
       const pathValues = req.params as Record<string, string>;
       for (const p of params) input[p] = (coerce.get(p) ?? ((v: unknown) => v))(pathValues[p]);
-      const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkKey: sdk ? sdkKeyFrom(req) : null };
+      const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkKey: sdk ? sdkKeyFrom(req) : null, origin: sdk ? (req.get('origin') ?? null) : null };
       const output = await invoke(cap, input, context, {
         services,
         principal,

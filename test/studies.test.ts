@@ -28,7 +28,7 @@ describe('studies CRUD and status', () => {
     expect(res.status).toBe(201);
     const s = res.body.study;
     expect(Object.keys(s).sort()).toEqual(
-      ['allowed_origins', 'allowed_selectors', 'created_at', 'description', 'goals_json', 'handle', 'intake_auto_created', 'intake_ref', 'invitation', 'invitation_state', 'project_ref', 'recruitment_url', 'ref', 'script_json', 'settings_json', 'status', 'title', 'updated_at', 'version', 'visibility', 'visibility_state'].sort(),
+      ['allowed_origins', 'allowed_selectors', 'created_at', 'description', 'goals_json', 'handle', 'intake_auto_created', 'intake_ref', 'invitation', 'invitation_state', 'origin_guard_failure', 'project_ref', 'recruitment_url', 'ref', 'script_json', 'settings_json', 'status', 'title', 'updated_at', 'version', 'visibility', 'visibility_state'].sort(),
     );
     expect(s).toMatchObject({ handle: 'checkout-friction', status: 'draft', version: 1, settings_json: null });
     expect(JSON.parse(s.script_json)).toEqual(validScript);

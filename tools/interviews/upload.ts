@@ -12,7 +12,7 @@ import { recordArtifact } from './artifacts.ts';
 import { queueProcessing } from './pipeline.ts';
 
 const MiB = 1024 * 1024;
-const UploadedFile = z.object({ storage_key: z.string(), size: z.number(), mime_type: z.string(), format: z.string(), filename: z.string() });
+export const UploadedFile = z.object({ storage_key: z.string(), size: z.number(), mime_type: z.string(), format: z.string(), filename: z.string() });
 
 export const uploadMedia = capability({
   name: 'interviews.upload_media',

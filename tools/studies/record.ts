@@ -30,6 +30,20 @@ export const Study = z
     allowed_origins: z.array(z.string()),
     intake_ref: z.string().nullable(),
     intake_auto_created: z.boolean().optional(),
+    origin_guard_failure: z
+      .object({
+        session_id: z.string().nullable(),
+        code: z.enum(['origin_required', 'origin_invalid', 'origin_not_allowed']),
+        reason: z.string(),
+        request_origin: z.string().nullable(),
+        normalized_origin: z.string().nullable(),
+        allowed_origins: z.array(z.string()),
+        policy_source: z.string().nullable(),
+        occurred_at: z.string(),
+      })
+      .nullable()
+      .optional()
+      .describe('The latest widget request this study refused for its origin'),
     created_at: Timestamp,
     updated_at: Timestamp,
   })
@@ -70,6 +84,7 @@ export function studyRecord(study: StudyRow, projectRef: string): StudyRecord {
     allowed_origins: study.allowed_origins,
     intake_ref: study.intake_id,
     intake_auto_created: study.intake_auto_created,
+    origin_guard_failure: (study.origin_guard_failure as StudyRecord['origin_guard_failure']) ?? null,
     created_at: isoRequired(study.created_at),
     updated_at: isoRequired(study.updated_at),
   };

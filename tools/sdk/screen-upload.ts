@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import type { Transaction } from 'sequelize';
+import { PassThrough } from 'node:stream';
+import { capability } from '../../core/registry.ts';
+import type { Services } from '../../core/context.ts';
+import type { InterviewRow } from '../../models/index.ts';
+import { DomainError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { creates, updates } from '../common.ts';
+import { artifactKey, recordArtifact } from '../interviews/artifacts.ts';
+import { sniff } from '../interviews/media.ts';
+import { SdkSessionId, sdkSession } from './session-access.ts';
+import { checkChunkBudget } from './audio.ts';
+
+const MB = 1024 * 1024;
+const StoredBody = z.object({ storage_key: z.string(), size: z.number(), md5: z.string() });
+
+interface UploadRow {
+  id: string;
+  interview_id: string;
+  status: 'open' | 'finalized';
+  parts: Record<string, { etag: string; size: number }>;
+  storage_key: string | null;
+}
+
+async function openUpload(services: Services, interviewId: string, transaction?: Transaction): Promise<UploadRow | null> {
+  const [rows] = await services.db.sequelize.query(`SELECT * FROM screen_upload_sessions WHERE interview_id = $1 AND status = 'open' FOR UPDATE`, { bind: [interviewId], transaction });
+  return (rows as UploadRow[])[0] ?? null;
+}
+
+function checkRecording(interview: InterviewRow): void {
+  if (interview.status === 'completed' || interview.status === 'abandoned') throw new DomainError('This interview has already ended', { code: 'session_ended' });
+  if (interview.consent_recording !== true) {
+    throw new DomainError('The participant has not agreed to be recorded', { code: 'consent_required', action: 'Record consent with consent_recording: true first' });
+  }
+}
+
+/**
+ * Joins the parts of an interview's open screen upload, in part order, into one recording
+ * (`source-video`) and closes the upload. Returns null when nothing is open.
+ */
+export async function finalizeScreenUpload(services: Services, interview: InterviewRow, transaction: Transaction): Promise<string | null> {
+  const upload = await openUpload(services, interview.id, transaction);
+  if (!upload) return null;
+  const chunks = await services.models.MediaChunk.findAll({ where: { interview_id: interview.id, type: 'screen' }, order: [['chunk_index', 'ASC']], transaction });
+  if (!chunks.length) throw new ValidationError('The screen upload has no parts yet', { code: 'no_parts' });
+  const key = artifactKey(interview.project_id, interview.id, 'screen-recording.webm');
+  const joined = new PassThrough();
+  const put = services.storage.put(key, joined, 'video/webm');
+  let head: Buffer | null = null;
+  try {
+    for (const chunk of chunks) {
+      for await (const data of await services.storage.get(chunk.storage_key)) {
+        head ??= Buffer.from(data as Buffer).subarray(0, 64);
+        if (!joined.write(data)) await new Promise((r) => joined.once('drain', r));
+      }
+    }
+    joined.end();
+  } catch (err) {
+    joined.destroy(err as Error);
+  }
+  const stored = await put;
+  const kind = head ? sniff(head) : null;
+  if (!kind || kind.kind === 'audio') {
+    await services.storage.delete(key).catch(() => {});
+    throw new DomainError('The uploaded parts are not a video recording', { code: 'unsupported_media_type' });
+  }
+  await recordArtifact(services, interview.id, { name: 'source-video', kind: 'source', storage_key: key, mime_type: kind.mime, size: stored.size, meta: { parts: chunks.length, format: kind.format } }, transaction);
+  await services.models.MediaChunk.destroy({ where: { interview_id: interview.id, type: 'screen' }, transaction });
+  await services.db.sequelize.query(`UPDATE screen_upload_sessions SET status = 'finalized', storage_key = $2, updated_at = now() WHERE id = $1`, { bind: [upload.id, key], transaction });
+  transaction.afterCommit(async () => {
+    await Promise.all(chunks.map((c) => services.storage.delete(c.storage_key).catch(() => {})));
+  });
+  return key;
+}
+
+export const sdkScreenUploadStart = capability({
+  name: 'sdk.screen_upload_start',
+  title: 'Start a screen upload (widget)',
+  description: 'Opens the screen-recording upload of an interview; parts follow with upload-part and finalize joins them. Starting again returns the open upload.',
+  input: z.strictObject({ session_id: SdkSessionId }),
+  output: z.object({ upload_session_id: z.string() }),
+  annotations: creates,
+  scope: 'write',
+  access: 'sdk',
+  mcp: false,
+  rest: { method: 'POST', path: '/api/sdk/screen/upload-session/start' },
+  async handler(ctx, input) {
+    return ctx.services.db.sequelize.transaction(async (transaction) => {
+      const { interview } = await sdkSession(ctx, input.session_id, { transaction, lock: true });
+      checkRecording(interview);
+      const open = await openUpload(ctx.services, interview.id, transaction);
+      if (open) return { upload_session_id: open.id };
+      const id = newId('sup');
+      await ctx.services.db.sequelize.query(`INSERT INTO screen_upload_sessions (id, interview_id, status) VALUES ($1, $2, 'open')`, { bind: [id, interview.id], transaction });
+      return { upload_session_id: id };
+    });
+  },
+});
+
+export const sdkScreenUploadPart = capability({
+  name: 'sdk.screen_upload_part',
+  title: 'Upload a screen part (widget)',
+  description:
+    'Raw bytes (Content-Type: application/octet-stream, at most 25 MB) of one part of the screen recording, numbered by X-Part-Number ' +
+    'from 1 and bound to the interview by X-Session-Id. Sending a number again replaces that part.',
+  input: z.strictObject({
+    session_id: SdkSessionId.describe('From the X-Session-Id header'),
+    part_number: z.number().int().min(1).max(10000).describe('From the X-Part-Number header'),
+    body: StoredBody,
+  }),
+  output: z.object({ part_number: z.number().int(), etag: z.string() }),
+  annotations: updates,
+  scope: 'write',
+  access: 'sdk',
+  mcp: false,
+  rest: {
+    method: 'POST',
+    path: '/api/sdk/screen/upload-session/upload-part',
+    headers: { 'x-session-id': 'session_id', 'x-part-number': 'part_number' },
+    binary: { field: 'body', maxBytes: 25 * MB },
+  },
+  async handler(ctx, input) {
+    const { models } = ctx.services;
+    const etag = `"${input.body.md5}"`;
+    const replaced = await ctx.services.db.sequelize.transaction(async (transaction) => {
+      const { interview } = await sdkSession(ctx, input.session_id, { transaction, lock: true });
+      checkRecording(interview);
+      const upload = await openUpload(ctx.services, interview.id, transaction);
+      if (!upload) throw new NotFoundError('No open screen upload for this interview', { code: 'upload_session_not_found', action: 'POST /api/sdk/screen/upload-session/start first' });
+      const previous = await models.MediaChunk.findOne({ where: { interview_id: interview.id, type: 'screen', chunk_index: input.part_number }, transaction });
+      if (previous) {
+        await previous.update({ storage_key: input.body.storage_key, size: input.body.size }, { transaction });
+      } else {
+        await checkChunkBudget(ctx, interview.id);
+        await models.MediaChunk.create(
+          { id: newId('chk'), interview_id: interview.id, type: 'screen', chunk_index: input.part_number, storage_key: input.body.storage_key, mime_type: 'video/webm', size: input.body.size },
+          { transaction },
+        );
+      }
+      await ctx.services.db.sequelize.query(
+        `UPDATE screen_upload_sessions SET parts = parts || jsonb_build_object($2::text, jsonb_build_object('etag', $3::text, 'size', $4::bigint)), updated_at = now() WHERE id = $1`,
+        { bind: [upload.id, String(input.part_number), etag, input.body.size], transaction },
+      );
+      return previous?.storage_key ?? null;
+    });
+    if (replaced) await ctx.services.storage.delete(replaced).catch(() => {});
+    return { part_number: input.part_number, etag };
+  },
+});
+
+export const sdkScreenUploadFinalize = capability({
+  name: 'sdk.screen_upload_finalize',
+  title: 'Finish a screen upload (widget)',
+  description: 'Joins the uploaded parts in order into the interview\'s screen recording and returns where it is stored.',
+  input: z.strictObject({ session_id: SdkSessionId }),
+  output: z.object({ storage_key: z.string() }),
+  annotations: updates,
+  scope: 'write',
+  access: 'sdk',
+  mcp: false,
+  rest: { method: 'POST', path: '/api/sdk/screen/upload-session/finalize' },
+  async handler(ctx, input) {
+    return ctx.services.db.sequelize.transaction(async (transaction) => {
+      const { interview } = await sdkSession(ctx, input.session_id, { transaction, lock: true });
+      const key = await finalizeScreenUpload(ctx.services, interview, transaction);
+      if (key) return { storage_key: key };
+      const [rows] = await ctx.services.db.sequelize.query(`SELECT storage_key FROM screen_upload_sessions WHERE interview_id = $1 AND status = 'finalized' ORDER BY updated_at DESC LIMIT 1`, { bind: [interview.id], transaction });
+      const done = (rows as Array<{ storage_key: string }>)[0];
+      if (!done) throw new NotFoundError('No screen upload for this interview', { code: 'upload_session_not_found' });
+      return { storage_key: done.storage_key };
+    });
+  },
+});

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import type { Transaction } from 'sequelize';
+import type { Ctx } from '../../core/context.ts';
+import { projectOf } from '../../core/context.ts';
+import type { InterviewRow, StudyRow } from '../../models/index.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import { guardOrigin } from './origin-guard.ts';
+
+export const SdkSessionId = z.string().min(1).max(64).describe('The interview id the widget got from POST /api/sdk/sessions');
+
+/**
+ * The widget's interview, checked to belong to the SDK key's project and guarded by its
+ * study's allowed origins. Locks the row when asked (inside the caller's transaction).
+ */
+export async function sdkSession(
+  ctx: Ctx,
+  sessionId: string,
+  opts: { transaction?: Transaction; lock?: boolean } = {},
+): Promise<{ interview: InterviewRow; study: StudyRow | null }> {
+  const { project } = projectOf(ctx);
+  const { models } = ctx.services;
+  const interview = await models.Interview.findOne({
+    where: { id: sessionId, project_id: project.id },
+    transaction: opts.transaction,
+    lock: opts.lock && opts.transaction ? opts.transaction.LOCK.UPDATE : undefined,
+  });
+  if (!interview) throw new NotFoundError('Interview not found for this SDK key', { code: 'session_not_found' });
+  const study = interview.study_id ? await models.Study.findOne({ where: { id: interview.study_id, project_id: project.id }, transaction: opts.transaction }) : null;
+  await guardOrigin(ctx, study, interview.id);
+  return { interview, study };
+}
+
+/** Milliseconds since the interview started (or since it was created, before that). */
+export function elapsedMs(interview: Pick<InterviewRow, 'started_at' | 'created_at'>, at = Date.now()): number {
+  const from = new Date(interview.started_at ?? interview.created_at).getTime();
+  return Math.max(0, at - from);
+}
+
+/** Appends a timestamped event to an interview's timeline. */
+export async function recordEvent(
+  services: Ctx['services'],
+  interviewId: string,
+  event: { type: string; timestampMs: number; line: string; data?: Record<string, unknown> },
+  transaction?: Transaction,
+): Promise<void> {
+  await services.db.sequelize.query(
+    `INSERT INTO interview_events (interview_id, event_type, timestamp_ms, event_line, data) VALUES ($1, $2, $3, $4, $5)`,
+    { bind: [interviewId, event.type, event.timestampMs, event.line, JSON.stringify(event.data ?? {})], transaction },
+  );
+}
