@@ -33,6 +33,10 @@ export interface Config {
   mailFrom: string;
   /** Extra browser origins allowed to call /mcp (ALLOWED_ORIGINS, comma-separated). */
   allowedOrigins: string[];
+  /** How long a live interview waits for its participant to reconnect before it is ended and processed. */
+  conductorGraceSeconds: number;
+  /** Model of the OpenAI-compatible realtime service behind the widget's voice mode. */
+  realtimeModel: string;
   /** Sign-in through an OpenID provider (Google by default). */
   signIn: { issuer: string; clientId: string | null; clientSecret: string | null };
   /** OAuth apps used to link a code-host and a tracker identity to an account. */
@@ -123,5 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signIn: { issuer: env.OIDC_ISSUER || 'https://accounts.google.com', clientId: env.OIDC_CLIENT_ID || null, clientSecret: env.OIDC_CLIENT_SECRET || null },
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    conductorGraceSeconds: intFrom(env.CONDUCTOR_GRACE_SECONDS, 300, 'CONDUCTOR_GRACE_SECONDS'),
+    realtimeModel: env.REALTIME_MODEL || 'gpt-realtime',
   };
 }

@@ -6,6 +6,7 @@ import { restRouter } from '../rest/router.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { docsRouter } from '../rest/docs.ts';
 import { storageRoutes } from '../rest/storage-routes.ts';
+import { sdkCors } from '../rest/sdk-cors.ts';
 import { agentRoutes } from '../auth/agent-routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { oauthRoutes } from '../auth/oauth/routes.ts';
@@ -64,6 +65,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
     res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
   });
 
+  app.use('/api/sdk', sdkCors());
   app.use(storageRoutes(services));
   app.use(agentRoutes(services));
   app.use(sessionRoutes(services));

@@ -19,6 +19,7 @@ import { loadCatalog, type Catalog } from './catalog.ts';
 import { createApp } from './http.ts';
 import type { Services } from './context.ts';
 import { migrateQueue, startWorker, type WorkerHandle } from '../jobs/runner.ts';
+import { attachConductor } from '../rest/conductor-ws.ts';
 
 export interface RunningService {
   url: string;
@@ -87,6 +88,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
   const log = opts.log ?? createLogger(config.logLevel);
   const { services, address, closeDb } = await openServices(config, log, opts.attach);
   let server: http.Server | null = null;
+  let conductor: { close(): void } | null = null;
   let listening: string | null = null;
   let worker: WorkerHandle | null = null;
   const pidFile = config.databaseUrl ? null : path.join(config.dataDir, 'server.pid');
@@ -96,6 +98,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       const app = createApp(catalog, services);
       server = http.createServer(app);
       server.keepAliveTimeout = 65_000;
+      conductor = attachConductor(server, services);
       await new Promise<void>((resolve, reject) => {
         server!.once('error', reject);
         server!.listen(config.port, config.host, () => resolve());
@@ -115,6 +118,7 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
         stopping ??= (async () => {
           if (server) {
             const closed = new Promise((resolve) => server!.close(resolve));
+            conductor?.close();
             server.closeIdleConnections();
             setTimeout(() => server?.closeAllConnections(), 2000).unref();
             await closed;

@@ -11,6 +11,8 @@ export interface FakeOpenAI {
   calls: Array<{ path: string; auth: string | undefined }>;
   transcriptSegments: Array<{ start: number; end: number; text: string }>;
   evidence: (transcript: string) => unknown[];
+  /** The conductor's next turn when it asks the model to interview. */
+  chat: (messages: Array<{ role: string; content: string }>) => { say: string | null; done: boolean };
   status: number;
   close(): Promise<void>;
 }
@@ -24,6 +26,7 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
       { start: 3.5, end: 6, text: 'It was really frustrating.' },
     ],
     evidence: () => [],
+    chat: () => ({ say: 'Tell me more.', done: false }),
     status: 200,
     close: async () => {},
   };
@@ -42,8 +45,18 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
         if (!body.includes('name="file"') || !body.includes('name="model"')) return json(400, { error: { message: 'file and model are required' } });
         return json(200, { text: state.transcriptSegments.map((s) => s.text).join(' '), segments: state.transcriptSegments });
       }
+      if (path === '/realtime/sessions' || path === '/realtime/transcription_sessions') {
+        return json(200, { client_secret: { value: 'ek_test_secret', expires_at: 1893456000 } });
+      }
+      if (path.startsWith('/realtime/calls')) {
+        if (req.headers['content-type'] !== 'application/sdp') return json(400, { error: { message: 'sdp expected' } });
+        return res.writeHead(201, { 'content-type': 'application/sdp', location: '/v1/realtime/calls/rtc_test_call' }).end(Buffer.concat(chunks).toString().replace('offer', 'answer'));
+      }
       if (path === '/chat/completions') {
-        const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ content: string }> };
+        const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ role: string; content: string }> };
+        if (request.messages[0].content.includes('interviewer')) {
+          return json(200, { choices: [{ message: { role: 'assistant', content: JSON.stringify(state.chat(request.messages)) } }] });
+        }
         const transcript = request.messages[request.messages.length - 1].content;
         return json(200, { choices: [{ message: { role: 'assistant', content: JSON.stringify({ evidence: state.evidence(transcript) }) } }] });
       }

@@ -31,6 +31,9 @@ const MESSAGES: Record<OriginGuardCode, { error: string; action: string }> = {
   },
 };
 
+/** Our own pages (the demo, recording launch pages) are always allowed. */
+const ownOrigin = (ctx: Ctx) => normaliseOrigin(ctx.services.baseUrl());
+
 /**
  * SPEC 2.16 origin guard. A study that lists allowed origins runs only on those; each
  * refusal is recorded on the study (`origin_guard_failure`) so its owners see why their
@@ -44,7 +47,7 @@ export async function guardOrigin(ctx: Ctx, study: StudyRow | null, sessionId: s
   let code: OriginGuardCode | null = null;
   if (!requestOrigin) code = 'origin_required';
   else if (!normalized) code = 'origin_invalid';
-  else if (!allowed.includes(normalized)) code = 'origin_not_allowed';
+  else if (!allowed.includes(normalized) && normalized !== ownOrigin(ctx)) code = 'origin_not_allowed';
   if (!code) return;
   const { error, action } = MESSAGES[code];
   const failure = {

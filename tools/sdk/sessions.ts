@@ -6,6 +6,7 @@ import { newId } from '../../core/ids.ts';
 import { creates } from '../common.ts';
 import { findStudy, projectRefOf } from '../studies/record.ts';
 import { Session, sessionRecord } from '../interviews/record.ts';
+import { guardOrigin } from './origin-guard.ts';
 
 export const sdkCreateSession = capability({
   name: 'sdk.create_session',
@@ -35,6 +36,7 @@ export const sdkCreateSession = capability({
     if (study && study.status !== 'active') {
       throw new DomainError('This study is not taking interviews', { code: 'study_not_active', action: 'Activate the study first' });
     }
+    await guardOrigin(ctx, study, null);
     let response = null;
     if (input.screener_response_id) {
       response = await models.IntakeResponse.findOne({ where: { id: input.screener_response_id } });

@@ -1,0 +1,145 @@
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { randomUUID } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { z } from 'zod';
+import type { Ctx, Services } from '../core/context.ts';
+import { AppError, AuthenticationError } from '../core/errors.ts';
+import { projectForKey } from '../auth/sdk-key.ts';
+import { sdkSession, elapsedMs, recordEvent } from '../tools/sdk/session-access.ts';
+import { conduct, stateOf, type Input, type Outcome } from '../tools/conductor/engine.ts';
+import { armFinalization, isEnded } from '../tools/conductor/end.ts';
+import { sessionTokenValid } from '../tools/conductor/token.ts';
+import { segmentsOf } from '../tools/conductor/script.ts';
+
+const PATH = /^\/api\/sdk\/conductor\/([^/]+)\/ws$/;
+const MAX_FRAME_BYTES = 64 * 1024;
+
+/** What the widget sends over the socket. */
+const Frame = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('answer'), text: z.string().trim().min(1).max(4000) }),
+  z.object({ type: z.literal('observe_done') }),
+  z.object({ type: z.literal('end') }),
+  z.object({ type: z.literal('ping') }),
+  z.object({
+    type: z.literal('event'),
+    event_type: z.string().min(1).max(64),
+    event_line: z.string().max(2000),
+    data: z.record(z.string(), z.unknown()).optional(),
+  }),
+]);
+
+function refuse(socket: Duplex, err: unknown): void {
+  const e = err instanceof AppError ? err : new AppError(500, 'Internal error');
+  const body = JSON.stringify({ error: e.message, code: e.code, retryable: e.retryable ?? false, action: e.action });
+  socket.end(`HTTP/1.1 ${e.status} ${http_reason(e.status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+const http_reason = (status: number) => ({ 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity' })[status] ?? 'Error';
+
+/**
+ * `GET /api/sdk/conductor/:sessionId/ws`: the live interview. Authenticated by the SDK key and
+ * the session token from start (or a runtime token), guarded by the study's allowed origins.
+ * All state lives in Postgres, so a participant may reconnect to any process and resume.
+ */
+export function attachConductor(server: http.Server, services: Services): { close(): void } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const match = PATH.exec(url.pathname);
+    if (!match) return void socket.destroy();
+    const sessionId = decodeURIComponent(match[1]);
+    void (async () => {
+      const sdk = await projectForKey(services, url.searchParams.get('key') ?? (req.headers['x-project-key'] as string | undefined) ?? null);
+      const ctx: Ctx = {
+        requestId: randomUUID(),
+        surface: 'rest',
+        principal: sdk.principal,
+        org: sdk.org,
+        project: sdk.project,
+        services,
+        log: services.log.child({ conductor: sessionId }),
+        requestOrigin: (req.headers.origin as string | undefined) ?? null,
+      };
+      const { interview } = await sdkSession(ctx, sessionId);
+      if (!(await sessionTokenValid(services, interview, url.searchParams.get('session_token')))) {
+        throw new AuthenticationError('The session token is not valid for this interview', { code: 'invalid_session_token', action: 'POST /api/sdk/conductor/:sessionId/start for a fresh ws_url' });
+      }
+      return ctx;
+    })().then(
+      (ctx) => wss.handleUpgrade(req, socket, head, (ws) => serve(ws, ctx, sessionId)),
+      (err) => refuse(socket, err),
+    );
+  });
+  return { close: () => wss.clients.forEach((ws) => ws.terminate()) };
+}
+
+function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
+  const { services } = ctx;
+  const send = (frame: Record<string, unknown>) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(frame));
+  const report = (o: Outcome) => {
+    for (const m of o.messages) send({ type: 'message', ...m });
+    send({ type: 'state', awaiting: o.state.awaiting, segment: o.segment, finished: o.state.finished });
+    if (o.ended) send({ type: 'ended', session_id: sessionId });
+  };
+  const step = (input: Input) =>
+    services.db.sequelize.transaction(async (transaction) => {
+      const { interview } = await sdkSession(ctx, sessionId, { transaction, lock: true });
+      return conduct(services, interview, input, transaction);
+    });
+
+  // One frame at a time, in arrival order.
+  let queue: Promise<unknown> = (async () => {
+    const history = await services.db.pool.query(
+      `SELECT role, content AS text, segment_id, timestamp_ms FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id`,
+      [sessionId],
+    );
+    await services.models.Interview.update({ finalize_after: null, conductor_seen_at: new Date() }, { where: { id: sessionId } });
+    send({ type: 'hello', session_id: sessionId, resumed: history.rows.length > 0, messages: history.rows });
+    report(await step({ type: 'start' }));
+  })().catch((err) => fail(err));
+
+  const fail = (err: unknown) => {
+    if (err instanceof AppError) send({ type: 'error', error: err.message, code: err.code, retryable: err.retryable ?? false, action: err.action });
+    else {
+      ctx.log.error('conductor frame failed', { error: err instanceof Error ? err.stack : String(err) });
+      send({ type: 'error', error: 'Internal error', code: 'internal_error', retryable: true });
+    }
+  };
+
+  ws.on('message', (raw) => {
+    queue = queue.then(async () => {
+      let frame: z.output<typeof Frame>;
+      try {
+        frame = Frame.parse(JSON.parse(String(raw)));
+      } catch {
+        return send({ type: 'error', error: 'Unrecognised frame: send {"type":"answer","text":...}, observe_done, event, end or ping', code: 'invalid_frame', retryable: false });
+      }
+      if (frame.type === 'ping') return send({ type: 'pong' });
+      if (frame.type === 'event') {
+        const interview = await services.models.Interview.findByPk(sessionId);
+        if (!interview) return;
+        const state = stateOf(interview);
+        const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
+        await recordEvent(services, sessionId, {
+          type: frame.event_type,
+          timestampMs: elapsedMs(interview),
+          line: frame.event_line,
+          data: { ...frame.data, segment_id: segmentsOf(study?.script_json)[state.segment]?.id ?? null, segment_mode: state.awaiting === 'observe' ? 'observe' : null },
+        });
+        return;
+      }
+      report(await step(frame));
+    }).catch(fail);
+  });
+
+  ws.on('close', () => {
+    void queue.finally(() =>
+      services.db.sequelize
+        .transaction(async (transaction) => {
+          const interview = await services.models.Interview.findByPk(sessionId, { transaction, lock: transaction.LOCK.UPDATE });
+          if (interview && !isEnded(interview) && !interview.finalize_after) await armFinalization(services, interview, transaction);
+        })
+        .catch((err) => ctx.log.warn('could not arm finalisation', { error: String(err) })),
+    );
+  });
+}

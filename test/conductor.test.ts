@@ -1,0 +1,258 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
+import { openConductor } from './helpers/conductor.ts';
+import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
+
+const SHOP = 'http://shop.example';
+const script = {
+  version: 2,
+  goals: [{ id: 'g1', description: 'Understand exporting' }],
+  segments: [
+    { id: 'hello', mode: 'speak', title: 'Hello', speak_text: 'Welcome, thanks for joining.' },
+    { id: 'try', mode: 'observe', title: 'Try it', instruction: 'Export last month\'s report as you normally would.' },
+    { id: 'ask', mode: 'talk', title: 'Exporting', instruction: 'Ask about the last time they exported a report. What got in the way?', conductor_context: 'Serves g1' },
+  ],
+};
+
+let svc: TestService;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+let studyRef: string;
+const sdk = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+  svc.api(method, path, { body, headers: { 'x-project-key': o.project.public_key, origin: SHOP, ...headers } });
+
+async function consentedInterview(extra: Record<string, unknown> = {}) {
+  const created = await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'text', participant_name: 'Ada', ...extra });
+  expect(created.status).toBe(201);
+  const id = created.body.session.id as string;
+  expect((await sdk('POST', `/api/sdk/sessions/${id}/consent`, { consent_recording: false, consent_data_use: true, consent_version: '2026-11' })).status).toBe(200);
+  return id;
+}
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { WORKER: 'on', CONDUCTOR_GRACE_SECONDS: '1' } });
+  o = await ownerWithProject(svc, 'conductor@example.com', 'Exports');
+  const res = await o.call('POST', '/studies', {
+    title: 'Export study', status: 'active', goals: script.goals, script, invitation: validInvitation,
+    visibility: visibility([['include', 'subtree', '/app']]), allowed_origins: [SHOP],
+  });
+  expect(res.status).toBe(201);
+  studyRef = res.body.study.ref;
+});
+afterAll(() => svc?.stop());
+// Every test here calls from one IP; each starts with fresh SPEC 8 buckets (one test checks them).
+beforeEach(() => svc.services.db.pool.query('DELETE FROM rate_limit_hits'));
+
+describe('conductor', () => {
+  it('runs speak, observe and talk over the WebSocket, storing every message and event, then ends and processes', async () => {
+    const id = await consentedInterview();
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    expect(start.status).toBe(200);
+    const wsUrl = new URL(start.body.ws_url);
+    expect(wsUrl.protocol).toBe('ws:');
+    expect(wsUrl.pathname).toBe(`/api/sdk/conductor/${id}/ws`);
+    expect(wsUrl.searchParams.get('key')).toBe(o.project.public_key);
+    expect(wsUrl.searchParams.get('session_token')).toBe(start.body.session_token);
+
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    expect(await c.next((f) => f.type === 'hello')).toMatchObject({ resumed: false, messages: [] });
+    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'speak', text: 'Welcome, thanks for joining.', segment_id: 'hello' });
+    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'observe', segment_id: 'try' });
+    expect(await c.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'observe', segment: { id: 'try', mode: 'observe', index: 1, total: 3 } });
+
+    // Answers are refused while observing; page events are recorded as cues of the segment.
+    c.send({ type: 'answer', text: 'too early' });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'not_expecting_answer' });
+    c.send({ type: 'event', event_type: 'click', event_line: 'clicked Export', data: { selector: '#export' } });
+    c.send({ type: 'observe_done' });
+    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'ask', text: 'Could you tell me about the last time you exported a report?', segment_id: 'ask' });
+
+    c.send({ type: 'answer', text: 'Last week.' });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'ask', text: expect.stringContaining('a bit more') });
+    c.send({ type: 'answer', text: "I couldn't find the export button anywhere and it was really frustrating, so I gave up and took screenshots instead." });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'ask', text: 'What got in the way?' });
+    c.send({ type: 'answer', text: 'The menu hides it under Settings, which makes no sense to me at all when I just want my data.' });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'closing' });
+    expect(await c.next((f) => f.type === 'ended')).toMatchObject({ session_id: id });
+    await c.close();
+
+    const detail = await o.call('GET', `/sessions/${id}`);
+    expect(detail.body.session.status).toBe('completed');
+    const msgs = detail.body.session.messages;
+    expect(msgs.map((m: any) => m.role)).toEqual(['conductor', 'conductor', 'conductor', 'participant', 'conductor', 'participant', 'conductor', 'participant', 'conductor']);
+    for (let i = 1; i < msgs.length; i++) expect(msgs[i].timestamp_ms).toBeGreaterThanOrEqual(msgs[i - 1].timestamp_ms);
+    const cues = await o.call('GET', `/sessions/${id}/cues`);
+    expect(cues.body.cues).toEqual([expect.objectContaining({ cue: 'clicked Export', segment_id: 'try' })]);
+    const types = detail.body.session.events.map((e: any) => e.event_type);
+    expect(types).toEqual(expect.arrayContaining(['consent', 'started', 'segment_started', 'click', 'ended']));
+
+    const done = await settled(o.call, id);
+    expect(done.status).toBe('processed');
+    expect(done.evidence_count).toBeGreaterThan(0);
+    const signals = await o.call('GET', `/signals?session_id=${id}`);
+    expect(signals.body.signals.some((s: any) => s.quote.includes("couldn't find the export button"))).toBe(true);
+
+    // Ending again changes nothing; the socket of an ended interview says so.
+    const again = await sdk('POST', `/api/sdk/conductor/${id}/end`);
+    expect(again.status).toBe(200);
+    expect(again.body.session.status).toBe('completed');
+    expect((await sdk('POST', `/api/sdk/conductor/${id}/start`, {})).body.code).toBe('session_ended');
+  });
+
+  it('resumes where it stopped after a reconnect, with the runtime token or a kept compatibility token', async () => {
+    const id = await consentedInterview();
+    const token = 'compat-token-0123456789abcdef';
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, { session_token: token });
+    expect(start.body.session_token).toBe(token);
+    expect(new URL(start.body.ws_url).searchParams.get('session_token')).toBe(token);
+    const first = await openConductor(start.body.ws_url, { origin: SHOP });
+    await first.next((f) => f.type === 'state' && f.awaiting === 'observe');
+    first.send({ type: 'observe_done' });
+    await first.next((f) => f.type === 'message' && f.kind === 'ask');
+    await first.close();
+
+    const runtime = await sdk('POST', `/api/sdk/sessions/${id}/runtime-token`);
+    expect(runtime.status).toBe(200);
+    expect(runtime.body).toMatchObject({ token_type: 'Bearer', session_id: id, expires_in: 600 });
+    const url = new URL(start.body.ws_url);
+    url.searchParams.set('session_token', runtime.body.token);
+    const second = await openConductor(url.toString(), { origin: SHOP });
+    const hello = await second.next((f) => f.type === 'hello');
+    expect(hello.resumed).toBe(true);
+    expect(hello.messages.map((m: any) => m.text)).toEqual(['Welcome, thanks for joining.', "Export last month's report as you normally would.", 'Could you tell me about the last time you exported a report?']);
+    expect(await second.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'answer', segment: { id: 'ask' } });
+    expect(second.frames.filter((f) => f.type === 'message')).toEqual([]); // nothing is said twice
+    second.send({ type: 'answer', text: 'Yesterday, and honestly it took me ages to find where the export lived in the menus.' });
+    expect(await second.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ text: 'What got in the way?' });
+    second.send({ type: 'end' });
+    await second.next((f) => f.type === 'ended');
+    await second.close();
+    expect((await o.call('GET', `/sessions/${id}`)).body.session.status).toBe('completed');
+  });
+
+  it('refuses sockets without a valid token, key or origin', async () => {
+    const id = await consentedInterview();
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const url = new URL(start.body.ws_url);
+    url.searchParams.set('session_token', 'wrong-token-wrong-token');
+    await expect(openConductor(url.toString(), { origin: SHOP })).rejects.toMatchObject({ status: 401, body: { code: 'invalid_session_token' } });
+    await expect(openConductor(start.body.ws_url, { origin: 'http://evil.example' })).rejects.toMatchObject({ status: 403, body: { code: 'origin_not_allowed', retryable: false } });
+    await expect(openConductor(start.body.ws_url)).rejects.toMatchObject({ status: 403, body: { code: 'origin_required' } });
+    const noKey = new URL(start.body.ws_url);
+    noKey.searchParams.delete('key');
+    await expect(openConductor(noKey.toString(), { origin: SHOP })).rejects.toMatchObject({ status: 401, body: { code: 'sdk_key_required' } });
+  });
+
+  it('needs consent before it starts, and a bad frame is an error that changes nothing', async () => {
+    const created = await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'text' });
+    const id = created.body.session.id;
+    expect((await sdk('POST', `/api/sdk/conductor/${id}/start`, {})).body.code).toBe('consent_required');
+    expect((await sdk('POST', `/api/sdk/conductor/${id}/start`, { session_token: 'short' })).status).toBe(400);
+    await sdk('POST', `/api/sdk/sessions/${id}/consent`, { consent_recording: true, consent_data_use: true, consent_version: 'v1' });
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    await c.next((f) => f.type === 'state');
+    c.send({ type: 'shout', text: 'hi' });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'invalid_frame' });
+    c.ws.send('not json');
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'invalid_frame' });
+    c.send({ type: 'ping' });
+    await c.next((f) => f.type === 'pong');
+    await c.close();
+  });
+
+  it('checkpoints on unload and ends the interview when the participant does not come back', async () => {
+    const id = await consentedInterview();
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+    c.send({ type: 'observe_done' });
+    await c.next((f) => f.type === 'message' && f.kind === 'ask');
+    c.send({ type: 'answer', text: 'It was fine overall, but I could not find the export button anywhere on the page.' });
+    await c.next((f) => f.type === 'message' && f.role === 'conductor' && f.kind === 'ask');
+    const cp = await sdk('POST', `/api/sdk/conductor/${id}/checkpoint`, { snapshot: { scroll: 120 }, reason: 'pagehide' });
+    expect(cp.status).toBe(200);
+    expect(Date.parse(cp.body.finalize_after)).toBeGreaterThan(Date.now() - 1000);
+    await c.close();
+    const until = Date.now() + 20_000;
+    let status = '';
+    while (Date.now() < until && status !== 'completed') {
+      await new Promise((r) => setTimeout(r, 250));
+      status = (await o.call('GET', `/sessions/${id}`)).body.session.status;
+    }
+    expect(status).toBe('completed');
+    expect((await settled(o.call, id)).status).toBe('processed');
+    const big = await sdk('POST', `/api/sdk/conductor/${id}/checkpoint`, { snapshot: { blob: 'x'.repeat(70_000) } });
+    expect(big.status).toBe(400);
+  });
+
+  it('ends an interview nobody talked in as abandoned, with nothing to process', async () => {
+    const id = await consentedInterview();
+    await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const end = await sdk('POST', `/api/sdk/conductor/${id}/end`);
+    expect(end.body).toMatchObject({ session: { status: 'abandoned', processing_status: 'not_started' }, queued: false });
+  });
+});
+
+describe('conductor limits', () => {
+  it('allows 10 starts a minute per IP and 5 voice secrets', async () => {
+    const id = await consentedInterview();
+    for (let i = 0; i < 10; i++) expect((await sdk('POST', `/api/sdk/conductor/${id}/start`, {})).status).toBe(200);
+    const over = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    expect(over.status).toBe(429);
+    expect(over.headers.get('retry-after')).toBeTruthy();
+    for (let i = 0; i < 5; i++) expect((await sdk('POST', `/api/sdk/conductor/${id}/sts-secret`)).status).toBe(503);
+    expect((await sdk('POST', `/api/sdk/conductor/${id}/sts-secret`)).status).toBe(429);
+  });
+});
+
+describe('conductor voice', () => {
+  let fake: FakeOpenAI;
+  beforeAll(async () => {
+    fake = await fakeOpenAI('sk-voice-test');
+  });
+  afterAll(() => fake?.close());
+
+  it('answers 503 with text guidance without a model key, then proxies secrets and calls with one', async () => {
+    const id = await consentedInterview();
+    await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    for (const path of ['transcription-secret', 'sts-secret']) {
+      const res = await sdk('POST', `/api/sdk/conductor/${id}/${path}`);
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'voice_unavailable', retryable: false, action: expect.stringContaining('text') });
+    }
+    await o.call('PATCH', '/settings', { openai_api_key: 'sk-voice-test', openai_base_url: fake.url });
+    const secret = await sdk('POST', `/api/sdk/conductor/${id}/sts-secret`);
+    expect(secret.status).toBe(200);
+    expect(secret.body).toMatchObject({ client_secret: 'ek_test_secret', model: 'gpt-realtime' });
+    expect((await sdk('POST', `/api/sdk/conductor/${id}/transcription-secret`)).body.client_secret).toBe('ek_test_secret');
+    // The script is on its speak/observe part: a realtime call needs a talk segment.
+    const early = await sdk('POST', `/api/sdk/conductor/${id}/realtime-call`, { sdp: 'v=0 offer sdp' });
+    expect(early.body.code).toBe('not_in_talk_mode');
+
+    // With the key the model leads the talk segment.
+    fake.chat = () => ({ say: 'What were you trying to export, and for whom?', done: false });
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+    c.send({ type: 'observe_done' });
+    expect(await c.next((f) => f.type === 'message' && f.kind === 'ask')).toMatchObject({ text: 'What were you trying to export, and for whom?' });
+    const call = await sdk('POST', `/api/sdk/conductor/${id}/realtime-call`, { sdp: 'v=0 offer sdp' });
+    expect(call.status).toBe(200);
+    expect(call.body).toEqual({ sdp: 'v=0 answer sdp', call_id: 'rtc_test_call', model: 'gpt-realtime', reasoning_enabled: false, sideband_enabled: false });
+    fake.chat = () => ({ say: null, done: true });
+    c.send({ type: 'answer', text: 'A monthly revenue report for my manager, which I export every month.' });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'closing' });
+    await c.close();
+    expect(fake.calls.some((x) => x.path === '/chat/completions')).toBe(true);
+    // The provider failing is a retryable 502, never a leak of its answer.
+    fake.status = 500;
+    const id2 = await consentedInterview();
+    await sdk('POST', `/api/sdk/conductor/${id2}/start`, {});
+    const broken = await sdk('POST', `/api/sdk/conductor/${id2}/sts-secret`);
+    expect(broken.status).toBe(502);
+    expect(broken.body).toMatchObject({ code: 'voice_provider_error', retryable: true });
+    fake.status = 200;
+    await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
+  });
+});

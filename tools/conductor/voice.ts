@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import type { Ctx } from '../../core/context.ts';
+import { AppError, DomainError, UnavailableError } from '../../core/errors.ts';
+import { creates } from '../common.ts';
+import { modelAccess, type Endpoint } from '../interviews/model-access.ts';
+import { SdkSessionId, sdkSession } from '../sdk/session-access.ts';
+import { segmentsOf } from './script.ts';
+import { stateOf } from './engine.ts';
+
+/**
+ * Voice runs on an OpenAI-compatible realtime service with the project's key (or the
+ * operator's). Without one the widget keeps to text: these routes say so, not retryable.
+ */
+async function voiceEndpoint(ctx: Ctx, sessionId: string, needTalk = false): Promise<Endpoint> {
+  const { interview } = await sdkSession(ctx, sessionId);
+  if (interview.status !== 'in_progress') {
+    throw new DomainError('The interview has not started', { code: 'session_not_started', action: 'POST /api/sdk/conductor/:sessionId/start first' });
+  }
+  if (needTalk) {
+    const study = interview.study_id ? await ctx.services.models.Study.findByPk(interview.study_id) : null;
+    const segment = segmentsOf(study?.script_json)[stateOf(interview).segment];
+    if (segment?.mode !== 'talk') throw new DomainError('Voice calls run only in a talk segment', { code: 'not_in_talk_mode' });
+  }
+  const { llm } = await modelAccess(ctx.services, interview.project_id);
+  if (!llm?.apiKey) {
+    throw new UnavailableError('Voice is not available for this project: no model key is configured', {
+      code: 'voice_unavailable',
+      retryable: false,
+      action: 'Continue the interview in text. To offer voice, set openai_api_key in the project settings (or LLM_API_KEY on the server).',
+    });
+  }
+  return llm;
+}
+
+async function upstream(endpoint: Endpoint, path: string, init: { body: string; type: string }): Promise<Response> {
+  let res: Response;
+  try {
+    res = await fetch(`${endpoint.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${endpoint.apiKey}`, 'content-type': init.type },
+      body: init.body,
+      signal: AbortSignal.timeout(20_000),
+    });
+  } catch {
+    throw new AppError(502, 'The realtime voice service could not be reached', { code: 'voice_provider_unreachable', retryable: true, action: 'Retry shortly, or continue in text' });
+  }
+  if (!res.ok) {
+    const auth = res.status === 401 || res.status === 403;
+    throw new AppError(502, `The realtime voice service answered HTTP ${res.status}`, {
+      code: auth ? 'voice_provider_auth_failed' : 'voice_provider_error',
+      retryable: !auth && (res.status === 429 || res.status >= 500),
+      action: auth ? 'Check openai_api_key in the project settings; continue in text meanwhile' : 'Retry shortly, or continue in text',
+    });
+  }
+  return res;
+}
+
+const Secret = z.object({ client_secret: z.string(), expires_at: z.number().nullable(), model: z.string() });
+type ClientSecretBody = { client_secret?: { value?: string; expires_at?: number }; value?: string; expires_at?: number };
+
+async function mintSecret(endpoint: Endpoint, path: string, body: Record<string, unknown>, model: string) {
+  const res = await upstream(endpoint, path, { body: JSON.stringify(body), type: 'application/json' });
+  const json = (await res.json().catch(() => ({}))) as ClientSecretBody;
+  const value = json.client_secret?.value ?? json.value;
+  if (!value) throw new AppError(502, 'The realtime voice service gave no client secret', { code: 'voice_provider_error', retryable: true });
+  return { client_secret: value, expires_at: json.client_secret?.expires_at ?? json.expires_at ?? null, model };
+}
+
+const voiceCap = { annotations: creates, scope: 'write' as const, access: 'sdk' as const, mcp: false, rateLimit: 5 };
+
+export const transcriptionSecret = capability({
+  ...voiceCap,
+  name: 'sdk.conductor_transcription_secret',
+  title: 'Speech transcription secret (widget)',
+  description: 'An ephemeral client secret with which the browser streams the participant\'s speech to the realtime transcription service.',
+  input: z.strictObject({ sessionId: SdkSessionId }),
+  output: Secret,
+  rest: { method: 'POST', path: '/api/sdk/conductor/:sessionId/transcription-secret' },
+  async handler(ctx, input) {
+    const endpoint = await voiceEndpoint(ctx, input.sessionId);
+    const model = ctx.services.config.models.transcriptionModel;
+    return mintSecret(endpoint, '/realtime/transcription_sessions', { input_audio_transcription: { model } }, model);
+  },
+});
+
+export const stsSecret = capability({
+  ...voiceCap,
+  name: 'sdk.conductor_sts_secret',
+  title: 'Voice conversation secret (widget)',
+  description: 'An ephemeral client secret with which the browser holds a speech-to-speech conversation with the realtime model.',
+  input: z.strictObject({ sessionId: SdkSessionId }),
+  output: Secret,
+  rest: { method: 'POST', path: '/api/sdk/conductor/:sessionId/sts-secret' },
+  async handler(ctx, input) {
+    const endpoint = await voiceEndpoint(ctx, input.sessionId);
+    const model = ctx.services.config.realtimeModel;
+    return mintSecret(endpoint, '/realtime/sessions', { model }, model);
+  },
+});
+
+export const realtimeCall = capability({
+  ...voiceCap,
+  name: 'sdk.conductor_realtime_call',
+  title: 'Start a realtime voice call (widget)',
+  description: 'Exchanges the browser\'s WebRTC SDP offer for the realtime service\'s answer. Only once the interview has started and is in a talk segment.',
+  input: z.strictObject({ sessionId: SdkSessionId, sdp: z.string().min(10).max(100_000).describe('The WebRTC SDP offer') }),
+  output: z.object({ sdp: z.string(), call_id: z.string().nullable(), model: z.string(), reasoning_enabled: z.boolean(), sideband_enabled: z.boolean() }),
+  rest: { method: 'POST', path: '/api/sdk/conductor/:sessionId/realtime-call' },
+  async handler(ctx, input) {
+    const endpoint = await voiceEndpoint(ctx, input.sessionId, true);
+    const model = ctx.services.config.realtimeModel;
+    const res = await upstream(endpoint, `/realtime/calls?model=${encodeURIComponent(model)}`, { body: input.sdp, type: 'application/sdp' });
+    const callId = res.headers.get('location')?.split('/').pop() ?? null;
+    return { sdp: await res.text(), call_id: callId, model, reasoning_enabled: false, sideband_enabled: false };
+  },
+});
