@@ -41,7 +41,7 @@ const ownOrigin = (ctx: Ctx) => normaliseOrigin(ctx.services.baseUrl());
  */
 export async function guardOrigin(ctx: Ctx, study: StudyRow | null, sessionId: string | null): Promise<void> {
   if (!study || !study.allowed_origins.length) return;
-  const requestOrigin = ctx.requestOrigin ?? null;
+  const requestOrigin = ctx.requestOrigin || null;
   const normalized = requestOrigin ? normaliseOrigin(requestOrigin) : null;
   const allowed = study.allowed_origins.map((o) => normaliseOrigin(o) ?? o);
   let code: OriginGuardCode | null = null;
