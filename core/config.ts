@@ -35,6 +35,8 @@ export interface Config {
   allowedOrigins: string[];
   /** How long a live interview waits for its participant to reconnect before it is ended and processed. */
   conductorGraceSeconds: number;
+  /** Let outbound page fetches (widget checks, listing previews) reach loopback addresses: tests and local development only. */
+  outboundAllowLoopback: boolean;
   /** Model of the OpenAI-compatible realtime service behind the widget's voice mode. */
   realtimeModel: string;
   /** Sign-in through an OpenID provider (Google by default). */
@@ -129,5 +131,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     conductorGraceSeconds: intFrom(env.CONDUCTOR_GRACE_SECONDS, 300, 'CONDUCTOR_GRACE_SECONDS'),
     realtimeModel: env.REALTIME_MODEL || 'gpt-realtime',
+    outboundAllowLoopback: (env.OUTBOUND_ALLOW_LOOPBACK ?? '').toLowerCase() === 'true',
   };
 }

@@ -6,7 +6,9 @@ import { restRouter } from '../rest/router.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { docsRouter } from '../rest/docs.ts';
 import { storageRoutes } from '../rest/storage-routes.ts';
+import { recordingPages } from '../rest/recording-pages.ts';
 import { sdkCors } from '../rest/sdk-cors.ts';
+import { widgetRoutes } from '../rest/widget-routes.ts';
 import { agentRoutes } from '../auth/agent-routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { oauthRoutes } from '../auth/oauth/routes.ts';
@@ -66,7 +68,9 @@ export function createApp(catalog: Catalog, services: Services): Express {
   });
 
   app.use('/api/sdk', sdkCors());
+  app.use(widgetRoutes(services));
   app.use(storageRoutes(services));
+  app.use(recordingPages(services));
   app.use(agentRoutes(services));
   app.use(sessionRoutes(services));
   app.use(oauthRoutes(services));

@@ -7,6 +7,7 @@ import type { Ctx, Services } from '../core/context.ts';
 import { AppError, AuthenticationError } from '../core/errors.ts';
 import { projectForKey } from '../auth/sdk-key.ts';
 import { sdkSession, elapsedMs, recordEvent } from '../tools/sdk/session-access.ts';
+import { requestOriginOf } from '../tools/sdk/origin-guard.ts';
 import { conduct, stateOf, type Input, type Outcome } from '../tools/conductor/engine.ts';
 import { armFinalization, isEnded } from '../tools/conductor/end.ts';
 import { sessionTokenValid } from '../tools/conductor/token.ts';
@@ -58,7 +59,7 @@ export function attachConductor(server: http.Server, services: Services): { clos
         project: sdk.project,
         services,
         log: services.log.child({ conductor: sessionId }),
-        requestOrigin: (req.headers.origin as string | undefined) ?? null,
+        requestOrigin: requestOriginOf(req.headers),
       };
       const { interview } = await sdkSession(ctx, sessionId);
       if (!(await sessionTokenValid(services, interview, url.searchParams.get('session_token')))) {

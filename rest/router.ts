@@ -7,6 +7,7 @@ import { invoke } from '../core/invoke.ts';
 import { AuthenticationError, ValidationError } from '../core/errors.ts';
 import { parseMultipart } from './multipart.ts';
 import { storeBinaryBody } from './binary.ts';
+import { requestOriginOf } from '../tools/sdk/origin-guard.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { sdkKeyFrom } from '../auth/sdk-key.ts';
 import { checkRestScope } from '../auth/scope.ts';
@@ -81,7 +82,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       }
       const pathValues = req.params as Record<string, string>;
       for (const p of params) input[p] = (coerce.get(p) ?? ((v: unknown) => v))(pathValues[p]);
-      const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkKey: sdk ? sdkKeyFrom(req) : null, origin: sdk ? (req.get('origin') ?? null) : null };
+      const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkKey: sdk ? sdkKeyFrom(req) : null, origin: sdk ? requestOriginOf(req.headers) : null };
       const output = await invoke(cap, input, context, {
         services,
         principal,

@@ -54,7 +54,7 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
       }
       if (path === '/chat/completions') {
         const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ role: string; content: string }> };
-        if (request.messages[0].content.includes('interviewer')) {
+        if (request.messages[0].content.startsWith('You are a neutral user-research interviewer')) {
           return json(200, { choices: [{ message: { role: 'assistant', content: JSON.stringify(state.chat(request.messages)) } }] });
         }
         const transcript = request.messages[request.messages.length - 1].content;

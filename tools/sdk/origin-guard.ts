@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Ctx } from '../../core/context.ts';
 import type { StudyRow } from '../../models/index.ts';
 import { ForbiddenError } from '../../core/errors.ts';
@@ -11,6 +12,20 @@ export function normaliseOrigin(value: string): string | null {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
     if (url.username || url.password || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return null;
     return url.origin.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The page origin of a browser request: its Origin header, else the origin of its Referer
+ * (browsers leave Origin off same-origin GETs). Neither: null.
+ */
+export function requestOriginOf(headers: IncomingHttpHeaders): string | null {
+  if (typeof headers.origin === 'string') return headers.origin;
+  if (typeof headers.referer !== 'string') return null;
+  try {
+    return new URL(headers.referer).origin;
   } catch {
     return null;
   }

@@ -1,0 +1,107 @@
+import http from 'node:http';
+import https from 'node:https';
+import dns from 'node:dns';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { AppError, DomainError } from './errors.ts';
+
+export interface SafeFetchOptions {
+  /** Operators may allow loopback addresses (tests, local development); never private or metadata ones. */
+  allowLoopback?: boolean;
+  maxBytes?: number;
+  timeoutMs?: number;
+  maxRedirects?: number;
+}
+
+export interface Fetched {
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+  truncated: boolean;
+}
+
+/** Only public unicast addresses (IPv4-mapped IPv6 judged as the IPv4 inside), loopback when allowed. */
+export function addressAllowed(ip: string, allowLoopback = false): boolean {
+  if (!ipaddr.isValid(ip)) return false;
+  const range = ipaddr.process(ip).range();
+  return range === 'unicast' || (allowLoopback && range === 'loopback');
+}
+
+const refused = (what: string) =>
+  new DomainError(`That address cannot be fetched: ${what}`, { code: 'url_not_allowed', action: 'Use a public http(s) address' });
+
+/** DNS answers are checked at connect time, so a name cannot resolve to an internal address between check and use. */
+function guardedLookup(allowLoopback: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (err, addresses) => {
+      if (err) return (callback as (e: Error) => void)(err);
+      if (!addresses.length || addresses.some((a) => !addressAllowed(a.address, allowLoopback))) {
+        return (callback as (e: Error) => void)(refused(`${hostname} resolves to an internal address`));
+      }
+      if (options.all) (callback as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
+      else callback(null, addresses[0].address, addresses[0].family);
+    });
+  };
+}
+
+function checkUrl(raw: string, allowLoopback: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError(400, 'url: must be an absolute http(s) URL', { code: 'invalid_url' });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refused(`${url.protocol} is not http or https`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (ipaddr.isValid(host) && !addressAllowed(host, allowLoopback)) throw refused(`${host} is an internal address`);
+  return url;
+}
+
+/**
+ * GET of an address a user gave us (SSRF-safe): http(s) only; loopback, private, link-local,
+ * metadata and other non-public addresses refused for literals, for every DNS answer at
+ * connect time, and again on every redirect hop; the body is capped in bytes and time.
+ */
+export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promise<Fetched> {
+  const allowLoopback = opts.allowLoopback ?? false;
+  const maxBytes = opts.maxBytes ?? 1024 * 1024;
+  const signal = AbortSignal.timeout(opts.timeoutMs ?? 5000);
+  let url = checkUrl(raw, allowLoopback);
+  for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const client = url.protocol === 'https:' ? https : http;
+      const req = client.request(url, { method: 'GET', lookup: guardedLookup(allowLoopback), signal, headers: { 'user-agent': 'VerbatimBot/1.0 (+widget and listing checks)', accept: 'text/html,*/*;q=0.5' } }, resolve);
+      req.on('error', reject);
+      req.end();
+    }).catch((err: unknown) => {
+      if (err instanceof AppError) throw err;
+      const timeout = signal.aborted;
+      throw new AppError(timeout ? 504 : 502, timeout ? 'The page took too long to answer' : `The page could not be fetched: ${(err as Error).message}`, { code: timeout ? 'fetch_timeout' : 'fetch_failed', retryable: true });
+    });
+    const location = res.headers.location;
+    if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
+      res.resume();
+      url = checkUrl(new URL(location, url).toString(), allowLoopback);
+      continue;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    try {
+      for await (const chunk of res) {
+        size += (chunk as Buffer).length;
+        chunks.push(chunk as Buffer);
+        if (size >= maxBytes) {
+          truncated = true;
+          res.destroy();
+          break;
+        }
+      }
+    } catch {
+      if (signal.aborted) throw new AppError(504, 'The page took too long to answer', { code: 'fetch_timeout', retryable: true });
+    }
+    return { url: url.toString(), status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).subarray(0, maxBytes), truncated };
+  }
+  throw new AppError(502, 'The page redirected too many times', { code: 'too_many_redirects' });
+}

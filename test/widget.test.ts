@@ -1,0 +1,189 @@
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
+import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
+
+const invitation = {
+  ...validInvitation,
+  launcher: { label: 'Tell us about exports', icon: 'mic', style: 'calm', shape: 'rounded' },
+  brand_color: { light: '#0A7A5A', dark: '#55DDAA' },
+  foreground_color: '#FFFFFF',
+  placement: { desktop: 'bottom-left', mobile: 'bottom-right' },
+};
+const script = {
+  version: 2,
+  goals: [{ id: 'g1', description: 'Understand exporting' }],
+  segments: [
+    { id: 'hello', mode: 'speak', title: 'Hello', speak_text: 'Welcome, thanks for joining.' },
+    { id: 'ask', mode: 'talk', title: 'Exporting', instruction: 'Ask about the last time they exported a report.', conductor_context: 'Serves g1' },
+  ],
+};
+
+/** A customer's site on its own loopback origin, embedding the widget with one script tag. */
+async function customerSite(widgetSrc: string, key: string) {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><head><title>Shop</title></head>
+<body style="margin:0;font-family:sans-serif"><main id="content" style="padding:24px"><h1>Reports</h1><p>Your monthly reports.</p></main>
+<script src="${widgetSrc}" data-project-key="${key}" async></script></body></html>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+const shadow = (page: Page, expr: string) => page.evaluate(`(() => { const root = document.querySelector('#verbatim-widget').shadowRoot; return ${expr}; })()`);
+
+let svc: TestService;
+let browser: Browser;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+let site: Awaited<ReturnType<typeof customerSite>>;
+let other: Awaited<ReturnType<typeof customerSite>>;
+let studyRef: string;
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+  o = await ownerWithProject(svc, 'widget@example.com', 'Shop');
+  site = await customerSite(`${svc.url}/sdk/widget.js`, o.project.public_key);
+  other = await customerSite(`${svc.url}/sdk/widget.js`, o.project.public_key);
+  const res = await o.call('POST', '/studies', {
+    title: 'Export study', status: 'active', goals: script.goals, script, invitation,
+    visibility: visibility([['include', 'subtree', '/app']]), allowed_origins: [site.origin],
+  });
+  expect(res.status).toBe(201);
+  studyRef = res.body.study.ref;
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await other?.close();
+  await svc?.stop();
+});
+
+describe('widget in Chromium', () => {
+  it('shows the configured launcher, opens by keyboard, takes consent and runs a two-turn interview that resumes after a reload and is processed', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.goto(`${site.origin}/app/reports`);
+    const launcher = page.locator('.vb-launcher');
+    await launcher.waitFor();
+    expect(await launcher.textContent()).toBe('Tell us about exports');
+    expect(await launcher.getAttribute('aria-haspopup')).toBe('dialog');
+    const style = (await shadow(page, `(() => { const s = getComputedStyle(root.querySelector('.vb-launcher')); return { bg: s.backgroundColor, fg: s.color, left: s.left, radius: s.borderTopLeftRadius }; })()`)) as Record<string, string>;
+    expect(style).toEqual({ bg: 'rgb(10, 122, 90)', fg: 'rgb(255, 255, 255)', left: '20px', radius: '12px' });
+    // The widget takes no room on the host page.
+    const withWidget = await page.evaluate(`JSON.stringify(document.querySelector('#content').getBoundingClientRect())`);
+    const host = await page.evaluate(`(() => { const r = document.querySelector('#verbatim-widget').getBoundingClientRect(); return r.width * r.height; })()`);
+    expect(host).toBe(0);
+    expect(await page.evaluate(`(() => { const h = document.querySelector('#verbatim-widget'); const p = h.parentNode; h.remove(); const r = JSON.stringify(document.querySelector('#content').getBoundingClientRect()); p.append(h); return r; })()`)).toBe(withWidget);
+    await launcher.screenshot({ path: path.join(ARTIFACTS, 'widget-launcher.png') });
+
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await shadow(page, `getComputedStyle(root.querySelector('.vb-launcher')).backgroundColor`)).toBe('rgb(85, 221, 170)');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    await page.keyboard.press('Tab');
+    expect(await shadow(page, `root.activeElement && root.activeElement.className`)).toBe('vb-launcher');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Help us improve checkout' });
+    await dialog.waitFor();
+    expect(await launcher.getAttribute('aria-expanded')).toBe('true');
+    await expect(dialog.getByText('About 10 minutes')).toBeTruthy();
+    expect(await dialog.textContent()).toContain('$20 gift card');
+    await page.waitForTimeout(250); // the panel's entry animation
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-panel.png') });
+    // Escape closes and gives focus back; Enter opens again.
+    await page.keyboard.press('Escape');
+    expect(await dialog.isHidden()).toBe(true);
+    expect(await shadow(page, `root.activeElement && root.activeElement.className`)).toBe('vb-launcher');
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('button', { name: 'Start' }).focus();
+    await page.keyboard.press('Enter');
+
+    const dataUse = dialog.getByLabel('I agree that my answers may be used for research.');
+    await dataUse.focus();
+    await page.keyboard.press('Space');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    const log = dialog.getByRole('log', { name: 'Conversation' });
+    await log.getByText('Could you tell me about the last time you exported a report?').waitFor();
+    expect(await log.textContent()).toContain('Welcome, thanks for joining.');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-interview.png') });
+    const answer = dialog.getByLabel('Your answer');
+    await answer.fill('Last week.');
+    await page.keyboard.press('Enter');
+    await log.getByText('Could you say a bit more about that?').waitFor();
+
+    // A reload mid-interview resumes the same conversation.
+    await page.reload();
+    const resumed = page.getByRole('dialog');
+    await resumed.getByRole('log').getByText('Could you say a bit more about that?').waitFor();
+    expect(await resumed.getByRole('log').textContent()).toContain('Last week.');
+    await resumed.getByLabel('Your answer').fill("I couldn't find the export button anywhere and it was really frustrating, so I gave up and took screenshots instead.");
+    await resumed.getByRole('button', { name: 'Send' }).click();
+    await resumed.getByText('Thank you! Your answers have been sent to the team.').waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-done.png') });
+
+    const sessions = (await o.call('GET', '/sessions')).body.sessions.filter((s: any) => s.study_ref === studyRef);
+    expect(sessions).toHaveLength(1);
+    const id = sessions[0].id;
+    const detail = (await o.call('GET', `/sessions/${id}`)).body.session;
+    expect(detail).toMatchObject({ status: 'completed', consent_data_use: true, consent_recording: false, consent_version: 'widget-2026-11', source: 'widget' });
+    expect(detail.messages.filter((m: any) => m.role === 'participant')).toHaveLength(2);
+    const done = await settled(o.call, id);
+    expect(done.status).toBe('processed');
+    expect(done.evidence_count).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it('shows nothing on a site whose origin the study does not allow, records why, and creates no interview', async () => {
+    const before = (await o.call('GET', '/sessions')).body.sessions.length;
+    const page = await browser.newPage();
+    const refused = page.waitForResponse((r) => r.url().includes('/api/sdk/placement'));
+    await page.goto(`${other.origin}/app/reports`);
+    const res = await refused;
+    expect(res.status()).toBe(403);
+    expect(((await res.json()) as any).code).toBe('origin_not_allowed');
+    await page.waitForTimeout(300);
+    expect(await page.locator('#verbatim-widget').count()).toBe(0);
+    const study = (await o.call('GET', `/studies/${studyRef}`)).body.study;
+    expect(study.origin_guard_failure).toMatchObject({ code: 'origin_not_allowed', request_origin: other.origin, allowed_origins: [site.origin] });
+    expect((await o.call('GET', '/sessions')).body.sessions.length).toBe(before);
+    await page.close();
+  });
+
+  it('serves the demo page with the widget', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${svc.url}/sdk/demo?key=${o.project.public_key}&path=/app/demo`);
+    await page.locator('.vb-launcher').waitFor({ timeout: 5000 });
+    expect(await page.locator('.vb-launcher').textContent()).toBe('Tell us about exports');
+    await page.close();
+  });
+});
+
+describe('widget setup', () => {
+  it('gives the embed snippet and checks a page for it', async () => {
+    const setup = await o.call('GET', '/widget-setup');
+    expect(setup.status).toBe(200);
+    expect(setup.body.snippet).toBe(`<script src="${svc.url}/sdk/widget.js" data-project-key="${o.project.public_key}" async></script>`);
+    expect(setup.body.steps.length).toBeGreaterThan(2);
+    expect(setup.body.studies.find((s: any) => s.study_ref === studyRef)).toMatchObject({ presentation_mode: 'contextual', allowed_origins: [site.origin] });
+
+    const good = await o.call('POST', '/widget-installation/verify', { url: `${site.origin}/app/reports` });
+    expect(good.body).toMatchObject({ installed: true, problems: [], placement: { outcome: 'match', study_ref: studyRef } });
+    const elsewhere = await o.call('POST', '/widget-installation/verify', { url: `${other.origin}/app/reports` });
+    expect(elsewhere.body.installed).toBe(false);
+    expect(elsewhere.body.problems.map((p: any) => p.code)).toEqual(['origin_not_allowed']);
+    const missing = await o.call('POST', '/widget-installation/verify', { url: `${svc.url}/api/health` });
+    expect(missing.body.problems.map((p: any) => p.code)).toEqual(['snippet_missing']);
+    expect((await o.call('POST', '/widget-installation/verify', { url: 'ftp://example.com/' })).status).toBe(400);
+    expect((await o.call('POST', '/widget-installation/verify', { url: 'http://169.254.169.254/latest/meta-data' })).body.code).toBe('url_not_allowed');
+
+    const mcp = await svc.mcp(o.token);
+    const viaMcp = await mcp.callTool({ name: 'projects.get_widget_setup', arguments: { projectRef: o.project.project_ref } });
+    expect((viaMcp.structuredContent as any).snippet).toBe(setup.body.snippet);
+    const checked = await mcp.callTool({ name: 'projects.verify_widget_installation', arguments: { projectRef: o.project.project_ref, url: `${site.origin}/app/reports` } });
+    expect((checked.structuredContent as any).installed).toBe(true);
+  });
+});

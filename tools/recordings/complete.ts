@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { DomainError } from '../../core/errors.ts';
+import { updates } from '../common.ts';
+import { finalizeScreenUpload } from '../sdk/screen-upload.ts';
+import { queueProcessing } from '../interviews/pipeline.ts';
+import { selectRows } from './record.ts';
+import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
+
+const notStarted = () => new DomainError('Nothing has been recorded with this link yet', { code: 'recording_not_started', action: 'Start the recording and upload it first' });
+
+export const completeRecording = capability({
+  name: 'recordings.complete_recording',
+  title: 'Finish a guest recording (launch page)',
+  description:
+    'Called by the recording launch page after the last part is uploaded: joins the parts into the interview\'s recording, ends the interview ' +
+    'and queues it for processing. The invitation becomes completed. Completing again changes nothing.',
+  input: z.strictObject({ launchToken: LaunchToken }),
+  output: z.object({ status: z.literal('completed') }),
+  annotations: updates,
+  scope: 'write',
+  access: 'public',
+  mcp: false,
+  rateLimit: 20,
+  rest: { method: 'POST', path: '/api/recordings/:launchToken/complete' },
+  async handler(ctx, input) {
+    const { services } = ctx;
+    return services.db.sequelize.transaction(async (transaction) => {
+      const row = await invitationByToken(services, input.launchToken, { transaction, lock: true });
+      if (refuseClosed(row) === 'completed') return { status: 'completed' as const };
+      if (!row.interview_id) throw notStarted();
+      const interview = await services.models.Interview.findByPk(row.interview_id, { transaction, lock: transaction.LOCK.UPDATE });
+      if (!interview) throw notStarted();
+      const joined = await finalizeScreenUpload(services, interview, transaction);
+      // An upload finalized through the SDK route already left its recording.
+      if (!joined && !(await services.models.Artifact.count({ where: { interview_id: interview.id, name: 'source-video' }, transaction }))) throw notStarted();
+      const ended = new Date();
+      const started = interview.started_at ?? interview.created_at;
+      await interview.update({ status: 'completed', ended_at: ended, duration_seconds: (ended.getTime() - new Date(started).getTime()) / 1000 }, { transaction });
+      await queueProcessing(services, interview, transaction);
+      await selectRows(services, `UPDATE recording_invitations SET status = 'completed', updated_at = now() WHERE id = $1 RETURNING id`, [row.id], transaction);
+      return { status: 'completed' as const };
+    });
+  },
+});

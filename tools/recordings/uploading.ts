@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { DomainError } from '../../core/errors.ts';
+import { updates } from '../common.ts';
+import { selectRows } from './record.ts';
+import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
+
+export const markUploading = capability({
+  name: 'recordings.mark_uploading',
+  title: 'Mark a guest recording as uploading (launch page)',
+  description: 'Called by the recording launch page before it uploads the first part of the recording: the invitation moves from started to uploading.',
+  input: z.strictObject({ launchToken: LaunchToken }),
+  output: z.object({ status: z.literal('uploading') }),
+  annotations: updates,
+  scope: 'write',
+  access: 'public',
+  mcp: false,
+  rateLimit: 20,
+  rest: { method: 'POST', path: '/api/recordings/:launchToken/uploading' },
+  async handler(ctx, input) {
+    return ctx.services.db.sequelize.transaction(async (transaction) => {
+      const row = await invitationByToken(ctx.services, input.launchToken, { transaction, lock: true });
+      const status = refuseClosed(row);
+      if (status === 'invited') throw new DomainError('The recording has not started yet', { code: 'recording_not_started', action: 'POST /api/recordings/:launchToken/start first' });
+      if (status === 'completed') throw new DomainError('This recording is already finished', { code: 'invitation_completed' });
+      if (status === 'started') await selectRows(ctx.services, `UPDATE recording_invitations SET status = 'uploading', updated_at = now() WHERE id = $1 RETURNING id`, [row.id], transaction);
+      return { status: 'uploading' as const };
+    });
+  },
+});

@@ -1,0 +1,136 @@
+import { ApiError, createApi, type Api } from './api.ts';
+import { h, fromMarkup } from './dom.ts';
+import { ICONS } from './icons.ts';
+import { stylesFor } from './styles.ts';
+import { createPanel, inviteView, type Panel } from './panel.ts';
+import { consentView, type ConsentChoice } from './consent.ts';
+import { intakeView } from './intake.ts';
+import { interviewView, type InterviewView } from './interview.ts';
+import type { Invitation, Placement, Question, Study } from './types.ts';
+
+/** A live interview survives a reload of the page (same tab) through this record. */
+interface Resume {
+  sessionId: string;
+  studyRef: string;
+  sessionToken: string;
+}
+
+const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[src*="/sdk/widget.js"]');
+
+function boot(): void {
+  if (!script) return;
+  const src = new URL(script.src, location.href);
+  const key = script.dataset.projectKey ?? src.searchParams.get('key');
+  if (!key) return console.warn('[verbatim] the widget script needs data-project-key');
+  const api = createApi(src.origin, key);
+  const storeKey = `verbatim:${key}`;
+  const resume = JSON.parse(sessionStorage.getItem(storeKey) ?? 'null') as Resume | null;
+  const pathname = script.dataset.pathname ?? location.pathname;
+  const language = script.dataset.language ?? (document.documentElement.lang || navigator.language || '');
+  const direct = new URLSearchParams(location.search).get('verbatim_study');
+
+  const run = async () => {
+    if (resume) return mount(api, storeKey, await api.get<{ study: Study }>(`/api/sdk/study/${encodeURIComponent(resume.studyRef)}`).then((r) => r.study), resume);
+    if (direct) {
+      const { study } = await api.get<{ study: Study }>(`/api/sdk/study/${encodeURIComponent(direct)}`);
+      if (study.invitation?.presentation_mode === 'direct_link') return mount(api, storeKey, study, null, true);
+    }
+    const qs = new URLSearchParams({ pathname, ...(language ? { language } : {}) });
+    const placement = await api.get<Placement>(`/api/sdk/placement?${qs}`);
+    if (placement.outcome !== 'match' || !placement.invitation || placement.invitation.presentation_mode === 'direct_link') return;
+    const { study } = await api.get<{ study: Study }>(`/api/sdk/study/${encodeURIComponent(placement.study_ref!)}`);
+    mount(api, storeKey, study, null);
+  };
+  run().catch((err: unknown) => {
+    if (resume && err instanceof ApiError && err.status < 500) sessionStorage.removeItem(storeKey);
+    console.warn('[verbatim]', err instanceof ApiError ? `${err.code ?? err.status}: ${err.message}` : err);
+  });
+}
+
+const FALLBACK: Invitation = {
+  launcher: { label: 'Share feedback', icon: 'feedback' },
+  presentation_mode: 'passive',
+  brand_color: { light: '#3355FF' },
+  placement: { desktop: 'bottom-right', mobile: 'bottom-right' },
+};
+
+/** Draws the launcher (and teaser) in a shadow root and runs the participant's path through the panel. */
+function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, openNow = false): void {
+  const inv = study.invitation ?? FALLBACK;
+  const host = h('div', { id: 'verbatim-widget', 'data-study': study.handle });
+  host.style.cssText = 'position:fixed;width:0;height:0;overflow:visible;z-index:2147483000;';
+  const shadow = host.attachShadow({ mode: 'open' });
+  const root = h('div', { class: 'vb' });
+  shadow.append(h('style', {}, stylesFor(inv)), root);
+  document.body.append(host);
+
+  const launcher =
+    inv.presentation_mode === 'direct_link'
+      ? null
+      : h('button', { type: 'button', class: 'vb-launcher', 'aria-haspopup': 'dialog', 'aria-expanded': 'false', 'data-style': inv.launcher.style ?? 'calm', 'data-shape': inv.launcher.shape ?? 'capsule' },
+          fromMarkup(ICONS[inv.launcher.icon] ?? ICONS.feedback), h('span', {}, inv.launcher.label));
+  let live: InterviewView | null = null;
+  const panel: Panel = createPanel(inv, study.title, launcher, () => {});
+  const teaser = inv.presentation_mode === 'contextual' && inv.panel ? h('div', { class: 'vb-teaser', role: 'note' }, inv.panel.headline) : null;
+  if (launcher) root.append(launcher);
+  if (teaser) root.append(teaser);
+  root.append(panel.root);
+
+  const fail = (err: unknown) => {
+    const message = err instanceof ApiError ? err.message : 'Something went wrong. Please try again later.';
+    panel.show(h('p', { class: 'vb-error', role: 'alert' }, message));
+  };
+  const thanks = (text = 'Thank you! Your answers have been sent to the team.') => panel.show(h('p', {}, text));
+
+  const startInterview = async (sessionId: string, sessionToken?: string) => {
+    const started = await api.post<{ ws_url: string; session_token: string }>(`/api/sdk/conductor/${sessionId}/start`, sessionToken ? { session_token: sessionToken } : {});
+    sessionStorage.setItem(storeKey, JSON.stringify({ sessionId, studyRef: study.ref, sessionToken: started.session_token } satisfies Resume));
+    live = interviewView(started.ws_url, host, study.allowed_selectors, () => {
+      sessionStorage.removeItem(storeKey);
+      live?.close();
+      live = null;
+      thanks();
+    });
+    panel.show(...live.nodes);
+    addEventListener('pagehide', () => {
+      if (live) void api.post(`/api/sdk/conductor/${sessionId}/checkpoint`, { reason: 'pagehide', snapshot: { open: panel.isOpen() } }, { keepalive: true }).catch(() => {});
+    });
+  };
+
+  const begin = async (consent: ConsentChoice) => {
+    let screenerResponseId: string | undefined;
+    if (study.intake_ref) {
+      const { intake, questions } = await api.get<{ intake: { title: string; welcome_message: string | null }; questions: Question[] }>(`/api/sdk/screener/${encodeURIComponent(study.intake_ref)}`);
+      const answers = await new Promise<Record<string, unknown>>((resolve) => panel.show(...intakeView(intake.title, intake.welcome_message, questions, resolve)));
+      const verdict = await api.post<{ response_id: string; qualified: boolean; message: string }>(`/api/sdk/screener/${encodeURIComponent(study.intake_ref)}/respond`, {
+        answers, consent_given: consent.consent_data_use, consent_recording: consent.consent_recording,
+      });
+      if (!verdict.qualified) return thanks(verdict.message);
+      screenerResponseId = verdict.response_id;
+    }
+    const { session } = await api.post<{ session: { id: string } }>('/api/sdk/sessions', { study_id: study.ref, interview_mode: 'text', ...(screenerResponseId ? { screener_response_id: screenerResponseId } : {}) });
+    await api.post(`/api/sdk/sessions/${session.id}/consent`, consent);
+    await startInterview(session.id);
+  };
+
+  const showInvite = () => panel.show(...inviteView(inv, () => panel.show(...consentView(null, (c) => (c.consent_data_use ? begin(c).catch(fail) : thanks('No problem. Thanks anyway!'))))));
+  launcher?.addEventListener('click', () => {
+    if (panel.isOpen()) return panel.close();
+    if (teaser) teaser.hidden = true;
+    if (!live) showInvite();
+    panel.open();
+  });
+
+  if (resume) {
+    panel.open();
+    startInterview(resume.sessionId, resume.sessionToken).catch((err) => {
+      sessionStorage.removeItem(storeKey);
+      fail(err);
+    });
+  } else if (openNow) {
+    showInvite();
+    panel.open();
+  }
+}
+
+boot();
