@@ -115,6 +115,14 @@ describe('SDK interview routes', () => {
     expect((await svc.api('POST', `/api/sdk/sessions/${id}/runtime-token`, { token: o.token })).body.code).toBe('sdk_key_required');
   });
 
+  it('limits runtime tokens to 20 a minute per IP', async () => {
+    const id = await session();
+    for (let i = 0; i < 20; i++) expect((await sdk('POST', `/api/sdk/sessions/${id}/runtime-token`)).status).toBe(200);
+    const over = await sdk('POST', `/api/sdk/sessions/${id}/runtime-token`);
+    expect(over.status).toBe(429);
+    expect(over.headers.get('ratelimit-limit')).toBe('20');
+  });
+
   it('keeps the latest recording-health beacon and adds status changes to the timeline', async () => {
     const id = await session();
     const beacon = (body: unknown) => sdk('POST', `/api/sdk/sessions/${id}/recording-health`, body);

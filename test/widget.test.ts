@@ -153,6 +153,22 @@ describe('widget in Chromium', () => {
     await page.close();
   });
 
+  it('opens a direct-link invitation from its recruitment_url, with no launcher', async () => {
+    const res = await o.call('POST', '/studies', {
+      title: 'Invite only', status: 'active', goals: script.goals, script,
+      invitation: { ...invitation, presentation_mode: 'direct_link', panel: { ...invitation.panel, headline: 'A private invitation' } },
+      visibility: { version: 1, enabled: false }, allowed_origins: [site.origin],
+    });
+    expect(res.status).toBe(201);
+    const url = res.body.study.recruitment_url;
+    expect(url).toBe(`${site.origin}/?verbatim_study=invite-only`);
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.getByRole('dialog', { name: 'A private invitation' }).waitFor();
+    expect(await page.locator('.vb-launcher').count()).toBe(0);
+    await page.close();
+  });
+
   it('serves the demo page with the widget', async () => {
     const page = await browser.newPage();
     await page.goto(`${svc.url}/sdk/demo?key=${o.project.public_key}&path=/app/demo`);
