@@ -37,12 +37,24 @@ export interface Config {
   conductorGraceSeconds: number;
   /** Let outbound page fetches (widget checks, listing previews) reach loopback addresses: tests and local development only. */
   outboundAllowLoopback: boolean;
+  /** Delivery integrations: the code-host app (GitHub App) and the webhook secrets of code host and tracker. */
+  integrations: {
+    codehostAppId: string | null;
+    codehostAppPrivateKey: string | null;
+    codehostAppSlug: string | null;
+    /** Where people install the app: `{url}/apps/{slug}/installations/new`. */
+    codehostAppUrl: string;
+    codehostWebhookSecret: string | null;
+    trackerWebhookSecret: string | null;
+  };
   /** Model of the OpenAI-compatible realtime service behind the widget's voice mode. */
   realtimeModel: string;
   /** Sign-in through an OpenID provider (Google by default). */
   signIn: { issuer: string; clientId: string | null; clientSecret: string | null };
   /** OAuth apps used to link a code-host and a tracker identity to an account. */
   linking: Record<'codehost' | 'tracker', LinkingApp>;
+  /** Standard Webhooks signing secrets (`whsec_...`) of the billing provider, space- or comma-separated for rotation. */
+  billingWebhookSecret: string | null;
 }
 
 export interface LinkingApp {
@@ -131,6 +143,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     conductorGraceSeconds: intFrom(env.CONDUCTOR_GRACE_SECONDS, 300, 'CONDUCTOR_GRACE_SECONDS'),
     realtimeModel: env.REALTIME_MODEL || 'gpt-realtime',
+    integrations: {
+      codehostAppId: env.CODEHOST_APP_ID || null,
+      codehostAppPrivateKey: env.CODEHOST_APP_PRIVATE_KEY?.replace(/\\n/g, '\n') || null,
+      codehostAppSlug: env.CODEHOST_APP_SLUG || null,
+      codehostAppUrl: (env.CODEHOST_APP_URL || 'https://github.com').replace(/\/+$/, ''),
+      codehostWebhookSecret: env.CODEHOST_WEBHOOK_SECRET || null,
+      trackerWebhookSecret: env.TRACKER_WEBHOOK_SECRET || null,
+    },
     outboundAllowLoopback: (env.OUTBOUND_ALLOW_LOOPBACK ?? '').toLowerCase() === 'true',
+    billingWebhookSecret: env.BILLING_WEBHOOK_SECRET?.trim() || null,
   };
 }

@@ -6,6 +6,8 @@ import { restRouter } from '../rest/router.ts';
 import { openApiDocument } from '../rest/openapi.ts';
 import { docsRouter } from '../rest/docs.ts';
 import { storageRoutes } from '../rest/storage-routes.ts';
+import { codehostWebhook } from '../rest/webhooks/codehost.ts';
+import { trackerWebhook } from '../rest/webhooks/tracker.ts';
 import { recordingPages } from '../rest/recording-pages.ts';
 import { sdkCors } from '../rest/sdk-cors.ts';
 import { widgetRoutes } from '../rest/widget-routes.ts';
@@ -69,6 +71,8 @@ export function createApp(catalog: Catalog, services: Services): Express {
 
   app.use('/api/sdk', sdkCors());
   app.use(widgetRoutes(services));
+  app.use(codehostWebhook(services));
+  app.use(trackerWebhook(services));
   app.use(storageRoutes(services));
   app.use(recordingPages(services));
   app.use(agentRoutes(services));

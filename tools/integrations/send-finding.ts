@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { capability } from '../../core/registry.ts';
+import { projectOf } from '../../core/context.ts';
+import { DomainError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
+import { creates } from '../common.ts';
+import { projectRefOf } from '../studies/record.ts';
+import { Finding, FindingRefParam, findFinding, findingCounts, findingRecord } from '../findings/record.ts';
+import { Delivery, sendTask } from './send.ts';
+
+export const sendFinding = capability({
+  name: 'findings.send',
+  title: 'Send a reviewed finding to the code host or tracker',
+  description:
+    'Hands a reviewed finding to GitHub (provider github) or Linear (provider linear): its work item (made from the finding on first send, with ' +
+    'the finding\'s evidence linked) becomes an issue with the evidence quotes and links back. Sets delivery_state and provider_placement ' +
+    '(triage, or backlog_fallback when the team has no triage). Sending again returns the same issue. Only reviewed findings are sent.',
+  input: z.strictObject({ findingRef: FindingRefParam, provider: z.enum(['github', 'linear']) }),
+  output: z.object({ finding: Finding, task_id: z.string(), delivery: Delivery }),
+  annotations: { ...creates, idempotentHint: true, openWorldHint: true },
+  scope: 'write',
+  access: 'project',
+  rest: { method: 'POST', path: 'P/findings/:findingRef/send' },
+  async handler(ctx, input) {
+    const { project } = projectOf(ctx);
+    const { db, models } = ctx.services;
+    const taskId = await db.sequelize.transaction(async (transaction) => {
+      const finding = await findFinding(ctx, input.findingRef, transaction, true);
+      if (finding.research_state !== 'reviewed') {
+        throw new DomainError('Only reviewed findings are sent', { code: 'finding_not_reviewed', action: 'Review the evidence, then set research_state to reviewed' });
+      }
+      const existing = await models.Task.findOne({ where: { project_id: project.id, finding_id: finding.id }, order: [['created_at', 'ASC']], transaction });
+      if (existing) return existing.id;
+      const task = await models.Task.create(
+        { id: newId('tsk'), project_id: project.id, title: finding.title, description: finding.description, task_type: 'improvement', status: 'ready', priority_score: finding.priority_score, effort_estimate: finding.effort_estimate, finding_id: finding.id, created_by: (ctx.principal as { userId?: string }).userId ?? null } as never,
+        { transaction },
+      );
+      // A card links to one work item: cards already linked elsewhere stay where they are.
+      await db.sequelize.query(
+        `INSERT INTO signal_task_links (id, signal_id, task_id, linked_by)
+         SELECT 'lnk_' || substr(md5(fe.signal_id || $1), 1, 20), fe.signal_id, $1, $3 FROM finding_evidence fe WHERE fe.finding_id = $2
+         ON CONFLICT (signal_id) DO NOTHING`,
+        { bind: [task.id, finding.id, (ctx.principal as { userId?: string }).userId ?? null], transaction },
+      );
+      return task.id;
+    });
+    const delivery = await sendTask(ctx.services, taskId, input.provider);
+    const finding = await findFinding(ctx, input.findingRef);
+    return { finding: findingRecord(finding, projectRefOf(ctx), (await findingCounts(ctx, [finding.id])).get(finding.id)), task_id: taskId, delivery };
+  },
+});
