@@ -1,4 +1,4 @@
-import type http from 'node:http';
+import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -33,16 +33,15 @@ const Frame = z.discriminatedUnion('type', [
 function refuse(socket: Duplex, err: unknown): void {
   const e = err instanceof AppError ? err : new AppError(500, 'Internal error');
   const body = JSON.stringify({ error: e.message, code: e.code, retryable: e.retryable ?? false, action: e.action });
-  socket.end(`HTTP/1.1 ${e.status} ${http_reason(e.status)}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${e.status} ${STATUS_CODES[e.status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
-const http_reason = (status: number) => ({ 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity' })[status] ?? 'Error';
 
 /**
  * `GET /api/sdk/conductor/:sessionId/ws`: the live interview. Authenticated by the SDK key and
  * the session token from start (or a runtime token), guarded by the study's allowed origins.
  * All state lives in Postgres, so a participant may reconnect to any process and resume.
  */
-export function attachConductor(server: http.Server, services: Services): { close(): void } {
+export function attachConductor(server: Server, services: Services): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://local');
