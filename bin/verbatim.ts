@@ -8,6 +8,7 @@ import { StalePostgresError, runningPostmaster } from '../core/embedded-postgres
 import { ensureUser } from '../tools/account/users.ts';
 import { readOutbox } from '../core/mailer.ts';
 import { rotateSigningKey } from '../auth/oauth/keys.ts';
+import { listOperators, setAdminFlag } from '../tools/admin/operators.ts';
 
 const HELP = `Verbatim — interviews in, evidence out.
 
@@ -22,6 +23,9 @@ Commands:
   login --email <address> [--name <name>] [--admin]
                                       create the user (and personal organization) if missing and
                                       print {"token", "user_id", "org_handle"} as one JSON line
+  admin grant --email <address>       make an existing user an operator (admin routes); prints the user as JSON
+  admin revoke --email <address>      take the operator flag away again
+  admin list                          print the operators as JSON
   db-stop                             stop an embedded Postgres left running by a killed process
   outbox                              print the mail waiting in the local outbox (when SMTP_URL is unset)
   oauth-rotate-key                    add a new OAuth signing key (restart servers to sign with it; old tokens stay valid)
@@ -113,6 +117,21 @@ async function login(argv: string[]) {
   process.stdout.write(JSON.stringify(out) + '\n');
 }
 
+async function admin(argv: string[]) {
+  const [action, ...args] = argv;
+  if (action === 'list') {
+    const operators = await withServices((services) => listOperators(services));
+    return void process.stdout.write(JSON.stringify({ admins: operators }) + '\n');
+  }
+  if (action !== 'grant' && action !== 'revoke') fail('admin needs grant, revoke or list, e.g. admin grant --email you@example.com', 2);
+  const { values } = parseArgs({ args, options: { email: { type: 'string' } }, strict: true });
+  const email = values.email?.trim();
+  if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) fail(`admin ${action} needs --email <address>`, 2);
+  const user = await withServices((services) => setAdminFlag(services, email, action === 'grant'));
+  if (!user) fail(`No user with e-mail ${email}. They sign in first, or: npm run cli -- login --email ${email} --admin`);
+  process.stdout.write(JSON.stringify(user) + '\n');
+}
+
 async function dbStop() {
   const config = loadConfig();
   const running = runningPostmaster(path.join(config.dataDir, 'pg'));
@@ -138,6 +157,10 @@ try {
     // falls through (process.exit never returns)
     case 'login':
       await login(rest);
+      process.exit(0);
+    // falls through
+    case 'admin':
+      await admin(rest);
       process.exit(0);
     // falls through
     case 'db-stop':
