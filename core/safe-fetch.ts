@@ -24,7 +24,10 @@ export interface Fetched {
 /** Only public unicast addresses (IPv4-mapped IPv6 judged as the IPv4 inside), loopback when allowed. */
 export function addressAllowed(ip: string, allowLoopback = false): boolean {
   if (!ipaddr.isValid(ip)) return false;
-  const range = ipaddr.process(ip).range();
+  const addr = ipaddr.process(ip);
+  const range = addr.range();
+  // ipaddr.js calls deprecated IPv4-compatible addresses (::a.b.c.d, e.g. ::7f00:1) unicast; they embed an IPv4 address.
+  if (range === 'unicast' && addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).parts.slice(0, 6).every((p) => p === 0)) return false;
   return range === 'unicast' || (allowLoopback && range === 'loopback');
 }
 
@@ -71,7 +74,8 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
   for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
     const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : http;
-      const req = client.request(url, { method: 'GET', lookup: guardedLookup(allowLoopback), signal, headers: { 'user-agent': 'VerbatimBot/1.0 (+widget and listing checks)', accept: 'text/html,*/*;q=0.5' } }, resolve);
+      // agent: false, a fresh socket every time: a pooled keep-alive socket (Node's global agent keeps them) would skip the guarded lookup.
+      const req = client.request(url, { method: 'GET', agent: false, lookup: guardedLookup(allowLoopback), signal, headers: { 'user-agent': 'VerbatimBot/1.0 (+widget and listing checks)', accept: 'text/html,*/*;q=0.5' } }, resolve);
       req.on('error', reject);
       req.end();
     }).catch((err: unknown) => {
