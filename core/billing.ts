@@ -1,9 +1,9 @@
 import type { ProjectRow } from '../models/index.ts';
 
 /**
- * The billing check interviews pass before they are created. Billing rules are not part of
- * the open contract (SPEC 1): the default lets everything through; a billing integration
- * replaces it and throws PaymentRequiredError (402) when a project may not record more.
+ * The billing check interviews pass before they are created. The service uses the credit
+ * ledger (tools/billing/gate.ts), which throws PaymentRequiredError (402) when the project's
+ * organization may not record more; `openBilling` (BILLING=off) lets everything through.
  */
 export interface BillingGate {
   checkInterviewAllowed(project: ProjectRow): Promise<void>;

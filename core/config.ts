@@ -53,6 +53,8 @@ export interface Config {
   signIn: { issuer: string; clientId: string | null; clientSecret: string | null };
   /** OAuth apps used to link a code-host and a tracker identity to an account. */
   linking: Record<'codehost' | 'tracker', LinkingApp>;
+  /** `credits` (default): interviews spend credits and are refused with 402 past the balance or cap; `off`: nothing is refused (usage is still recorded). */
+  billing: 'credits' | 'off';
   /** Standard Webhooks signing secrets (`whsec_...`) of the billing provider, space- or comma-separated for rotation. */
   billingWebhookSecret: string | null;
 }
@@ -153,5 +155,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     outboundAllowLoopback: (env.OUTBOUND_ALLOW_LOOPBACK ?? '').toLowerCase() === 'true',
     billingWebhookSecret: env.BILLING_WEBHOOK_SECRET?.trim() || null,
+    billing: (env.BILLING ?? 'credits').toLowerCase() === 'off' ? 'off' : 'credits',
   };
 }

@@ -8,6 +8,7 @@ import { docsRouter } from '../rest/docs.ts';
 import { storageRoutes } from '../rest/storage-routes.ts';
 import { codehostWebhook } from '../rest/webhooks/codehost.ts';
 import { trackerWebhook } from '../rest/webhooks/tracker.ts';
+import { billingWebhookRoutes } from '../rest/webhooks/billing.ts';
 import { publicIconRoutes } from '../rest/public-icons.ts';
 import { recordingPages } from '../rest/recording-pages.ts';
 import { sdkCors } from '../rest/sdk-cors.ts';
@@ -73,6 +74,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.use('/api/sdk', sdkCors());
   app.use(widgetRoutes(services));
   app.use(publicIconRoutes(services));
+  app.use(billingWebhookRoutes(services));
   app.use(codehostWebhook(services));
   app.use(trackerWebhook(services));
   app.use(storageRoutes(services));

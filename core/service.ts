@@ -13,6 +13,7 @@ import { createUserTokens } from '../auth/user-tokens.ts';
 import { serverSecret } from './server-secrets.ts';
 import { createStorage } from './storage/index.ts';
 import { openBilling } from './billing.ts';
+import { creditBilling } from '../tools/billing/gate.ts';
 import { createMailer } from './mailer.ts';
 import { createOAuth, type OAuth } from '../auth/oauth/provider.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
@@ -67,7 +68,7 @@ export async function openServices(
     const agentTokenKey = createSecretKey(await serverSecret(db.sequelize, 'agent_token_key'));
     const runtimeTokenKey = createSecretKey(await serverSecret(db.sequelize, 'runtime_token_key'));
     let oauth: Promise<OAuth> | null = null;
-    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: openBilling, mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)) };
+    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: config.billing === 'off' ? openBilling : creditBilling(db), mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)) };
     const database = db;
     return {
       services,

@@ -70,6 +70,7 @@ export const reprocess = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/sessions/:sessionId/reprocess', query: ['replace_manual_evidence'] },
   async handler(ctx, input) {
+    await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
     const services = ctx.services;
     const row = await services.db.sequelize.transaction(async (transaction) => {
       const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
@@ -96,6 +97,7 @@ export const retryTranscription = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-transcription' },
   async handler(ctx, input) {
+    await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
     const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
       const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
       checkFailed(interview);
@@ -118,6 +120,7 @@ export const retryFailedTranscriptions = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/sessions/retry-failed-transcription' },
   async handler(ctx) {
+    await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
     const { project } = projectOf(ctx);
     const { models, db } = ctx.services;
     const ids = await db.sequelize.transaction(async (transaction) => {
@@ -143,6 +146,7 @@ export const retryProcessing = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-processing' },
   async handler(ctx, input) {
+    await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
     const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
       const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
       checkFailed(interview);
@@ -165,6 +169,7 @@ export const retryMediaMerge = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-media-merge' },
   async handler(ctx, input) {
+    await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
     const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
       const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
       checkIdle(interview);

@@ -6,6 +6,7 @@ import type { Transaction } from 'sequelize';
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow } from '../../models/index.ts';
 import { StepFailure, queueStep, type Step } from './pipeline.ts';
+import { recordFailure, recordUsage } from '../billing/usage.ts';
 
 export interface StepWork {
   interview: InterviewRow;
@@ -46,22 +47,26 @@ export async function runStep(
           { processing_status: 'processed', processing_step: null, processed_at: new Date(), processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null },
           { transaction },
         );
+        await recordUsage(services, interviewId, transaction);
       }
     });
   } catch (err) {
     const failure = err instanceof StepFailure ? err : new StepFailure('internal_error', 'Processing failed unexpectedly', { retryable: true });
     const lastAttempt = helpers.job.attempts >= helpers.job.max_attempts;
     const final = !failure.retryable || lastAttempt;
-    await models.Interview.update(
-      {
-        processing_status: final ? 'failed' : 'processing',
-        processing_error_code: failure.code,
-        processing_error_message: failure.message,
-        processing_retryable: failure.retryable,
-        processing_error_action: failure.action,
-      },
-      { where: { id: interviewId } },
-    );
+    await db.sequelize.transaction(async (transaction) => {
+      await models.Interview.update(
+        {
+          processing_status: final ? 'failed' : 'processing',
+          processing_error_code: failure.code,
+          processing_error_message: failure.message,
+          processing_retryable: failure.retryable,
+          processing_error_action: failure.action,
+        },
+        { where: { id: interviewId }, transaction },
+      );
+      if (final) await recordFailure(services, interviewId, failure.code, transaction);
+    });
     if (!(err instanceof StepFailure)) services.log.error('processing step crashed', { interviewId, step, error: err instanceof Error ? err.stack : String(err) });
     if (!final) throw err;
   } finally {

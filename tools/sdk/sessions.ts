@@ -31,12 +31,12 @@ export const sdkCreateSession = capability({
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
     const { models } = ctx.services;
-    await ctx.services.billing.checkInterviewAllowed(project);
     const study = input.study_id ? await findStudy(ctx, input.study_id) : null;
     if (study && study.status !== 'active') {
       throw new DomainError('This study is not taking interviews', { code: 'study_not_active', action: 'Activate the study first' });
     }
     await guardOrigin(ctx, study, null);
+    await ctx.services.billing.checkInterviewAllowed(project);
     let response = null;
     if (input.screener_response_id) {
       response = await models.IntakeResponse.findOne({ where: { id: input.screener_response_id } });
