@@ -122,10 +122,14 @@ describe('bad input', () => {
     const res = await o.call('POST', `/sessions/${created.id}/events`, big);
     expect(res.status).toBe(413);
     const imported = await importFile('travel.txt');
-    const busy = await o.call('POST', `/sessions/${imported.body.session.id}/reprocess`);
+    const id = imported.body.session.id;
+    await settled(o.call, id);
+    // Caught mid-step, without racing the worker.
+    await svc.services.db.pool.query(`UPDATE interviews SET processing_status = 'processing', processing_step = 'extracting' WHERE id = $1`, [id]);
+    const busy = await o.call('POST', `/sessions/${id}/reprocess`);
     expect(busy.status).toBe(409);
     expect(busy.body).toMatchObject({ code: 'interview_processing', retryable: true });
-    await settled(o.call, imported.body.session.id);
+    await svc.services.db.pool.query(`UPDATE interviews SET processing_status = 'processed', processing_step = NULL WHERE id = $1`, [id]);
   });
 });
 
