@@ -39,6 +39,8 @@ export interface RestBinding {
   headers?: Record<string, string>;
   /** The body is raw bytes (application/octet-stream), streamed to storage and passed as a StoredBody in `field`. */
   binary?: { field: string; maxBytes: number };
+  /** An output field holding a URL: a browser (preferring HTML over JSON) is sent there with 302; API clients get the JSON. */
+  redirect?: string;
 }
 
 /**

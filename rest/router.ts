@@ -89,6 +89,8 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
         requestId: req.requestId,
         surface: 'rest',
       });
+      const location = binding.redirect ? output[binding.redirect] : undefined;
+      if (typeof location === 'string' && req.accepts(['json', 'html']) === 'html') return res.redirect(302, location);
       res.status(status).json(output);
     } catch (err) {
       // Nothing half-written: files this request stored go when it fails.

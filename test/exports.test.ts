@@ -105,6 +105,10 @@ describe('data exports', () => {
     const link = await user(o.token).download(exportId);
     expect(link.status, JSON.stringify(link.body)).toBe(200);
     expect(link.body).toMatchObject({ filename: expect.stringMatching(/^verbatim-export-.*\.zip$/), size_bytes: expect.any(Number) });
+    // A browser following the link lands on the file itself.
+    const browser = await fetch(`${svc.url}/api/user/data-exports/${exportId}/download`, { headers: { authorization: `Bearer ${o.token}`, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' }, redirect: 'manual' });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toMatch(/sig=/);
     const res = await fetch(link.body.download_url);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');

@@ -9,14 +9,14 @@ export const downloadExport = capability({
   title: 'Download a data export',
   description:
     'A fresh signed link to the zip of a completed export (valid for an hour, never past the export\'s expiry), with its file name and size. ' +
-    '409 while the export is queued or running, 422 when it failed, 410 once it has expired.',
+    '409 while the export is queued or running, 422 when it failed, 410 once it has expired. A browser following the link is redirected to the file.',
   input: z.strictObject({ exportId: ExportIdParam }),
   output: z.object({ download_url: z.string(), expires_at: Timestamp.describe('When this link stops working'), filename: z.string(), size_bytes: z.number().int().nullable() }),
   annotations: readOnly,
   scope: 'read',
   access: 'user',
   mcp: false,
-  rest: { method: 'GET', path: '/api/user/data-exports/:exportId/download' },
+  rest: { method: 'GET', path: '/api/user/data-exports/:exportId/download', redirect: 'download_url' },
   async handler(ctx, input) {
     const row = await findExport(ctx, input.exportId);
     const again = 'Request a new export: POST /api/user/data-exports';
