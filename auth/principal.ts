@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { recheckCache } from './recheck-cache.ts';
 import type { UserPrincipal, Services } from '../core/context.ts';
 import { AuthenticationError } from '../core/errors.ts';
 import { decodeJwt } from 'jose';
@@ -26,7 +27,6 @@ export function bearerFrom(req: Request): string | null {
 
 interface SessionState {
   isAdmin: boolean;
-  checkedAt: number;
 }
 
 /**
@@ -34,28 +34,23 @@ interface SessionState {
  * takes effect at once (forgetSession); in other processes within this many milliseconds.
  */
 export const SESSION_RECHECK_MS = 5_000;
-const sessions = new Map<string, SessionState>();
+const sessions = recheckCache<string, SessionState>(SESSION_RECHECK_MS);
 
 export function forgetSession(sessionId: string): void {
   sessions.delete(sessionId);
 }
 
 async function sessionState(services: Services, sessionId: string, userId: string): Promise<SessionState> {
-  const cached = sessions.get(sessionId);
-  if (cached && Date.now() - cached.checkedAt < SESSION_RECHECK_MS) return cached;
-  const { rows } = await services.db.pool.query<{ is_admin: boolean }>({
-    name: 'session-state',
-    text: `SELECT u.is_admin FROM user_sessions s JOIN users u ON u.id = s.user_id
-            WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
-    values: [sessionId, userId],
+  const state = await sessions.get(sessionId, async () => {
+    const { rows } = await services.db.pool.query<{ is_admin: boolean }>({
+      name: 'session-state',
+      text: `SELECT u.is_admin FROM user_sessions s JOIN users u ON u.id = s.user_id
+              WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+      values: [sessionId, userId],
+    });
+    return rows[0] ? { isAdmin: rows[0].is_admin } : null;
   });
-  if (!rows[0]) {
-    sessions.delete(sessionId);
-    throw new AuthenticationError('Session is no longer valid', { code: 'session_revoked', action: 'Sign in again' });
-  }
-  if (sessions.size > 10_000) sessions.clear();
-  const state = { isAdmin: rows[0].is_admin, checkedAt: Date.now() };
-  sessions.set(sessionId, state);
+  if (!state) throw new AuthenticationError('Session is no longer valid', { code: 'session_revoked', action: 'Sign in again' });
   return state;
 }
 
@@ -63,32 +58,26 @@ interface CredentialState {
   userId: string | null;
   registrationId: string;
   scopes: string[];
-  checkedAt: number;
 }
-const credentials = new Map<string, CredentialState>();
+const credentials = recheckCache<string, CredentialState>(SESSION_RECHECK_MS);
 
 /** A claim changed this registration's credentials: this process stops trusting its copy at once. */
 export function forgetRegistration(registrationId: string): void {
-  for (const [hash, state] of credentials) if (state.registrationId === registrationId) credentials.delete(hash);
+  credentials.deleteWhere((state) => state.registrationId === registrationId);
 }
 
 /** An agent credential (api key by its hash, access token by its jti), re-read like sessions. */
 async function credentialState(services: Services, tokenHash: string): Promise<CredentialState> {
-  const cached = credentials.get(tokenHash);
-  if (cached && Date.now() - cached.checkedAt < SESSION_RECHECK_MS) return cached;
-  const { rows } = await services.db.pool.query<{ user_id: string | null; registration_id: string; scopes: string[] }>({
-    name: 'agent-credential',
-    text: `SELECT r.user_id, c.registration_id, c.scopes FROM agent_credentials c JOIN agent_registrations r ON r.id = c.registration_id
-            WHERE c.token_hash = $1 AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now()) AND r.status <> 'revoked'`,
-    values: [tokenHash],
+  const state = await credentials.get(tokenHash, async () => {
+    const { rows } = await services.db.pool.query<{ user_id: string | null; registration_id: string; scopes: string[] }>({
+      name: 'agent-credential',
+      text: `SELECT r.user_id, c.registration_id, c.scopes FROM agent_credentials c JOIN agent_registrations r ON r.id = c.registration_id
+              WHERE c.token_hash = $1 AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now()) AND r.status <> 'revoked'`,
+      values: [tokenHash],
+    });
+    return rows[0] ? { userId: rows[0].user_id, registrationId: rows[0].registration_id, scopes: rows[0].scopes } : null;
   });
-  if (!rows[0]) {
-    credentials.delete(tokenHash);
-    throw new AuthenticationError('The agent credential is not valid', { code: 'invalid_token', action: 'Drop it and restart discovery' });
-  }
-  if (credentials.size > 10_000) credentials.clear();
-  const state = { userId: rows[0].user_id, registrationId: rows[0].registration_id, scopes: rows[0].scopes, checkedAt: Date.now() };
-  credentials.set(tokenHash, state);
+  if (!state) throw new AuthenticationError('The agent credential is not valid', { code: 'invalid_token', action: 'Drop it and restart discovery' });
   return state;
 }
 
