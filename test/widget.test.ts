@@ -80,6 +80,12 @@ describe('widget in Chromium', () => {
     expect(await page.evaluate(`(() => { const h = document.querySelector('#verbatim-widget'); const p = h.parentNode; h.remove(); const r = JSON.stringify(document.querySelector('#content').getBoundingClientRect()); p.append(h); return r; })()`)).toBe(withWidget);
     await launcher.screenshot({ path: path.join(ARTIFACTS, 'widget-launcher.png') });
 
+    expect(await shadow(page, `root.querySelector('.vb-launcher svg') !== null`)).toBe(true);
+    // On a phone the launcher moves to the invitation's mobile corner.
+    await page.setViewportSize({ width: 390, height: 800 });
+    expect(await shadow(page, `Math.round(root.querySelector('.vb-launcher').getBoundingClientRect().right)`)).toBe(390 - 20);
+    await page.setViewportSize({ width: 1200, height: 800 });
+
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await shadow(page, `getComputedStyle(root.querySelector('.vb-launcher')).backgroundColor`)).toBe('rgb(85, 221, 170)');
     await page.emulateMedia({ colorScheme: 'light' });
