@@ -63,6 +63,7 @@ async function start(workerOnly: boolean) {
         `  MCP        ${base}/mcp`,
         `  API docs   ${base}/api/docs`,
         `  OpenAPI    ${base}/api/openapi`,
+        `  Widget     ${base}/sdk/widget.js (demo: ${base}/sdk/demo?key=<project SDK key>)`,
         `  Data       ${config.databaseUrl ? 'DATABASE_URL' : config.dataDir}`,
         '',
         '  Get a token:  npm run --silent cli -- login --email you@example.com',
