@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Ctx, Services } from '../core/context.ts';
-import { AppError, AuthenticationError } from '../core/errors.ts';
+import { AppError, AuthenticationError, DomainError, ValidationError } from '../core/errors.ts';
 import { projectForKey } from '../auth/sdk-key.ts';
 import { sdkSession, elapsedMs, recordEvent } from '../tools/sdk/session-access.ts';
 import { requestOriginOf } from '../tools/sdk/origin-guard.ts';
@@ -44,10 +44,16 @@ function refuse(socket: Duplex, err: unknown): void {
 export function attachConductor(server: Server, services: Services): { close(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
   server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://local');
-    const match = PATH.exec(url.pathname);
-    if (!match) return void socket.destroy();
-    const sessionId = decodeURIComponent(match[1]);
+    let url: URL;
+    let sessionId: string;
+    try {
+      url = new URL(req.url ?? '/', 'http://local');
+      const match = PATH.exec(url.pathname);
+      if (!match) return void socket.destroy();
+      sessionId = decodeURIComponent(match[1]);
+    } catch {
+      return refuse(socket, new ValidationError('The socket address is malformed'));
+    }
     void (async () => {
       const sdk = await projectForKey(services, url.searchParams.get('key') ?? (req.headers['x-project-key'] as string | undefined) ?? null);
       const ctx: Ctx = {
@@ -63,6 +69,10 @@ export function attachConductor(server: Server, services: Services): { close(): 
       const { interview } = await sdkSession(ctx, sessionId);
       if (!(await sessionTokenValid(services, interview, url.searchParams.get('session_token')))) {
         throw new AuthenticationError('The session token is not valid for this interview', { code: 'invalid_session_token', action: 'POST /api/sdk/conductor/:sessionId/start for a fresh ws_url' });
+      }
+      // Only start opens an interview (after consent); a token alone does not.
+      if (interview.status !== 'in_progress' && !isEnded(interview)) {
+        throw new DomainError('The interview has not started', { code: 'session_not_started', action: 'POST /api/sdk/conductor/:sessionId/start first' });
       }
       return ctx;
     })().then(

@@ -138,6 +138,18 @@ describe('conductor', () => {
     await expect(openConductor(url.toString(), { origin: SHOP })).rejects.toMatchObject({ status: 401, body: { code: 'invalid_session_token' } });
     await expect(openConductor(start.body.ws_url, { origin: 'http://evil.example' })).rejects.toMatchObject({ status: 403, body: { code: 'origin_not_allowed', retryable: false } });
     await expect(openConductor(start.body.ws_url)).rejects.toMatchObject({ status: 403, body: { code: 'origin_required' } });
+    // A malformed address is refused, and the server lives on.
+    const malformed = new URL(start.body.ws_url);
+    malformed.pathname = '/api/sdk/conductor/%E0/ws';
+    await expect(openConductor(malformed.toString().replace('%25E0', '%E0'), { origin: SHOP })).rejects.toMatchObject({ status: 400 });
+    expect((await svc.api('GET', '/api/health')).status).toBe(200);
+    // A runtime token does not open an interview that was never started (no consent yet).
+    const fresh = (await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'text' })).body.session.id;
+    const runtime = (await sdk('POST', `/api/sdk/sessions/${fresh}/runtime-token`)).body.token;
+    const early = new URL(start.body.ws_url);
+    early.pathname = `/api/sdk/conductor/${fresh}/ws`;
+    early.searchParams.set('session_token', runtime);
+    await expect(openConductor(early.toString(), { origin: SHOP })).rejects.toMatchObject({ status: 422, body: { code: 'session_not_started' } });
     const noKey = new URL(start.body.ws_url);
     noKey.searchParams.delete('key');
     await expect(openConductor(noKey.toString(), { origin: SHOP })).rejects.toMatchObject({ status: 401, body: { code: 'sdk_key_required' } });

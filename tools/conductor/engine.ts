@@ -6,7 +6,7 @@ import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { segmentsOf, type Segment } from './script.ts';
 import { NEW_TALK, modelInterviewer, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
-import { endInterview } from './end.ts';
+import { endInterview, isEnded } from './end.ts';
 
 /** Persisted on the interview (`conductor_state`), so any process can pick the interview up. */
 export interface ConductorState {
@@ -101,11 +101,14 @@ export async function conduct(services: Services, interview: InterviewRow, input
     state = { ...state, awaiting: null, finished: true };
   };
 
+  if (isEnded(interview) && input.type !== 'start' && input.type !== 'end') {
+    throw new DomainError('This interview has ended', { code: 'session_ended' });
+  }
   if (state.finished && input.type !== 'start' && input.type !== 'end') {
     throw new DomainError('This interview has finished', { code: 'session_ended' });
   }
   if (input.type === 'start') {
-    if (!state.finished && state.awaiting === null) await enter();
+    if (!isEnded(interview) && !state.finished && state.awaiting === null) await enter();
   } else if (input.type === 'answer') {
     if (state.awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
     const segment = segments[state.segment];
@@ -123,7 +126,8 @@ export async function conduct(services: Services, interview: InterviewRow, input
     state = { ...state, segment: state.segment + 1, awaiting: null };
     await enter();
   }
-  await interview.update({ conductor_state: state as never, conductor_seen_at: new Date() }, { transaction });
+  // Any frame shows the participant is here: a pending finalisation no longer applies.
+  await interview.update({ conductor_state: state as never, conductor_seen_at: new Date(), finalize_after: null }, { transaction });
   let ended = false;
   if (state.finished || input.type === 'end') ended = await endInterview(services, interview, transaction);
   const current = segments[state.segment];
