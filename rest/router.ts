@@ -9,7 +9,7 @@ import { parseMultipart } from './multipart.ts';
 import { storeBinaryBody } from './binary.ts';
 import { requestOriginOf } from '../tools/sdk/origin-guard.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
-import { sdkKeyFrom } from '../auth/sdk-key.ts';
+import { projectForKey, sdkKeyFrom } from '../auth/sdk-key.ts';
 import { checkRestScope } from '../auth/scope.ts';
 import { deprecationHeaders } from './deprecation.ts';
 
@@ -54,6 +54,8 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       const principal = cap.access === 'public' || sdk ? null : await authenticate(services, bearerFrom(req));
       if (cap.access !== 'public' && !sdk && !principal) throw new AuthenticationError();
       checkRestScope(cap, principal);
+      // The widget's key is checked before any body is read, too.
+      if (sdk) await projectForKey(services, sdkKeyFrom(req));
       if (binding.binary) {
         const body = await storeBinaryBody(req, services.storage, binding.binary.maxBytes);
         stored = [body.storage_key];

@@ -85,6 +85,11 @@ describe('webhook signatures', () => {
     expect(reserialised.status).toBe(401);
     const wrongSecret = await postRaw('/api/webhooks/codehost', body, { 'x-github-event': 'issues', 'x-hub-signature-256': await sign('other', body) });
     expect(wrongSecret.status).toBe(401);
+    // Bytes that are not UTF-8, correctly signed over the raw bytes, are still not what GitHub sends.
+    const bytes = Buffer.concat([Buffer.from(body), Buffer.from([0xff])]);
+    const rawSig = `sha256=${createHmac('sha256', CODEHOST_SECRET).update(bytes).digest('hex')}`;
+    const notUtf8 = await fetch(`${svc.url}/api/webhooks/codehost`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-github-event': 'issues', 'x-hub-signature-256': rawSig }, body: bytes });
+    expect(notUtf8.status).toBe(401);
     const good = await postRaw('/api/webhooks/codehost', body, { 'x-github-event': 'issues', 'x-github-delivery': 'd-1', 'x-hub-signature-256': signature });
     expect(good).toMatchObject({ status: 200, body: { received: true, tasks: 0 } });
     const again = await postRaw('/api/webhooks/codehost', body, { 'x-github-event': 'issues', 'x-github-delivery': 'd-1', 'x-hub-signature-256': signature });

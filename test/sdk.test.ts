@@ -199,6 +199,10 @@ describe('SDK interview routes', () => {
     expect(Buffer.concat(bytes).equals(video)).toBe(true);
     const artifact = await o.call('GET', `/sessions/${id}/artifact/source-video`);
     expect(artifact.status).toBe(200);
+    // A stranger's bytes are refused before anything is stored.
+    const filesBefore = fs.readdirSync(svc.dataDir, { recursive: true }).length;
+    expect((await part('1', Buffer.alloc(1024 * 1024), { 'x-project-key': 'pk_not_a_key' })).status).toBe(401);
+    expect(fs.readdirSync(svc.dataDir, { recursive: true }).length).toBe(filesBefore);
     // Parts without an open upload are refused.
     expect((await part('1', video)).body.code).toBe('upload_session_not_found');
   });

@@ -25,13 +25,15 @@ export function codehostWebhook(services: Services): Router {
       if (!secret) throw new UnavailableError('Code-host webhooks are not configured', { code: 'codehost_webhook_unconfigured', retryable: false, action: 'Set CODEHOST_WEBHOOK_SECRET to the app\'s webhook secret' });
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const signature = req.get('x-hub-signature-256');
-      if (!signature || !(await verify(secret, raw.toString('utf8'), signature).catch(() => false))) {
+      // The library signs strings: the text must round-trip to exactly the bytes received.
+      const text = raw.toString('utf8');
+      if (!signature || !Buffer.from(text, 'utf8').equals(raw) || !(await verify(secret, text, signature).catch(() => false))) {
         throw new AuthenticationError('The delivery is not signed with the code-host webhook secret', { code: 'invalid_signature' });
       }
       const event = req.get('x-github-event') ?? 'unknown';
       let payload: IssuesEvent;
       try {
-        payload = JSON.parse(raw.toString('utf8')) as IssuesEvent;
+        payload = JSON.parse(text) as IssuesEvent;
       } catch {
         throw new ValidationError('The delivery body is not JSON');
       }
