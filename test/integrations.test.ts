@@ -25,6 +25,15 @@ const linearDelivery = (payload: Record<string, unknown>, id: string, at = Date.
   return postRaw('/api/webhooks/tracker', body, { 'linear-delivery': id, 'linear-signature': createHmac('sha256', TRACKER_SECRET).update(body).digest('hex') });
 };
 
+/** Links a code-host account to a person, as /api/auth/codehost/callback leaves it. */
+async function linkCodehost(userId: string, login: string) {
+  const sealed = svc.services.secrets.seal(`ghu_${login}`, userId);
+  await svc.services.db.pool.query(
+    `INSERT INTO user_identities (id, user_id, provider, external_id, login, token_ciphertext, token_key_id) VALUES ($1, $2, 'codehost', $3, $4, $5, $6)`,
+    [`uid_${login}`, userId, `gh-${login}`, login, sealed.ciphertext, sealed.keyId],
+  );
+}
+
 /** A reviewed finding over the interview's evidence about the discount code. */
 async function reviewedFinding(title: string, sessionId: string) {
   const cards = (await o.call('GET', `/signals?session_id=${sessionId}&limit=200`)).body.signals;
@@ -116,10 +125,28 @@ describe('code host (GitHub App)', () => {
     const installUrl = new URL(install.body.install_url);
     expect(installUrl.pathname).toBe('/apps/verbatim-test/installations/new');
     const state = installUrl.searchParams.get('state')!;
-    // The code host sends the person back after the install.
-    const setup = await svc.api('GET', `/api/codehost/app/setup?installation_id=77&setup_action=install&state=${state}`);
+    // The code host sends the person back after the install, in their signed-in browser.
+    const setupUrl = `/api/codehost/app/setup?installation_id=77&setup_action=install&state=${state}`;
+    expect((await svc.api('GET', setupUrl)).status).toBe(401);
+    const unlinked = await svc.api('GET', setupUrl, { token: o.token });
+    expect(unlinked).toMatchObject({ status: 403, body: { code: 'codehost_identity_required' } });
+    await linkCodehost(o.userId, 'acme');
+    const state2 = new URL((await o.call('GET', '/codehost-app/install')).body.install_url).searchParams.get('state')!;
+    // Someone else's browser cannot finish it.
+    const stranger = await svc.login('stranger@example.com');
+    expect((await svc.api('GET', `/api/codehost/app/setup?installation_id=77&state=${state2}`, { token: stranger.token })).body.code).toBe('integration_state_invalid');
+    const state3 = new URL((await o.call('GET', '/codehost-app/install')).body.install_url).searchParams.get('state')!;
+    const setup = await svc.api('GET', `/api/codehost/app/setup?installation_id=77&setup_action=install&state=${state3}`, { token: o.token });
     expect(setup.body).toEqual({ installation_id: '77', account_login: 'acme', project_ref: o.project.project_ref });
-    expect((await svc.api('GET', `/api/codehost/app/setup?installation_id=77&setup_action=install&state=${state}`)).body.code).toBe('integration_state_invalid');
+    expect((await svc.api('GET', `/api/codehost/app/setup?installation_id=77&setup_action=install&state=${state3}`, { token: o.token })).body.code).toBe('integration_state_invalid');
+
+    // Another customer cannot attach this installation by guessing its number.
+    const thief = await ownerWithProject(svc, 'thief@example.com', 'Loot');
+    await linkCodehost(thief.userId, 'thief');
+    const thiefState = new URL((await thief.call('GET', '/codehost-app/install')).body.install_url).searchParams.get('state')!;
+    const stolen = await svc.api('GET', `/api/codehost/app/setup?installation_id=77&state=${thiefState}`, { token: thief.token });
+    expect(stolen).toMatchObject({ status: 403, body: { code: 'installation_not_yours' } });
+    expect((await thief.call('GET', '/codehost-app/installations')).body.installations).toEqual([]);
     expect((await o.call('GET', '/codehost-app/installations')).body.installations).toEqual([{ installation_id: '77', account_login: 'acme', attached: true }]);
     const repos = (await o.call('GET', '/codehost-app/repos')).body.repos;
     expect(repos.map((r: any) => r.full_name)).toEqual(['acme/shop', 'acme/site']);
@@ -219,10 +246,14 @@ describe('tracker (Linear)', () => {
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('redirect_uri')).toBe(`${svc.url}/api/tracker/callback`);
     const state = authorize.searchParams.get('state')!;
-    expect((await svc.api('GET', `/api/tracker/callback?code=bad-code&state=${state}`)).body.code).toBe('tracker_error');
+    // The callback belongs to the browser that began the connection: another person's session cannot use it.
+    const other = await svc.login('tracker-stranger@example.com');
+    expect((await svc.api('GET', `/api/tracker/callback?code=good-code&state=${state}`, { token: other.token })).body.code).toBe('integration_state_invalid');
+    const retry = new URL((await svc.api('GET', `/api/orgs/${o.orgHandle}/tracker/connect`, { token: o.token })).body.authorize_url).searchParams.get('state')!;
+    expect((await svc.api('GET', `/api/tracker/callback?code=bad-code&state=${retry}`, { token: o.token })).body.code).toBe('tracker_error');
     const again = await svc.api('GET', `/api/orgs/${o.orgHandle}/tracker/connect`, { token: o.token });
     const state2 = new URL(again.body.authorize_url).searchParams.get('state')!;
-    const callback = await svc.api('GET', `/api/tracker/callback?code=good-code&state=${state2}`);
+    const callback = await svc.api('GET', `/api/tracker/callback?code=good-code&state=${state2}`, { token: o.token });
     expect(callback.body).toMatchObject({ connected: true, workspace_name: 'Acme', webhook: { status: 'registered' } });
     expect(lin.webhooks[0]).toMatchObject({ url: `${svc.url}/api/webhooks/tracker`, resourceTypes: ['Issue', 'Comment'], secret: TRACKER_SECRET });
     expect((await svc.api('GET', `/api/orgs/${o.orgHandle}/tracker/connection`, { token: o.token })).body).toMatchObject({ connected: true, workspace_id: 'lin_org_1' });

@@ -55,6 +55,13 @@ export async function fakeGithub(): Promise<FakeGithub> {
         if (!(await appJwtValid(auth, publicKey))) return json(401, { message: 'bad app jwt' });
         return json(200, { id: Number(m[1]), account: { login: 'acme', type: 'Organization' } });
       }
+      // A person's own token sees the installations they manage: `ghu_<login>` manages installation 77 when login is acme.
+      const person = /^(?:token|bearer) ghu_(\w+)$/i.exec(auth ?? '');
+      if (url.pathname === '/user/installations') {
+        if (!person) return json(401, { message: 'user token required' });
+        const mine = person[1] === 'acme' ? [{ id: 77, account: { login: 'acme' } }] : [];
+        return json(200, { total_count: mine.length, installations: mine });
+      }
       const installation = /^(?:token|bearer) ghs_inst_(\d+)$/i.exec(auth ?? '');
       if (url.pathname === '/installation/repositories') {
         if (!installation) return json(401, { message: 'installation token required' });

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { projectOf } from '../../core/context.ts';
-import { NotFoundError, ValidationError } from '../../core/errors.ts';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import type { UserPrincipal } from '../../core/context.ts';
+import { Octokit } from '@octokit/rest';
 import { newId } from '../../core/ids.ts';
 import { readOnly, updates } from '../common.ts';
 import { Project, projectRecord } from '../projects/record.ts';
@@ -41,10 +43,36 @@ export const codehostInstall = capability({
   },
 });
 
+/**
+ * The installation must be one the person can reach on the code host (their linked account
+ * lists it), so nobody attaches another customer's installation by its number.
+ */
+async function checkInstallationIsTheirs(services: Parameters<typeof codehostApp>[0], userId: string, installationId: string): Promise<void> {
+  const { rows } = await services.db.pool.query<{ token_ciphertext: string | null; token_key_id: string | null }>(
+    `SELECT token_ciphertext, token_key_id FROM user_identities WHERE user_id = $1 AND provider = 'codehost'`,
+    [userId],
+  );
+  const row = rows[0];
+  if (!row?.token_ciphertext || !row.token_key_id) {
+    throw new ForbiddenError('Link your code-host account first, so we can see which installations are yours', { code: 'codehost_identity_required', action: 'GET /api/auth/codehost/login, then install the app again' });
+  }
+  const token = services.secrets.open({ keyId: row.token_key_id, ciphertext: row.token_ciphertext }, userId);
+  const octokit = new Octokit({ baseUrl: codehostApp(services).apiUrl, auth: token, request: { timeout: 10_000 } });
+  let installations: Array<{ id: number }>;
+  try {
+    installations = await octokit.paginate(octokit.rest.apps.listInstallationsForAuthenticatedUser, { per_page: 100 });
+  } catch (err) {
+    throw providerError('codehost', err);
+  }
+  if (!installations.some((i) => String(i.id) === installationId)) {
+    throw new ForbiddenError('Your code-host account cannot reach that installation', { code: 'installation_not_yours', action: 'Install the app from GET P/codehost-app/install with an account that manages it' });
+  }
+}
+
 export const codehostSetup = capability({
   name: 'codehost.setup',
   title: 'Code-host app installed (callback)',
-  description: 'Where the code host sends the person back after installing the app: records the installation for the organization and attaches it to the project the install began from.',
+  description: 'Where the code host sends the person back after installing the app: checks the installation is theirs, records it for the organization and attaches it to the project the install began from.',
   input: z.strictObject({
     installation_id: z.string().regex(/^\d{1,20}$/, 'must be a number'),
     setup_action: z.string().max(40).optional(),
@@ -53,12 +81,16 @@ export const codehostSetup = capability({
   output: z.object({ installation_id: z.string(), account_login: z.string().nullable(), project_ref: z.string().nullable() }),
   annotations: updates,
   scope: 'write',
-  access: 'public',
+  access: 'user',
   mcp: false,
   rest: { method: 'GET', path: '/api/codehost/app/setup' },
   async handler(ctx, input) {
     const { services } = ctx;
-    const flow = await finishFlow(services, 'codehost_install', input.state);
+    const userId = (ctx.principal as UserPrincipal).userId;
+    const flow = await finishFlow(services, 'codehost_install', input.state, userId);
+    await checkInstallationIsTheirs(services, userId, input.installation_id);
+    const { rows: elsewhere } = await services.db.pool.query(`SELECT 1 FROM codehost_installations WHERE installation_id = $1 AND organization_id <> $2`, [input.installation_id, flow.organization_id]);
+    if (elsewhere.length) throw new ConflictError('That installation belongs to another organization here', { code: 'installation_attached_elsewhere' });
     const installation = await codehostClient(services).rest.apps.getInstallation({ installation_id: Number(input.installation_id) }).catch((err) => {
       throw providerError('codehost', err);
     });

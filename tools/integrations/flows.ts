@@ -20,11 +20,14 @@ export async function beginFlow(services: Services, kind: Kind, flow: Flow): Pro
   return state;
 }
 
-/** Takes the flow a callback's state names, once; unknown, used or expired states are refused. */
-export async function finishFlow(services: Services, kind: Kind, state: string | undefined): Promise<Flow> {
+/**
+ * Takes the flow a callback's state names, once, for the person who began it (the callback
+ * arrives in their signed-in browser); unknown, used, expired or someone else's states are refused.
+ */
+export async function finishFlow(services: Services, kind: Kind, state: string | undefined, userId: string): Promise<Flow> {
   const { rows } = await services.db.pool.query<Flow>(
-    `DELETE FROM integration_flows WHERE state = $1 AND kind = $2 RETURNING organization_id, project_id, user_id, verifier, expires_at > now() AS live`,
-    [state ?? '', kind],
+    `DELETE FROM integration_flows WHERE state = $1 AND kind = $2 AND user_id = $3 RETURNING organization_id, project_id, user_id, verifier, expires_at > now() AS live`,
+    [state ?? '', kind, userId],
   );
   const row = rows[0] as (Flow & { live: boolean }) | undefined;
   if (!row?.live) throw new ValidationError('This link expired or was already used; start again', { code: 'integration_state_invalid' });

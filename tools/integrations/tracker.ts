@@ -59,16 +59,16 @@ export const trackerConnect = capability({
 export const trackerCallback = capability({
   name: 'tracker.callback',
   title: 'Tracker connected (callback)',
-  description: 'Where the tracker sends the person back: exchanges the code, stores the workspace token sealed, and registers the webhook.',
+  description: 'Where the tracker sends the signed-in person who began the connection back: exchanges the code, stores the workspace token sealed, and registers the webhook.',
   input: z.strictObject({ code: z.string().min(1).max(2000).optional(), state: z.string().min(1).max(200), error: z.string().max(200).optional(), error_description: z.string().max(1000).optional() }),
   output: ConnectionStatus,
   annotations: updates,
   scope: 'write',
-  access: 'public',
+  access: 'user',
   mcp: false,
   rest: { method: 'GET', path: '/api/tracker/callback' },
   async handler(ctx, input) {
-    const flow = await finishFlow(ctx.services, 'tracker_connect', input.state);
+    const flow = await finishFlow(ctx.services, 'tracker_connect', input.state, (ctx.principal as { userId: string }).userId);
     if (input.error || !input.code) throw new AppError(400, `The tracker did not authorize the connection: ${input.error_description ?? input.error ?? 'no code'}`, { code: 'tracker_authorization_denied' });
     const url = new URL(callbackUrl(ctx));
     url.searchParams.set('code', input.code);
