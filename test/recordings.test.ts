@@ -175,6 +175,23 @@ describe('recording invitations', () => {
     expect((await o.call('PATCH', `/recording-invitations/${inv.id}`, { action: 'pause' })).status).toBe(400);
   });
 
+  it('revoking a recording under way stops its uploads', async () => {
+    const inv = (await create({ plan: plan() })).body;
+    const started = (await launch(tokenOf(inv.launchUrl), 'start')).body;
+    await svc.api('POST', '/api/sdk/screen/upload-session/start', { headers: { 'x-project-key': started.project_key, origin: svc.url }, body: { session_id: started.session_id } });
+    await uploadPart(started.session_id, started.project_key, 1, new Uint8Array([0x1a, 0x45, 0xdf, 0xa3, 1, 2, 3]));
+    await o.call('PATCH', `/recording-invitations/${inv.id}`, { action: 'revoke' });
+    const refused = await fetch(`${svc.url}/api/sdk/screen/upload-session/upload-part`, {
+      method: 'POST',
+      headers: { 'x-project-key': started.project_key, 'content-type': 'application/octet-stream', 'x-session-id': started.session_id, 'x-part-number': '2' },
+      body: new Uint8Array([1, 2, 3]),
+    });
+    expect(((await refused.json()) as { code: string }).code).toBe('session_ended');
+    const finalize = await svc.api('POST', '/api/sdk/screen/upload-session/finalize', { headers: { 'x-project-key': started.project_key, origin: svc.url }, body: { session_id: started.session_id } });
+    expect(finalize.body.code).toBe('session_ended');
+    expect((await o.call('GET', `/sessions/${started.session_id}`)).body.session.status).toBe('abandoned');
+  });
+
   it('turns the viewing link on and off', async () => {
     const inv = (await create({ plan: plan() })).body;
     const shared = await o.call('PATCH', `/recording-invitations/${inv.id}`, { action: 'share' });

@@ -65,7 +65,7 @@ export async function runExport(services: Services, exportId: string, lastAttemp
     const stored = await writeArchive(services, job);
     await pool.query(
       `UPDATE data_exports SET status = 'completed', progress = 100, storage_key = $2, size_bytes = $3, completed_at = now(),
-              expires_at = now() + make_interval(days => $4), updated_at = now() WHERE id = $1`,
+              expires_at = now() + make_interval(days => $4), updated_at = now() WHERE id = $1 AND status = 'running'`,
       [job.id, stored.key, stored.size, EXPORT_TTL_DAYS],
     );
   } catch (err) {

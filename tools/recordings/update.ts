@@ -39,6 +39,13 @@ export const updateInvitation = capability({
       if (!set) return current;
       const bind = set.includes('$2') ? [current.id, newToken()] : [current.id];
       const [updated] = await selectRows(ctx.services, `UPDATE recording_invitations SET ${set}, updated_at = now() WHERE id = $1 RETURNING *`, bind, transaction);
+      // A revoked recording in progress ends here: the guest's upload routes refuse an ended interview.
+      if (input.action === 'revoke' && current.interview_id) {
+        await ctx.services.db.sequelize.query(
+          `UPDATE interviews SET status = 'abandoned', ended_at = coalesce(ended_at, now()), updated_at = now() WHERE id = $1 AND status NOT IN ('completed', 'abandoned')`,
+          { bind: [current.interview_id], transaction },
+        );
+      }
       return updated;
     });
     return invitationRecord(ctx.services, row, placeOf(ctx));

@@ -163,6 +163,7 @@ export const sdkScreenUploadFinalize = capability({
   async handler(ctx, input) {
     return ctx.services.db.sequelize.transaction(async (transaction) => {
       const { interview } = await sdkSession(ctx, input.session_id, { transaction, lock: true });
+      if (interview.status === 'abandoned') throw new DomainError('This interview was ended', { code: 'session_ended' });
       const key = await finalizeScreenUpload(ctx.services, interview, transaction);
       if (key) return { storage_key: key };
       const [rows] = await ctx.services.db.sequelize.query(`SELECT storage_key FROM screen_upload_sessions WHERE interview_id = $1 AND status = 'finalized' ORDER BY updated_at DESC LIMIT 1`, { bind: [interview.id], transaction });
