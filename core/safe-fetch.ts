@@ -80,6 +80,9 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
       req.end();
     }).catch((err: unknown) => {
       if (err instanceof AppError) throw err;
+      const code = (err as NodeJS.ErrnoException).code;
+      // A name that does not exist will not start existing on a retry.
+      if (code === 'ENOTFOUND') throw new DomainError(`No site answers at ${url.hostname}`, { code: 'page_unreachable', retryable: false, action: 'Check the address' });
       const timeout = signal.aborted;
       throw new AppError(timeout ? 504 : 502, timeout ? 'The page took too long to answer' : `The page could not be fetched: ${(err as Error).message}`, { code: timeout ? 'fetch_timeout' : 'fetch_failed', retryable: true });
     });

@@ -44,9 +44,12 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     log.scrollTop = log.scrollHeight;
   };
   const frame = (f: Record<string, unknown>) => ws?.readyState === WebSocket.OPEN && ws.send(JSON.stringify(f));
+  /** What was sent and what the conductor was waiting for, to put back if the frame is refused. */
+  let unconfirmed: { text: string; awaiting: string | null } | null = null;
   const submit = () => {
     const text = answer.value.trim();
     if (!text || awaiting !== 'answer') return;
+    unconfirmed = { text, awaiting };
     frame({ type: 'answer', text });
     answer.value = '';
     setAwaiting(null);
@@ -84,8 +87,17 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
         log.replaceChildren();
         (f.messages as ConductorMessage[]).forEach(add);
       } else if (f.type === 'message') add(f as unknown as ConductorMessage);
-      else if (f.type === 'state') setAwaiting(f.finished ? null : f.awaiting);
-      else if (f.type === 'error') status.textContent = f.error;
+      else if (f.type === 'state') {
+        unconfirmed = null;
+        setAwaiting(f.finished ? null : f.awaiting);
+      } else if (f.type === 'error') {
+        status.textContent = f.error;
+        if (unconfirmed) {
+          answer.value = unconfirmed.text;
+          setAwaiting(unconfirmed.awaiting);
+          unconfirmed = null;
+        }
+      }
       else if (f.type === 'ended' && !ended) {
         ended = true;
         setAwaiting(null);

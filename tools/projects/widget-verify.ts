@@ -38,6 +38,7 @@ export const verifyWidgetInstallation = capability({
   annotations: { ...readOnly, openWorldHint: true },
   scope: 'read',
   access: 'project',
+  rateLimit: 30,
   rest: { method: 'POST', path: 'P/widget-installation/verify' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
@@ -58,15 +59,22 @@ export const verifyWidgetInstallation = capability({
       problems.push({ code: 'page_unreachable', message: `The page answered HTTP ${page.status}`, action: 'Check the address and that the page is public' });
       return result(page.url);
     }
-    const tags = scriptTags(page.body.toString('utf8')).filter((t) => t.src && /\/sdk\/widget\.js(?:$|[?#])/.test(t.src));
-    const ours = tags.find((t) => new URL(t.src, page.url).origin === base.origin);
+    const resolve = (src: string) => {
+      try {
+        return new URL(src, page.url);
+      } catch {
+        return null;
+      }
+    };
+    const tags = scriptTags(page.body.toString('utf8')).filter((t) => t.src && /\/sdk\/widget\.js(?:$|[?#])/.test(t.src) && resolve(t.src));
+    const ours = tags.find((t) => resolve(t.src)!.origin === base.origin);
     if (!ours) {
       problems.push(tags.length
-        ? { code: 'snippet_wrong_host', message: `The widget script loads from ${new URL(tags[0].src, page.url).origin}, not ${base.origin}`, action: `Use the snippet as given: ${embedSnippet(ctx)}` }
+        ? { code: 'snippet_wrong_host', message: `The widget script loads from ${resolve(tags[0].src)!.origin}, not ${base.origin}`, action: `Use the snippet as given: ${embedSnippet(ctx)}` }
         : { code: 'snippet_missing', message: 'No widget script tag was found in the page', action: `Add before </body>: ${embedSnippet(ctx)}` });
       return result(page.url);
     }
-    const key = ours['data-project-key'] || new URL(ours.src, page.url).searchParams.get('key');
+    const key = ours['data-project-key'] || resolve(ours.src)!.searchParams.get('key');
     if (!key) problems.push({ code: 'project_key_missing', message: 'The widget script has no data-project-key', action: `Add data-project-key="${project.public_key}" to the script tag` });
     else if (key !== project.public_key) problems.push({ code: 'wrong_project_key', message: 'The widget script carries another project\'s SDK key', action: `Use data-project-key="${project.public_key}"` });
     if (!('async' in ours) && !('defer' in ours)) warnings.push({ code: 'not_async', message: 'The script tag blocks page rendering', action: 'Add the async attribute' });
