@@ -220,6 +220,26 @@ describe('code host (GitHub App)', () => {
     expect(delivery).toMatchObject({ status: 'sent', attempts: 3 });
     expect(gh.issues.filter((i) => i.title === 'Retry me')).toHaveLength(1);
 
+    // A retry whose repository was unbound meanwhile fails for good instead of retrying forever.
+    const orphan = (await o.call('POST', '/tasks', { title: 'Orphaned', status: 'ready' })).body.task;
+    gh.failNext.push(503);
+    expect((await o.call('POST', `/tasks/${orphan.id}/push`, {})).body.delivery.status).toBe('retrying');
+    await svc.services.db.pool.query(`UPDATE projects SET codehost_repo_url = NULL WHERE id = $1`, [o.project.ref]);
+    let orphaned = (await o.call('GET', `/tasks/${orphan.id}/provider-state`)).body.deliveries[0];
+    for (const until = Date.now() + 20_000; orphaned.status === 'retrying' && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 300));
+      orphaned = (await o.call('GET', `/tasks/${orphan.id}/provider-state`)).body.deliveries[0];
+    }
+    expect(orphaned).toMatchObject({ status: 'failed', last_error: 'The project has no code-host repository' });
+    await o.call('POST', '/codehost-app/select-repo', { repo: 'acme/shop' });
+
+    // Two sends at once make one issue.
+    const twice = (await o.call('POST', '/tasks', { title: 'Sent twice at once', status: 'ready' })).body.task;
+    const both = await Promise.all([o.call('POST', `/tasks/${twice.id}/push`, {}), o.call('POST', `/tasks/${twice.id}/push`, {})]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(both.map((r) => r.body.delivery.status).sort()).toEqual(expect.arrayContaining(['sent']));
+    expect(gh.issues.filter((i) => i.title === 'Sent twice at once')).toHaveLength(1);
+
     const refused = (await o.call('POST', '/tasks', { title: 'Refused', status: 'ready' })).body.task;
     gh.failNext.push(422);
     const res = await o.call('POST', `/tasks/${refused.id}/push`, {});

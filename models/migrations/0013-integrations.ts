@@ -31,7 +31,7 @@ export async function up({ context: sql }: MigrationContext): Promise<void> {
       project_id text NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
       task_id text NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
       provider text NOT NULL CHECK (provider IN ('github', 'linear')),
-      status text NOT NULL CHECK (status IN ('pending', 'retrying', 'sent', 'failed')),
+      status text NOT NULL CHECK (status IN ('pending', 'sending', 'retrying', 'sent', 'failed')),
       target text,
       issue_id text,
       issue_number integer,

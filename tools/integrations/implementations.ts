@@ -19,7 +19,7 @@ async function implementations(ctx: Ctx): Promise<Array<z.input<typeof Implement
   const { project, org } = projectOf(ctx);
   const { integrations, linking } = ctx.services.config;
   const { rows } = await ctx.services.db.pool.query<{ provider: string; sent: number; retrying: number; failed: number; last: Date | null }>(
-    `SELECT provider, count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status IN ('pending', 'retrying'))::int AS retrying,
+    `SELECT provider, count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status IN ('pending', 'sending', 'retrying'))::int AS retrying,
             count(*) FILTER (WHERE status = 'failed')::int AS failed, max(last_synced_at) AS last
        FROM deliveries WHERE project_id = $1 GROUP BY provider`,
     [project.id],

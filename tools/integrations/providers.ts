@@ -1,6 +1,5 @@
 import type { Services } from '../../core/context.ts';
 import type { ProjectRow } from '../../models/index.ts';
-import { ValidationError } from '../../core/errors.ts';
 import { codehostClient, providerError, trackerClient, trackerQuery } from './apps.ts';
 import { requireConnection } from './tracker-connection.ts';
 
@@ -17,28 +16,25 @@ export interface CreatedIssue {
   placement: 'triage' | 'backlog_fallback';
 }
 
-/** Code-host issues have no triage: they land open in the repository, labelled for us. */
+/** Code-host issues have no triage: they land open in the repository, labelled for us. The project is checked to have one (send.ts). */
 async function createGithubIssue(services: Services, project: ProjectRow, draft: { title: string; body: string }): Promise<CreatedIssue> {
-  if (!project.codehost_installation_id || !project.codehost_repo_url) {
-    throw new ValidationError('The project has no code-host repository', { code: 'codehost_not_configured', action: 'Attach an installation and select a repository (P/codehost-app/select-installation, P/codehost-app/select-repo)' });
-  }
-  const [owner, repo] = project.codehost_repo_url.split('/');
+  const repoSlug = project.codehost_repo_url!;
+  const [owner, repo] = repoSlug.split('/');
   try {
-    const { data } = await codehostClient(services, project.codehost_installation_id).rest.issues.create({ owner, repo, title: draft.title, body: draft.body, labels: ['verbatim'] });
-    return { issue_id: String(data.id), issue_number: data.number, issue_url: data.html_url, issue_state: data.state, target: project.codehost_repo_url, placement: 'backlog_fallback' };
+    const { data } = await codehostClient(services, project.codehost_installation_id!).rest.issues.create({ owner, repo, title: draft.title, body: draft.body, labels: ['verbatim'] });
+    return { issue_id: String(data.id), issue_number: data.number, issue_url: data.html_url, issue_state: data.state, target: repoSlug, placement: 'backlog_fallback' };
   } catch (err) {
     throw providerError('codehost', err);
   }
 }
 
-/** Tracker issues go to the team's triage when it has one, else to its backlog. */
+/** Tracker issues go to the team's triage when it has one, else to its backlog. The project is checked to have a team (send.ts). */
 async function createLinearIssue(services: Services, project: ProjectRow, draft: { title: string; body: string }): Promise<CreatedIssue> {
-  if (!project.tracker_team_id) throw new ValidationError('The project has no tracker team', { code: 'tracker_not_configured', action: 'Choose one with POST P/tracker/select-team' });
   const client = trackerClient(services, (await requireConnection(services, project.organization_id)).token);
   const { team } = await trackerQuery<{ team: { key: string; triageEnabled: boolean; states: { nodes: Array<{ id: string; type: string; position: number }> } } }>(
     client,
     `query VerbatimTeamStates($id: String!) { team(id: $id) { key triageEnabled states { nodes { id type position } } } }`,
-    { id: project.tracker_team_id },
+    { id: project.tracker_team_id! },
   );
   const states = [...team.states.nodes].sort((a, b) => a.position - b.position);
   const triage = team.triageEnabled ? states.find((s) => s.type === 'triage') : undefined;
@@ -46,7 +42,7 @@ async function createLinearIssue(services: Services, project: ProjectRow, draft:
   const { issueCreate } = await trackerQuery<{ issueCreate: { success: boolean; issue: { id: string; identifier: string; url: string; state: { name: string } } | null } }>(
     client,
     `mutation VerbatimIssueCreate($input: IssueCreateInput!) { issueCreate(input: $input) { success issue { id identifier url state { name } } } }`,
-    { input: { teamId: project.tracker_team_id, title: draft.title, description: draft.body, ...(target ? { stateId: target.id } : {}) } },
+    { input: { teamId: project.tracker_team_id!, title: draft.title, description: draft.body, ...(target ? { stateId: target.id } : {}) } },
   );
   if (!issueCreate.success || !issueCreate.issue) throw providerError('tracker', Object.assign(new Error('refused'), { status: 422 }));
   const i = issueCreate.issue;

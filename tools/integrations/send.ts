@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { Transaction } from 'sequelize';
 import type { Services } from '../../core/context.ts';
-import { AppError, DomainError, NotFoundError } from '../../core/errors.ts';
+import type { ProjectRow } from '../../models/index.ts';
+import { AppError, DomainError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { addJob } from '../../core/queue.ts';
 import { iso } from '../common.ts';
@@ -9,7 +11,7 @@ import { createIssue, type CreatedIssue, type Provider } from './providers.ts';
 
 export const Delivery = z.object({
   provider: z.enum(['github', 'linear']),
-  status: z.enum(['pending', 'retrying', 'sent', 'failed']).describe('retrying: the provider was busy; a background job keeps trying with backoff'),
+  status: z.enum(['pending', 'sending', 'retrying', 'sent', 'failed']).describe('sending: a send is under way; retrying: the provider was busy and a background job keeps trying with backoff'),
   target: z.string().nullable().describe('Repository (owner/name) or tracker team key'),
   issue_id: z.string().nullable(),
   issue_number: z.number().int().nullable(),
@@ -38,54 +40,89 @@ export const deliveryRecord = (r: Record<string, any>): DeliveryRecord => ({
 
 /** How many times a busy provider is tried before the delivery fails for good. */
 export const MAX_ATTEMPTS = 8;
+/** A send that has not reported back in this long is presumed dead and may be claimed again. */
+const SENDING_STALE = '2 minutes';
+
+/** Refuses, before anything is written, a send the project is not set up for. */
+async function checkConfigured(services: Services, provider: Provider, project: ProjectRow): Promise<void> {
+  if (provider === 'github') {
+    if (!project.codehost_installation_id || !project.codehost_repo_url) {
+      throw new ValidationError('The project has no code-host repository', { code: 'codehost_not_configured', action: 'Attach an installation and select a repository (P/codehost-app/select-installation, P/codehost-app/select-repo)' });
+    }
+    return;
+  }
+  if (!project.tracker_team_id) throw new ValidationError('The project has no tracker team', { code: 'tracker_not_configured', action: 'Choose one with POST P/tracker/select-team' });
+  const { rows } = await services.db.pool.query(`SELECT 1 FROM tracker_connections WHERE organization_id = $1`, [project.organization_id]);
+  if (!rows.length) throw new ValidationError('The tracker is not connected for this organization', { code: 'tracker_not_connected', action: 'GET /api/orgs/:orgHandle/tracker/connect to connect it' });
+}
 
 /**
- * Sends a work item to a provider once. The delivery row is locked for the whole attempt, so
- * concurrent and repeated sends make one issue. A busy provider (429, 5xx, unreachable) leaves
- * the delivery `retrying` and a job tries again with backoff; other refusals fail it. Returns
- * the delivery as it stands, or throws for a refusal the caller must hear about.
+ * Sends a work item to a provider once. The delivery is claimed (`sending`) in a short
+ * transaction, the provider is called holding no database lock, and the outcome is recorded
+ * in another: concurrent and repeated sends make one issue. A busy provider (429, 5xx,
+ * unreachable) leaves the delivery `retrying` and a job tries again with backoff; other
+ * refusals fail it. Row locks are always taken delivery first, then work item, as webhooks do.
  */
 export async function sendTask(services: Services, taskId: string, provider: Provider, opts: { fromJob?: boolean; lastAttempt?: boolean } = {}): Promise<DeliveryRecord> {
   const { db, models } = services;
-  let refusal: AppError | null = null;
+  const q = (sql: string, bind: unknown[], transaction: Transaction) => db.sequelize.query(sql, { bind, transaction }).then(([rows]) => rows as Record<string, any>[]);
+
+  const task = await models.Task.findByPk(taskId);
+  if (!task) throw new NotFoundError('Work item not found');
+  const project = (await models.Project.findByPk(task.project_id))!;
+  const org = (await models.Organization.findByPk(project.organization_id))!;
+  try {
+    await checkConfigured(services, provider, project);
+  } catch (err) {
+    if (!opts.fromJob) throw err;
+    // The project changed while a retry waited: that delivery cannot succeed any more.
+    const { rows } = await db.pool.query(`UPDATE deliveries SET status = 'failed', last_error = $3, updated_at = now() WHERE task_id = $1 AND provider = $2 RETURNING *`, [task.id, provider, (err as Error).message]);
+    return deliveryRecord(rows[0]);
+  }
+
+  const claimed = await db.sequelize.transaction(async (transaction) => {
+    await q(`INSERT INTO deliveries (id, project_id, task_id, provider, status) VALUES ($1, $2, $3, $4, 'pending') ON CONFLICT (task_id, provider) DO NOTHING`, [newId('dlv'), project.id, task.id, provider], transaction);
+    const [delivery] = await q(`SELECT *, updated_at > now() - interval '${SENDING_STALE}' AS fresh FROM deliveries WHERE task_id = $1 AND provider = $2 FOR UPDATE`, [task.id, provider], transaction);
+    if (delivery.status === 'sent' || (delivery.status === 'sending' && delivery.fresh)) return { delivery, go: false };
+    const [sending] = await q(`UPDATE deliveries SET status = 'sending', updated_at = now() WHERE id = $1 RETURNING *`, [delivery.id], transaction);
+    return { delivery: sending, go: true };
+  });
+  if (!claimed.go) return deliveryRecord(claimed.delivery);
+
+  let created: CreatedIssue | null = null;
+  let failure: AppError | null = null;
+  try {
+    created = await createIssue(services, provider, project, await issueDraft(services, task, `/api/orgs/${org.handle}/projects/${project.handle}`));
+  } catch (err) {
+    failure = err instanceof AppError ? err : new AppError(502, 'The provider could not be reached', { retryable: true });
+  }
+
+  const retry = !!failure && failure.retryable === true && !opts.lastAttempt;
   const row = await db.sequelize.transaction(async (transaction) => {
-    const q = (sql: string, bind: unknown[]) => db.sequelize.query(sql, { bind, transaction }).then(([rows]) => rows as Record<string, any>[]);
-    const task = await models.Task.findByPk(taskId, { transaction, lock: transaction.LOCK.UPDATE });
-    if (!task) throw new NotFoundError('Work item not found');
-    const project = (await models.Project.findByPk(task.project_id, { transaction }))!;
-    const org = (await models.Organization.findByPk(project.organization_id, { transaction }))!;
-    await q(`INSERT INTO deliveries (id, project_id, task_id, provider, status) VALUES ($1, $2, $3, $4, 'pending') ON CONFLICT (task_id, provider) DO NOTHING`, [newId('dlv'), project.id, task.id, provider]);
-    const [delivery] = await q(`SELECT * FROM deliveries WHERE task_id = $1 AND provider = $2 FOR UPDATE`, [task.id, provider]);
-    if (delivery.status === 'sent') return delivery;
-    let created: CreatedIssue;
-    try {
-      created = await createIssue(services, provider, project, await issueDraft(services, task, `/api/orgs/${org.handle}/projects/${project.handle}`));
-    } catch (err) {
-      // Our own refusals (not configured, not connected) write nothing.
-      if (!(err instanceof AppError) || err.status < 500) throw err;
-      const retry = err.retryable === true && !opts.lastAttempt;
+    if (!created) {
       const [after] = await q(
         `UPDATE deliveries SET status = $2, attempts = attempts + 1, last_error = $3, updated_at = now() WHERE id = $1 RETURNING *`,
-        [delivery.id, retry ? 'retrying' : 'failed', err.message],
+        [claimed.delivery.id, retry ? 'retrying' : 'failed', failure!.message],
+        transaction,
       );
       if (retry && !opts.fromJob) {
-        await addJob(db.sequelize, transaction, 'delivery_send', { taskId: task.id, provider }, { jobKey: `delivery:${delivery.id}`, maxAttempts: MAX_ATTEMPTS, runAt: new Date(Date.now() + 2000) });
+        await addJob(db.sequelize, transaction, 'delivery_send', { taskId: task.id, provider }, { jobKey: `delivery:${claimed.delivery.id}`, maxAttempts: MAX_ATTEMPTS, runAt: new Date(Date.now() + 2000) });
       }
-      if (!retry && !opts.fromJob) refusal = err;
       return after;
     }
     const [after] = await q(
       `UPDATE deliveries SET status = 'sent', attempts = attempts + 1, last_error = NULL, issue_id = $2, issue_number = $3, issue_url = $4, issue_state = $5,
               target = $6, placement = $7, last_synced_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
-      [delivery.id, created.issue_id, created.issue_number, created.issue_url, created.issue_state, created.target, created.placement],
+      [claimed.delivery.id, created.issue_id, created.issue_number, created.issue_url, created.issue_state, created.target, created.placement],
+      transaction,
     );
-    await task.update({ tracker_issue_id: created.issue_id, tracker_issue_url: created.issue_url, tracker_issue_status: created.issue_state }, { transaction });
+    await q(`UPDATE tasks SET tracker_issue_id = $2, tracker_issue_url = $3, tracker_issue_status = $4, updated_at = now() WHERE id = $1`, [task.id, created.issue_id, created.issue_url, created.issue_state], transaction);
     if (task.finding_id) {
-      await q(`UPDATE findings SET delivery_state = 'awaiting_product_triage', provider_placement = $2, updated_at = now() WHERE id = $1`, [task.finding_id, created.placement]);
+      await q(`UPDATE findings SET delivery_state = 'awaiting_product_triage', provider_placement = $2, updated_at = now() WHERE id = $1`, [task.finding_id, created.placement], transaction);
     }
     return after;
   });
-  if (refusal) throw refusal;
+  if (failure && !retry && !opts.fromJob) throw failure;
   if (opts.fromJob && row.status === 'retrying') throw new Error(`provider busy: ${row.last_error}`);
   return deliveryRecord(row);
 }
