@@ -91,11 +91,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
     send({ type: 'state', awaiting: o.state.awaiting, segment: o.segment, finished: o.state.finished });
     if (o.ended) send({ type: 'ended', session_id: sessionId });
   };
-  const step = (input: Input) =>
-    services.db.sequelize.transaction(async (transaction) => {
-      const { interview } = await sdkSession(ctx, sessionId, { transaction, lock: true });
-      return conduct(services, interview, input, transaction);
-    });
+  const step = (input: Input) => conduct(services, sessionId, input);
 
   // One frame at a time, in arrival order.
   let queue: Promise<unknown> = (async () => {

@@ -253,7 +253,15 @@ describe('conductor voice', () => {
     expect(call.status).toBe(200);
     expect(call.body).toEqual({ sdp: 'v=0 answer sdp', call_id: 'rtc_test_call', model: 'gpt-realtime', reasoning_enabled: false, sideband_enabled: false });
     fake.chat = () => ({ say: null, done: true });
+    // While the model thinks, the interview row is not held: other calls on it go through.
+    let release = () => {};
+    fake.chatGate = new Promise<void>((r) => (release = r));
+    const asked = fake.calls.length;
     c.send({ type: 'answer', text: 'A monthly revenue report for my manager, which I export every month.' });
+    while (fake.calls.length === asked) await new Promise((r) => setTimeout(r, 20));
+    expect((await sdk('POST', `/api/sdk/sessions/${id}/recording-health`, { status: 'recording' })).status).toBe(200);
+    release();
+    fake.chatGate = null;
     expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'closing' });
     await c.close();
     expect(fake.calls.some((x) => x.path === '/chat/completions')).toBe(true);

@@ -13,6 +13,8 @@ export interface FakeOpenAI {
   evidence: (transcript: string) => unknown[];
   /** The conductor's next turn when it asks the model to interview. */
   chat: (messages: Array<{ role: string; content: string }>) => { say: string | null; done: boolean };
+  /** While set, conductor turns wait for it: a model that is still thinking. */
+  chatGate: Promise<void> | null;
   status: number;
   close(): Promise<void>;
 }
@@ -27,6 +29,7 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
     ],
     evidence: () => [],
     chat: () => ({ say: 'Tell me more.', done: false }),
+    chatGate: null,
     status: 200,
     close: async () => {},
   };
@@ -55,6 +58,7 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
       if (path === '/chat/completions') {
         const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ role: string; content: string }> };
         if (request.messages[0].content.startsWith('You are a neutral user-research interviewer')) {
+          if (state.chatGate) return void state.chatGate.then(() => json(200, { choices: [{ message: { role: 'assistant', content: JSON.stringify(state.chat(request.messages)) } }] }));
           return json(200, { choices: [{ message: { role: 'assistant', content: JSON.stringify(state.chat(request.messages)) } }] });
         }
         const transcript = request.messages[request.messages.length - 1].content;

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow } from '../../models/index.ts';
-import { DomainError } from '../../core/errors.ts';
+import { ConflictError, DomainError, NotFoundError } from '../../core/errors.ts';
 import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { segmentsOf, type Segment } from './script.ts';
@@ -14,9 +14,11 @@ export interface ConductorState {
   talk: TalkState;
   awaiting: 'answer' | 'observe' | null;
   finished: boolean;
+  /** Counts applied inputs: a plan made from an older turn is thrown away and made again. */
+  turn: number;
   checkpoint?: { snapshot: unknown; reason: string | null; at: string };
 }
-export const NEW_STATE: ConductorState = { segment: 0, talk: NEW_TALK, awaiting: null, finished: false };
+export const NEW_STATE: ConductorState = { segment: 0, talk: NEW_TALK, awaiting: null, finished: false, turn: 0 };
 
 export interface Message {
   role: 'conductor' | 'participant';
@@ -35,6 +37,14 @@ export interface Outcome {
   ended: boolean;
 }
 
+interface Plan {
+  messages: Message[];
+  events: Array<{ type: string; timestampMs: number; line: string; data: Record<string, unknown> }>;
+  state: ConductorState;
+  end: boolean;
+  segment: Outcome['segment'];
+}
+
 const OBSERVE_DEFAULT = 'Go ahead and use the product as you normally would. Press Done when you have finished.';
 const CLOSING = 'That is everything I wanted to ask. Thank you for your time!';
 
@@ -45,59 +55,54 @@ async function interviewerFor(services: Services, projectId: string): Promise<In
   return llm?.apiKey ? modelInterviewer(llm, services.log) : ruleInterviewer;
 }
 
-async function segmentTurns(services: Services, interviewId: string, segmentId: string, transaction: Transaction): Promise<Turn[]> {
-  const [rows] = await services.db.sequelize.query(
+async function segmentTurns(services: Services, interviewId: string, segmentId: string): Promise<Turn[]> {
+  const { rows } = await services.db.pool.query<{ role: Turn['role']; content: string }>(
     `SELECT role, content FROM interview_messages WHERE interview_id = $1 AND segment_id = $2 ORDER BY timestamp_ms, id`,
-    { bind: [interviewId, segmentId], transaction },
+    [interviewId, segmentId],
   );
-  return (rows as Array<{ role: Turn['role']; content: string }>).map((r) => ({ role: r.role, text: r.content }));
+  return rows.map((r) => ({ role: r.role, text: r.content }));
 }
 
 /**
- * Runs the study script one input at a time, in the caller's transaction with the interview
- * row locked: stores the participant's message, decides what the conductor says next, stores
- * that with its timestamp, and saves where the script stands.
+ * Decides what an input leads to without writing anything: the participant's message, what
+ * the conductor says next (possibly asking the model, so this runs outside any transaction),
+ * and where the script will stand.
  */
-export async function conduct(services: Services, interview: InterviewRow, input: Input, transaction: Transaction): Promise<Outcome> {
-  const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id, { transaction }) : null;
+async function plan(services: Services, interview: InterviewRow, input: Input): Promise<Plan> {
+  const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
   const segments = segmentsOf(study?.script_json);
   let state = stateOf(interview);
   const messages: Message[] = [];
+  const events: Plan['events'] = [];
   const now = () => elapsedMs(interview);
-  const say = async (kind: Message['kind'], text: string, segment: Segment | null, role: Message['role'] = 'conductor') => {
-    const m: Message = { role, kind, text, segment_id: segment?.id ?? null, timestamp_ms: now() };
-    await services.db.sequelize.query(
-      `INSERT INTO interview_messages (interview_id, role, content, segment_id, timestamp_ms) VALUES ($1, $2, $3, $4, $5)`,
-      { bind: [interview.id, role, text, m.segment_id, m.timestamp_ms], transaction },
-    );
-    messages.push(m);
-  };
+  const say = (kind: Message['kind'], text: string, segment: Segment | null, role: Message['role'] = 'conductor') =>
+    messages.push({ role, kind, text, segment_id: segment?.id ?? null, timestamp_ms: now() });
   const interviewer = await interviewerFor(services, interview.project_id);
 
   /** Enters segments from state.segment until one waits for the participant, or the script ends. */
   const enter = async () => {
     while (state.segment < segments.length) {
       const segment = segments[state.segment];
-      await recordEvent(services, interview.id, { type: 'segment_started', timestampMs: now(), line: `${segment.mode}: ${segment.title}`, data: { segment_id: segment.id, mode: segment.mode } }, transaction);
+      events.push({ type: 'segment_started', timestampMs: now(), line: `${segment.mode}: ${segment.title}`, data: { segment_id: segment.id, mode: segment.mode } });
       if (segment.mode === 'speak') {
-        await say('speak', segment.speak_text ?? segment.title, segment);
+        say('speak', segment.speak_text ?? segment.title, segment);
         state = { ...state, segment: state.segment + 1 };
         continue;
       }
       if (segment.mode === 'observe') {
-        await say('observe', segment.instruction ?? OBSERVE_DEFAULT, segment);
+        say('observe', segment.instruction ?? OBSERVE_DEFAULT, segment);
         state = { ...state, awaiting: 'observe' };
         return;
       }
       const first = await interviewer.next(segment, [], NEW_TALK);
       if (first.say) {
-        await say('ask', first.say, segment);
+        say('ask', first.say, segment);
         state = { ...state, talk: first.state, awaiting: 'answer' };
         return;
       }
       state = { ...state, segment: state.segment + 1 };
     }
-    await say('closing', CLOSING, null);
+    say('closing', CLOSING, null);
     state = { ...state, awaiting: null, finished: true };
   };
 
@@ -112,10 +117,11 @@ export async function conduct(services: Services, interview: InterviewRow, input
   } else if (input.type === 'answer') {
     if (state.awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
     const segment = segments[state.segment];
-    await say('answer', input.text, segment, 'participant');
-    const next = await interviewer.next(segment, await segmentTurns(services, interview.id, segment.id, transaction), state.talk);
+    say('answer', input.text, segment, 'participant');
+    const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
+    const next = await interviewer.next(segment, turns, state.talk);
     if (next.say) {
-      await say('ask', next.say, segment);
+      say('ask', next.say, segment);
       state = { ...state, talk: next.state };
     } else {
       state = { ...state, segment: state.segment + 1, talk: NEW_TALK, awaiting: null };
@@ -126,15 +132,49 @@ export async function conduct(services: Services, interview: InterviewRow, input
     state = { ...state, segment: state.segment + 1, awaiting: null };
     await enter();
   }
-  // Any frame shows the participant is here: a pending finalisation no longer applies.
-  await interview.update({ conductor_state: state as never, conductor_seen_at: new Date(), finalize_after: null }, { transaction });
-  let ended = false;
-  if (state.finished || input.type === 'end') ended = await endInterview(services, interview, transaction);
   const current = segments[state.segment];
   return {
     messages,
-    state,
+    events,
+    state: { ...state, turn: state.turn + 1 },
+    end: state.finished || input.type === 'end',
     segment: current && !state.finished ? { index: state.segment, total: segments.length, id: current.id, mode: current.mode, title: current.title } : null,
-    ended: ended || interview.status === 'completed' || interview.status === 'abandoned',
   };
+}
+
+/** Writes a plan in the caller's transaction, with the interview row locked. */
+async function apply(services: Services, interview: InterviewRow, p: Plan, transaction: Transaction): Promise<Outcome> {
+  for (const m of p.messages) {
+    await services.db.sequelize.query(
+      `INSERT INTO interview_messages (interview_id, role, content, segment_id, timestamp_ms) VALUES ($1, $2, $3, $4, $5)`,
+      { bind: [interview.id, m.role, m.text, m.segment_id, m.timestamp_ms], transaction },
+    );
+  }
+  for (const e of p.events) await recordEvent(services, interview.id, e, transaction);
+  // Any frame shows the participant is here: a pending finalisation no longer applies.
+  const state = { ...p.state, checkpoint: stateOf(interview).checkpoint };
+  await interview.update({ conductor_state: state as never, conductor_seen_at: new Date(), finalize_after: null }, { transaction });
+  const ended = p.end ? await endInterview(services, interview, transaction) : isEnded(interview);
+  return { messages: p.messages, state, segment: p.segment, ended };
+}
+
+/**
+ * Runs the study script one input at a time. The next turn is planned holding no lock (a
+ * model may take seconds), then written with the interview row locked if nothing moved the
+ * interview meanwhile; otherwise it is planned again from the new state.
+ */
+export async function conduct(services: Services, interviewId: string, input: Input): Promise<Outcome> {
+  const { models, db } = services;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const seen = await models.Interview.findByPk(interviewId);
+    if (!seen) throw new NotFoundError('Interview not found', { code: 'session_not_found' });
+    const p = await plan(services, seen, input);
+    const outcome = await db.sequelize.transaction(async (transaction) => {
+      const locked = (await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE }))!;
+      if (stateOf(locked).turn !== stateOf(seen).turn || locked.status !== seen.status) return null;
+      return apply(services, locked, p, transaction);
+    });
+    if (outcome) return outcome;
+  }
+  throw new ConflictError('The interview changed while this answer was being handled', { code: 'conductor_busy', retryable: true, action: 'Send it again' });
 }
