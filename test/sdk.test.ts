@@ -189,6 +189,11 @@ describe('SDK interview routes', () => {
     expect((await part('0', video)).status).toBe(400);
     expect((await part('3', video, { 'content-type': 'application/json' })).status).toBe(415);
     expect((await part('3', Buffer.alloc(25 * 1024 * 1024 + 1))).status).toBe(413);
+    // While the parts are being joined, more parts and a new upload wait.
+    await svc.services.db.pool.query(`UPDATE screen_upload_sessions SET status = 'joining' WHERE interview_id = $1`, [id]);
+    expect((await part('3', video)).body).toMatchObject({ code: 'upload_finalizing', retryable: true });
+    expect((await sdk('POST', '/api/sdk/screen/upload-session/start', { session_id: id })).status).toBe(409);
+    await svc.services.db.pool.query(`UPDATE screen_upload_sessions SET status = 'open' WHERE interview_id = $1`, [id]);
     const fin = await sdk('POST', '/api/sdk/screen/upload-session/finalize', { session_id: id });
     expect(fin.status).toBe(200);
     expect(fin.body.storage_key).toMatch(/screen-recording\.webm$/);

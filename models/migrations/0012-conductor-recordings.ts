@@ -14,13 +14,13 @@ export async function up({ context: sql }: MigrationContext): Promise<void> {
     CREATE TABLE screen_upload_sessions (
       id text PRIMARY KEY,
       interview_id text NOT NULL REFERENCES interviews(id) ON DELETE CASCADE,
-      status text NOT NULL CHECK (status IN ('open', 'finalized')),
+      status text NOT NULL CHECK (status IN ('open', 'joining', 'finalized')),
       parts jsonb NOT NULL DEFAULT '{}',
       storage_key text,
       created_at timestamptz NOT NULL DEFAULT now(),
       updated_at timestamptz NOT NULL DEFAULT now()
     );
-    CREATE UNIQUE INDEX screen_upload_sessions_open_idx ON screen_upload_sessions (interview_id) WHERE status = 'open';
+    CREATE UNIQUE INDEX screen_upload_sessions_open_idx ON screen_upload_sessions (interview_id) WHERE status IN ('open', 'joining');
 
     CREATE TABLE recording_invitations (
       id text PRIMARY KEY,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { DomainError } from '../../core/errors.ts';
 import { updates } from '../common.ts';
-import { finalizeScreenUpload } from '../sdk/screen-upload.ts';
+import { joinScreenUpload } from '../sdk/screen-upload.ts';
 import { queueProcessing } from '../interviews/pipeline.ts';
 import { selectRows } from './record.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
@@ -25,15 +25,17 @@ export const completeRecording = capability({
   rest: { method: 'POST', path: '/api/recordings/:launchToken/complete' },
   async handler(ctx, input) {
     const { services } = ctx;
+    // The parts are joined first, outside the transaction: a long recording takes a while.
+    const before = await invitationByToken(services, input.launchToken);
+    if (refuseClosed(before) === 'completed') return { status: 'completed' as const };
+    if (!before.interview_id) throw notStarted();
+    await joinScreenUpload(services, before.interview_id);
     return services.db.sequelize.transaction(async (transaction) => {
       const row = await invitationByToken(services, input.launchToken, { transaction, lock: true });
       if (refuseClosed(row) === 'completed') return { status: 'completed' as const };
-      if (!row.interview_id) throw notStarted();
-      const interview = await services.models.Interview.findByPk(row.interview_id, { transaction, lock: transaction.LOCK.UPDATE });
-      if (!interview) throw notStarted();
-      const joined = await finalizeScreenUpload(services, interview, transaction);
-      // An upload finalized through the SDK route already left its recording.
-      if (!joined && !(await services.models.Artifact.count({ where: { interview_id: interview.id, name: 'source-video' }, transaction }))) throw notStarted();
+      const interview = row.interview_id ? await services.models.Interview.findByPk(row.interview_id, { transaction, lock: transaction.LOCK.UPDATE }) : null;
+      // The recording may also have been finalized through the SDK route.
+      if (!interview || !(await services.models.Artifact.count({ where: { interview_id: interview.id, name: 'source-video' }, transaction }))) throw notStarted();
       const ended = new Date();
       const started = interview.started_at ?? interview.created_at;
       await interview.update({ status: 'completed', ended_at: ended, duration_seconds: (ended.getTime() - new Date(started).getTime()) / 1000 }, { transaction });

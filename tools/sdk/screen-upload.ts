@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { capability } from '../../core/registry.ts';
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow } from '../../models/index.ts';
-import { DomainError, NotFoundError, ValidationError } from '../../core/errors.ts';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { creates, updates } from '../common.ts';
 import { artifactKey, recordArtifact } from '../interviews/artifacts.ts';
@@ -18,14 +18,31 @@ const StoredBody = z.object({ storage_key: z.string(), size: z.number(), md5: z.
 interface UploadRow {
   id: string;
   interview_id: string;
-  status: 'open' | 'finalized';
+  status: 'open' | 'joining' | 'finalized';
   parts: Record<string, { etag: string; size: number }>;
   storage_key: string | null;
 }
 
-async function openUpload(services: Services, interviewId: string, transaction?: Transaction): Promise<UploadRow | null> {
-  const [rows] = await services.db.sequelize.query(`SELECT * FROM screen_upload_sessions WHERE interview_id = $1 AND status = 'open' FOR UPDATE`, { bind: [interviewId], transaction });
+/** A join that has not finished in this long died with its process: the upload is open again. */
+const JOIN_STALE = '10 minutes';
+
+async function currentUpload(services: Services, interviewId: string, transaction: Transaction): Promise<UploadRow | null> {
+  const [rows] = await services.db.sequelize.query(
+    `SELECT * FROM screen_upload_sessions WHERE interview_id = $1 AND status IN ('open', 'joining') FOR UPDATE`,
+    { bind: [interviewId], transaction },
+  );
   return (rows as UploadRow[])[0] ?? null;
+}
+
+/** The open upload; one being joined right now is refused as busy (unless its join died). */
+async function openUpload(services: Services, interviewId: string, transaction: Transaction): Promise<UploadRow | null> {
+  const upload = await currentUpload(services, interviewId, transaction);
+  if (upload?.status !== 'joining') return upload;
+  const [rows] = await services.db.sequelize.query(`SELECT updated_at < now() - interval '${JOIN_STALE}' AS stale FROM screen_upload_sessions WHERE id = $1`, { bind: [upload.id], transaction });
+  if (!(rows as Array<{ stale: boolean }>)[0].stale) {
+    throw new ConflictError('The recording is being put together', { code: 'upload_finalizing', retryable: true, action: 'Poll until finalize answers the storage_key' });
+  }
+  return upload;
 }
 
 function checkRecording(interview: InterviewRow): void {
@@ -37,41 +54,69 @@ function checkRecording(interview: InterviewRow): void {
 
 /**
  * Joins the parts of an interview's open screen upload, in part order, into one recording
- * (`source-video`) and closes the upload. Returns null when nothing is open.
+ * (`source-video`) and closes the upload. The parts are claimed (`joining`) and joined holding
+ * no database lock, which can take a while for a long recording; the recording is recorded
+ * afterwards. Returns the stored key, or null when nothing is open.
  */
-export async function finalizeScreenUpload(services: Services, interview: InterviewRow, transaction: Transaction): Promise<string | null> {
-  const upload = await openUpload(services, interview.id, transaction);
-  if (!upload) return null;
-  const chunks = await services.models.MediaChunk.findAll({ where: { interview_id: interview.id, type: 'screen' }, order: [['chunk_index', 'ASC']], transaction });
-  if (!chunks.length) throw new ValidationError('The screen upload has no parts yet', { code: 'no_parts' });
+export async function joinScreenUpload(services: Services, interviewId: string): Promise<string | null> {
+  const { db, models } = services;
+  const claim = await db.sequelize.transaction(async (transaction) => {
+    const interview = await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE });
+    const upload = interview && (await openUpload(services, interviewId, transaction));
+    if (!interview || !upload) return null;
+    const chunks = await models.MediaChunk.findAll({ where: { interview_id: interviewId, type: 'screen' }, order: [['chunk_index', 'ASC']], transaction });
+    if (!chunks.length) throw new ValidationError('The screen upload has no parts yet', { code: 'no_parts' });
+    await db.sequelize.query(`UPDATE screen_upload_sessions SET status = 'joining', updated_at = now() WHERE id = $1`, { bind: [upload.id], transaction });
+    return { interview, upload, chunks };
+  });
+  if (!claim) return null;
+  const { interview, upload, chunks } = claim;
+  const reopen = () => db.pool.query(`UPDATE screen_upload_sessions SET status = 'open', updated_at = now() WHERE id = $1 AND status = 'joining'`, [upload.id]);
   const key = artifactKey(interview.project_id, interview.id, 'screen-recording.webm');
-  const joined = new PassThrough();
-  const put = services.storage.put(key, joined, 'video/webm');
-  let head: Buffer | null = null;
+  let stored: { size: number };
+  let kind: ReturnType<typeof sniff>;
   try {
-    for (const chunk of chunks) {
-      for await (const data of await services.storage.get(chunk.storage_key)) {
-        head ??= Buffer.from(data as Buffer).subarray(0, 64);
-        if (!joined.write(data)) await new Promise((r) => joined.once('drain', r));
+    const joined = new PassThrough();
+    const put = services.storage.put(key, joined, 'video/webm');
+    let head: Buffer | null = null;
+    try {
+      for (const chunk of chunks) {
+        for await (const data of await services.storage.get(chunk.storage_key)) {
+          head ??= Buffer.from(data as Buffer).subarray(0, 64);
+          if (!joined.write(data)) await new Promise((r) => joined.once('drain', r));
+        }
       }
+      joined.end();
+    } catch (err) {
+      joined.destroy(err as Error);
     }
-    joined.end();
+    stored = await put;
+    kind = head ? sniff(head) : null;
+    if (!kind || kind.kind === 'audio') throw new DomainError('The uploaded parts are not a video recording', { code: 'unsupported_media_type' });
   } catch (err) {
-    joined.destroy(err as Error);
-  }
-  const stored = await put;
-  const kind = head ? sniff(head) : null;
-  if (!kind || kind.kind === 'audio') {
     await services.storage.delete(key).catch(() => {});
-    throw new DomainError('The uploaded parts are not a video recording', { code: 'unsupported_media_type' });
+    await reopen();
+    throw err;
   }
-  await recordArtifact(services, interview.id, { name: 'source-video', kind: 'source', storage_key: key, mime_type: kind.mime, size: stored.size, meta: { parts: chunks.length, format: kind.format } }, transaction);
-  await services.models.MediaChunk.destroy({ where: { interview_id: interview.id, type: 'screen' }, transaction });
-  await services.db.sequelize.query(`UPDATE screen_upload_sessions SET status = 'finalized', storage_key = $2, updated_at = now() WHERE id = $1`, { bind: [upload.id, key], transaction });
-  transaction.afterCommit(async () => {
-    await Promise.all(chunks.map((c) => services.storage.delete(c.storage_key).catch(() => {})));
+  await db.sequelize.transaction(async (transaction) => {
+    await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE });
+    await recordArtifact(services, interviewId, { name: 'source-video', kind: 'source', storage_key: key, mime_type: kind!.mime, size: stored.size, meta: { parts: chunks.length, format: kind!.format } }, transaction);
+    await models.MediaChunk.destroy({ where: { id: chunks.map((c) => c.id) }, transaction });
+    await db.sequelize.query(`UPDATE screen_upload_sessions SET status = 'finalized', storage_key = $2, updated_at = now() WHERE id = $1`, { bind: [upload.id, key], transaction });
+    transaction.afterCommit(async () => {
+      await Promise.all(chunks.map((c) => services.storage.delete(c.storage_key).catch(() => {})));
+    });
   });
   return key;
+}
+
+/** Where the interview's finished screen recording is stored, if an upload was finalized. */
+export async function finalizedScreenUpload(services: Services, interviewId: string): Promise<string | null> {
+  const { rows } = await services.db.pool.query<{ storage_key: string }>(
+    `SELECT storage_key FROM screen_upload_sessions WHERE interview_id = $1 AND status = 'finalized' ORDER BY updated_at DESC LIMIT 1`,
+    [interviewId],
+  );
+  return rows[0]?.storage_key ?? null;
 }
 
 export const sdkScreenUploadStart = capability({
@@ -161,15 +206,10 @@ export const sdkScreenUploadFinalize = capability({
   mcp: false,
   rest: { method: 'POST', path: '/api/sdk/screen/upload-session/finalize' },
   async handler(ctx, input) {
-    return ctx.services.db.sequelize.transaction(async (transaction) => {
-      const { interview } = await sdkSession(ctx, input.session_id, { transaction, lock: true });
-      if (interview.status === 'abandoned') throw new DomainError('This interview was ended', { code: 'session_ended' });
-      const key = await finalizeScreenUpload(ctx.services, interview, transaction);
-      if (key) return { storage_key: key };
-      const [rows] = await ctx.services.db.sequelize.query(`SELECT storage_key FROM screen_upload_sessions WHERE interview_id = $1 AND status = 'finalized' ORDER BY updated_at DESC LIMIT 1`, { bind: [interview.id], transaction });
-      const done = (rows as Array<{ storage_key: string }>)[0];
-      if (!done) throw new NotFoundError('No screen upload for this interview', { code: 'upload_session_not_found' });
-      return { storage_key: done.storage_key };
-    });
+    const { interview } = await sdkSession(ctx, input.session_id);
+    if (interview.status === 'abandoned') throw new DomainError('This interview was ended', { code: 'session_ended' });
+    const key = (await joinScreenUpload(ctx.services, interview.id)) ?? (await finalizedScreenUpload(ctx.services, interview.id));
+    if (!key) throw new NotFoundError('No screen upload for this interview', { code: 'upload_session_not_found' });
+    return { storage_key: key };
   },
 });
