@@ -26,6 +26,7 @@ const script = {
 /** A customer's site on its own loopback origin, embedding the widget with one script tag. */
 async function customerSite(widgetSrc: string, key: string) {
   const server = http.createServer((req, res) => {
+    if (req.url === '/broken') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><script src="http://[broken/sdk/widget.js"></script></body></html>');
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><head><title>Shop</title></head>
 <body style="margin:0;font-family:sans-serif"><main id="content" style="padding:24px"><h1>Reports</h1><p>Your monthly reports.</p></main>
 <script src="${widgetSrc}" data-project-key="${key}" async></script></body></html>`);
@@ -199,6 +200,9 @@ describe('widget setup', () => {
     expect(elsewhere.body.problems.map((p: any) => p.code)).toEqual(['origin_not_allowed']);
     const missing = await o.call('POST', '/widget-installation/verify', { url: `${svc.url}/api/health` });
     expect(missing.body.problems.map((p: any) => p.code)).toEqual(['snippet_missing']);
+    expect((await o.call('POST', '/widget-installation/verify', { url: `${site.origin}/broken` })).body.problems.map((p: any) => p.code)).toEqual(['snippet_missing']);
+    const nowhere = await o.call('POST', '/widget-installation/verify', { url: 'http://no-such-host.invalid/' });
+    expect(nowhere.body).toMatchObject({ installed: false, problems: [{ code: 'page_unreachable' }] });
     expect((await o.call('POST', '/widget-installation/verify', { url: 'ftp://example.com/' })).status).toBe(400);
     expect((await o.call('POST', '/widget-installation/verify', { url: 'http://169.254.169.254/latest/meta-data' })).body.code).toBe('url_not_allowed');
 
