@@ -31,7 +31,7 @@ async function snapshot() {
     ledger: await q(`SELECT id, amount, kind FROM billing_ledger ORDER BY id`),
     accounts: await q(`SELECT organization_id, payment_status, spending_cap FROM billing_accounts ORDER BY organization_id`),
     checkouts: await q(`SELECT id, status FROM billing_checkout_sessions ORDER BY id`),
-    webhooks: await q(`SELECT id, outcome FROM billing_webhooks ORDER BY id`),
+    webhooks: await q(`SELECT delivery_id AS id, outcome FROM webhook_deliveries WHERE provider = 'billing' ORDER BY delivery_id`),
     interviews: Number((await q(`SELECT count(*) AS n FROM interviews`))[0].n),
   };
 }
@@ -318,7 +318,7 @@ describe('billing webhook', () => {
     const unknown = JSON.stringify({ type: 'invoice.created', data: {} });
     const res = await deliver(unknown, signed(unknown, { id: 'msg_unknown' }));
     expect(res.body).toEqual({ received: true, type: 'invoice.created', outcome: 'ignored' });
-    expect(await q(`SELECT outcome FROM billing_webhooks WHERE id = 'msg_unknown'`)).toEqual([{ outcome: 'ignored' }]);
+    expect(await q(`SELECT outcome FROM webhook_deliveries WHERE provider = 'billing' AND delivery_id = 'msg_unknown'`)).toEqual([{ outcome: 'ignored' }]);
   });
 
   it('answers 400 to a signed payload that is not a valid event, recording nothing', async () => {

@@ -51,18 +51,11 @@ export async function up({ context: sql }: MigrationContext): Promise<void> {
     );
     CREATE INDEX billing_checkout_sessions_org_idx ON billing_checkout_sessions (organization_id, created_at DESC);
 
-    CREATE TABLE billing_webhooks (
-      id text PRIMARY KEY,
-      type text NOT NULL,
-      outcome text NOT NULL,
-      received_at timestamptz NOT NULL DEFAULT now()
-    );
   `);
 }
 
 export async function down({ context: sql }: MigrationContext): Promise<void> {
   await sql(`
-    DROP TABLE billing_webhooks;
     DROP TABLE billing_checkout_sessions;
     DROP TABLE billing_ledger;
     DROP TABLE billing_accounts;

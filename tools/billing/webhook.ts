@@ -65,10 +65,10 @@ export async function handleBillingWebhook(services: Services, webhookId: string
   const handler = handlers[event.type];
   const data = handler ? parseOrThrow(handler.schema, event.data) : null;
   return inTransaction(services, async (sql) => {
-    const fresh = await sql(`INSERT INTO billing_webhooks (id, type, outcome) VALUES ($1, $2, 'pending') ON CONFLICT (id) DO NOTHING RETURNING id`, [webhookId, event.type]);
+    const fresh = await sql(`INSERT INTO webhook_deliveries (provider, delivery_id, event, outcome) VALUES ('billing', $1, $2, 'pending') ON CONFLICT DO NOTHING RETURNING delivery_id`, [webhookId, event.type]);
     if (!fresh.length) return { type: event.type, outcome: 'duplicate' as const };
     const outcome = handler ? await handler.apply(sql, data, webhookId) : 'ignored';
-    await sql(`UPDATE billing_webhooks SET outcome = $2 WHERE id = $1`, [webhookId, outcome]);
+    await sql(`UPDATE webhook_deliveries SET outcome = $2 WHERE provider = 'billing' AND delivery_id = $1`, [webhookId, outcome]);
     return { type: event.type, outcome };
   });
 }
