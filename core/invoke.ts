@@ -51,8 +51,8 @@ export function checkScope(cap: Capability, principal: UserPrincipal): void {
 export interface CallContext {
   orgHandle?: string;
   projectHandle?: string;
-  /** The widget's SDK key, for `sdk` capabilities. */
-  sdkKey?: string | null;
+  /** For `sdk` capabilities: the project the widget's SDK key belongs to, as the surface resolved it. */
+  sdkAccess?: Awaited<ReturnType<typeof projectForKey>> | null;
   /** The request's `Origin` header, for the SDK origin guard. */
   origin?: string | null;
 }
@@ -71,7 +71,7 @@ export async function invoke(cap: Capability, input: unknown, context: CallConte
   };
   let user: UserPrincipal | null = null;
   if (cap.access === 'sdk') {
-    const sdk = await projectForKey(services, context.sdkKey ?? null);
+    const sdk = context.sdkAccess ?? (await projectForKey(services, null));
     Object.assign(ctx, { principal: sdk.principal, project: sdk.project, org: sdk.org });
   } else if (cap.access !== 'public') {
     if (!isUserBound(call.principal)) throw new AuthenticationError();

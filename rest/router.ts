@@ -55,7 +55,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       if (cap.access !== 'public' && !sdk && !principal) throw new AuthenticationError();
       checkRestScope(cap, principal);
       // The widget's key is checked before any body is read, too.
-      if (sdk) await projectForKey(services, sdkKeyFrom(req));
+      const sdkAccess = sdk ? await projectForKey(services, sdkKeyFrom(req)) : null;
       if (binding.binary) {
         const body = await storeBinaryBody(req, services.storage, binding.binary.maxBytes);
         stored = [body.storage_key];
@@ -84,7 +84,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       }
       const pathValues = req.params as Record<string, string>;
       for (const p of params) input[p] = (coerce.get(p) ?? ((v: unknown) => v))(pathValues[p]);
-      const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkKey: sdk ? sdkKeyFrom(req) : null, origin: sdk ? requestOriginOf(req.headers) : null };
+      const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkAccess, origin: sdk ? requestOriginOf(req.headers) : null };
       const output = await invoke(cap, input, context, {
         services,
         principal,
