@@ -11,7 +11,10 @@ type Owner = Awaited<ReturnType<typeof ownerWithProject>>;
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 const LONG = 'Long words here. '.repeat(20);
 
-/** A small website on loopback: a page with metadata and an icon, an SVG "favicon", and redirects. */
+/** The widget snippets the site's home page carries: the projects that run it (their proof of control). */
+let embeds: string[] = [];
+
+/** A small website on loopback: a page with metadata, an icon and the widget, an SVG "favicon", and redirects. */
 function site(): Promise<{ server: http.Server; port: number }> {
   const server = http.createServer((req, res) => {
     const send = (status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) => {
@@ -25,7 +28,7 @@ function site(): Promise<{ server: http.Server; port: number }> {
         <meta name="description" content="${LONG}">
         <link rel="stylesheet" href="/x.css">
         <link rel="icon" type="image/png" href="/icon.png">
-        </head><body>Hello</body></html>`);
+        </head><body>Hello${embeds.join('')}</body></html>`);
     }
     if (req.url === '/plain') {
       return send(200, 'text/html', `<html><head><title>Plain &lt;page&gt; &#x263A;</title><meta name=description content='Just a plain page'>
@@ -37,7 +40,16 @@ function site(): Promise<{ server: http.Server; port: number }> {
     if (req.url === '/gone') return send(404, 'text/html', 'gone');
     send(404, 'text/plain', 'not found');
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', async () => {
+      const port = (server.address() as AddressInfo).port;
+      // The same site on two more loopback hosts, listed by other projects.
+      const more = ['127.0.0.3', '127.0.0.4'].map((host) => http.createServer((req, res) => server.emit('request', req, res)));
+      await Promise.all(more.map((m, i) => new Promise<void>((r) => m.listen(port, ['127.0.0.3', '127.0.0.4'][i], () => r()))));
+      server.on('close', () => more.forEach((m) => m.close()));
+      resolve({ server, port });
+    }),
+  );
 }
 
 let svc: TestService;
@@ -64,6 +76,7 @@ beforeAll(async () => {
   a = await ownerWithProject(svc, 'alpha@example.com', 'Alpha Shop');
   b = await ownerWithProject(svc, 'beta@example.com', 'Beta Shop');
   c = await ownerWithProject(svc, 'gamma@example.com', 'Gamma Shop');
+  embeds = [a, b, c].map((o) => `<script src="${svc.url}/sdk/widget.js" data-project-key="${o.project.public_key}" async></script>`);
   member = await svc.login('alpha-member@example.com');
   await svc.api('POST', `/api/orgs/${a.orgHandle}/members`, { token: a.token, body: { email: 'alpha-member@example.com' } });
   admin = await svc.login('operator@example.com', { admin: true });
@@ -162,6 +175,15 @@ describe('preview', () => {
 
 describe('publishing', () => {
   let iconUrl: string;
+
+  it('publishes only a site that runs the project\'s widget', async () => {
+    const kept = embeds;
+    embeds = [embeds[1]];
+    const unproven = await publish(a, '127.0.0.1', { destination_url: `${origin}/`, title: 'Acme & Co', description: 'Shop research, in the open.' });
+    expect(unproven).toMatchObject({ status: 422, body: { code: 'domain_not_verified', action: expect.stringContaining('widget') } });
+    expect((await a.call('GET', '/public-listings')).body.domains.find((d: any) => d.hostname === '127.0.0.1').listing).toBeNull();
+    embeds = kept;
+  });
 
   it('publishes with the site icon stored and served', async () => {
     const res = await publish(a, '127.0.0.1', { destination_url: `${origin}/`, title: 'Acme & Co', description: 'Shop research, in the open.' });

@@ -7,17 +7,9 @@ import { readOnly } from '../common.ts';
 import { normaliseOrigin } from '../sdk/origin-guard.ts';
 import { resolvePlacement } from '../studies/preview.ts';
 import { embedSnippet } from './widget-setup.ts';
+import { widgetTags } from './widget-embed.ts';
 
 const Problem = z.object({ code: z.string(), message: z.string(), action: z.string() });
-
-/** Attributes of every <script> tag in a page. */
-function scriptTags(html: string): Array<Record<string, string>> {
-  return [...html.matchAll(/<script\b([^>]*)>/gi)].map((m) => {
-    const attrs: Record<string, string> = {};
-    for (const a of m[1].matchAll(/([^\s=/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) attrs[a[1].toLowerCase()] = a[2] ?? a[3] ?? a[4] ?? '';
-    return attrs;
-  });
-}
 
 export const verifyWidgetInstallation = capability({
   name: 'projects.verify_widget_installation',
@@ -59,25 +51,18 @@ export const verifyWidgetInstallation = capability({
       problems.push({ code: 'page_unreachable', message: `The page answered HTTP ${page.status}`, action: 'Check the address and that the page is public' });
       return result(page.url);
     }
-    const resolve = (src: string) => {
-      try {
-        return new URL(src, page.url);
-      } catch {
-        return null;
-      }
-    };
-    const tags = scriptTags(page.body.toString('utf8')).filter((t) => t.src && /\/sdk\/widget\.js(?:$|[?#])/.test(t.src) && resolve(t.src));
-    const ours = tags.find((t) => resolve(t.src)!.origin === base.origin);
+    const tags = widgetTags(page.body.toString('utf8'), page.url);
+    const fromHere = tags.filter((t) => t.src.origin === base.origin);
+    const ours = fromHere.find((t) => t.key === project.public_key) ?? fromHere[0];
     if (!ours) {
       problems.push(tags.length
-        ? { code: 'snippet_wrong_host', message: `The widget script loads from ${resolve(tags[0].src)!.origin}, not ${base.origin}`, action: `Use the snippet as given: ${embedSnippet(ctx)}` }
+        ? { code: 'snippet_wrong_host', message: `The widget script loads from ${tags[0].src.origin}, not ${base.origin}`, action: `Use the snippet as given: ${embedSnippet(ctx)}` }
         : { code: 'snippet_missing', message: 'No widget script tag was found in the page', action: `Add before </body>: ${embedSnippet(ctx)}` });
       return result(page.url);
     }
-    const key = ours['data-project-key'] || resolve(ours.src)!.searchParams.get('key');
-    if (!key) problems.push({ code: 'project_key_missing', message: 'The widget script has no data-project-key', action: `Add data-project-key="${project.public_key}" to the script tag` });
-    else if (key !== project.public_key) problems.push({ code: 'wrong_project_key', message: 'The widget script carries another project\'s SDK key', action: `Use data-project-key="${project.public_key}"` });
-    if (!('async' in ours) && !('defer' in ours)) warnings.push({ code: 'not_async', message: 'The script tag blocks page rendering', action: 'Add the async attribute' });
+    if (!ours.key) problems.push({ code: 'project_key_missing', message: 'The widget script has no data-project-key', action: `Add data-project-key="${project.public_key}" to the script tag` });
+    else if (ours.key !== project.public_key) problems.push({ code: 'wrong_project_key', message: 'The widget script carries another project\'s SDK key', action: `Use data-project-key="${project.public_key}"` });
+    if (!ours.async) warnings.push({ code: 'not_async', message: 'The script tag blocks page rendering', action: 'Add the async attribute' });
 
     const origin = normaliseOrigin(new URL(page.url).origin);
     const studies = await ctx.services.models.Study.findAll({ where: { project_id: project.id, status: 'active' } });

@@ -5,6 +5,7 @@ import { ConflictError, DomainError, ValidationError } from '../../core/errors.t
 import { updates } from '../common.ts';
 import { studyDomains } from './domains.ts';
 import { fetchIcon } from './icon.ts';
+import { embedsProjectWidget } from '../projects/widget-embed.ts';
 import {
   Hostname, Listing, ListingDescription, ListingTitle, findListing, heldByAnother, listingRecord, normaliseHostname, selectRows, type ListingRow,
 } from './record.ts';
@@ -28,6 +29,7 @@ export const publishListing = capability({
   description:
     'Publishes (or updates) the project\'s listing for one of its site domains on the public leaderboard: destination_url (on that ' +
     'hostname), title (1-100 characters) and description (1-280). The hostname must be one of the domains listings.list returns. ' +
+    'The site must run the project\'s widget (on the destination page or its home page), which proves the project controls it: 422 domain_not_verified otherwise. ' +
     'The site\'s icon is fetched and stored once per publish. 409 hostname_taken when another project lists the hostname; ' +
     '422 listing_suspended when an operator suspended it. Org owners and admins only.',
   input: z.strictObject({
@@ -57,6 +59,14 @@ export const publishListing = capability({
       });
     }
     checkHold(existing, project.id);
+    // Proof of control: the site runs this project's widget (the destination page or the site's home page).
+    const home = `${destination.origin}/`;
+    if (!(await embedsProjectWidget(ctx, destination.toString())) && (home === destination.toString() || !(await embedsProjectWidget(ctx, home)))) {
+      throw new DomainError(`${hostname} does not run this project's widget, so it cannot be listed for it`, {
+        code: 'domain_not_verified',
+        action: `Embed the widget snippet (GET P/widget-setup) on ${destination.toString()} or ${home}, then publish again`,
+      });
+    }
     const icon = await fetchIcon(services, hostname, destination.toString());
     await services.db.sequelize.transaction(async (transaction) => {
       await selectRows(services, `SELECT pg_advisory_xact_lock(hashtext('public_listing:' || $1))`, [hostname], transaction);
