@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { Services } from '../core/context.ts';
 import { NotFoundError } from '../core/errors.ts';
-import { selectRows } from '../tools/public/record.ts';
+import { selectRows } from '../core/sql.ts';
 
 /**
  * Site icons stored at publish time (SPEC 4.1). Bytes cannot come out of a capability, so

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
-import { Hostname, Listing, PROJECT_COUNTS, heldByAnother, listingRecord, selectRows, type ListingRow } from './record.ts';
+import { Hostname, Listing, PROJECT_COUNTS, heldByAnother, listingRecord, type ListingRow } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 /** Host names of the project's studies' allowed origins, each with the origin to suggest (https first). */
 export async function studyDomains(ctx: Ctx, projectId: string): Promise<Map<string, string>> {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { readOnly } from '../common.ts';
-import { LeaderboardEntry, PROJECT_COUNTS, listingRecord, selectRows, type ListingRow } from './record.ts';
+import { LeaderboardEntry, PROJECT_COUNTS, listingRecord, type ListingRow } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 const PUBLISHED = `SELECT l.*, ${PROJECT_COUNTS('l.project_id')} FROM public_listings l WHERE l.status = 'published'`;
 

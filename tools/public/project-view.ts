@@ -4,7 +4,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { Handle, iso, readOnly } from '../common.ts';
 import { findingCounts } from '../findings/record.ts';
 import { priorityLabel } from '../work/record.ts';
-import { selectRows } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 import { redactor } from './redact.ts';
 
 /** Lists are capped so a large project stays one reasonable response; totals count everything. */

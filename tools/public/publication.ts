@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { principalOf, projectOf, type Ctx } from '../../core/context.ts';
 import { readOnly, updates } from '../common.ts';
-import { selectRows } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 const Publication = z.object({
   enabled: z.boolean(),

@@ -6,9 +6,8 @@ import { updates } from '../common.ts';
 import { studyDomains } from './domains.ts';
 import { fetchIcon } from './icon.ts';
 import { embedsProjectWidget } from '../projects/widget-embed.ts';
-import {
-  Hostname, Listing, ListingDescription, ListingTitle, findListing, heldByAnother, listingRecord, normaliseHostname, selectRows, type ListingRow,
-} from './record.ts';
+import { Hostname, Listing, ListingDescription, ListingTitle, findListing, heldByAnother, listingRecord, normaliseHostname, type ListingRow } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 /** Whether this project may (re)publish the listing row it found for the hostname. */
 export function checkHold(row: ListingRow | null, projectId: string): void {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
+import { selectRows } from '../../core/sql.ts';
 import type { Services } from '../../core/context.ts';
 import { Timestamp, iso, isoRequired } from '../common.ts';
 
@@ -69,10 +70,6 @@ export function listingRecord(services: Services, row: ListingRow): ListingRecor
     published_at: iso(row.published_at),
     updated_at: isoRequired(row.updated_at),
   };
-}
-
-export async function selectRows<T>(services: Services, sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
-  return services.db.sequelize.query(sql, { bind, transaction, type: QueryTypes.SELECT }) as Promise<T[]>;
 }
 
 /** `lock` takes the row for update inside `transaction`. */

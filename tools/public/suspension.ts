@@ -3,7 +3,8 @@ import { capability } from '../../core/registry.ts';
 import { principalOf, type Ctx } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { updates } from '../common.ts';
-import { Hostname, Listing, findListing, listingRecord, normaliseHostname, selectRows } from './record.ts';
+import { Hostname, Listing, findListing, listingRecord, normaliseHostname } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 const Output = z.object({
   listing: Listing,

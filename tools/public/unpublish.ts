@@ -4,7 +4,8 @@ import { projectOf } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { updates } from '../common.ts';
 import { checkHold } from './publish.ts';
-import { Hostname, Listing, findListing, listingRecord, normaliseHostname, selectRows } from './record.ts';
+import { Hostname, Listing, findListing, listingRecord, normaliseHostname } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 export const unpublishListing = capability({
   name: 'listings.unpublish',

@@ -4,7 +4,7 @@ import { DomainError } from '../../core/errors.ts';
 import { updates } from '../common.ts';
 import { joinScreenUpload } from '../sdk/screen-upload.ts';
 import { queueProcessing } from '../interviews/pipeline.ts';
-import { selectRows } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
 
 const notStarted = () => new DomainError('Nothing has been recorded with this link yet', { code: 'recording_not_started', action: 'Start the recording and upload it first' });

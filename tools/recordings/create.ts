@@ -6,7 +6,8 @@ import { principalOf, projectOf, type Services } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import { creates } from '../common.ts';
 import { findStudy } from '../studies/record.ts';
-import { Plan, RecordingInvitation, invitationRecord, placeOf, selectRows, type InvitationRow, type PlanValue } from './record.ts';
+import { Plan, RecordingInvitation, invitationRecord, placeOf, type InvitationRow, type PlanValue } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -20,7 +21,7 @@ export async function insertInvitation(
   values: { projectId: string; studyId: string | null; guest: boolean; externalRef: string | null; plan: PlanValue; expiresInDays: number; createdBy: string },
   transaction?: Transaction,
 ): Promise<InvitationRow> {
-  const [row] = await selectRows(
+  const [row] = await selectRows<InvitationRow>(
     services,
     `INSERT INTO recording_invitations (id, project_id, study_id, guest, external_ref, plan, launch_token, status, expires_at, created_by)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, 'invited', $8, $9) RETURNING *`,

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { deletes } from '../common.ts';
-import { InvitationIdParam, RecordingInvitation, findInvitation, invitationRecord, placeOf, selectRows } from './record.ts';
+import { InvitationIdParam, RecordingInvitation, findInvitation, invitationRecord, placeOf, type InvitationRow } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 export const deleteInvitation = capability({
   name: 'recordings.delete_invitation',
@@ -18,7 +19,7 @@ export const deleteInvitation = capability({
   rest: { method: 'DELETE', path: 'P/recording-invitations/:invitationId' },
   async handler(ctx, input) {
     const current = await findInvitation(ctx, input.invitationId);
-    const [row] = await selectRows(
+    const [row] = await selectRows<InvitationRow>(
       ctx.services,
       `UPDATE recording_invitations SET status = 'deleted', view_token = NULL, updated_at = now() WHERE id = $1 RETURNING *`,
       [current.id],

@@ -4,7 +4,7 @@ import type { ProjectRow } from '../../models/index.ts';
 import { newId, newSecret, slugify } from '../../core/ids.ts';
 import { freeHandle } from '../common.ts';
 import { provisionStarterStudy } from '../studies/starter.ts';
-import { selectRows } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 export const GUEST_PROJECT_NAME = 'Guest recordings';
 

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { projectOf } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
-import { RecordingInvitation, invitationRecord, placeOf, selectRows } from './record.ts';
+import { RecordingInvitation, invitationRecord, placeOf, type InvitationRow } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 export const listInvitations = capability({
   name: 'recordings.list_invitations',
@@ -18,7 +19,7 @@ export const listInvitations = capability({
   rest: { method: 'GET', path: 'P/recording-invitations' },
   async handler(ctx) {
     const { project } = projectOf(ctx);
-    const rows = await selectRows(ctx.services, `SELECT * FROM recording_invitations WHERE project_id = $1 AND status <> 'deleted' ORDER BY created_at DESC, id DESC`, [project.id]);
+    const rows = await selectRows<InvitationRow>(ctx.services, `SELECT * FROM recording_invitations WHERE project_id = $1 AND status <> 'deleted' ORDER BY created_at DESC, id DESC`, [project.id]);
     const place = placeOf(ctx);
     return { invitations: rows.map((r) => invitationRecord(ctx.services, r, place)) };
   },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
+import { selectRows } from '../../core/sql.ts';
 import type { Ctx, Services } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
@@ -67,10 +68,6 @@ export interface Place {
   projectHandle: string;
 }
 
-export async function selectRows<T = InvitationRow>(services: Services, sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
-  return services.db.sequelize.query(sql, { bind, transaction, type: QueryTypes.SELECT }) as Promise<T[]>;
-}
-
 /** Expiry is read, never written: an invitation nobody started (or finished starting) is expired once its time has passed. */
 export function effectiveStatus(row: Pick<InvitationRow, 'status' | 'expires_at'>, now = Date.now()): Status {
   if ((row.status === 'invited' || row.status === 'started') && new Date(row.expires_at).getTime() <= now) return 'expired';
@@ -119,7 +116,7 @@ export function placeOf(ctx: Ctx): Place {
 export async function findInvitation(ctx: Ctx, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<InvitationRow> {
   const { project } = projectOf(ctx);
   const lock = opts.lock && opts.transaction ? ' FOR UPDATE' : '';
-  const [row] = await selectRows(ctx.services, `SELECT * FROM recording_invitations WHERE id = $1 AND project_id = $2${lock}`, [id, project.id], opts.transaction);
+  const [row] = await selectRows<InvitationRow>(ctx.services, `SELECT * FROM recording_invitations WHERE id = $1 AND project_id = $2${lock}`, [id, project.id], opts.transaction);
   if (!row) throw new NotFoundError('Recording invitation not found', { code: 'invitation_not_found' });
   return row;
 }

@@ -6,7 +6,7 @@ import { DomainError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { updates } from '../common.ts';
 import { recordEvent } from '../sdk/session-access.ts';
-import { selectRows } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
 
 /** The consent the launch page shows next to its Start button. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { DomainError } from '../../core/errors.ts';
-import { InvitationIdParam, RecordingInvitation, effectiveStatus, findInvitation, invitationRecord, placeOf, selectRows, type InvitationRow } from './record.ts';
+import { InvitationIdParam, RecordingInvitation, effectiveStatus, findInvitation, invitationRecord, placeOf, type InvitationRow } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 import { newToken } from './create.ts';
 
 const Action = z.enum(['revoke', 'share', 'unshare']);
@@ -38,7 +39,7 @@ export const updateInvitation = capability({
       const set = change(current, input.action);
       if (!set) return current;
       const bind = set.includes('$2') ? [current.id, newToken()] : [current.id];
-      const [updated] = await selectRows(ctx.services, `UPDATE recording_invitations SET ${set}, updated_at = now() WHERE id = $1 RETURNING *`, bind, transaction);
+      const [updated] = await selectRows<InvitationRow>(ctx.services, `UPDATE recording_invitations SET ${set}, updated_at = now() WHERE id = $1 RETURNING *`, bind, transaction);
       // A revoked recording in progress ends here: the guest's upload routes refuse an ended interview.
       if (input.action === 'revoke' && current.interview_id) {
         await ctx.services.db.sequelize.query(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { DomainError } from '../../core/errors.ts';
 import { updates } from '../common.ts';
-import { selectRows } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
 
 export const markUploading = capability({

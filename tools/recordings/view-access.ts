@@ -1,5 +1,6 @@
 import type { Services } from '../../core/context.ts';
-import { selectRows, type PlanValue } from './record.ts';
+import type { InvitationRow, PlanValue } from './record.ts';
+import { selectRows } from '../../core/sql.ts';
 
 /** Long enough to watch a long recording (the player keeps fetching ranges with the same URL). */
 export const VIEW_URL_TTL_SECONDS = 4 * 60 * 60;
@@ -8,7 +9,7 @@ export type Viewing = { kind: 'missing' } | { kind: 'pending'; plan: PlanValue }
 
 /** What a viewing link shows: nothing unless sharing is on, and the recording once it is complete. */
 export async function recordingForView(services: Services, viewToken: string): Promise<Viewing> {
-  const [row] = await selectRows(services, `SELECT * FROM recording_invitations WHERE view_token = $1 AND status <> 'deleted'`, [viewToken]);
+  const [row] = await selectRows<InvitationRow>(services, `SELECT * FROM recording_invitations WHERE view_token = $1 AND status <> 'deleted'`, [viewToken]);
   if (!row) return { kind: 'missing' };
   const video = row.status === 'completed' && row.interview_id
     ? await services.models.Artifact.findOne({ where: { interview_id: row.interview_id, name: 'source-video' } })
