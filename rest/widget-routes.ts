@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
 import { build } from 'esbuild';
 import type { Services } from '../core/context.ts';
+import { escapeHtml } from '../core/html.ts';
 
 const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../widget/index.ts');
 
@@ -22,12 +23,11 @@ export function widgetBundle(): Promise<{ code: string; etag: string }> {
   return bundle;
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** A sample shop that embeds the widget, to see it working: `/sdk/demo?key=<SDK key>&path=/checkout`. */
 function demoPage(base: string, key: string | null, pathname: string): string {
   const snippet = key
-    ? `<script src="${escape(base)}/sdk/widget.js" data-project-key="${escape(key)}" data-pathname="${escape(pathname)}" async></script>`
+    ? `<script src="${escapeHtml(base)}/sdk/widget.js" data-project-key="${escapeHtml(key)}" data-pathname="${escapeHtml(pathname)}" async></script>`
     : '<p class="note">Add <code>?key=&lt;your project SDK key&gt;</code> to this address to load your widget (GET P/widget-setup shows the key).</p>';
   return `<!doctype html>
 <html lang="en">
@@ -45,10 +45,10 @@ button.export { padding: 8px 14px; border-radius: 8px; border: 1px solid #99a; b
 </style>
 </head>
 <body>
-<header><strong>Acme Analytics</strong><nav><a href="?${key ? `key=${escape(encodeURIComponent(key))}&amp;` : ''}path=/">Home</a><a href="?${key ? `key=${escape(encodeURIComponent(key))}&amp;` : ''}path=/checkout">Checkout</a></nav></header>
+<header><strong>Acme Analytics</strong><nav><a href="?${key ? `key=${escapeHtml(encodeURIComponent(key))}&amp;` : ''}path=/">Home</a><a href="?${key ? `key=${escapeHtml(encodeURIComponent(key))}&amp;` : ''}path=/checkout">Checkout</a></nav></header>
 <main>
 <div class="card"><h1>Monthly revenue</h1><p>Revenue grew 12% in October. Export the report to share it with your team.</p><button class="export" type="button">Export report</button></div>
-<div class="card"><h2>This page is a demo</h2><p>It embeds the Verbatim widget with one script tag, as a customer's site would, and asks which study applies to <code>${escape(pathname)}</code>.</p></div>
+<div class="card"><h2>This page is a demo</h2><p>It embeds the Verbatim widget with one script tag, as a customer's site would, and asks which study applies to <code>${escapeHtml(pathname)}</code>.</p></div>
 ${snippet}
 </main>
 </body>

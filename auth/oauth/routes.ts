@@ -7,6 +7,7 @@ import { routeLimiter } from '../../core/rate-limit.ts';
 import { ipKeyGenerator } from 'express-rate-limit';
 import { sha256 } from '../agent/tokens.ts';
 import { OIDC_SCOPES, RESOURCE_SCOPES, mcpResource } from './provider.ts';
+import { escapeHtml } from '../../core/html.ts';
 
 /**
  * oidc-provider's own discovery document, asked of this very process over the socket the
@@ -40,7 +41,6 @@ function providerDiscovery(req: Request, base: string): Promise<Record<string, u
   });
 }
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** What the consent screen and API show about a pending authorization. */
 async function describe(services: Services, uid: string) {
@@ -91,15 +91,15 @@ export function oauthRoutes(services: Services): Router {
         return res.redirect(302, `/api/auth/google/login?return_to=${encodeURIComponent(req.originalUrl)}`);
       }
       if (!principal) {
-        res.status(401).type('html').send(`<!doctype html><title>Sign in</title><p>Sign in to Verbatim to let <b>${esc(details.client_name)}</b> use your account, then reload this page.</p>`);
+        res.status(401).type('html').send(`<!doctype html><title>Sign in</title><p>Sign in to Verbatim to let <b>${escapeHtml(details.client_name)}</b> use your account, then reload this page.</p>`);
         return;
       }
-      res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Allow ${esc(details.client_name)}?</title></head>
+      res.type('html').send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Allow ${escapeHtml(details.client_name)}?</title></head>
 <body style="font-family:system-ui;max-width:32rem;margin:3rem auto">
-<h1>Allow <b>${esc(details.client_name)}</b> to use Verbatim?</h1>
-<p>It will return to <code>${esc(details.redirect_host)}</code> and may: ${details.scopes.map((s) => `<code>${esc(s)}</code>`).join(', ') || 'read your account'}.</p>
+<h1>Allow <b>${escapeHtml(details.client_name)}</b> to use Verbatim?</h1>
+<p>It will return to <code>${escapeHtml(details.redirect_host)}</code> and may: ${details.scopes.map((s) => `<code>${escapeHtml(s)}</code>`).join(', ') || 'read your account'}.</p>
 <form method="post" action="/api/oauth/authorize/decision">
-<input type="hidden" name="request" value="${esc(details.request)}">
+<input type="hidden" name="request" value="${escapeHtml(details.request)}">
 <button name="decision" value="approve">Allow</button> <button name="decision" value="deny">Deny</button>
 </form></body></html>`);
     } catch (err) {

@@ -1,10 +1,7 @@
+import { escapeHtml } from '../../core/html.ts';
 import type { PlanValue } from './record.ts';
 import { LAUNCH_SCRIPT } from './launch-script.ts';
 
-/** Plan text is whatever the inviter typed: everything that reaches a page goes through this. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
 
 const STYLE = `
 body { font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; line-height: 1.5; color: #1f2328; }
