@@ -3,6 +3,7 @@ import https from 'node:https';
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
 import { AppError, DomainError } from './errors.ts';
 
 export interface SafeFetchOptions {
@@ -31,7 +32,8 @@ export function addressAllowed(ip: string, allowLoopback = false): boolean {
   return range === 'unicast' || (allowLoopback && range === 'loopback');
 }
 
-const refused = (what: string) =>
+/** Thrown when an address is internal; `code` is `url_not_allowed`. */
+export const refused = (what: string) =>
   new DomainError(`That address cannot be fetched: ${what}`, { code: 'url_not_allowed', action: 'Use a public http(s) address' });
 
 /** DNS answers are checked at connect time, so a name cannot resolve to an internal address between check and use. */
@@ -48,7 +50,7 @@ function guardedLookup(allowLoopback: boolean): LookupFunction {
   };
 }
 
-function checkUrl(raw: string, allowLoopback: boolean): URL {
+export function checkUrl(raw: string, allowLoopback: boolean): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -111,4 +113,31 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
     return { url: url.toString(), status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).subarray(0, maxBytes), truncated };
   }
   throw new AppError(502, 'The page redirected too many times', { code: 'too_many_redirects' });
+}
+
+const dispatchers = new Map<boolean, Agent>();
+
+/**
+ * The one connection pool for addresses a user can set: every connection it opens resolves
+ * its name through the guarded lookup, so a pooled keep-alive socket was checked when opened.
+ */
+export function outboundDispatcher(allowLoopback: boolean): Agent {
+  let agent = dispatchers.get(allowLoopback);
+  if (!agent) dispatchers.set(allowLoopback, (agent = new Agent({ connect: { lookup: guardedLookup(allowLoopback) } })));
+  return agent;
+}
+
+/**
+ * fetch of an API a user pointed us at (a project's model base URL): the address literal is
+ * checked here, every DNS answer at connect time, and redirects are refused, since an API
+ * answers where it is. A refused address throws the `url_not_allowed` DomainError.
+ */
+export async function guardedFetch(raw: string, init: RequestInit, opts: { allowLoopback: boolean }): Promise<Response> {
+  const url = checkUrl(raw, opts.allowLoopback);
+  try {
+    return await undiciFetch(url, { ...init, redirect: 'error', dispatcher: outboundDispatcher(opts.allowLoopback) });
+  } catch (err) {
+    const cause = (err as { cause?: unknown }).cause;
+    throw cause instanceof AppError ? cause : err;
+  }
 }

@@ -30,7 +30,7 @@ async function consentedInterview(extra: Record<string, unknown> = {}) {
 }
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { WORKER: 'on', CONDUCTOR_GRACE_SECONDS: '1' } });
+  svc = await startTestService({ env: { WORKER: 'on', CONDUCTOR_GRACE_SECONDS: '1', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
   o = await ownerWithProject(svc, 'conductor@example.com', 'Exports');
   const res = await o.call('POST', '/studies', {
     title: 'Export study', status: 'active', goals: script.goals, script, invitation: validInvitation,

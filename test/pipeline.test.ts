@@ -12,7 +12,7 @@ let ai: FakeOpenAI;
 const KEY = 'sk-test-pipeline-key-0001';
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { WORKER: 'on' } });
+  svc = await startTestService({ env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
   o = await ownerWithProject(svc, 'pipeline@example.com');
   ai = await fakeOpenAI(KEY);
 });

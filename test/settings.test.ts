@@ -11,7 +11,7 @@ let seenKeys: string[] = [];
 const S = () => `/api/orgs/${owner.orgHandle}/projects/research/settings`;
 
 beforeAll(async () => {
-  svc = await startTestService();
+  svc = await startTestService({ env: { OUTBOUND_ALLOW_LOOPBACK: 'true' } });
   owner = await svc.login('settings-owner@example.com');
   await svc.api('POST', `/api/orgs/${owner.orgHandle}/projects`, { token: owner.token, body: { name: 'Research' } });
   // An OpenAI-compatible provider on loopback that accepts exactly one key.
@@ -120,7 +120,7 @@ describe('project settings', () => {
     const live = await svc.api('POST', V, { token: owner.token, body: { key: 'openai_api_key', value: 'sk-good-key-123456', live: true } });
     expect(live.body).toMatchObject({ valid: true, live_check: { ok: true, status: 200 } });
     const rejected = await svc.api('POST', V, { token: owner.token, body: { key: 'openai_api_key', value: 'sk-wrong-key-99999', live: true } });
-    expect(rejected.body).toMatchObject({ valid: false, live_check: { ok: false, status: 401, message: 'The provider rejected the key' } });
+    expect(rejected.body).toMatchObject({ valid: false, live_check: { ok: false, status: null, message: 'The provider did not accept the key at this address' } });
     expect(seenKeys).toEqual(['sk-good-key-123456', 'sk-wrong-key-99999']);
     // Nothing stored by validation.
     expect((await svc.api('GET', S(), { token: owner.token })).body.settings.openai_api_key).toBe('••••1234');
@@ -132,7 +132,7 @@ describe('project settings', () => {
     expect(first.status).toBe(200);
     expect(first.body.keys).toEqual([{ key: 'openai_api_key', configured: true, last_success_at: null, last_error_at: null, last_error: null }]);
     const failing = await svc.api('GET', `${H}?check=true`, { token: owner.token });
-    expect(failing.body.keys[0]).toMatchObject({ last_error: 'The provider rejected the key', last_error_at: expect.any(String) });
+    expect(failing.body.keys[0]).toMatchObject({ last_error: 'The provider did not accept the key at this address', last_error_at: expect.any(String) });
     await svc.api('PATCH', S(), { token: owner.token, body: { openai_api_key: 'sk-good-key-123456' } });
     const ok = await svc.api('GET', `${H}?check=true`, { token: owner.token });
     expect(ok.body.keys[0]).toMatchObject({ configured: true, last_success_at: expect.any(String), last_error: null });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.ts';
-import type { Endpoint } from '../interviews/model-access.ts';
+import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { questionsOf, type Segment } from './script.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
@@ -62,7 +62,7 @@ export function modelInterviewer(endpoint: Endpoint, log: Logger): Interviewer {
         'When the instruction is covered, answer done. Reply only with JSON: {"say": string or null, "done": boolean}.',
       ].filter(Boolean).join(' ');
       try {
-        const res = await fetch(`${endpoint.baseUrl}/chat/completions`, {
+        const res = await endpointFetch(endpoint, '/chat/completions', {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${endpoint.apiKey}` },
           body: JSON.stringify({

@@ -3,7 +3,8 @@ import { capability } from '../../core/registry.ts';
 import type { Ctx } from '../../core/context.ts';
 import { AppError, DomainError, UnavailableError } from '../../core/errors.ts';
 import { creates } from '../common.ts';
-import { modelAccess, type Endpoint } from '../interviews/model-access.ts';
+import type { Response } from 'undici';
+import { addressRefused, endpointFetch, modelAccess, REFUSED_ACTION, type Endpoint } from '../interviews/model-access.ts';
 import { SdkSessionId, sdkSession } from '../sdk/session-access.ts';
 import { segmentsOf } from './script.ts';
 import { stateOf } from './engine.ts';
@@ -36,13 +37,14 @@ async function voiceEndpoint(ctx: Ctx, sessionId: string, needTalk = false): Pro
 async function upstream(endpoint: Endpoint, path: string, init: { body: string; type: string }): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(`${endpoint.baseUrl}${path}`, {
+    res = await endpointFetch(endpoint, path, {
       method: 'POST',
       headers: { authorization: `Bearer ${endpoint.apiKey}`, 'content-type': init.type },
       body: init.body,
       signal: AbortSignal.timeout(20_000),
     });
-  } catch {
+  } catch (err) {
+    if (addressRefused(err)) throw new UnavailableError('Voice is not available: the project\'s model address is not a public address', { code: 'voice_unavailable', retryable: false, action: `Continue the interview in text. ${REFUSED_ACTION}.` });
     throw new AppError(502, 'The realtime voice service could not be reached', { code: 'voice_provider_unreachable', retryable: true, action: 'Retry shortly, or continue in text' });
   }
   if (!res.ok) {

@@ -23,7 +23,7 @@ export async function extractEvidence(services: Services, interview: InterviewRo
   const turns = await turnsOf(services, interview.id);
   if (!turns.length) return [];
   const llm = (await modelAccess(services, interview.project_id)).llm;
-  const extractor: Extractor = llm ? new LlmExtractor({ baseUrl: llm.baseUrl, apiKey: llm.apiKey ?? '', model: llm.model }) : new LocalExtractor();
+  const extractor: Extractor = llm ? new LlmExtractor(llm) : new LocalExtractor();
   const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
   let proposals;
   try {

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { EVIDENCE_GRADES, SIGNAL_TYPES, TARGET_SURFACES, type ExtractedEvidence, type ExtractionContext, type Extractor, type Turn } from './types.ts';
 import { StepFailure } from '../interviews/pipeline.ts';
+import type { Response } from 'undici';
+import { addressRefused, endpointFetch, REFUSED_ACTION, type Endpoint } from '../interviews/model-access.ts';
 
 /** What the model must answer with: the case-file evidence fields, one item per finding. */
 const ModelEvidence = z.object({
@@ -30,18 +32,12 @@ const SYSTEM = [
   'observed_facts: what was literally said or done, no interpretation. Answer only with JSON: {"evidence": [...]}',
 ].join(' ');
 
-export interface LlmConfig {
-  baseUrl: string;
-  apiKey: string;
-  model: string;
-}
-
 /** An OpenAI-compatible chat model asked for JSON that matches the case-file evidence schema. */
 export class LlmExtractor implements Extractor {
   readonly name = 'llm';
-  private cfg: LlmConfig;
-  constructor(cfg: LlmConfig) {
-    this.cfg = cfg;
+  private endpoint: Endpoint;
+  constructor(endpoint: Endpoint) {
+    this.endpoint = endpoint;
   }
 
   async extract(turns: Turn[], context: ExtractionContext): Promise<ExtractedEvidence[]> {
@@ -49,11 +45,11 @@ export class LlmExtractor implements Extractor {
     const goals = context.studyGoals.length ? `Study goals:\n${context.studyGoals.map((g) => `- ${g.id}: ${g.description}`).join('\n')}\n\n` : '';
     let res: Response;
     try {
-      res = await fetch(`${this.cfg.baseUrl}/chat/completions`, {
+      res = await endpointFetch(this.endpoint, '/chat/completions', {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.cfg.apiKey}` },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${this.endpoint.apiKey ?? ''}` },
         body: JSON.stringify({
-          model: this.cfg.model,
+          model: this.endpoint.model,
           temperature: 0,
           response_format: { type: 'json_object' },
           messages: [
@@ -63,7 +59,8 @@ export class LlmExtractor implements Extractor {
         }),
         signal: AbortSignal.timeout(120_000),
       });
-    } catch {
+    } catch (err) {
+      if (addressRefused(err)) throw new StepFailure('extraction_address_not_allowed', 'The extraction model address is not a public address, so it was not called', { action: REFUSED_ACTION });
       throw new StepFailure('extraction_provider_unreachable', 'The extraction model could not be reached', { retryable: true });
     }
     if (res.status === 401 || res.status === 403) {

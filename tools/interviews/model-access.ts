@@ -1,4 +1,7 @@
+import { fetch as undiciFetch, type RequestInit, type Response } from 'undici';
 import type { Services } from '../../core/context.ts';
+import { guardedFetch } from '../../core/safe-fetch.ts';
+import { AppError } from '../../core/errors.ts';
 import { DEFAULT_OPENAI_BASE_URL } from '../settings/catalog.ts';
 
 export interface Endpoint {
@@ -7,6 +10,31 @@ export interface Endpoint {
   model: string;
   /** Whose configuration this is: the project's own key, or the operator's. */
   source: 'project' | 'operator';
+  /** For project endpoints: whether the outbound guard lets loopback through (OUTBOUND_ALLOW_LOOPBACK). */
+  allowLoopback: boolean;
+}
+
+/**
+ * The one way to call a model endpoint. A project's base URL is a user's choice, so it goes
+ * through the SSRF guard; the operator's (environment) addresses are trusted as configured.
+ */
+export function endpointFetch(endpoint: Endpoint, path: string, init: RequestInit): Promise<Response> {
+  const url = `${endpoint.baseUrl.replace(/\/+$/, '')}${path}`;
+  if (endpoint.source === 'operator') return undiciFetch(url, { ...init, redirect: 'error' });
+  return guardedFetch(url, init, { allowLoopback: endpoint.allowLoopback });
+}
+
+/** True when the SSRF guard refused the address (an internal or non-http address). */
+export function addressRefused(err: unknown): boolean {
+  return err instanceof AppError && err.code === 'url_not_allowed';
+}
+
+/** What a processing step says when the project's model address is refused. */
+export const REFUSED_ACTION = 'Set openai_base_url in the project settings to the provider\'s public http(s) address, then retry';
+
+/** A project endpoint for a base URL a user gave (settings probe, before anything is stored). */
+export function projectEndpoint(services: Services, baseUrl: string | null, apiKey: string, model = ''): Endpoint {
+  return { baseUrl: baseUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey, model, source: 'project', allowLoopback: services.config.outboundAllowLoopback };
 }
 
 /**
@@ -29,13 +57,13 @@ export async function modelAccess(services: Services, projectId: string): Promis
   const m = services.config.models;
   if (projectKey) {
     return {
-      transcription: { baseUrl: base, apiKey: projectKey, model: value('transcription_model')?.value ?? m.transcriptionModel, source: 'project' },
-      llm: { baseUrl: base, apiKey: projectKey, model: value('openai_model')?.value ?? m.llmModel, source: 'project' },
+      transcription: projectEndpoint(services, base, projectKey, value('transcription_model')?.value ?? m.transcriptionModel),
+      llm: projectEndpoint(services, base, projectKey, value('openai_model')?.value ?? m.llmModel),
     };
   }
   return {
-    transcription: m.transcriptionUrl ? { baseUrl: m.transcriptionUrl, apiKey: m.transcriptionKey, model: m.transcriptionModel, source: 'operator' } : null,
-    llm: m.llmKey ? { baseUrl: m.llmUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey: m.llmKey, model: m.llmModel, source: 'operator' } : null,
+    transcription: m.transcriptionUrl ? { baseUrl: m.transcriptionUrl, apiKey: m.transcriptionKey, model: m.transcriptionModel, source: 'operator', allowLoopback: true } : null,
+    llm: m.llmKey ? { baseUrl: m.llmUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey: m.llmKey, model: m.llmModel, source: 'operator', allowLoopback: true } : null,
   };
 }
 

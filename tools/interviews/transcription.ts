@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Endpoint } from './model-access.ts';
+import { FormData, type Response } from 'undici';
+import { addressRefused, endpointFetch, REFUSED_ACTION, type Endpoint } from './model-access.ts';
 import { StepFailure } from './pipeline.ts';
 
 export interface TimedText {
@@ -22,13 +23,14 @@ export async function transcribeFile(endpoint: Endpoint, file: string, offsetMs:
   form.append('timestamp_granularities[]', 'segment');
   let res: Response;
   try {
-    res = await fetch(`${endpoint.baseUrl}/audio/transcriptions`, {
+    res = await endpointFetch(endpoint, '/audio/transcriptions', {
       method: 'POST',
       headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
       body: form,
       signal: AbortSignal.timeout(10 * 60_000),
     });
-  } catch {
+  } catch (err) {
+    if (addressRefused(err)) throw new StepFailure('transcription_address_not_allowed', 'The transcription address is not a public address, so it was not called', { action: REFUSED_ACTION });
     throw new StepFailure('transcription_provider_unreachable', `The transcription service at ${new URL(endpoint.baseUrl).host} could not be reached`, { retryable: true });
   }
   if (res.status === 401 || res.status === 403) {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import ipaddr from 'ipaddr.js';
+import { addressAllowed } from '../../core/safe-fetch.ts';
 
 export interface SettingDef {
   secret: boolean;
@@ -19,7 +21,16 @@ export const SETTINGS = {
   openai_base_url: {
     secret: false,
     description: 'Base URL of the OpenAI-compatible API; default https://api.openai.com/v1.',
-    schema: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2000),
+    // Literal internal addresses are refused here; names are checked at every connection (core/safe-fetch.ts).
+    // Loopback passes this check and is refused at use unless OUTBOUND_ALLOW_LOOPBACK.
+    schema: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .max(2000)
+      .refine((v) => {
+        if (!URL.canParse(v)) return true;
+        const host = new URL(v).hostname.replace(/^\[|\]$/g, '');
+        return !ipaddr.isValid(host) || addressAllowed(host, true);
+      }, 'must be a public address'),
   },
   openai_model: {
     secret: false,

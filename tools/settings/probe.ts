@@ -1,4 +1,5 @@
-import { DEFAULT_OPENAI_BASE_URL } from './catalog.ts';
+import type { Services } from '../../core/context.ts';
+import { endpointFetch, projectEndpoint } from '../interviews/model-access.ts';
 
 export interface ProbeResult {
   ok: boolean;
@@ -6,20 +7,20 @@ export interface ProbeResult {
   message: string;
 }
 
+const FAILED: ProbeResult = { ok: false, status: null, message: 'The provider did not accept the key at this address' };
+
 /**
  * Asks an OpenAI-compatible provider to list models with the key: the cheapest call that
- * proves the key works. Only the outcome is reported, never the provider's response body.
+ * proves the key works. The address is a user's, so the call goes through the SSRF guard,
+ * and every failure reads the same (refused, unreachable, rejected or any other answer):
+ * the probe must not tell a caller what answers at an address.
  */
-export async function probeModelKey(apiKey: string, baseUrl: string | null, timeoutMs = 5000): Promise<ProbeResult> {
-  const url = `${(baseUrl ?? DEFAULT_OPENAI_BASE_URL).replace(/\/+$/, '')}/models`;
+export async function probeModelKey(services: Services, apiKey: string, baseUrl: string | null, timeoutMs = 5000): Promise<ProbeResult> {
   try {
-    const res = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+    const res = await endpointFetch(projectEndpoint(services, baseUrl, apiKey), '/models', { headers: { authorization: `Bearer ${apiKey}` }, signal: AbortSignal.timeout(timeoutMs) });
     await res.body?.cancel();
-    if (res.ok) return { ok: true, status: res.status, message: 'The provider accepted the key' };
-    if (res.status === 401 || res.status === 403) return { ok: false, status: res.status, message: 'The provider rejected the key' };
-    return { ok: false, status: res.status, message: `The provider answered HTTP ${res.status}` };
-  } catch (err) {
-    const reason = err instanceof Error && err.name === 'TimeoutError' ? 'did not answer in time' : 'could not be reached';
-    return { ok: false, status: null, message: `The provider at ${new URL(url).host} ${reason}` };
+    return res.ok ? { ok: true, status: res.status, message: 'The provider accepted the key' } : FAILED;
+  } catch {
+    return FAILED;
   }
 }

@@ -116,7 +116,7 @@ export const validateSetting = capability({
     let live_check = null;
     if (input.live && parsed.success && input.key === 'openai_api_key') {
       const baseRow = await ctx.services.models.ProjectSetting.findOne({ where: { project_id: projectOf(ctx).project.id, key: 'openai_base_url' } });
-      live_check = await probeModelKey(input.value, baseRow?.value ?? null);
+      live_check = await probeModelKey(ctx.services, input.value, baseRow?.value ?? null);
     }
     return { key: input.key, valid: errors.length === 0 && (live_check?.ok ?? true), errors, warnings: advice ? [advice] : [], live_check };
   },
@@ -152,7 +152,7 @@ export const keyHealth = capability({
     const byKey = new Map(rows.map((r) => [r.key, r]));
     const keyRow = byKey.get('openai_api_key');
     if (input.check && keyRow) {
-      const result = await probeModelKey(readSetting(ctx, keyRow), byKey.get('openai_base_url')?.value ?? null);
+      const result = await probeModelKey(ctx.services, readSetting(ctx, keyRow), byKey.get('openai_base_url')?.value ?? null);
       await keyRow.update(result.ok ? { last_success_at: new Date() } : { last_error_at: new Date(), last_error: result.message });
     }
     const secretKeys = SETTING_KEYS.filter((k) => SETTINGS[k].secret);
