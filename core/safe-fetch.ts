@@ -1,5 +1,3 @@
-import http from 'node:http';
-import https from 'node:https';
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -74,23 +72,22 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
   const signal = AbortSignal.timeout(opts.timeoutMs ?? 5000);
   let url = checkUrl(raw, allowLoopback);
   for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
-    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const client = url.protocol === 'https:' ? https : http;
-      // agent: false, a fresh socket every time: a pooled keep-alive socket (Node's global agent keeps them) would skip the guarded lookup.
-      const req = client.request(url, { method: 'GET', agent: false, lookup: guardedLookup(allowLoopback), signal, headers: { 'user-agent': 'VerbatimBot/1.0 (+widget and listing checks)', accept: 'text/html,*/*;q=0.5' } }, resolve);
-      req.on('error', reject);
-      req.end();
+    const res = await undiciFetch(url, {
+      redirect: 'manual',
+      signal,
+      dispatcher: outboundDispatcher(allowLoopback),
+      headers: { 'user-agent': 'VerbatimBot/1.0 (+widget and listing checks)', accept: 'text/html,*/*;q=0.5' },
     }).catch((err: unknown) => {
-      if (err instanceof AppError) throw err;
-      const code = (err as NodeJS.ErrnoException).code;
+      const cause = (err as { cause?: unknown }).cause;
+      if (cause instanceof AppError) throw cause;
       // A name that does not exist will not start existing on a retry.
-      if (code === 'ENOTFOUND') throw new DomainError(`No site answers at ${url.hostname}`, { code: 'page_unreachable', retryable: false, action: 'Check the address' });
+      if ((cause as NodeJS.ErrnoException | undefined)?.code === 'ENOTFOUND') throw new DomainError(`No site answers at ${url.hostname}`, { code: 'page_unreachable', retryable: false, action: 'Check the address' });
       const timeout = signal.aborted;
-      throw new AppError(timeout ? 504 : 502, timeout ? 'The page took too long to answer' : `The page could not be fetched: ${(err as Error).message}`, { code: timeout ? 'fetch_timeout' : 'fetch_failed', retryable: true });
+      throw new AppError(timeout ? 504 : 502, timeout ? 'The page took too long to answer' : `The page could not be fetched: ${(cause as Error | undefined)?.message ?? (err as Error).message}`, { code: timeout ? 'fetch_timeout' : 'fetch_failed', retryable: true });
     });
-    const location = res.headers.location;
-    if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
-      res.resume();
+    const location = res.headers.get('location');
+    if (res.status >= 300 && res.status < 400 && location) {
+      await res.body?.cancel();
       url = checkUrl(new URL(location, url).toString(), allowLoopback);
       continue;
     }
@@ -98,19 +95,18 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
     let size = 0;
     let truncated = false;
     try {
-      for await (const chunk of res) {
-        size += (chunk as Buffer).length;
-        chunks.push(chunk as Buffer);
+      for await (const chunk of res.body ?? []) {
+        size += (chunk as Uint8Array).length;
+        chunks.push(Buffer.from(chunk as Uint8Array));
         if (size >= maxBytes) {
           truncated = true;
-          res.destroy();
-          break;
+          break; // leaving the loop cancels the body
         }
       }
     } catch {
       if (signal.aborted) throw new AppError(504, 'The page took too long to answer', { code: 'fetch_timeout', retryable: true });
     }
-    return { url: url.toString(), status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).subarray(0, maxBytes), truncated };
+    return { url: url.toString(), status: res.status, contentType: res.headers.get('content-type') ?? '', body: Buffer.concat(chunks).subarray(0, maxBytes), truncated };
   }
   throw new AppError(502, 'The page redirected too many times', { code: 'too_many_redirects' });
 }
