@@ -1,3 +1,5 @@
+import { sentences } from '../../core/sentences.ts';
+
 /** A study script segment as the conductor runs it (SPEC 2.9). */
 export interface Segment {
   id: string;
@@ -39,9 +41,8 @@ const sentence = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
  * Without any, it asks about the segment's title.
  */
 export function questionsOf(segment: Segment): string[] {
-  const sentences = (segment.instruction ?? '').split(/(?<=[.?!])\s+/).map((s) => s.trim()).filter(Boolean);
   const questions: string[] = [];
-  for (const s of sentences) {
+  for (const { text: s } of sentences(segment.instruction ?? '')) {
     if (s.endsWith('?')) {
       questions.push(s);
       continue;

@@ -1,4 +1,5 @@
 import { clock } from '../common.ts';
+import { sentences } from '../../core/sentences.ts';
 import type { EvidenceGrade, ExtractedEvidence, Extractor, SignalType, TargetSurface, Turn } from './types.ts';
 
 /**
@@ -194,19 +195,6 @@ const OUTCOME: Partial<Record<SignalType, string>> = {
   firing_moment: 'at risk of churn',
   workaround: 'completed outside the product',
 };
-
-/** Sentences of a text with their offsets, so quotes are exact substrings. */
-export function sentences(text: string): Array<{ text: string; start: number }> {
-  const out: Array<{ text: string; start: number }> = [];
-  const re = /[^.!?]+(?:[.!?]+["')\]]*|$)/g;
-  for (const m of text.matchAll(re)) {
-    const raw = m[0];
-    const lead = raw.length - raw.trimStart().length;
-    const s = raw.trim();
-    if (s) out.push({ text: s, start: (m.index ?? 0) + lead });
-  }
-  return out;
-}
 
 function score(type: SignalType, s: string): number {
   let best = 0;

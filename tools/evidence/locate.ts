@@ -1,4 +1,5 @@
 import type { Turn } from './types.ts';
+import { sentences } from '../../core/sentences.ts';
 
 export interface Located {
   /** The exact transcript text to store as the quote. */
@@ -75,10 +76,10 @@ export function locate(turns: Turn[], quote: string, preferSegment: string | nul
   if (wanted.size < 3) return null;
   let best: { turn: Turn; sentence: string; offset: number; overlap: number } | null = null;
   for (const turn of turns) {
-    for (const m of turn.text.matchAll(/[^.!?]+[.!?]*/g)) {
-      const have = words(m[0]);
+    for (const sentence of sentences(turn.text)) {
+      const have = words(sentence.text);
       const overlap = [...wanted].filter((w) => have.has(w)).length / wanted.size;
-      if (!best || overlap > best.overlap) best = { turn, sentence: m[0].trim(), offset: m.index ?? 0, overlap };
+      if (!best || overlap > best.overlap) best = { turn, sentence: sentence.text, offset: sentence.start, overlap };
     }
   }
   if (!best || best.overlap < 0.8) return null;

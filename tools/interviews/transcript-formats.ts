@@ -1,3 +1,5 @@
+import { decodeHTML } from 'entities';
+
 /**
  * Imported transcripts: plain text with speaker labels, WebVTT, SRT or a JSON segment
  * list, detected from the content and parsed into timed segments with speakers.
@@ -66,10 +68,11 @@ function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
     let speaker: string | null = null;
     const voice = /^<v(?:\.[\w.]+)?\s+([^>]+)>/.exec(body);
     if (format === 'vtt' && voice) {
-      speaker = voice[1].trim();
+      speaker = decodeHTML(voice[1]).trim();
       body = body.slice(voice[0].length);
     }
-    body = body.replace(/<[^>]+>/g, '').trim();
+    // Cue markup goes first, then character references (&amp; &lt; &nbsp; ...), so an escaped "<" stays text.
+    body = decodeHTML(body.replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim();
     if (!speaker) ({ speaker, text: body } = splitSpeaker(body));
     if (!body) continue;
     out.push({ speaker, text: body, start_ms: a ? toMs(a) : null, end_ms: b ? toMs(b) : null });

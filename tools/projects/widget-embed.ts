@@ -1,6 +1,7 @@
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
 import { safeFetch } from '../../core/safe-fetch.ts';
+import { scanHtml } from '../../core/html-scan.ts';
 
 export interface WidgetTag {
   src: URL;
@@ -12,9 +13,7 @@ export interface WidgetTag {
 /** The widget script tags of a page: those that load `/sdk/widget.js`, with addresses that resolve. */
 export function widgetTags(html: string, pageUrl: string): WidgetTag[] {
   const tags: WidgetTag[] = [];
-  for (const m of html.matchAll(/<script\b([^>]*)>/gi)) {
-    const attrs: Record<string, string> = {};
-    for (const a of m[1].matchAll(/([^\s=/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) attrs[a[1].toLowerCase()] = a[2] ?? a[3] ?? a[4] ?? '';
+  for (const { attrs } of scanHtml(html, ['script']).tags) {
     if (!attrs.src || !/\/sdk\/widget\.js(?:$|[?#])/.test(attrs.src)) continue;
     let src: URL;
     try {

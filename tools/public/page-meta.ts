@@ -1,15 +1,4 @@
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', ndash: '–', mdash: '—', hellip: '…', lsquo: '‘', rsquo: '’',
-  ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', middot: '·', bull: '•', copy: '©', reg: '®', trade: '™', euro: '€', pound: '£',
-};
-
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref: string) => {
-    if (ref[0] !== '#') return NAMED[ref.toLowerCase()] ?? whole;
-    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff) ? String.fromCodePoint(code) : whole;
-  });
-}
+import { scanHtml } from '../../core/html-scan.ts';
 
 /** Whitespace collapsed, then cut to `max` UTF-16 units (the unit zod counts) without splitting a surrogate pair. */
 export function clip(text: string, max: number): string {
@@ -20,12 +9,6 @@ export function clip(text: string, max: number): string {
   return `${cut.trimEnd()}…`;
 }
 
-function attributes(tag: string): Record<string, string> {
-  const attrs: Record<string, string> = {};
-  for (const a of tag.matchAll(/([^\s=/<>"']+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+)))?/g)) attrs[a[1].toLowerCase()] ??= decodeEntities(a[2] ?? a[3] ?? a[4] ?? '');
-  return attrs;
-}
-
 export interface PageMeta {
   title: string | null;
   description: string | null;
@@ -34,14 +17,14 @@ export interface PageMeta {
 }
 
 export function pageMeta(html: string, pageUrl: string): PageMeta {
-  const head = html.slice(0, 256 * 1024);
-  const metas = [...head.matchAll(/<meta\b[^>]*>/gi)].map((m) => attributes(m[0].slice(5)));
+  const page = scanHtml(html.slice(0, 256 * 1024), ['meta', 'link']);
+  const attrsOf = (name: string) => page.tags.filter((t) => t.name === name).map((t) => t.attrs);
+  const metas = attrsOf('meta');
   const meta = (key: string) => metas.find((m) => (m.property ?? m.name)?.toLowerCase() === key && m.content?.trim())?.content ?? null;
-  const titleTag = /<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(head)?.[1];
-  const title = meta('og:title') ?? (titleTag ? decodeEntities(titleTag) : null);
+  const title = meta('og:title') ?? page.title;
   const description = meta('og:description') ?? meta('description');
 
-  const links = [...head.matchAll(/<link\b[^>]*>/gi)].map((m) => attributes(m[0].slice(5))).filter((l) => l.href);
+  const links = attrsOf('link').filter((l) => l.href);
   const svg = (l: Record<string, string>) => /svg/i.test(l.type ?? '') || /\.svgz?(?:$|[?#])/i.test(l.href);
   const rels = (l: Record<string, string>) => (l.rel ?? '').toLowerCase().split(/\s+/);
   const icon = links.find((l) => rels(l).includes('icon') && !svg(l)) ?? links.find((l) => rels(l).includes('apple-touch-icon') && !svg(l));

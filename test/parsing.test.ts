@@ -1,0 +1,107 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
+import { form } from './helpers/media.ts';
+
+/**
+ * One sentence splitter (Intl.Segmenter), one HTML parser (htmlparser2) and entity decoding
+ * for cue formats, seen through what users get back: quotes, previews and installation checks.
+ */
+let svc: TestService;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+let site: http.Server;
+let origin: string;
+
+const pages: Record<string, string> = {
+  '/tricky': `<!doctype html><html><head>
+    <!-- <title>Old title</title> <meta property="og:title" content="Commented out"> -->
+    <meta property="og:title" content="Fast & simple -> try it">
+    <meta name="description" content='Plans from $3.50 > "nothing" &amp; more'>
+    <title>Real title</title></head><body>
+    <!-- <script src="${'BASE'}/sdk/widget.js" data-project-key="KEY" async></script> -->
+    <script>document.write('<script src="${'BASE'}/sdk/widget.js" data-project-key="KEY"><\\/script>')</script>
+  </body></html>`,
+  '/installed': `<!doctype html><html><head><title>Shop</title></head><body>
+    <script data-note="a > b" src="${'BASE'}/sdk/widget.js" data-project-key="KEY" async></script></body></html>`,
+};
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+  o = await ownerWithProject(svc, 'parsing@example.com');
+  site = http.createServer((req, res) => {
+    const body = pages[req.url ?? ''];
+    if (!body) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body.replaceAll('BASE', svc.url).replaceAll('KEY', o.project.public_key));
+  });
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await svc?.stop();
+  await new Promise((r) => site?.close(r));
+});
+
+async function importText(name: string, text: string) {
+  const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(text), filename: name, type: 'text/plain' } }));
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const id = res.body.session.id as string;
+  expect((await settled(o.call, id)).status).toBe('processed');
+  const transcript = (await o.call('GET', `/sessions/${id}/transcript`)).body;
+  const signals = (await o.call('GET', `/signals?session_id=${id}`)).body.signals as Array<{ quote: string }>;
+  return { transcript, quotes: signals.map((s) => s.quote) };
+}
+
+describe('sentences', () => {
+  it('keeps prices, decimals and abbreviations inside one quoted sentence', async () => {
+    const { quotes } = await importText('price.txt', [
+      'Interviewer: What happened when you paid?',
+      'Kim: I was really frustrated because it charged me $3.50 twice and I could not find the refund button. Mr. Lee in support said it happens a lot.',
+    ].join('\n'));
+    expect(quotes.length).toBeGreaterThan(0);
+    const charged = quotes.find((q) => q.includes('charged me'));
+    expect(charged).toBe('I was really frustrated because it charged me $3.50 twice and I could not find the refund button.');
+    for (const q of quotes) expect(q).not.toMatch(/\$3\.$/);
+  });
+});
+
+describe('cue formats', () => {
+  it('decodes character references in WebVTT and SRT text and speakers', async () => {
+    const vtt = await importText('call.vtt', [
+      'WEBVTT',
+      '',
+      '00:00:01.000 --> 00:00:04.000',
+      '<v Interviewer>How did exporting go?',
+      '',
+      '00:00:04.000 --> 00:00:09.000',
+      '<v Kim &amp; Co>I was so frustrated: Reports &amp; Exports was broken &lt;again&gt; and I couldn&apos;t find the button.',
+    ].join('\n'));
+    const last = vtt.transcript.segments.at(-1);
+    expect(last.speaker).toBe('Kim & Co');
+    expect(last.text).toBe("I was so frustrated: Reports & Exports was broken <again> and I couldn't find the button.");
+    expect(vtt.quotes.join(' ')).not.toMatch(/&amp;|&lt;|&apos;/);
+    expect(vtt.quotes.some((q) => q.includes('Reports & Exports'))).toBe(true);
+
+    const srt = await importText('call.srt', ['1', '00:00:01,000 --> 00:00:03,000', 'Kim: Billing &amp; invoices were confusing&nbsp;to find.', ''].join('\n'));
+    expect(srt.transcript.segments[0].text).toBe('Billing & invoices were confusing to find.');
+  });
+});
+
+describe('HTML pages', () => {
+  it('reads meta tags with ">" and "&" inside quoted values and ignores commented-out tags', async () => {
+    const res = await o.call('POST', '/public-listings/preview', { url: `${origin}/tricky` });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.title).toBe('Fast & simple -> try it');
+    expect(res.body.description).toBe('Plans from $3.50 > "nothing" & more');
+  });
+
+  it('does not count a commented-out or script-written widget tag as installed, and finds a real one', async () => {
+    const tricky = await o.call('POST', '/widget-installation/verify', { url: `${origin}/tricky` });
+    expect(tricky.status).toBe(200);
+    expect(tricky.body).toMatchObject({ installed: false, problems: [expect.objectContaining({ code: 'snippet_missing' })] });
+    const real = await o.call('POST', '/widget-installation/verify', { url: `${origin}/installed` });
+    expect(real.body.problems.map((p: { code: string }) => p.code)).not.toContain('snippet_missing');
+    expect(real.body.problems.map((p: { code: string }) => p.code)).not.toContain('snippet_wrong_host');
+  });
+});
