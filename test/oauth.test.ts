@@ -30,12 +30,12 @@ function jar() {
   };
 }
 
-async function authorize(config: oidc.Configuration, resource: string, decision: 'approve' | 'deny' = 'approve') {
+async function authorize(config: oidc.Configuration, resource: string, decision: 'approve' | 'deny' = 'approve', scope = 'openid offline_access agent:read agent:write') {
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: REDIRECT,
-    scope: 'openid offline_access agent:read agent:write',
+    scope,
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
@@ -71,8 +71,17 @@ describe('OAuth 2.1 with dynamic registration', () => {
       agent_auth: { register_uri: `${svc.url}/agent/auth`, identity_types_supported: ['identity_assertion', 'anonymous'] },
     });
     expect((await svc.api('GET', '/.well-known/openid-configuration')).body.issuer).toBe(`${svc.url}/api/oauth`);
+    // OAuth 2.1: the authorization code flow only, no implicit or hybrid response types.
+    for (const doc of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration', '/api/oauth/.well-known/openid-configuration']) {
+      const { body } = await svc.api('GET', doc);
+      expect(body.response_types_supported, doc).toEqual(['code']);
+      expect(body.grant_types_supported, doc).toEqual(['authorization_code', 'refresh_token']);
+    }
     expect((await svc.api('GET', '/.well-known/jwks.json')).body.keys[0]).not.toHaveProperty('d');
-    expect((await svc.api('GET', '/.well-known/oauth-protected-resource/mcp')).body).toMatchObject({ resource: `${svc.url}/mcp`, bearer_methods_supported: ['header'] });
+    const prm = (await svc.api('GET', '/.well-known/oauth-protected-resource/mcp')).body;
+    expect(prm).toMatchObject({ resource: `${svc.url}/mcp`, bearer_methods_supported: ['header'] });
+    // MCP SDK clients request exactly these, and offline_access is what asks for a refresh token.
+    expect(prm.scopes_supported).toEqual(expect.arrayContaining(['agent:read', 'agent:write', 'openid', 'profile', 'email', 'offline_access']));
     const anon = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(anon.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp"`);
   });
@@ -105,6 +114,24 @@ describe('OAuth 2.1 with dynamic registration', () => {
     await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toThrow();
   });
 
+  it('gives a client that registered the refresh_token grant a rotating refresh token without offline_access, and none to one that did not', async () => {
+    const config = await oidc.dynamicClientRegistration(new URL(`${svc.url}/api/oauth`), { client_name: 'Test MCP client', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' }, oidc.None(), insecure);
+    const { callback, verifier, state } = await authorize(config, `${svc.url}/mcp`, 'approve', 'agent:read agent:write');
+    const tokens = await oidc.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
+    expect(tokens.refresh_token).toBeTruthy();
+    const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    expect(decodeJwt(refreshed.access_token)).toMatchObject({ aud: `${svc.url}/mcp`, sub: owner.userId });
+    expect(refreshed.refresh_token).toBeTruthy();
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    await expect(oidc.refreshTokenGrant(config, tokens.refresh_token!)).rejects.toMatchObject({ error: 'invalid_grant' });
+
+    const codeOnly = await oidc.dynamicClientRegistration(new URL(`${svc.url}/api/oauth`), { client_name: 'Test MCP client', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], token_endpoint_auth_method: 'none' }, oidc.None(), insecure);
+    const second = await authorize(codeOnly, `${svc.url}/mcp`, 'approve', 'openid offline_access agent:read');
+    const noRefresh = await oidc.authorizationCodeGrant(codeOnly, second.callback, { pkceCodeVerifier: second.verifier, expectedState: second.state });
+    expect(noRefresh.access_token).toBeTruthy();
+    expect(noRefresh.refresh_token).toBeUndefined();
+  });
+
   it('issues REST-bound tokens for the API resource, and refuses an unknown resource or a denial', async () => {
     const config = await oidc.dynamicClientRegistration(new URL(`${svc.url}/api/oauth`), { client_name: 'Test MCP client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none' }, oidc.None(), insecure);
     const { callback, verifier, state } = await authorize(config, svc.url);
@@ -118,11 +145,24 @@ describe('OAuth 2.1 with dynamic registration', () => {
   it('manages a registration with its access token (RFC 7592) and refuses bad metadata', async () => {
     const reg = await svc.api('POST', '/api/oauth/register', { body: { client_name: 'Managed', redirect_uris: ['http://127.0.0.1:9999/cb'], token_endpoint_auth_method: 'none' } });
     expect(reg.status).toBe(201);
-    for (const k of ['client_id', 'client_name', 'redirect_uris', 'grant_types', 'response_types', 'token_endpoint_auth_method', 'client_id_issued_at', 'registration_access_token', 'registration_client_uri']) expect(reg.body, k).toHaveProperty(k);
+    for (const k of ['client_id', 'client_name', 'redirect_uris', 'grant_types', 'response_types', 'scope', 'token_endpoint_auth_method', 'client_id_issued_at', 'registration_access_token', 'registration_client_uri', 'client_secret_expires_at']) expect(reg.body, k).toHaveProperty(k);
+    // A public client has no secret, so nothing to expire: 0 (SPEC 2.14 requires the field).
+    expect(reg.body.client_secret_expires_at).toBe(0);
+    expect(reg.body).not.toHaveProperty('client_secret');
+    expect(reg.body.response_types).toEqual(['code']);
     const read = await fetch(reg.body.registration_client_uri, { headers: { authorization: `Bearer ${reg.body.registration_access_token}` } });
     expect(read.status).toBe(200);
+    expect(await read.json()).toMatchObject({ client_id: reg.body.client_id, client_secret_expires_at: 0, token_endpoint_auth_method: 'none' });
     const del = await fetch(reg.body.registration_client_uri, { method: 'DELETE', headers: { authorization: `Bearer ${reg.body.registration_access_token}` } });
     expect(del.status).toBe(204);
+    const confidential = await svc.api('POST', '/api/oauth/register', { body: { client_name: 'Server app', redirect_uris: ['https://app.example.com/cb'], token_endpoint_auth_method: 'client_secret_basic' } });
+    expect(confidential.status).toBe(201);
+    expect(confidential.body).toMatchObject({ token_endpoint_auth_method: 'client_secret_basic', client_secret: expect.any(String), client_secret_expires_at: 0 });
+    const confidentialRead = await fetch(confidential.body.registration_client_uri, { headers: { authorization: `Bearer ${confidential.body.registration_access_token}` } });
+    expect(await confidentialRead.json()).toMatchObject({ client_secret: confidential.body.client_secret, client_secret_expires_at: 0 });
+    // The implicit flow is gone: asking to register for it is refused.
+    const implicit = await svc.api('POST', '/api/oauth/register', { body: { redirect_uris: ['https://app.example.com/cb'], response_types: ['id_token'], grant_types: ['implicit'], token_endpoint_auth_method: 'none' } });
+    expect(implicit.status).toBe(400);
     const bad = await svc.api('POST', '/api/oauth/register', { body: { redirect_uris: ['not a uri'] } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);

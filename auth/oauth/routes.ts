@@ -183,7 +183,7 @@ export function oauthRoutes(services: Services): Router {
     resource,
     resource_name: 'Verbatim',
     authorization_servers: [`${services.baseUrl()}/api/oauth`],
-    scopes_supported: ['agent:read', 'agent:write', 'openid', 'profile', 'email'],
+    scopes_supported: ['agent:read', 'agent:write', 'openid', 'profile', 'email', 'offline_access'],
     bearer_methods_supported: ['header'],
   });
   router.get('/.well-known/oauth-protected-resource', (_req, res) => res.json(protectedResource(services.baseUrl())));
