@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { readOnly, updates } from '../common.ts';
-import { evaluate } from './questions-logic.ts';
+import { IntakeAnswer, evaluate } from './questions-logic.ts';
 import { Response, ScreenerIdParam, findIntake, questionsOf, recount, responseRecord, storedQuestion } from './record.ts';
 
 const ResponseIdParam = z.string().min(1).max(64);
@@ -37,7 +37,7 @@ export const updateResponse = capability({
     responseId: ResponseIdParam,
     qualified: z.boolean().optional(),
     qualification_reason: z.string().trim().min(1).max(500).optional(),
-    answers: z.record(z.string(), z.unknown()).optional(),
+    answers: z.record(z.string(), IntakeAnswer).optional().describe('Answers by question id; they replace the stored ones'),
     participant_name: z.string().trim().max(200).nullable().optional(),
     participant_email: z.email().max(320).nullable().optional(),
   }),

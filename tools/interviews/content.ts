@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
-import { readOnly, creates } from '../common.ts';
+import { JsonObject, readOnly, creates } from '../common.ts';
 import { parseOrThrow } from '../../core/invoke.ts';
 import { SessionIdParam, findInterview } from './record.ts';
 
@@ -145,7 +145,7 @@ const EventInput = z.strictObject({
   event_type: z.string().trim().min(1).max(64),
   timestamp_ms: z.number().min(0),
   event_line: z.string().max(4000),
-  data: z.record(z.string(), z.unknown()).default({}),
+  data: JsonObject.default({}).describe('Free-form event data as a JSON object; a "snapshot" event carries the page\'s url and title'),
 });
 
 export const appendEvents = capability({
