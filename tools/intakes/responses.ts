@@ -11,7 +11,9 @@ const path = (suffix: string) => ({ path: `P/screeners/:screenerId/responses${su
 export const getResponse = capability({
   name: 'intakes.get_response',
   title: 'Read an intake response',
-  description: 'Returns one response to an intake: answers, qualification and why, consent, and the interview it led to.',
+  description:
+    'Returns one response to an intake: answers, qualification and why, consent, and the interview it led to. ' +
+    'Use it to look at one applicant in detail, for instance before overriding their qualification with intakes.update_response.',
   input: z.strictObject({ screenerId: ScreenerIdParam, responseId: ResponseIdParam }),
   output: z.object({ response: Response }),
   annotations: readOnly,

@@ -33,7 +33,8 @@ export const reviewStudyScript = capability({
   title: 'Review a study\'s script',
   description:
     'Runs the same review as studies.validate_script on a study\'s stored script and goals, or on a replacement script sent in the body ' +
-    'before saving it.',
+    'before saving it. ' +
+    'Use it to check a script change before studies.update saves it, or to audit a study\'s current script.',
   input: z.strictObject({
     studyId: StudyIdParam,
     script: JsonObject.optional().describe('A replacement script to review instead of the stored one, shaped as in studies.validate_script'),
