@@ -149,8 +149,8 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
       const tool = byName.get(request.params.name);
       if (!tool) throw rpcError(new ValidationError(`Unknown tool ${request.params.name}`, { code: 'unknown_tool' }), call.requestId, services);
       try {
-        // The scope gate comes first: a read-only credential learns nothing from validating a write tool's arguments.
-        checkScope(tool.cap, call.principal);
+        // The scope gate (as invoke applies it) comes first: a read-only credential learns nothing from a write tool's argument checks.
+        if (tool.cap.access !== 'public' && tool.cap.access !== 'sdk') checkScope(tool.cap, call.principal);
         const args = parseOrThrow(tool.input, request.params.arguments ?? {}) as Record<string, unknown>;
         const { projectRef, orgHandle, ...input } = args as { projectRef?: string; orgHandle?: string };
         const [org, project] = projectRef ? projectRef.split('/') : [orgHandle, undefined];
