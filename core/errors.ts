@@ -108,21 +108,20 @@ export function internalEnvelope(requestId: string): ErrorEnvelope {
   return { error: 'Internal error', code: 'internal_error', retryable: true, requestId };
 }
 
-/** JSON-RPC error codes for MCP; SPEC fixes -31003 for the agent scope gate. */
+/**
+ * JSON-RPC codes for MCP protocol errors only: resources/read, prompts/get, unknown tools and
+ * SPEC 5.4's scope gate. A tool's own failures are tool results with `isError` (core/mcp-server.ts).
+ * Standard codes: -32602 invalid params, -32002 resource not found (MCP), -32603 internal.
+ */
 const jsonRpcCodes: Record<number, number> = {
   400: -32602,
-  401: -32001,
-  402: -32002,
-  403: -32003,
-  404: -32004,
-  409: -32009,
-  413: -32013,
-  422: -32022,
-  429: -32029,
-  503: -32053,
+  413: -32602,
+  422: -32602,
 };
 
-export function jsonRpcCodeFor(err: AppError): number {
+/** `notFound`: what a 404 means here; prompts/get says -32602, since the argument names nothing. */
+export function jsonRpcCodeFor(err: AppError, notFound = -32002): number {
   if (err.code === 'agent_write_not_permitted') return -31003;
+  if (err.status === 404) return notFound;
   return jsonRpcCodes[err.status] ?? -32603;
 }

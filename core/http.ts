@@ -20,7 +20,7 @@ import { signInRoutes } from '../auth/signin.ts';
 import { linkingRoutes } from '../auth/linking.ts';
 import { requestId } from '../rest/request-id.ts';
 import { apiNotFound, errorHandler } from '../rest/errors.ts';
-import { createMcpEndpoint } from './mcp-server.ts';
+import { createMcpEndpoint, mcpBodyError } from './mcp-server.ts';
 import { routeLimiter } from './rate-limit.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { AppError, AuthenticationError, ForbiddenError } from './errors.ts';
@@ -34,7 +34,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.use(requestId);
   app.use(cookieParser());
   // REST routes parse their own bodies (limits differ per route; some are multipart).
-  app.use('/mcp', express.json({ limit: '1mb' }));
+  app.use('/mcp', express.json({ limit: '1mb' }), mcpBodyError);
 
   app.get('/', (_req, res) => {
     const base = services.baseUrl();

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import type { Access } from './registry.ts';
 import type { Ctx } from './context.ts';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import { ValidationError } from './errors.ts';
 
 /** A read-only document an agent can attach, addressed by a `service://` URI template. */
 export interface ResourceDef {
@@ -38,14 +40,39 @@ export function prompt<A extends z.ZodObject<Record<string, z.ZodType<string | u
   return { ...def, kind: 'prompt' };
 }
 
-/** Matches a concrete URI against a template; returns its parameters or null. */
-export function matchTemplate(template: string, uri: string): Record<string, string> | null {
-  const names: string[] = [];
-  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, (_m, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const m = new RegExp(`^${pattern}$`).exec(uri);
-  if (!m) return null;
-  return Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])]));
+const MAX_URI_LENGTH = 8192;
+
+/** A resource's URI template, parsed once (RFC 6570, by the MCP SDK). */
+export function resourceTemplate(def: ResourceDef): UriTemplate {
+  return new UriTemplate(def.uriTemplate);
+}
+
+/**
+ * The template's parameters in `uri`, percent-decoded, or null when it does not match.
+ * A bad %-escape, a NUL or a lone surrogate is the caller's mistake: ValidationError.
+ */
+export function matchResourceUri(template: UriTemplate, uri: string): Record<string, string> | null {
+  if (uri.length > MAX_URI_LENGTH) throw new ValidationError(`uri: must be at most ${MAX_URI_LENGTH} characters`, { code: 'invalid_uri' });
+  checkUriText(uri, 'uri');
+  const vars = template.match(uri);
+  if (!vars) return null;
+  return Object.fromEntries(
+    Object.entries(vars).map(([name, raw]) => {
+      const value = Array.isArray(raw) ? raw.join(',') : raw;
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(value);
+      } catch {
+        throw new ValidationError(`uri: ${name} has an invalid percent-escape`, { code: 'invalid_uri' });
+      }
+      checkUriText(decoded, name);
+      return [name, decoded];
+    }),
+  );
+}
+
+function checkUriText(text: string, where: string): void {
+  if (text.includes('\0')) throw new ValidationError(`${where}: must not contain NUL`, { code: 'invalid_uri' });
+  // With the u flag a surrogate pair is one code point, so only a lone surrogate is \p{Cs}.
+  if (/\p{Cs}/u.test(text)) throw new ValidationError(`${where}: must not contain a lone surrogate`, { code: 'invalid_uri' });
 }

@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -11,15 +11,16 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from './catalog.ts';
 import type { Capability } from './registry.ts';
 import type { Ctx, Services, UserPrincipal } from './context.ts';
 import { jsonSchema } from './json-schema.ts';
-import { invoke, parseOrThrow, type Call } from './invoke.ts';
+import { checkScope, invoke, parseOrThrow, type Call } from './invoke.ts';
 import { AppError, NotFoundError, ValidationError, internalEnvelope, jsonRpcCodeFor, toEnvelope } from './errors.ts';
 import { resolveProject, resolveOrg } from '../auth/access.ts';
-import { matchTemplate } from './mcp-registry.ts';
+import { matchResourceUri, resourceTemplate } from './mcp-registry.ts';
 import { HANDLE_PATTERN } from './ids.ts';
 
 export const PROJECT_REF = z
@@ -47,22 +48,50 @@ function toolInput(cap: Capability): z.ZodObject {
   return cap.input;
 }
 
-function rpcError(err: unknown, requestId: string, services: Services): Error {
+/**
+ * A protocol fault as a JSON-RPC error: unknown tool, SPEC's -31003 scope gate, resources and
+ * prompts. `error.data` is the REST envelope plus `status`. Anything that is not an AppError is
+ * -32603 with the internal envelope; its details only reach the log.
+ */
+function rpcError(err: unknown, requestId: string, services: Services, notFound?: number): Error {
   if (err instanceof AppError) {
-    return Object.assign(new Error(err.message), { code: jsonRpcCodeFor(err), data: { status: err.status, ...toEnvelope(err, requestId) } });
+    return Object.assign(new Error(err.message), { code: jsonRpcCodeFor(err, notFound), data: { status: err.status, ...toEnvelope(err, requestId) } });
   }
   services.log.error('unhandled MCP error', { requestId, error: err instanceof Error ? err.stack ?? err.message : String(err) });
   return Object.assign(new Error('Internal error'), { code: -32603, data: internalEnvelope(requestId) });
 }
 
 /**
+ * A tool's own failure (bad arguments, not found, 402, 409, 422, 429, 503 ...) as a result the
+ * model reads and corrects itself from (MCP 2025-11-25, SEP-1303): the envelope plus `status`, as
+ * JSON text. Not as structuredContent: the SDK client (1.32) checks structuredContent against the
+ * tool's output schema even when isError is set, and would throw the envelope away.
+ */
+function toolError(err: AppError, requestId: string): CallToolResult {
+  const envelope = { ...toEnvelope(err, requestId), status: err.status };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
+}
+
+/**
+ * express.json's refusals on /mcp, answered as the SDK transport answers them: a JSON-RPC error
+ * with id null (malformed JSON is -32700), never the REST envelope.
+ */
+export function mcpBodyError(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+  const { type, status, message } = (err ?? {}) as { type?: unknown; status?: number; message?: string };
+  if (typeof type !== 'string' || !status || status >= 500) return next(err);
+  const error = type === 'entity.parse.failed' ? { code: -32700, message: 'Parse error: Invalid JSON' } : { code: -32000, message: message ?? 'Bad request body' };
+  res.status(status).json({ jsonrpc: '2.0', error, id: null });
+}
+
+/**
  * Stateless Streamable HTTP: every POST gets a fresh low-level Server and transport, so any
- * process can answer any request. The low-level Server (not McpServer) lets domain errors
- * reach the client as JSON-RPC errors with our codes, including SPEC's -31003.
+ * process can answer any request. The low-level Server (not McpServer) lets the scope gate
+ * answer with SPEC's JSON-RPC -31003 while other tool failures are isError results.
  */
 export function createMcpEndpoint(catalog: Catalog, services: Services, version: string) {
   // Building a validator compiles a whole Ajv instance: share one instead of one per request.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
+  const resources = catalog.resources.map((r) => ({ r, template: resourceTemplate(r) }));
   const tools = new Map<ToolNames, Map<string, Tool>>();
   for (const mode of ['dotted', 'underscore'] as const) {
     const byName = new Map<string, Tool>();
@@ -106,27 +135,32 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
       },
     );
     const byName = tools.get(mode)!;
-    const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
+    const guard = async <T>(fn: () => Promise<T>, notFound?: number): Promise<T> => {
       try {
         return await fn();
       } catch (err) {
-        throw rpcError(err, call.requestId, services);
+        throw rpcError(err, call.requestId, services, notFound);
       }
     };
 
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...byName.values()].map((t) => t.listing) as never }));
 
-    server.setRequestHandler(CallToolRequestSchema, async (request) =>
-      guard(async () => {
-        const tool = byName.get(request.params.name);
-        if (!tool) throw new ValidationError(`Unknown tool ${request.params.name}`, { code: 'unknown_tool' });
+    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+      const tool = byName.get(request.params.name);
+      if (!tool) throw rpcError(new ValidationError(`Unknown tool ${request.params.name}`, { code: 'unknown_tool' }), call.requestId, services);
+      try {
+        // The scope gate (as invoke applies it) comes first: a read-only credential learns nothing from a write tool's argument checks.
+        if (tool.cap.access !== 'public' && tool.cap.access !== 'sdk') checkScope(tool.cap, call.principal);
         const args = parseOrThrow(tool.input, request.params.arguments ?? {}) as Record<string, unknown>;
         const { projectRef, orgHandle, ...input } = args as { projectRef?: string; orgHandle?: string };
         const [org, project] = projectRef ? projectRef.split('/') : [orgHandle, undefined];
         const output = await invoke(tool.cap, input, { orgHandle: org, projectHandle: project }, call);
-        return { content: [{ type: 'text' as const, text: JSON.stringify(output) }], structuredContent: output };
-      }),
-    );
+        return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
+      } catch (err) {
+        if (err instanceof AppError && err.code !== 'agent_write_not_permitted') return toolError(err, call.requestId);
+        throw rpcError(err, call.requestId, services);
+      }
+    });
 
     server.setRequestHandler(ListResourcesRequestSchema, async () =>
       guard(async () => {
@@ -143,8 +177,8 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
     server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
       guard(async () => {
         const uri = request.params.uri;
-        for (const r of catalog.resources) {
-          const params = matchTemplate(r.uriTemplate, uri);
+        for (const { r, template } of resources) {
+          const params = matchResourceUri(template, uri);
           if (!params) continue;
           const ctx = baseCtx(call);
           if (r.access === 'project') Object.assign(ctx, await resolveProject(services, call.principal, params.orgHandle, params.projectHandle));
@@ -179,7 +213,7 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
           ...(result.description ? { description: result.description } : {}),
           messages: result.messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
         };
-      }),
+      }, -32602),
     );
     return server;
   }

@@ -6,6 +6,7 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
 import { form, video } from './helpers/media.ts';
 import { FIXTURES } from './helpers/extractor-eval.ts';
+import { toolError } from './helpers/mcp.ts';
 
 const OLD_SECRET = `whsec_${randomBytes(24).toString('base64')}`;
 const SECRET = `whsec_${randomBytes(24).toString('base64')}`;
@@ -149,7 +150,7 @@ describe('spending gate (402)', () => {
     }
     expect(await snapshot()).toEqual(before);
     const mcp = await svc.mcp(p.token);
-    await expect(mcp.callTool({ name: 'interviews.create', arguments: { projectRef: p.project.project_ref } })).rejects.toMatchObject({ code: -32002 });
+    expect(toolError(await mcp.callTool({ name: 'interviews.create', arguments: { projectRef: p.project.project_ref } }))).toMatchObject({ status: 402, code: 'credits_exhausted' });
   });
 
   it('lets interviews through again after a grant, until the monthly spending cap', async () => {

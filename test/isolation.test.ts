@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, validScript } from './helpers/fixtures.ts';
 import { expandPath, pathParams } from '../core/registry.ts';
+import { toolError } from './helpers/mcp.ts';
 
 /**
  * Tenant isolation over every project route, generated from the registry: people and agents
@@ -58,9 +59,11 @@ describe('tenant isolation', () => {
       for (const cap of tools) {
         const args: Record<string, unknown> = { projectRef: a.project.project_ref };
         for (const p of Object.keys(cap.input.shape)) if (sample[p]) args[p] = /Ms$|Index$/.test(p) ? 0 : sample[p];
-        const err = await mcp.callTool({ name: cap.name, arguments: args }).then(() => null, (e) => e as { code: number; message: string });
-        expect(err, cap.name).not.toBeNull();
-        expect([-32004, -32602, -31003], `${cap.name} ${err!.code} ${err!.message}`).toContain(err!.code);
+        // Refused either as a tool error (400 or 404, as on REST) or by the scope gate (-31003).
+        const res = await mcp.callTool({ name: cap.name, arguments: args }).catch((e: { code: number; message: string }) => e);
+        if ('code' in res) expect(res.code, `${cap.name} ${res.message}`).toBe(-31003);
+        else expect([400, 403, 404], `${cap.name} ${JSON.stringify(res)}`).toContain(toolError(res).status);
+        expect(JSON.stringify(res), cap.name).not.toMatch(/Secret study|Alpha/);
       }
     }
   });

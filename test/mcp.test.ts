@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { rpcError, toolError } from './helpers/mcp.ts';
 
 let svc: TestService;
 let user: { token: string; orgHandle: string };
@@ -13,15 +13,6 @@ beforeAll(async () => {
   client = await svc.mcp(user.token);
 });
 afterAll(() => svc?.stop());
-
-async function rpcError(p: Promise<unknown>): Promise<McpError> {
-  try {
-    await p;
-  } catch (err) {
-    return err as McpError;
-  }
-  throw new Error('expected a JSON-RPC error');
-}
 
 describe('MCP tools from the registry', () => {
   it('lists every MCP-enabled capability with real input and output schemas and annotations', async () => {
@@ -72,30 +63,28 @@ describe('MCP tools from the registry', () => {
     expect(sessionRest.body.user.personal_org_handle).toBe(user.orgHandle);
   });
 
-  it('returns domain failures as JSON-RPC errors with SPEC codes and no internals', async () => {
+  it('returns tool failures as isError results with the SPEC envelope, and no internals', async () => {
     const stranger = await svc.login('stranger-agent@example.com');
     const other = await svc.mcp(stranger.token);
-    const notFound = await rpcError(other.callTool({ name: 'projects.get', arguments: { projectRef: `${user.orgHandle}/onboarding-study` } }));
-    expect(notFound.code).toBe(-32004);
-    expect(notFound.message).toMatch(/not found/i);
-    expect((notFound.data as { status: number; requestId: string }).status).toBe(404);
+    await other.listTools();
+    const notFound = toolError(await other.callTool({ name: 'projects.get', arguments: { projectRef: `${user.orgHandle}/onboarding-study` } }));
+    expect(notFound).toMatchObject({ status: 404, code: 'not_found', error: expect.stringMatching(/not found/i), requestId: expect.any(String) });
 
-    const invalid = await rpcError(client.callTool({ name: 'projects.create', arguments: { orgHandle: user.orgHandle, name: 'x'.repeat(10_000) } }));
-    expect(invalid.code).toBe(-32602);
-    expect(invalid.message).toMatch(/name/);
+    const invalid = toolError(await client.callTool({ name: 'projects.create', arguments: { orgHandle: user.orgHandle, name: 'x'.repeat(10_000) } }));
+    expect(invalid).toMatchObject({ status: 400, code: 'invalid_request', error: expect.stringMatching(/name/) });
 
-    const badRef = await rpcError(client.callTool({ name: 'projects.get', arguments: { projectRef: 'no slash here' } }));
-    expect(badRef.code).toBe(-32602);
-    expect(badRef.message).toMatch(/projectRef/);
+    const badRef = toolError(await client.callTool({ name: 'projects.get', arguments: { projectRef: 'no slash here' } }));
+    expect(badRef).toMatchObject({ status: 400, error: expect.stringMatching(/projectRef/) });
 
-    const unknownField = await rpcError(client.callTool({ name: 'projects.get', arguments: { projectRef: `${user.orgHandle}/onboarding-study`, extra: 1 } }));
-    expect(unknownField.code).toBe(-32602);
+    const unknownField = toolError(await client.callTool({ name: 'projects.get', arguments: { projectRef: `${user.orgHandle}/onboarding-study`, extra: 1 } }));
+    expect(unknownField).toMatchObject({ status: 400, error: expect.stringMatching(/extra/) });
 
     const unknownTool = await rpcError(client.callTool({ name: 'projects.explode', arguments: {} }));
     expect(unknownTool.code).toBe(-32602);
+    expect(unknownTool.data).toMatchObject({ code: 'unknown_tool', status: 400 });
 
     for (const err of [notFound, invalid, badRef, unknownField, unknownTool]) {
-      expect(err.message).not.toMatch(/sequelize|SELECT|stack|\.ts:/i);
+      expect(JSON.stringify(err)).not.toMatch(/sequelize|SELECT|stack|\.ts:/i);
     }
   });
 
@@ -108,6 +97,7 @@ describe('MCP tools from the registry', () => {
     expect((res.structuredContent as { project: { handle: string } }).project.handle).toBe('onboarding-study');
     const dotted = await rpcError(underscored.callTool({ name: 'projects.get', arguments: { projectRef: `${user.orgHandle}/onboarding-study` } }));
     expect(dotted.code).toBe(-32602);
+    expect(dotted.data.code).toBe('unknown_tool');
   });
 });
 
@@ -125,8 +115,8 @@ describe('MCP resources and prompts', () => {
 
     const stranger = await svc.mcp((await svc.login('nosy@example.com')).token);
     expect((await stranger.listResources()).resources.map((r) => r.uri)).not.toContain(uri);
-    expect((await rpcError(stranger.readResource({ uri }))).code).toBe(-32004);
-    expect((await rpcError(client.readResource({ uri: 'service://nothing/here' }))).code).toBe(-32004);
+    expect((await rpcError(stranger.readResource({ uri }))).code).toBe(-32002);
+    expect((await rpcError(client.readResource({ uri: 'service://nothing/here' }))).code).toBe(-32002);
   });
 
   it('lists and renders the plan-study prompt, validating its arguments', async () => {

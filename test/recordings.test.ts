@@ -7,6 +7,7 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, settled } from './helpers/fixtures.ts';
 import { mediaDir } from './helpers/media.ts';
 import { launchBrowser } from './helpers/browser.ts';
+import { toolError } from './helpers/mcp.ts';
 
 let svc: TestService;
 let o: Awaited<ReturnType<typeof ownerWithProject>>;
@@ -402,10 +403,7 @@ describe('recording invitations', () => {
     const guest = await client.callTool({ name: 'recordings.create_website_invitation', arguments: { orgHandle: o.orgHandle, targetUrl: 'https://mcp.example.com/' } });
     expect(guest.structuredContent).toMatchObject({ projectRef: `${o.orgHandle}/guest-recordings`, plan: { title: 'Recording of mcp.example.com' } });
 
-    const foreign = await client.callTool({ name: 'recordings.get_results', arguments: { projectRef: other.project.project_ref, invitationId: inv.id } }).then(
-      () => null,
-      (e) => e as { code: number },
-    );
-    expect(foreign?.code).toBe(-32004);
+    const foreign = await client.callTool({ name: 'recordings.get_results', arguments: { projectRef: other.project.project_ref, invitationId: inv.id } });
+    expect(toolError(foreign).status).toBe(404);
   });
 });

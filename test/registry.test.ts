@@ -1,9 +1,35 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { loadCatalog, type Catalog } from '../core/catalog.ts';
 import { NAME_PATTERN, contextParams, expandPath, pathParams, restPaths } from '../core/registry.ts';
-import { jsonSchema } from '../core/json-schema.ts';
+import { jsonSchema, type JsonSchema } from '../core/json-schema.ts';
 
 let catalog: Catalog;
+
+/** Sentences in a description: text up to a . ! or ? that ends it or is followed by a space (e.g./i.e. are not ends). */
+function sentences(text: string): number {
+  return text
+    .replace(/\b(e\.g|i\.e|etc|vs)\./g, '$1')
+    .split(/[.!?](?=\s|$)/)
+    .filter((part) => /\w/.test(part)).length;
+}
+
+/** Paths of the properties (and record values, array items, union branches) that declare no type. */
+function untyped(schema: JsonSchema, path: string): string[] {
+  const typed = (s: JsonSchema) => ['type', 'anyOf', 'oneOf', '$ref', 'const', 'enum'].some((k) => k in s);
+  const found: string[] = [];
+  const sub = (s: unknown, where: string) => {
+    if (!s || typeof s !== 'object') return;
+    if (!typed(s as JsonSchema)) found.push(where);
+    found.push(...untyped(s as JsonSchema, where));
+  };
+  for (const [name, s] of Object.entries((schema.properties ?? {}) as Record<string, unknown>)) sub(s, `${path}.${name}`);
+  for (const [name, s] of Object.entries((schema.$defs ?? {}) as Record<string, unknown>)) sub(s, `${path}#${name}`);
+  if (schema.items) sub(schema.items, `${path}[]`);
+  if (typeof schema.additionalProperties === 'object') sub(schema.additionalProperties, `${path}{}`);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) ((schema[key] ?? []) as unknown[]).forEach((s, i) => sub(s, `${path}|${key}${i}`));
+  return found;
+}
 beforeAll(async () => {
   catalog = await loadCatalog();
 });
@@ -32,6 +58,19 @@ describe('every capability definition', () => {
       expect(cap.title.length, cap.name).toBeGreaterThan(3);
       expect(cap.description.length, cap.name).toBeGreaterThanOrEqual(30);
     }
+  });
+
+  it('says what each MCP tool does and when to use it, in two sentences at least', () => {
+    expect(sentences('Lists studies. Use it first.')).toBe(2);
+    expect(sentences('A card (e.g. a quote) with its score 0.5.')).toBe(1);
+    const short = catalog.capabilities.filter((c) => c.mcp && sentences(c.description) < 2).map((c) => `${c.name}: ${c.description}`);
+    expect(short).toEqual([]);
+  });
+
+  it('gives every input property a type, at any depth', () => {
+    expect(untyped(jsonSchema(z.strictObject({ a: z.unknown(), b: z.record(z.string(), z.any()) }), 'input'), 'probe')).toEqual(['probe.a', 'probe.b{}']);
+    const missing = catalog.capabilities.flatMap((c) => untyped(jsonSchema(c.input, 'input'), c.name));
+    expect(missing).toEqual([]);
   });
 
   it('declares every REST path parameter in its input (or resolves it as org/project context)', () => {

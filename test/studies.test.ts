@@ -159,6 +159,6 @@ describe('studies over MCP', () => {
     expect(text).toContain('studies.validate_script');
 
     const stranger = await svc.mcp((await svc.login('nosy-studies@example.com')).token);
-    await expect(stranger.readResource({ uri })).rejects.toMatchObject({ code: -32004 });
+    await expect(stranger.readResource({ uri })).rejects.toMatchObject({ code: -32002 });
   });
 });

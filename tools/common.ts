@@ -5,6 +5,13 @@ import { HANDLE_PATTERN } from '../core/ids.ts';
 export const Timestamp = z.string().describe('ISO 8601 timestamp');
 export const Handle = z.string().regex(HANDLE_PATTERN, 'must be 1-48 lower-case letters, digits or dashes, not starting or ending with a dash');
 export const Success = z.object({ success: z.boolean() });
+/**
+ * Any JSON value, for a field that truly takes one. Declared as one flat list of JSON types:
+ * z.json() would give a recursive $ref, which some agents' schema converters cannot follow.
+ */
+export const JsonValue = z.unknown().meta({ type: ['string', 'number', 'boolean', 'null', 'array', 'object'] });
+/** A JSON object with any values. */
+export const JsonObject = z.record(z.string(), JsonValue);
 
 export const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 export const creates = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;

@@ -30,7 +30,9 @@ async function profileOf(ctx: Ctx): Promise<z.input<typeof Profile>> {
 export const getProfile = capability({
   name: 'user.get_profile',
   title: 'Read my profile',
-  description: "The caller's profile, including personal_org_handle, the default workspace.",
+  description:
+    "The caller's profile, including personal_org_handle, the default workspace. " +
+    "Use it to find the caller's personal workspace (its organization handle) or the name teammates see.",
   input: z.strictObject({}),
   output: z.object({ profile: Profile }),
   annotations: readOnly,
@@ -45,7 +47,9 @@ export const getProfile = capability({
 export const updateProfile = capability({
   name: 'user.update_profile',
   title: 'Update my profile',
-  description: "Changes the caller's display name.",
+  description:
+    "Changes the caller's display name. " +
+    "Use it when the person asks to be shown under another name; teammates see it in member lists.",
   input: z.strictObject({ name: z.string().trim().min(1).max(120) }),
   output: z.object({ profile: Profile }),
   annotations: updates,

@@ -16,7 +16,9 @@ export const SessionUser = z.object({
 export const getSession = capability({
   name: 'auth.session',
   title: 'Current session',
-  description: 'Who is signed in and which organizations they belong to, with their role in each.',
+  description:
+    'Who is signed in and which organizations they belong to, with their role in each. ' +
+    'Call it first to learn whose account the credential acts for and which organizations, with which roles, it can reach.',
   input: z.strictObject({}),
   output: z.object({
     user: SessionUser,

@@ -3,7 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { principalOf } from '../../core/context.ts';
 import { ConflictError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { creates, deletes, readOnly, Success } from '../common.ts';
+import { JsonObject, creates, deletes, readOnly, Success } from '../common.ts';
 
 const Provider = z.object({ id: z.string(), issuer: z.string(), name: z.string(), jwks_uri: z.string().nullable(), has_inline_jwks: z.boolean(), created_at: z.string() });
 type Row = { id: string; issuer: string; name: string; jwks_uri: string | null; jwks: unknown; created_at: Date };
@@ -34,7 +34,7 @@ export const addAgentProvider = capability({
     issuer: z.url().max(500),
     name: z.string().trim().min(1).max(120),
     jwks_uri: z.url({ protocol: /^https?$/ }).max(2000).optional(),
-    jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1).max(20) }).optional(),
+    jwks: z.object({ keys: z.array(JsonObject.describe('A public JWK')).min(1).max(20) }).optional(),
   }),
   output: z.object({ provider: Provider }),
   annotations: creates,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { DomainError, ValidationError } from '../../core/errors.ts';
-import { updates } from '../common.ts';
+import { JsonObject, updates } from '../common.ts';
 import { SdkSessionId, sdkSession } from '../sdk/session-access.ts';
 import { stateOf } from './engine.ts';
 import { armFinalization, isEnded } from './end.ts';
@@ -16,7 +16,7 @@ export const conductorCheckpoint = capability({
     'and is processed if the participant does not reconnect within the grace period. Reconnecting disarms it.',
   input: z.strictObject({
     sessionId: SdkSessionId,
-    snapshot: z.record(z.string(), z.unknown()).optional().describe('Whatever the widget needs to restore its view (at most 64 KB as JSON)'),
+    snapshot: JsonObject.optional().describe('Whatever the widget needs to restore its view (at most 64 KB as JSON)'),
     reason: z.string().trim().max(200).optional().describe('e.g. pagehide, visibilitychange'),
   }),
   output: z.object({ success: z.boolean(), finalize_after: z.string() }),

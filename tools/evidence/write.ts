@@ -83,7 +83,9 @@ export const updateSignal = capability({
 export const annotateSignal = capability({
   name: 'evidence.annotate',
   title: 'Annotate an evidence card',
-  description: 'Sets the card\'s annotation (at most 2000 characters), recording who wrote it and when.',
+  description:
+    'Sets the card\'s annotation (at most 2000 characters), recording who wrote it and when. ' +
+    'Use it to leave a researcher\'s note on a card without changing its content; evidence.update changes the card itself.',
   input: z.strictObject({ signalId: SignalIdParam, text: Annotation }),
   output: Out,
   annotations: updates,
@@ -113,7 +115,9 @@ export const dismissSignal = capability({
 export const undismissSignal = capability({
   name: 'evidence.undismiss',
   title: 'Restore a dismissed evidence card',
-  description: 'Brings a dismissed card back into lists, findings and counts.',
+  description:
+    'Brings a dismissed card back into lists, findings and counts. ' +
+    'Use it when a card was dismissed by mistake or has become relevant again; it undoes evidence.dismiss.',
   input: z.strictObject({ signalId: SignalIdParam }),
   output: Out,
   annotations: updates,
@@ -128,7 +132,9 @@ export const undismissSignal = capability({
 export const reviewSignal = capability({
   name: 'evidence.review',
   title: 'Review an evidence card',
-  description: 'Records a review of the card: reviewed (default), needs_review or rejected, with an optional note; who and when are kept.',
+  description:
+    'Records a review of the card: reviewed (default), needs_review or rejected, with an optional note; who and when are kept. ' +
+    'Use it after checking the card against its quote and context (evidence.get, interviews.get_context).',
   input: z.strictObject({ signalId: SignalIdParam, review_status: z.enum(['reviewed', 'needs_review', 'rejected']).default('reviewed'), note: z.string().trim().max(2000).optional() }),
   output: Out,
   annotations: updates,
@@ -159,7 +165,9 @@ export const linkSignal = capability({
 export const unlinkSignal = capability({
   name: 'evidence.unlink',
   title: 'Unlink an evidence card',
-  description: 'Removes the card\'s link to its work item.',
+  description:
+    'Removes the card\'s link to its work item. ' +
+    'Use it when a card was linked to the wrong work item; the card stays, and evidence.link attaches it elsewhere.',
   input: z.strictObject({ signalId: SignalIdParam }),
   output: Out,
   annotations: updates,
@@ -205,7 +213,9 @@ async function deleteSignals(ctx: Ctx, ids: string[]) {
 export const deleteSignal = capability({
   name: 'evidence.delete',
   title: 'Delete an evidence card',
-  description: 'Deletes a card for good (dismissing is the reversible way to set it aside).',
+  description:
+    'Deletes a card for good (dismissing is the reversible way to set it aside). ' +
+    'Use it only for a card that should not exist at all, such as a duplicate or a mistake; to set a card aside, use evidence.dismiss.',
   input: z.strictObject({ signalId: SignalIdParam }),
   output: Success,
   annotations: deletes,
@@ -299,7 +309,9 @@ export const createManualSignal = capability({
 export const reviewRecurrence = capability({
   name: 'evidence.review_recurrence',
   title: 'Confirm or dismiss a recurrence candidate',
-  description: 'Decides whether a card really is the return of a problem a done work item fixed: confirmed or dismissed.',
+  description:
+    'Decides whether a card really is the return of a problem a done work item fixed: confirmed or dismissed. ' +
+    'Use it on a card that evidence.get lists with recurrence candidates, once you have compared it with the fixed item\'s evidence.',
   input: z.strictObject({ signalId: SignalIdParam, candidateId: z.string().min(1).max(64), status: z.enum(['confirmed', 'dismissed']) }),
   output: Out,
   annotations: updates,

@@ -79,7 +79,9 @@ const createFields = {
 export const createFinding = capability({
   name: 'findings.create',
   title: 'Create a finding',
-  description: 'Creates a draft finding, optionally with evidence cards attached (evidence_refs).',
+  description:
+    'Creates a draft finding, optionally with evidence cards attached (evidence_refs). ' +
+    'Use it to write a finding by hand; to group existing cards into a finding, findings.create_from_evidence is the usual path.',
   input: z.strictObject({ ...createFields, evidence_refs: EvidenceRefs.default([]) }),
   output: z.object({ finding: Finding }),
   annotations: creates,
@@ -148,7 +150,9 @@ async function evidenceOf(ctx: Ctx, findingId: string) {
 export const getFinding = capability({
   name: 'findings.get',
   title: 'Read a finding',
-  description: 'A finding with its evidence cards.',
+  description:
+    'A finding with its evidence cards. ' +
+    'Use it to read a finding\'s claim together with the evidence behind it before reviewing, updating or sending it.',
   input: z.strictObject({ findingRef: FindingRefParam }),
   output: z.object({ finding: Finding, evidence: z.array(Signal) }),
   annotations: readOnly,
@@ -164,7 +168,9 @@ export const getFinding = capability({
 export const getFindingEvidence = capability({
   name: 'findings.get_evidence',
   title: 'Evidence of a finding',
-  description: 'Just the evidence cards behind a finding, to check its claim against what participants said.',
+  description:
+    'Just the evidence cards behind a finding, to check its claim against what participants said. ' +
+    'Use it instead of findings.get when only the cards matter, for example while reviewing a finding.',
   input: z.strictObject({ findingRef: FindingRefParam }),
   output: z.object({ finding_ref: z.string(), evidence: z.array(Signal) }),
   annotations: readOnly,
@@ -231,7 +237,9 @@ export const updateFinding = capability({
 export const deleteFinding = capability({
   name: 'findings.delete',
   title: 'Delete a finding',
-  description: 'Deletes a finding; its evidence cards stay.',
+  description:
+    'Deletes a finding; its evidence cards stay. ' +
+    'Use it for a finding made by mistake or duplicating another; to retire a finding that was dealt with, set its research_state to closed with findings.update.',
   input: z.strictObject({ findingRef: FindingRefParam }),
   output: Success,
   annotations: deletes,

@@ -65,7 +65,9 @@ export const createIntake = capability({
 export const getIntake = capability({
   name: 'intakes.get',
   title: 'Read an intake',
-  description: 'Returns an intake with its questions (including qualification rules) and its responses, newest first.',
+  description:
+    'Returns an intake with its questions (including qualification rules) and its responses, newest first. ' +
+    'Use it to see who applied through an intake and whether they qualified, or to check its questions before changing them.',
   input: z.strictObject({ screenerId: ScreenerIdParam }),
   output: z.object({ intake: Intake, questions: z.array(Question), responses: z.array(Response) }),
   annotations: readOnly,
@@ -107,7 +109,9 @@ export const updateIntake = capability({
 export const deleteIntake = capability({
   name: 'intakes.delete',
   title: 'Delete an intake',
-  description: 'Deletes an intake with its questions and responses; studies that used it are left without an intake.',
+  description:
+    'Deletes an intake with its questions and responses; studies that used it are left without an intake. ' +
+    'Use it only for an intake that is no longer needed, since its responses are deleted with it.',
   input: z.strictObject({ screenerId: ScreenerIdParam }),
   output: Success,
   annotations: deletes,

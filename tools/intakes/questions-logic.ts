@@ -64,6 +64,14 @@ export interface StoredQuestion extends QuestionShape {
   required: boolean;
 }
 
+/** One answer as a form sends it; checkAnswer checks it against its question. */
+export const IntakeAnswer = z
+  .union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()])
+  .describe(
+    'An option (single_choice), a list of options (multiple_choice), yes/no or true/false (yes_no), text, an e-mail address, or a number ' +
+      '(number, scale); null or "" leaves an optional question unanswered',
+  );
+
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Checks one answer's form; returns the normalised answer or an error message. */

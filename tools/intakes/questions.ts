@@ -96,7 +96,9 @@ export const updateQuestion = capability({
 export const deleteQuestion = capability({
   name: 'intakes.delete_question',
   title: 'Delete an intake question',
-  description: 'Removes one question from an intake.',
+  description:
+    'Removes one question from an intake. ' +
+    'Use it to stop asking a question; responses already given keep their answer to it.',
   input: z.strictObject({ screenerId: ScreenerIdParam, questionId: QuestionIdParam }),
   output: Success,
   annotations: deletes,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { readOnly, updates } from '../common.ts';
-import { evaluate } from './questions-logic.ts';
+import { IntakeAnswer, evaluate } from './questions-logic.ts';
 import { Response, ScreenerIdParam, findIntake, questionsOf, recount, responseRecord, storedQuestion } from './record.ts';
 
 const ResponseIdParam = z.string().min(1).max(64);
@@ -11,7 +11,9 @@ const path = (suffix: string) => ({ path: `P/screeners/:screenerId/responses${su
 export const getResponse = capability({
   name: 'intakes.get_response',
   title: 'Read an intake response',
-  description: 'Returns one response to an intake: answers, qualification and why, consent, and the interview it led to.',
+  description:
+    'Returns one response to an intake: answers, qualification and why, consent, and the interview it led to. ' +
+    'Use it to look at one applicant in detail, for instance before overriding their qualification with intakes.update_response.',
   input: z.strictObject({ screenerId: ScreenerIdParam, responseId: ResponseIdParam }),
   output: z.object({ response: Response }),
   annotations: readOnly,
@@ -37,7 +39,7 @@ export const updateResponse = capability({
     responseId: ResponseIdParam,
     qualified: z.boolean().optional(),
     qualification_reason: z.string().trim().min(1).max(500).optional(),
-    answers: z.record(z.string(), z.unknown()).optional(),
+    answers: z.record(z.string(), IntakeAnswer).optional().describe('Answers by question id; they replace the stored ones'),
     participant_name: z.string().trim().max(200).nullable().optional(),
     participant_email: z.email().max(320).nullable().optional(),
   }),

@@ -113,7 +113,9 @@ export const codehostSetup = capability({
 export const codehostInstallations = capability({
   name: 'codehost.installations',
   title: 'Code-host installations',
-  description: 'Installations of the code-host app this organization has made, which its projects can attach.',
+  description:
+    'Installations of the code-host app this organization has made, which its projects can attach. ' +
+    'Use it to find the installation_id for codehost.select_installation; when the list is empty, start with codehost.install.',
   input: z.strictObject({}),
   output: z.object({ installations: z.array(Installation) }),
   annotations: readOnly,
@@ -130,7 +132,9 @@ export const codehostInstallations = capability({
 export const codehostSelectInstallation = capability({
   name: 'codehost.select_installation',
   title: 'Attach a code-host installation',
-  description: 'Attaches one of the organization\'s app installations to this project; its repositories become selectable.',
+  description:
+    'Attaches one of the organization\'s app installations to this project; its repositories become selectable. ' +
+    'Use it when the app is installed (see codehost.installations) but this project has no installation yet; then pick a repository with codehost.repos and codehost.select_repo.',
   input: z.strictObject({ installation_id: z.string().regex(/^\d{1,20}$/, 'must be a number') }),
   output: z.object({ project: Project }),
   annotations: updates,
@@ -163,7 +167,9 @@ async function installationRepos(ctx: Parameters<typeof projectOf>[0]) {
 export const codehostRepos = capability({
   name: 'codehost.repos',
   title: 'Repositories of the attached installation',
-  description: 'Repositories the project\'s code-host installation can reach; one of them receives the project\'s issues.',
+  description:
+    'Repositories the project\'s code-host installation can reach; one of them receives the project\'s issues. ' +
+    'Use it once an installation is attached, to pick the owner/name to pass to codehost.select_repo.',
   input: z.strictObject({}),
   output: z.object({ repos: z.array(z.object({ full_name: z.string(), default_branch: z.string(), private: z.boolean(), html_url: z.string(), selected: z.boolean() })) }),
   annotations: { ...readOnly, openWorldHint: true },
@@ -179,7 +185,9 @@ export const codehostRepos = capability({
 export const codehostSelectRepo = capability({
   name: 'codehost.select_repo',
   title: 'Bind the project to a repository',
-  description: 'Chooses the repository (owner/name) of the attached installation that receives this project\'s issues.',
+  description:
+    'Chooses the repository (owner/name) of the attached installation that receives this project\'s issues. ' +
+    'Use it once an installation is attached, with a repository from codehost.repos; findings.send and work.push with provider github deliver there.',
   input: z.strictObject({ repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name') }),
   output: z.object({ project: Project }),
   annotations: updates,

@@ -44,7 +44,9 @@ async function implementations(ctx: Ctx): Promise<Array<z.input<typeof Implement
 export const listImplementations = capability({
   name: 'integrations.list',
   title: 'Delivery integrations',
-  description: 'The project\'s delivery integrations (code host, tracker): whether each is connected and to which repository or team, and how its deliveries went.',
+  description:
+    'The project\'s delivery integrations (code host, tracker): whether each is connected and to which repository or team, and how its deliveries went. ' +
+    'Use it before sending findings or work, to see where they would go and whether delivery works.',
   input: z.strictObject({}),
   output: z.object({ implementations: z.array(Implementation) }),
   annotations: readOnly,
@@ -59,7 +61,9 @@ export const listImplementations = capability({
 export const getImplementation = capability({
   name: 'integrations.get',
   title: 'One delivery integration',
-  description: 'Status, target and last sync of the code-host or tracker integration.',
+  description:
+    'Status, target and last sync of the code-host or tracker integration. ' +
+    'Use it to look at one integration (codehost or tracker) in detail after integrations.list, for instance when deliveries fail.',
   input: z.strictObject({ implId: z.enum(['codehost', 'tracker']) }),
   output: z.object({ implementation: Implementation }),
   annotations: readOnly,

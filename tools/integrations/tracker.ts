@@ -114,7 +114,9 @@ export const trackerClaim = capability({
 export const trackerConnection = capability({
   name: 'tracker.connection',
   title: 'Tracker connection status',
-  description: 'Whether the organization\'s tracker workspace is connected, which one, and its webhook state.',
+  description:
+    'Whether the organization\'s tracker workspace is connected, which one, and its webhook state. ' +
+    'Use it before tracker.teams or sending work to the tracker; when nothing is connected, start with tracker.connect.',
   input: z.strictObject({}),
   output: ConnectionStatus,
   annotations: readOnly,
@@ -154,7 +156,9 @@ export const trackerDisconnect = capability({
 export const trackerWebhookStatus = capability({
   name: 'tracker.webhook_status',
   title: 'Tracker webhook health',
-  description: 'Whether the tracker webhook is registered, when the last signed delivery arrived, and how many arrived in the last 24 hours.',
+  description:
+    'Whether the tracker webhook is registered, when the last signed delivery arrived, and how many arrived in the last 24 hours. ' +
+    'Use it when updates from the tracker seem not to arrive; tracker.claim registers a webhook that is still pending or failed.',
   input: z.strictObject({}),
   output: z.object({ status: z.enum(['none', 'pending', 'registered', 'failed']), error: z.string().nullable(), secret_configured: z.boolean(), last_delivery_at: z.string().nullable(), deliveries_24h: z.number().int() }),
   annotations: readOnly,
@@ -192,7 +196,9 @@ async function teamsOf(ctx: Ctx) {
 export const trackerTeams = capability({
   name: 'tracker.teams',
   title: 'Tracker teams',
-  description: 'Teams of the connected tracker workspace that can receive this project\'s work, and whether each uses triage.',
+  description:
+    'Teams of the connected tracker workspace that can receive this project\'s work, and whether each uses triage. ' +
+    'Use it to find the team_id for tracker.select_team.',
   input: z.strictObject({}),
   output: z.object({ teams: z.array(Team) }),
   annotations: { ...readOnly, openWorldHint: true },
@@ -208,7 +214,9 @@ export const trackerTeams = capability({
 export const trackerSelectTeam = capability({
   name: 'tracker.select_team',
   title: 'Choose the receiving tracker team',
-  description: 'Chooses the tracker team that receives this project\'s work items and findings.',
+  description:
+    'Chooses the tracker team that receives this project\'s work items and findings. ' +
+    'Use it once the workspace is connected, with a team_id from tracker.teams; findings.send and work.push with provider linear deliver there.',
   input: z.strictObject({ team_id: z.string().min(1).max(100) }),
   output: z.object({ project: Project }),
   annotations: updates,

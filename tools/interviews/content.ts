@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
-import { readOnly, creates } from '../common.ts';
+import { JsonObject, readOnly, creates } from '../common.ts';
 import { parseOrThrow } from '../../core/invoke.ts';
 import { SessionIdParam, findInterview } from './record.ts';
 
@@ -18,7 +18,9 @@ const Segment = z.object({
 export const getTranscript = capability({
   name: 'interviews.transcript',
   title: 'Interview transcript',
-  description: 'The transcript as timed segments with speaker and role, and as plain text ("Speaker: words" per line).',
+  description:
+    'The transcript as timed segments with speaker and role, and as plain text ("Speaker: words" per line). ' +
+    'Use it to read the whole conversation; for the moments around one timestamp, interviews.get_context is lighter.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: z.object({ session_id: z.string(), format: z.string().nullable(), text: z.string(), segments: z.array(Segment) }),
   annotations: readOnly,
@@ -64,7 +66,9 @@ const byTime = (a: Item, b: Item) => a.timestamp_ms - b.timestamp_ms;
 export const getTimeline = capability({
   name: 'interviews.timeline',
   title: 'Interview timeline',
-  description: 'Everything recorded during an interview — page events and conductor messages — in time order.',
+  description:
+    'Everything recorded during an interview — page events and conductor messages — in time order. ' +
+    'Use it to follow an interview step by step; interviews.enriched_timeline adds what was said.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: z.object({ session_id: z.string(), items: z.array(TimelineItem) }),
   annotations: readOnly,
@@ -80,7 +84,9 @@ export const getTimeline = capability({
 export const getEnrichedTimeline = capability({
   name: 'interviews.enriched_timeline',
   title: 'Interview timeline with transcript',
-  description: 'The timeline merged with the transcript segments, so what was said sits beside what happened on the page.',
+  description:
+    'The timeline merged with the transcript segments, so what was said sits beside what happened on the page. ' +
+    'Use it when both speech and page activity matter; for a short window around one moment, interviews.get_context is lighter.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: z.object({ session_id: z.string(), items: z.array(TimelineItem) }),
   annotations: readOnly,
@@ -101,7 +107,9 @@ export const getEnrichedTimeline = capability({
 export const getCues = capability({
   name: 'interviews.cues',
   title: 'Observe-segment cues',
-  description: 'Cues recorded while the participant used the product in observe segments (event_type "cue", or any event during an observe segment).',
+  description:
+    'Cues recorded while the participant used the product in observe segments (event_type "cue", or any event during an observe segment). ' +
+    'Use it to jump to what the participant did and flagged while using the product, then read around a cue with interviews.get_context.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: z.object({ session_id: z.string(), cues: z.array(z.object({ timestamp_ms: z.number(), segment_id: z.string().nullable(), cue: z.string(), data: z.record(z.string(), z.unknown()) })) }),
   annotations: readOnly,
@@ -122,7 +130,9 @@ export const getCues = capability({
 export const getSnapshot = capability({
   name: 'interviews.snapshot',
   title: 'Page snapshot at a moment',
-  description: 'The page as the participant saw it at a timestamp: the latest "snapshot" event at or before that moment.',
+  description:
+    'The page as the participant saw it at a timestamp: the latest "snapshot" event at or before that moment. ' +
+    'Use it to see what was on screen when something was said, for instance at an evidence card\'s timestamp_ms.',
   input: z.strictObject({ sessionId: SessionIdParam, timestampMs: z.number().min(0).describe('Milliseconds from the interview start') }),
   output: z.object({ session_id: z.string(), requested_ms: z.number(), timestamp_ms: z.number(), url: z.string().nullable(), title: z.string().nullable(), snapshot: z.record(z.string(), z.unknown()) }),
   annotations: readOnly,
@@ -145,13 +155,15 @@ const EventInput = z.strictObject({
   event_type: z.string().trim().min(1).max(64),
   timestamp_ms: z.number().min(0),
   event_line: z.string().max(4000),
-  data: z.record(z.string(), z.unknown()).default({}),
+  data: JsonObject.default({}).describe('Free-form event data as a JSON object; a "snapshot" event carries the page\'s url and title'),
 });
 
 export const appendEvents = capability({
   name: 'interviews.append_events',
   title: 'Append interview events',
-  description: 'Appends one event ({ event_type, timestamp_ms, event_line, data }) or a batch ({ events: [...] }, up to 256 KB) to an interview.',
+  description:
+    'Appends one event ({ event_type, timestamp_ms, event_line, data }) or a batch ({ events: [...] }, up to 256 KB) to an interview. ' +
+    'Use it to add page events or notes to an interview recorded outside the widget; they show in interviews.timeline.',
   input: z.strictObject({
     sessionId: SessionIdParam,
     event_type: EventInput.shape.event_type.optional(),

@@ -9,7 +9,8 @@ export const getContext = capability({
   title: 'Transcript around a moment',
   description:
     'The transcript segments and page events within a window around a timestamp of an interview (default ±30 s) — what was said and ' +
-    'done around an evidence card\'s timestamp_ms, without reading the whole transcript.',
+    'done around an evidence card\'s timestamp_ms, without reading the whole transcript. ' +
+    'Use it to check an evidence card\'s quote against what surrounds it.',
   input: z.strictObject({
     sessionId: SessionIdParam,
     timestamp_ms: z.number().min(0),

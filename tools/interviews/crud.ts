@@ -14,7 +14,9 @@ import { TASK_FOR_STEP } from './pipeline.ts';
 export const listInterviews = capability({
   name: 'interviews.list',
   title: 'List interviews',
-  description: 'Lists a project\'s interviews, newest first, with paging and filters on status, processing_status and study.',
+  description:
+    'Lists a project\'s interviews, newest first, with paging and filters on status, processing_status and study. ' +
+    'Use it to find interviews to read or retry, for example the failed ones (processing_status failed) or those of one study.',
   input: z.strictObject({
     status: z.enum(['created', 'in_progress', 'completed', 'abandoned']).optional(),
     processing_status: z.enum(['not_started', 'pending', 'processing', 'processed', 'failed']).optional(),
@@ -52,7 +54,9 @@ export async function activeStudy(ctx: Ctx, ref: string | undefined) {
 export const createInterview = capability({
   name: 'interviews.create',
   title: 'Create an interview',
-  description: 'Creates an interview record to run live or fill in later (participant, mode, optional study and intake response).',
+  description:
+    'Creates an interview record to run live or fill in later (participant, mode, optional study and intake response). ' +
+    'Use it to start an interview record yourself; imported transcripts (interviews.import_transcript) and widget sessions create their own.',
   input: z.strictObject({
     participant_name: z.string().trim().max(200).optional(),
     participant_email: z.email().max(320).optional(),
@@ -105,7 +109,9 @@ const Chunk = z.object({ type: z.string(), chunk_index: z.number().int(), mime_t
 export const getInterview = capability({
   name: 'interviews.get',
   title: 'Read an interview',
-  description: 'Returns an interview with its conductor messages, recorded events and media chunks (the transcript has its own tool).',
+  description:
+    'Returns an interview with its conductor messages, recorded events and media chunks (the transcript has its own tool). ' +
+    'Use it to check an interview\'s state and raw record; read what was said with interviews.transcript.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: z.object({ session: Session.extend({ messages: z.array(Message), events: z.array(Event), chunks: z.array(Chunk) }) }),
   annotations: readOnly,
@@ -143,7 +149,9 @@ const STATUS_MOVES: Record<string, string[]> = {
 export const updateInterview = capability({
   name: 'interviews.update',
   title: 'Update an interview',
-  description: 'Changes an interview\'s status (created → in_progress → completed, or abandoned), summary, consent flags or participant.',
+  description:
+    'Changes an interview\'s status (created → in_progress → completed, or abandoned), summary, consent flags or participant. ' +
+    'Use it to record an interview\'s outcome or correct its participant details; media and transcripts have their own upload and import tools.',
   input: z.strictObject({
     sessionId: SessionIdParam,
     status: z.enum(['created', 'in_progress', 'completed', 'abandoned']).optional(),

@@ -22,7 +22,8 @@ export const listArtifacts = capability({
   title: 'Interview artifacts',
   description:
     'Everything stored for an interview — source recordings, merged tracks, derived audio, frames, chunks — with kind, availability, ' +
-    'MIME type, size and a signed download URL with its expiry.',
+    'MIME type, size and a signed download URL with its expiry. ' +
+    'Use it to see what media an interview has before downloading any, or to check that processing produced its derived files.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: z.object({
     session_id: z.string(),
@@ -64,7 +65,9 @@ export const listArtifacts = capability({
 export const artifactUrl = capability({
   name: 'interviews.artifact_url',
   title: 'Signed URL of an artifact',
-  description: 'A signed, expiring download URL for one interview artifact by name (see interviews.artifacts), e.g. audio, frame-1, source-video.',
+  description:
+    'A signed, expiring download URL for one interview artifact by name (see interviews.artifacts), e.g. audio, frame-1, source-video. ' +
+    'Use it to fetch one file once you know its name; the URL expires, so ask again rather than storing it.',
   input: z.strictObject({ sessionId: SessionIdParam, artifact: z.string().min(1).max(64) }),
   output: Download,
   annotations: readOnly,
@@ -84,7 +87,9 @@ const MediaType = z.enum(['screen', 'audio']);
 export const mediaFull = capability({
   name: 'interviews.media_full',
   title: 'The merged recording',
-  description: 'A signed URL of the merged screen or audio recording of a live interview (merged from its chunks during processing).',
+  description:
+    'A signed URL of the merged screen or audio recording of a live interview (merged from its chunks during processing). ' +
+    'Use it to watch or listen to a whole live interview once processing has merged it; the URL expires, so ask again rather than storing it.',
   input: z.strictObject({ sessionId: SessionIdParam, type: MediaType }),
   output: Download,
   annotations: readOnly,
@@ -102,7 +107,9 @@ export const mediaFull = capability({
 export const mediaChunk = capability({
   name: 'interviews.media_chunk',
   title: 'One recorded chunk',
-  description: 'A signed URL of one recorded screen or audio chunk, by index.',
+  description:
+    'A signed URL of one recorded screen or audio chunk, by index. ' +
+    'Use it when only part of a live recording is needed or the merged file (interviews.media_full) is not ready yet; the URL expires.',
   input: z.strictObject({ sessionId: SessionIdParam, type: MediaType, chunkIndex: z.number().int().min(0).max(100_000) }),
   output: Download,
   annotations: readOnly,

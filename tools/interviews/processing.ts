@@ -29,7 +29,9 @@ export const getProcessing = capability({
 export const batchProcessing = capability({
   name: 'interviews.processing_batch',
   title: 'Processing status of several interviews',
-  description: 'The processing status of up to 100 interviews at once; ids not in this project are listed under not_found.',
+  description:
+    'The processing status of up to 100 interviews at once; ids not in this project are listed under not_found. ' +
+    'Use it to follow many interviews at once, for example after an import or a bulk retry, instead of polling interviews.processing_status one by one.',
   input: z.strictObject({ session_ids: z.array(z.string().min(1).max(64)).min(1).max(100) }),
   output: z.object({ statuses: z.array(Processing), not_found: z.array(z.string()) }),
   annotations: readOnly,
@@ -89,7 +91,9 @@ export const reprocess = capability({
 export const retryTranscription = capability({
   name: 'interviews.retry_transcription',
   title: 'Retry transcription',
-  description: 'Runs transcription (and then extraction) again for an interview whose processing failed, e.g. after configuring a model key.',
+  description:
+    'Runs transcription (and then extraction) again for an interview whose processing failed, e.g. after configuring a model key. ' +
+    'Use it when transcription failed; to start again from another step, use interviews.retry_processing.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: Processing,
   annotations: queues,
@@ -112,7 +116,9 @@ export const retryTranscription = capability({
 export const retryFailedTranscriptions = capability({
   name: 'interviews.retry_failed_transcriptions',
   title: 'Retry every failed transcription',
-  description: 'Queues transcription again for every interview in the project whose processing failed.',
+  description:
+    'Queues transcription again for every interview in the project whose processing failed. ' +
+    'Use it after fixing what made transcriptions fail, such as a missing or wrong model key, to retry them all in one call.',
   input: z.strictObject({}),
   output: z.object({ retried: z.number().int(), session_ids: z.array(z.string()) }),
   annotations: queues,
@@ -138,7 +144,9 @@ export const retryFailedTranscriptions = capability({
 export const retryProcessing = capability({
   name: 'interviews.retry_processing',
   title: 'Retry failed processing',
-  description: 'Runs processing again from the step that failed (media, transcription or extraction), e.g. after configuring a model key.',
+  description:
+    'Runs processing again from the step that failed (media, transcription or extraction), e.g. after configuring a model key. ' +
+    'Use it when interviews.processing_status reports a failure, once its cause is fixed.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: Processing,
   annotations: queues,
@@ -161,7 +169,9 @@ export const retryProcessing = capability({
 export const retryMediaMerge = capability({
   name: 'interviews.retry_media_merge',
   title: 'Retry the recording merge',
-  description: 'Merges an interview\'s recorded audio and screen chunks again and re-runs processing from media derivation.',
+  description:
+    'Merges an interview\'s recorded audio and screen chunks again and re-runs processing from media derivation. ' +
+    'Use it when processing failed while merging the recording\'s chunks (interviews.processing_status names the step that failed).',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: Processing,
   annotations: queues,

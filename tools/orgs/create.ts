@@ -9,7 +9,9 @@ import { Organization, orgRecord } from './record.ts';
 export const createOrg = capability({
   name: 'organizations.create',
   title: 'Create an organization',
-  description: 'Creates a team organization with the caller as its owner.',
+  description:
+    'Creates a team organization with the caller as its owner. ' +
+    'Use it when a team needs a shared workspace beside the personal one; then add people with organizations.invite.',
   input: z.strictObject({
     handle: Handle,
     name: z.string().trim().min(1).max(120),

@@ -11,7 +11,9 @@ import { ensureUser } from '../account/users.ts';
 export const listMembers = capability({
   name: 'organizations.list_members',
   title: 'List organization members',
-  description: 'Lists the members of an organization with their roles (owner, admin, member).',
+  description:
+    'Lists the members of an organization with their roles (owner, admin, member). ' +
+    'Use it to see who can reach the organization\'s projects, for instance before inviting someone or changing a role.',
   input: z.strictObject({}),
   output: z.object({ members: z.array(Member) }),
   annotations: readOnly,

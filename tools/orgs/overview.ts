@@ -7,7 +7,9 @@ import { Organization, orgRecord } from './record.ts';
 export const orgOverview = capability({
   name: 'organizations.overview',
   title: 'Organization overview',
-  description: 'A rollup of an organization: member and project counts, and each project with its study counts.',
+  description:
+    'A rollup of an organization: member and project counts, and each project with its study counts. ' +
+    'Use it for a quick picture of an organization before choosing a project to work in.',
   input: z.strictObject({}),
   output: z.object({
     organization: Organization,

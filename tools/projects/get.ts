@@ -8,7 +8,9 @@ import { Member, membersOf } from '../orgs/members-record.ts';
 export const getProject = capability({
   name: 'projects.get',
   title: 'Read a project',
-  description: 'Returns a project with its members and their roles.',
+  description:
+    'Returns a project with its members and their roles. ' +
+    'Use it to check a project\'s details and who has access; projects.overview summarises its research.',
   input: z.strictObject({}),
   output: z.object({ project: Project, members: z.array(Member) }),
   annotations: readOnly,

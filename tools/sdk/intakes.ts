@@ -4,7 +4,7 @@ import { projectOf } from '../../core/context.ts';
 import { DomainError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { creates, readOnly } from '../common.ts';
-import { evaluate } from '../intakes/questions-logic.ts';
+import { IntakeAnswer, evaluate } from '../intakes/questions-logic.ts';
 import { ScreenerIdParam, findIntake, isFull, questionsOf, recount, storedQuestion } from '../intakes/record.ts';
 import type { IntakeQuestionRow, IntakeRow } from '../../models/index.ts';
 
@@ -98,7 +98,7 @@ export const sdkRespondIntake = capability({
     'intake is not active or already has max_participants qualified respondents.',
   input: z.strictObject({
     screenerId: ScreenerIdParam,
-    answers: z.record(z.string().max(64), z.unknown()).refine((a) => Object.keys(a).length <= 50, 'at most 50 answers'),
+    answers: z.record(z.string().max(64), IntakeAnswer).refine((a) => Object.keys(a).length <= 50, 'at most 50 answers'),
     consent_given: z.boolean(),
     consent_recording: z.boolean().default(false),
     participant_name: z.string().trim().max(200).optional(),

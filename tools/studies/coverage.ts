@@ -33,7 +33,9 @@ export async function goalCoverage(ctx: Ctx, studyId?: string): Promise<Array<z.
 export const coverageGaps = capability({
   name: 'studies.coverage_gaps',
   title: 'Study goals without evidence',
-  description: 'Lists goals of open studies that no evidence addresses yet, with totals — a guide to what the next interviews should explore.',
+  description:
+    'Lists goals of open studies that no evidence addresses yet, with totals — a guide to what the next interviews should explore. ' +
+    'Use it when planning what to ask next or deciding whether a study has done its job.',
   input: z.strictObject({}),
   output: z.object({
     gaps: z.array(GoalCoverage),
@@ -53,7 +55,9 @@ export const coverageGaps = capability({
 export const studyResults = capability({
   name: 'studies.get_results',
   title: 'Results of a study',
-  description: 'What a study has produced so far: interviews by processing state, evidence by type, findings citing its evidence, and goal coverage.',
+  description:
+    'What a study has produced so far: interviews by processing state, evidence by type, findings citing its evidence, and goal coverage. ' +
+    'Use it to judge how far a study has got and what is left to learn.',
   input: z.strictObject({ studyId: StudyIdParam }),
   output: z.object({
     study_ref: z.string(),

@@ -8,7 +8,9 @@ import { Study, StudyIdParam, findStudy, projectRefOf, studyRecord } from './rec
 export const listStudies = capability({
   name: 'studies.list',
   title: 'List studies',
-  description: 'Lists the studies of a project, oldest first, optionally only those with one status (draft, active, paused, closed).',
+  description:
+    'Lists the studies of a project, oldest first, optionally only those with one status (draft, active, paused, closed). ' +
+    'Use it to find a study\'s ref or handle for the other study tools.',
   input: z.strictObject({ status: StudyStatus.optional() }),
   output: z.object({ studies: z.array(Study) }),
   annotations: readOnly,
@@ -29,7 +31,9 @@ export const listStudies = capability({
 export const getStudy = capability({
   name: 'studies.get',
   title: 'Read a study',
-  description: 'Returns one study by ref or handle: script, goals, invitation and visibility with their validity, recruitment URL and intake.',
+  description:
+    'Returns one study by ref or handle: script, goals, invitation and visibility with their validity, recruitment URL and intake. ' +
+    'Use it before changing a study (it gives the version that studies.update takes as expected_version) or to get its recruitment link.',
   input: z.strictObject({ studyId: StudyIdParam }),
   output: z.object({ study: Study }),
   annotations: readOnly,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
-import { readOnly } from '../common.ts';
+import { JsonObject, JsonValue, readOnly } from '../common.ts';
 import { ReviewResult, reviewScript } from './script-review.ts';
 import { StudyIdParam, findStudy } from './record.ts';
 
@@ -12,8 +12,11 @@ export const validateScript = capability({
     'an empty script) and warnings (goals no segment serves, talk/observe segments without instructions), each naming the segment and field. ' +
     'Use it while drafting; studies.create refuses scripts with errors.',
   input: z.strictObject({
-    script: z.unknown().describe('The script: { version: 2, goals: [{ id, description }], segments: [{ id, mode, title, speak_text?, instruction?, conductor_context? }] }'),
-    goals: z.unknown().optional().describe('Study goals to check coverage for, when not inside the script'),
+    script: JsonObject.describe(
+      'The script: { version: 2, goals: [{ id, description }], segments: [{ id, mode: speak | observe | talk, title, speak_text?, instruction?, conductor_context? }] }. ' +
+        'Taken loosely, so that the review, not the parser, explains each mistake.',
+    ),
+    goals: z.array(JsonValue).optional().describe('Study goals, each { id, description }, to check coverage for when they are not inside the script'),
   }),
   output: ReviewResult,
   annotations: readOnly,
@@ -30,10 +33,11 @@ export const reviewStudyScript = capability({
   title: 'Review a study\'s script',
   description:
     'Runs the same review as studies.validate_script on a study\'s stored script and goals, or on a replacement script sent in the body ' +
-    'before saving it.',
+    'before saving it. ' +
+    'Use it to check a script change before studies.update saves it, or to audit a study\'s current script.',
   input: z.strictObject({
     studyId: StudyIdParam,
-    script: z.unknown().optional().describe('A replacement script to review instead of the stored one'),
+    script: JsonObject.optional().describe('A replacement script to review instead of the stored one, shaped as in studies.validate_script'),
   }),
   output: ReviewResult,
   annotations: readOnly,

@@ -74,7 +74,9 @@ export const readyTasks = capability({
 export const getTask = capability({
   name: 'work.get',
   title: 'Read a work item',
-  description: 'A work item with the evidence cards linked to it.',
+  description:
+    'A work item with the evidence cards linked to it. ' +
+    'Use it to read an item and its supporting evidence before updating, prioritising or sending it.',
   input: z.strictObject({ taskId: TaskIdParam }),
   output: z.object({ task: Task, evidence: z.array(Signal) }),
   annotations: readOnly,
@@ -119,7 +121,9 @@ async function createTask(ctx: Ctx, input: { title: string; status?: TaskRow['st
 export const createTaskCapability = capability({
   name: 'work.create',
   title: 'Create a work item',
-  description: 'Creates a work item (status backlog unless given) with a priority score from 0 to 100; the priority label follows from the score.',
+  description:
+    'Creates a work item (status backlog unless given) with a priority score from 0 to 100; the priority label follows from the score. ' +
+    'Use it for work that does not come from evidence; to bundle evidence cards, use work.create_from_evidence.',
   input: z.strictObject({ title: z.string().trim().min(1).max(300), status: z.enum(['backlog', 'ready']).default('backlog'), ...fields }),
   output: z.object({ task: Task }),
   annotations: creates,
@@ -160,7 +164,9 @@ export const createFromEvidence = capability({
 export const promoteTask = capability({
   name: 'work.promote',
   title: 'Promote a review packet to delivery work',
-  description: 'Turns an evidence review packet into delivery work once the evidence has been verified against the project; it can then be made ready and sent.',
+  description:
+    'Turns an evidence review packet into delivery work once the evidence has been verified against the project; it can then be made ready and sent. ' +
+    'Use it on a review packet from work.create_from_evidence once you have checked its cards.',
   input: z.strictObject({ taskId: TaskIdParam }),
   output: z.object({ task: Task }),
   annotations: updates,
@@ -184,7 +190,8 @@ export const updateTask = capability({
   title: 'Update a work item',
   description:
     'Changes a work item: title, description, type, priority score (the label is recomputed), effort, status ' +
-    '(backlog ↔ ready → in_progress → done; wont_fix from any open state; done and wont_fix can be reopened).',
+    '(backlog ↔ ready → in_progress → done; wont_fix from any open state; done and wont_fix can be reopened). ' +
+    'Use it to reprioritise, refine or move an item through its statuses; deleting is work.delete.',
   input: z.strictObject({ taskId: TaskIdParam, title: z.string().trim().min(1).max(300).optional(), status: z.enum(TASK_STATUSES).optional(), ...fields }),
   output: z.object({ task: Task }),
   annotations: updates,
@@ -209,7 +216,9 @@ export const updateTask = capability({
 export const deleteTask = capability({
   name: 'work.delete',
   title: 'Delete a work item',
-  description: 'Deletes a work item; its evidence cards stay, unlinked.',
+  description:
+    'Deletes a work item; its evidence cards stay, unlinked. ' +
+    'Use it for a work item made by mistake or duplicated; to close one that will not be done, set its status to wont_fix with work.update.',
   input: z.strictObject({ taskId: TaskIdParam }),
   output: Success,
   annotations: deletes,
