@@ -17,7 +17,7 @@ beforeAll(async () => {
   other = await ownerWithProject(svc, 'bystander@example.com', 'Bystander secrets');
   await importedInterview(svc, other, 'support.json');
   importedId = await importedInterview(svc, o, 'checkout.txt');
-  const wav = speech('The export button was hidden behind the settings menu.', 'export-audio');
+  const wav = await speech('The export button was hidden behind the settings menu.', 'export-audio');
   const upload = await postForm(svc, o.token, `${o.P}/sessions/upload-video`, form({ audio: { file: wav, filename: 'call.wav', type: 'audio/wav' }, participant_name: 'Ana' }));
   expect(upload.status, JSON.stringify(upload.body)).toBe(201);
   uploadedId = upload.body.session.id;

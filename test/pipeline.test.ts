@@ -25,7 +25,7 @@ const upload = (parts: Parameters<typeof form>[0]) => postForm(svc, o.token, `${
 
 describe('media upload and the processing pipeline', () => {
   it('fails transcription clearly without a model, then succeeds after a key is configured and the interview is retried', async () => {
-    const wav = speech("I couldn't find the export button anywhere. It was really frustrating.", 'speech-1');
+    const wav = await speech("I couldn't find the export button anywhere. It was really frustrating.", 'speech-1');
     const res = await upload({ audio: { file: wav, filename: 'call.wav', type: 'audio/wav' }, participant_name: 'Kim' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ queued: true, session: { source: 'upload', processing_status: 'pending', participant_name: 'Kim' } });
@@ -99,7 +99,7 @@ describe('media upload and the processing pipeline', () => {
     const fakeMp4 = await upload({ video: { buffer: Buffer.from('this is just text pretending to be a video\n'.repeat(20)), filename: 'clip.mp4', type: 'video/mp4' } });
     expect(fakeMp4.status).toBe(415);
     expect(fakeMp4.body.error).toMatch(/video/);
-    const wav = speech('hello there', 'speech-2');
+    const wav = await speech('hello there', 'speech-2');
     const audioAsVideo = await upload({ video: { file: wav, filename: 'clip.mp4', type: 'video/mp4' } });
     expect(audioAsVideo.status).toBe(415);
     const header = fs.readFileSync(video('head', 1)).subarray(0, 64);
@@ -119,7 +119,7 @@ describe('media upload and the processing pipeline', () => {
 
   it('accepts every SPEC audio format by content', async () => {
     for (const fmt of ['mp3', 'ogg', 'flac'] as const) {
-      const file = speech('Testing one two three.', `fmt-${fmt}`, fmt);
+      const file = await speech('Testing one two three.', `fmt-${fmt}`, fmt);
       const res = await upload({ media: { file, filename: `x.${fmt}`, type: 'application/octet-stream' } });
       expect(res.status, fmt).toBe(201);
     }
@@ -168,7 +168,7 @@ describe('media upload and the processing pipeline', () => {
 
 describe('resumable uploads', () => {
   it('creates, signs parts, takes PUTs, completes into a queued interview', async () => {
-    const file = fs.readFileSync(speech('A longer recording uploaded in parts.', 'resumable', 'mp3'));
+    const file = fs.readFileSync(await speech('A longer recording uploaded in parts.', 'resumable', 'mp3'));
     const created = await o.call('POST', '/sessions/media-uploads', { filename: 'talk.mp3', content_type: 'audio/mpeg', size: file.length });
     expect(created.status).toBe(201);
     expect(created.body.upload).toMatchObject({ part_count: 1, status: 'open', part_size: 64 * 1024 * 1024 });

@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, settled } from './helpers/fixtures.ts';
-import { mediaDir } from './helpers/media.ts';
+import { ffmpeg, mediaDir } from './helpers/media.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { toolError } from './helpers/mcp.ts';
 
@@ -51,7 +50,6 @@ async function uploadPart(session: string, projectKey: string, n: number, part: 
 
 /** A real two-second WebM (VP8 + Opus) as MediaRecorder would make it. */
 function webm(): Buffer {
-  const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   const out = path.join(mediaDir, 'recording.webm');
   execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc=duration=2:size=320x240:rate=10', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=2', '-shortest', '-c:v', 'libvpx', '-b:v', '300k', '-c:a', 'libopus', out]);
   return fs.readFileSync(out);

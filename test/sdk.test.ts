@@ -1,13 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, validInvitation, validScript, visibility } from './helpers/fixtures.ts';
-import { form, mediaDir, speech } from './helpers/media.ts';
+import { ffmpeg, form, mediaDir, speech } from './helpers/media.ts';
 
-const ffmpeg = (createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path: string }).path;
 const SHOP = 'https://shop.example';
 
 /** A real WebM screen recording (VP8), as MediaRecorder makes. */
@@ -137,7 +135,7 @@ describe('SDK interview routes', () => {
 
   it('takes audio chunks up to 10 MB after recording consent, replacing a resent index', async () => {
     const id = await session();
-    const wav = speech('This is a recorded chunk.', 'chunk');
+    const wav = await speech('This is a recorded chunk.', 'chunk');
     const up = (fields: Record<string, any>, extra: Record<string, string> = {}) =>
       fetch(`${svc.url}/api/sdk/audio/upload`, { method: 'POST', headers: headers(extra), body: form(fields) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
     const first = await up({ session_id: id, chunk_index: '0', audio: { file: wav, type: 'audio/wav' } });
@@ -162,7 +160,7 @@ describe('SDK interview routes', () => {
        SELECT 'chk_fill_' || i, $1, 'audio', i + 10, 'none', 'audio/wav', 1, now() - interval '2 hours' FROM generate_series(1, 500) i`,
       [id],
     );
-    const wav = speech('One more.', 'more');
+    const wav = await speech('One more.', 'more');
     const res = await fetch(`${svc.url}/api/sdk/audio/upload`, { method: 'POST', headers: headers(), body: form({ session_id: id, chunk_index: '0', audio: { file: wav, type: 'audio/wav' } }) });
     expect(res.status).toBe(422);
     expect(((await res.json()) as any).code).toBe('chunk_limit_reached');

@@ -2,17 +2,19 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createRequire } from 'node:module';
+import ESpeakNg from 'espeak-ng';
+import { tools } from '../../tools/interviews/media.ts';
 
-const require = createRequire(import.meta.url);
-const ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
+/** The ffmpeg the service would use: FFMPEG_PATH, else the one from npm. */
+export const ffmpeg = tools({ ffmpegPath: process.env.FFMPEG_PATH || null, ffprobePath: process.env.FFPROBE_PATH || null }).ffmpeg;
 
 export const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-media-'));
 
-/** Real speech from espeak-ng, as WAV then converted by ffmpeg to the format asked for. */
-export function speech(text: string, name: string, format: 'wav' | 'mp3' | 'ogg' | 'flac' = 'wav'): string {
+/** Real speech from espeak-ng (its WebAssembly build from npm), as WAV then converted by ffmpeg to the format asked for. */
+export async function speech(text: string, name: string, format: 'wav' | 'mp3' | 'ogg' | 'flac' = 'wav'): Promise<string> {
   const wav = path.join(mediaDir, `${name}.wav`);
-  execFileSync('espeak-ng', ['-w', wav, text]);
+  const espeak = await ESpeakNg({ arguments: ['-w', 'out.wav', '-v', 'en-us', text] });
+  fs.writeFileSync(wav, espeak.FS.readFile('out.wav'));
   if (format === 'wav') return wav;
   const out = path.join(mediaDir, `${name}.${format}`);
   execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', wav, out]);

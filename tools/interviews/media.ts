@@ -34,8 +34,12 @@ export function accepts(field: MediaKind, s: Sniffed): boolean {
 
 const require = createRequire(import.meta.url);
 
-/** FFMPEG_PATH / FFPROBE_PATH, else the binaries shipped inside the npm packages. */
-export function tools(config: Config): { ffmpeg: string; ffprobe: string } {
+/**
+ * FFMPEG_PATH / FFPROBE_PATH, else the binaries shipped inside the npm packages. The bundled ffmpeg is an
+ * old (4.1) static build, the newest this registry carries inside a package: production should point
+ * FFMPEG_PATH at a maintained ffmpeg, as it decodes untrusted uploads.
+ */
+export function tools(config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>): { ffmpeg: string; ffprobe: string } {
   return {
     ffmpeg: config.ffmpegPath ?? (require('@ffmpeg-installer/ffmpeg') as { path: string }).path,
     ffprobe: config.ffprobePath ?? (require('@ffprobe-installer/ffprobe') as { path: string }).path,
