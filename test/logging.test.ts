@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { z } from 'zod';
 import { makeWorkerUtils, runOnce } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_ENCRYPTION_KEY, cloneDatabase, startTestService, type TestService } from './helpers/service.ts';
@@ -11,6 +12,8 @@ import { createLogger } from '../core/logger.ts';
 import { ConfigError, loadConfig } from '../core/config.ts';
 import { workerLogger } from '../jobs/runner.ts';
 import { UnavailableError } from '../core/errors.ts';
+import { capability } from '../core/registry.ts';
+import { readOnly } from '../tools/common.ts';
 
 /** A logger whose JSON records are kept in memory. */
 function captured(level: Parameters<typeof createLogger>[0]) {
@@ -70,13 +73,46 @@ describe('access log', () => {
     }
   });
 
-  it('logs health checks at debug', async () => {
+  it('logs health checks at debug, a crash at error beside its stack, and an unavailable dependency at warn', async () => {
+    const failing = (name: string, error: () => Error) =>
+      capability({
+        name: `testing.${name}`,
+        title: `${name} (test only)`,
+        description: 'Fails on purpose; exists only to test log levels.',
+        input: z.strictObject({}),
+        output: z.object({}),
+        annotations: readOnly,
+        scope: 'read',
+        access: 'public',
+        mcp: false,
+        rest: { method: 'GET', path: `/api/testing/${name}` },
+        async handler() {
+          throw error();
+        },
+      });
     const { log, records } = captured('debug');
-    const own = await startTestService({ log });
+    const own = await startTestService({
+      log,
+      extra: { capabilities: [failing('crash', () => new Error('boom')), failing('unavailable', () => new UnavailableError('The model is down'))] },
+    });
     try {
-      const res = await own.api('GET', '/api/health');
-      const id = res.headers.get('x-request-id');
-      await expect.poll(() => records().find((r) => r.requestId === id)).toMatchObject({ level: 'debug', path: '/api/health', status: 200 });
+      const line = async (urlPath: string) => {
+        const res = await own.api('GET', urlPath);
+        const id = res.headers.get('x-request-id');
+        await expect.poll(() => records().some((r) => r.requestId === id && r.status)).toBe(true);
+        return { res, lines: records().filter((r) => r.requestId === id) };
+      };
+      const health = await line('/api/health');
+      expect(health.lines).toEqual([expect.objectContaining({ level: 'debug', path: '/api/health', status: 200 })]);
+      const crash = await line('/api/testing/crash');
+      expect(crash.res.status).toBe(500);
+      expect(crash.lines).toEqual([
+        expect.objectContaining({ level: 'error', msg: 'unhandled error', error: expect.stringContaining('boom') }),
+        expect.objectContaining({ level: 'error', path: '/api/testing/crash', status: 500 }),
+      ]);
+      const down = await line('/api/testing/unavailable');
+      expect(down.res.status).toBe(503);
+      expect(down.lines).toEqual([expect.objectContaining({ level: 'warn', path: '/api/testing/unavailable', status: 503 })]);
     } finally {
       await own.stop();
     }
