@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { z } from 'zod';
 import type { S3Config } from './storage/s3.ts';
+import { LOG_LEVELS, type LogLevel } from './logger.ts';
 
 export interface Config {
   environment: string;
@@ -14,7 +16,7 @@ export interface Config {
   worker: boolean;
   encryptionKey: string | null;
   encryptionKeysPrevious: string[];
-  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  logLevel: LogLevel;
   /** Express `trust proxy`: false, a hop count, or a list of addresses (TRUST_PROXY). */
   trustProxy: boolean | number | string;
   storage: { kind: 'local' } | { kind: 's3'; s3: S3Config };
@@ -69,7 +71,106 @@ export interface LinkingApp {
   scope: string;
 }
 
-function linkingFrom(env: NodeJS.ProcessEnv, prefix: 'CODEHOST' | 'TRACKER', d: Omit<LinkingApp, 'clientId' | 'clientSecret'>): LinkingApp {
+const check = (ok: (v: string) => boolean, what: string, echo = true) =>
+  z.string().refine(ok, { error: (iss) => `must be ${what}${echo ? `, got "${String(iss.input)}"` : ''}` }).optional();
+const text = z.string().optional();
+const port = check((v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, 'an integer 0-65535');
+const seconds = check((v) => /^\d{1,9}$/.test(v), 'a whole number of seconds');
+const oneOf = <T extends string>(values: readonly T[]) =>
+  check((v) => values.includes(v.toLowerCase() as T), `one of ${values.join(', ')}`).transform((v) => v?.toLowerCase() as T | undefined);
+const bool = oneOf(['true', 'false'] as const).transform((v) => (v === undefined ? undefined : v === 'true'));
+const isUrl = (v: string, protocols: RegExp) => URL.canParse(v) && protocols.test(new URL(v).protocol);
+const httpUrl = check((v) => isUrl(v, /^https?:$/), 'an absolute http(s) URL');
+// May carry a password: never echoed.
+const smtpUrl = check((v) => isUrl(v, /^smtps?:$/), 'an smtp:// or smtps:// URL', false);
+
+const linkingVars = (prefix: 'CODEHOST' | 'TRACKER') => ({
+  [`${prefix}_CLIENT_ID`]: text,
+  [`${prefix}_CLIENT_SECRET`]: text,
+  [`${prefix}_AUTHORIZE_URL`]: httpUrl,
+  [`${prefix}_TOKEN_URL`]: httpUrl,
+  [`${prefix}_API_URL`]: httpUrl,
+  [`${prefix}_SCOPE`]: text,
+});
+
+/** Every environment variable the service reads (README, Configuration), checked once at start. */
+const EnvSchema = z
+  .object({
+    NODE_ENV: text,
+    HOST: text,
+    PORT: port,
+    BASE_URL: httpUrl,
+    DATA_DIR: text,
+    DATABASE_URL: text,
+    EMBEDDED_PG_PORT: port,
+    WORKER: oneOf(['on', 'off']),
+    ENCRYPTION_KEY: text, // its format is checked where it is used (auth/secret-box.ts)
+    ENCRYPTION_KEYS_PREVIOUS: text,
+    LOG_LEVEL: oneOf(LOG_LEVELS),
+    TRUST_PROXY: text,
+    STORAGE: oneOf(['local', 's3']),
+    S3_BUCKET: text,
+    S3_REGION: text,
+    S3_ENDPOINT: httpUrl,
+    S3_ACCESS_KEY_ID: text,
+    S3_SECRET_ACCESS_KEY: text,
+    S3_FORCE_PATH_STYLE: bool,
+    TRANSCRIPTION_URL: httpUrl,
+    TRANSCRIPTION_API_KEY: text,
+    TRANSCRIPTION_MODEL: text,
+    LLM_API_KEY: text,
+    LLM_BASE_URL: httpUrl,
+    LLM_MODEL: text,
+    FFMPEG_PATH: text,
+    FFPROBE_PATH: text,
+    SMTP_URL: smtpUrl,
+    MAIL_FROM: text,
+    OIDC_ISSUER: httpUrl,
+    OIDC_CLIENT_ID: text,
+    OIDC_CLIENT_SECRET: text,
+    ALLOWED_ORIGINS: text,
+    CONDUCTOR_GRACE_SECONDS: seconds,
+    REALTIME_MODEL: text,
+    CODEHOST_APP_ID: text,
+    CODEHOST_APP_PRIVATE_KEY: text,
+    CODEHOST_APP_SLUG: text,
+    CODEHOST_APP_URL: httpUrl,
+    CODEHOST_WEBHOOK_SECRET: text,
+    TRACKER_WEBHOOK_SECRET: text,
+    ...linkingVars('CODEHOST'),
+    ...linkingVars('TRACKER'),
+    OUTBOUND_ALLOW_LOOPBACK: bool,
+    BILLING: oneOf(['credits', 'off']),
+    BILLING_WEBHOOK_SECRET: text,
+  })
+  .superRefine((env, ctx) => {
+    if (env.STORAGE === 's3' && !env.S3_BUCKET) {
+      ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'is required when STORAGE=s3 (with S3_REGION, S3_ENDPOINT for non-AWS stores, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)' });
+    }
+  });
+type Env = z.output<typeof EnvSchema> & Record<string, string | undefined>;
+
+/** Thrown by loadConfig; its message names every bad variable, one per line. */
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** A variable that is set but empty counts as unset. */
+function parseEnv(raw: NodeJS.ProcessEnv): Env {
+  const set = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = EnvSchema.safeParse(set);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)));
+  }
+  return { ...set, ...parsed.data } as Env;
+}
+
+function linkingFrom(env: Env, prefix: 'CODEHOST' | 'TRACKER', d: Omit<LinkingApp, 'clientId' | 'clientSecret'>): LinkingApp {
   return {
     clientId: env[`${prefix}_CLIENT_ID`] || null,
     clientSecret: env[`${prefix}_CLIENT_SECRET`] || null,
@@ -80,18 +181,17 @@ function linkingFrom(env: NodeJS.ProcessEnv, prefix: 'CODEHOST' | 'TRACKER', d: 
   };
 }
 
-function storageFrom(env: NodeJS.ProcessEnv): Config['storage'] {
-  if ((env.STORAGE ?? 'local') !== 's3') return { kind: 'local' };
-  if (!env.S3_BUCKET) throw new Error('STORAGE=s3 needs S3_BUCKET (and S3_REGION, S3_ENDPOINT for non-AWS stores, S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)');
+function storageFrom(env: Env): Config['storage'] {
+  if (env.STORAGE !== 's3') return { kind: 'local' };
   return {
     kind: 's3',
     s3: {
-      bucket: env.S3_BUCKET,
+      bucket: env.S3_BUCKET!,
       region: env.S3_REGION ?? 'us-east-1',
       endpoint: env.S3_ENDPOINT || null,
       accessKeyId: env.S3_ACCESS_KEY_ID || null,
       secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
-      forcePathStyle: (env.S3_FORCE_PATH_STYLE ?? (env.S3_ENDPOINT ? 'true' : 'false')) === 'true',
+      forcePathStyle: env.S3_FORCE_PATH_STYLE ?? !!env.S3_ENDPOINT,
     },
   };
 }
@@ -102,27 +202,21 @@ function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
   return /^\d+$/.test(value) ? Number(value) : value;
 }
 
-function intFrom(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${name} must be a port number, got "${value}"`);
-  return n;
-}
-
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const logLevel = (env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info')) as Config['logLevel'];
+/** Reads and checks the environment; throws a ConfigError naming each bad variable. */
+export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
+  const env = parseEnv(raw);
   return {
     environment: env.NODE_ENV ?? 'development',
     host: env.HOST ?? '127.0.0.1',
-    port: intFrom(env.PORT, 3000, 'PORT'),
+    port: env.PORT ? Number(env.PORT) : 3000,
     baseUrl: env.BASE_URL ? env.BASE_URL.replace(/\/+$/, '') : null,
     dataDir: path.resolve(env.DATA_DIR ?? './.data'),
     databaseUrl: env.DATABASE_URL || null,
-    embeddedPgPort: intFrom(env.EMBEDDED_PG_PORT, 54329, 'EMBEDDED_PG_PORT'),
-    worker: (env.WORKER ?? 'on').toLowerCase() !== 'off',
+    embeddedPgPort: env.EMBEDDED_PG_PORT ? Number(env.EMBEDDED_PG_PORT) : 54329,
+    worker: env.WORKER !== 'off',
     encryptionKey: env.ENCRYPTION_KEY || null,
     encryptionKeysPrevious: (env.ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    logLevel,
+    logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     storage: storageFrom(env),
     models: {
@@ -143,7 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     signIn: { issuer: env.OIDC_ISSUER || 'https://accounts.google.com', clientId: env.OIDC_CLIENT_ID || null, clientSecret: env.OIDC_CLIENT_SECRET || null },
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    conductorGraceSeconds: intFrom(env.CONDUCTOR_GRACE_SECONDS, 300, 'CONDUCTOR_GRACE_SECONDS'),
+    conductorGraceSeconds: env.CONDUCTOR_GRACE_SECONDS ? Number(env.CONDUCTOR_GRACE_SECONDS) : 300,
     realtimeModel: env.REALTIME_MODEL || 'gpt-realtime',
     integrations: {
       codehostAppId: env.CODEHOST_APP_ID || null,
@@ -153,8 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       codehostWebhookSecret: env.CODEHOST_WEBHOOK_SECRET || null,
       trackerWebhookSecret: env.TRACKER_WEBHOOK_SECRET || null,
     },
-    outboundAllowLoopback: (env.OUTBOUND_ALLOW_LOOPBACK ?? '').toLowerCase() === 'true',
+    outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK ?? false,
     billingWebhookSecret: env.BILLING_WEBHOOK_SECRET?.trim() || null,
-    billing: (env.BILLING ?? 'credits').toLowerCase() === 'off' ? 'off' : 'credits',
+    billing: env.BILLING ?? 'credits',
   };
 }

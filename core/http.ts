@@ -19,6 +19,7 @@ import { oauthRoutes } from '../auth/oauth/routes.ts';
 import { signInRoutes } from '../auth/signin.ts';
 import { linkingRoutes } from '../auth/linking.ts';
 import { requestId } from '../rest/request-id.ts';
+import { accessLog } from '../rest/access-log.ts';
 import { apiNotFound, errorHandler } from '../rest/errors.ts';
 import { createMcpEndpoint, mcpBodyError } from './mcp-server.ts';
 import { routeLimiter } from './rate-limit.ts';
@@ -32,6 +33,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.set('trust proxy', services.config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestId);
+  app.use(accessLog(services.log));
   app.use(cookieParser());
   // REST routes parse their own bodies (limits differ per route; some are multipart).
   app.use('/mcp', express.json({ limit: '1mb' }), mcpBodyError);

@@ -1,5 +1,7 @@
-const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
-export type LogLevel = keyof typeof levels;
+import { pino, stdTimeFunctions, type DestinationStream, type Logger as Pino } from 'pino';
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export interface Logger {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -9,20 +11,83 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-/** One line per record on stderr: readable in a terminal, greppable in a log collector. */
-export function createLogger(level: LogLevel = 'info', base: Record<string, unknown> = {}): Logger {
-  const min = levels[level];
-  const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
-    if (levels[lvl] < min) return;
-    const extra = { ...base, ...fields };
-    const tail = Object.keys(extra).length ? ' ' + JSON.stringify(extra) : '';
-    process.stderr.write(`${new Date().toISOString()} ${lvl.toUpperCase()} ${msg}${tail}\n`);
+export const REDACTED = '[Redacted]';
+
+/**
+ * Field names whose values are secrets wherever they appear in a logged object (compared in
+ * snake_case, so `clientSecret`, `client_secret` and `x-project-key` all match).
+ */
+const SECRET_FIELD = /^key$|(^|_)(authorization|cookie|password|passwd|passphrase|secret|secrets|token|credentials?|api_?key|private_key|access_key|encryption_key|signing_key|project_key|llm_key|transcription_key)$/;
+/** Query parameters that carry secrets (project keys, tokens, OAuth codes) in a logged URL. */
+const SECRET_QUERY = /([?&](?:key|token|session_token|access_token|refresh_token|id_token|code|code_verifier|client_secret|password|api_key)=)[^&#\s"']*/gi;
+const BEARER = /\b(Bearer|Basic)\s+[^\s"',]+/gi;
+
+const isSecretField = (name: string) => SECRET_FIELD.test(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase());
+
+/** A URL or free text with bearer credentials and secret query values replaced. */
+export function redactText(text: string): string {
+  return text.replace(SECRET_QUERY, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`);
+}
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A copy of `value` with secret fields (at any depth) and secrets inside strings replaced. */
+export function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (depth > 8) return value;
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (!isPlain(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = v != null && v !== '' && isSecretField(k) ? REDACTED : redact(v, depth + 1);
+  return out;
+}
+
+/** The pino instance behind each Logger, for pino-http's access log. */
+const pinos = new WeakMap<Logger, Pino>();
+
+function wrap(p: Pino): Logger {
+  const log: Logger = {
+    debug: (m, f) => p.debug(f ?? {}, redactText(m)),
+    info: (m, f) => p.info(f ?? {}, redactText(m)),
+    warn: (m, f) => p.warn(f ?? {}, redactText(m)),
+    error: (m, f) => p.error(f ?? {}, redactText(m)),
+    child: (fields) => wrap(p.child(redact(fields) as Record<string, unknown>)),
   };
-  return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
-    child: (fields) => createLogger(level, { ...base, ...fields }),
-  };
+  pinos.set(log, p);
+  return log;
+}
+
+/**
+ * One JSON object per line on stderr (stdout is kept for the command line's answers):
+ * `{"level":"info","time":"…","pid":…,"msg":"…",…fields}`. Secrets are redacted from every
+ * record. `destination` replaces stderr (tests capture records with it).
+ */
+export function createLogger(level: LogLevel = 'info', base: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
+  const root = pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: stdTimeFunctions.isoTime,
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (obj) => redact(obj) as Record<string, unknown>,
+      },
+      // Objects pino serialises itself (requests, responses, errors) bypass the formatter above.
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-project-key"]', 'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie', 'headers["x-project-key"]'],
+        censor: REDACTED,
+      },
+    },
+    destination ?? pino.destination({ dest: 2, sync: true }),
+  );
+  return wrap(Object.keys(base).length ? root.child(redact(base) as Record<string, unknown>) : root);
+}
+
+/** The pino logger behind `log` (a fresh one at `info` for a Logger made elsewhere). */
+export function pinoOf(log: Logger): Pino {
+  return pinos.get(log) ?? pinos.get(createLogger('info'))!;
 }

@@ -28,10 +28,20 @@ export async function loadTasks(services: Services): Promise<{ taskList: TaskLis
   return { taskList, crontab: cron.join('\n') };
 }
 
-/** graphile-worker logs through ours, quietly: completed jobs are not news. */
-function workerLogger(log: Logger): WorkerLogger {
+/**
+ * graphile-worker logs through ours, quietly: completed jobs are not news. A failed job that
+ * will run again (a busy provider, a retryable step) is a warning; its last failure is an error.
+ */
+export function workerLogger(log: Logger): WorkerLogger {
   return new WorkerLogger(() => (level, message, meta) => {
-    if (level === 'error') log.error(`worker: ${message}`, meta as Record<string, unknown>);
+    const { failure, job, error, ...rest } = (meta ?? {}) as { failure?: boolean; job?: { id: string; task_identifier: string; attempts: number; max_attempts: number }; error?: unknown } & Record<string, unknown>;
+    if (failure && job) {
+      const retried = job.attempts < job.max_attempts;
+      const reason = error instanceof Error ? error.message : String(error);
+      const fields = { job_id: job.id, task: job.task_identifier, attempt: job.attempts, max_attempts: job.max_attempts, error: reason };
+      if (retried) log.warn(`worker: ${job.task_identifier} failed (attempt ${job.attempts} of ${job.max_attempts}), will retry: ${reason}`, fields);
+      else log.error(`worker: ${job.task_identifier} failed for good (attempt ${job.attempts} of ${job.max_attempts}): ${reason}`, { ...fields, stack: error instanceof Error ? error.stack : undefined });
+    } else if (level === 'error') log.error(`worker: ${message}`, { ...rest, ...(error !== undefined && { error: error instanceof Error ? error.message : String(error) }) });
     else if (level === 'warning') log.warn(`worker: ${message}`, meta as Record<string, unknown>);
     else log.debug(`worker: ${message}`);
   });

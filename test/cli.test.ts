@@ -60,3 +60,18 @@ describe('operator command line: login', () => {
     expect(unknown.stderr).toMatch(/Unknown command/);
   });
 });
+
+describe('operator command line: configuration', () => {
+  it('refuses to start on a bad variable, naming it, with nothing on stdout', async () => {
+    const loud = await runCliToEnd(['start'], { ...env, LOG_LEVEL: 'loud' });
+    expect(loud.code).not.toBe(0);
+    expect(loud.stdout).toBe('');
+    expect(loud.stderr).toContain('LOG_LEVEL: must be one of debug, info, warn, error, silent, got "loud"');
+    const port = await runCliToEnd(['start'], { ...env, PORT: 'abc' });
+    expect(port.code).not.toBe(0);
+    expect(port.stderr).toContain('PORT: must be an integer 0-65535, got "abc"');
+    const worker = await runCliToEnd(['worker'], { ...env, STORAGE: 's3' });
+    expect(worker.code).not.toBe(0);
+    expect(worker.stderr).toContain('S3_BUCKET: is required when STORAGE=s3');
+  });
+});

@@ -14,7 +14,9 @@ export interface Spawned {
 
 /** Runs the command line as a user would (`npm start` runs `node bin/verbatim.ts start`). */
 export function runCli(args: string[], env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Vitest puts Vite's BASE_URL ("/") into process.env; a user's shell has no such thing.
+  const { BASE_URL: _vite, ...inherited } = process.env;
+  const child = spawn(process.execPath, [BIN, ...args], { env: { ...inherited, NODE_ENV: 'test', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
