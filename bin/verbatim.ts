@@ -53,10 +53,9 @@ async function start(workerOnly: boolean) {
     log.error(`${kind}: exiting`, { error: err instanceof Error ? err.stack : String(err) });
     if (crashing) return;
     crashing = true;
-    const stopped = service ? service.stop() : Promise.resolve();
-    const bounded = new Promise((resolve) => setTimeout(resolve, CRASH_STOP_MS).unref());
-    void Promise.race([stopped.catch(() => {}), bounded])
-      .then(() => stopStartedPostgres())
+    const within = (p: Promise<unknown>) => Promise.race([p.catch(() => {}), new Promise((resolve) => setTimeout(resolve, CRASH_STOP_MS))]);
+    void within(service ? service.stop() : Promise.resolve())
+      .then(() => within(stopStartedPostgres()))
       .finally(() => process.exit(1));
   };
   process.on('uncaughtException', crash('uncaughtException'));
