@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../core/config.ts';
 import { createLogger } from '../core/logger.ts';
 import { openServices, startService } from '../core/service.ts';
-import { StalePostgresError, runningPostmaster } from '../core/embedded-postgres.ts';
+import { StalePostgresError, inspectPostmaster, runningPostmaster, stopStartedPostgres } from '../core/embedded-postgres.ts';
 import { ensureUser } from '../tools/account/users.ts';
 import { readOutbox } from '../core/mailer.ts';
 import { rotateSigningKey } from '../auth/oauth/keys.ts';
@@ -38,11 +38,28 @@ function fail(message: string, code = 1): never {
   process.exit(code);
 }
 
+/** How long a crashing process tries to stop cleanly before it stops only its Postgres. */
+const CRASH_STOP_MS = 10_000;
+
 async function start(workerOnly: boolean) {
   const config = loadConfig();
   if (workerOnly) config.worker = true;
   const log = createLogger(config.logLevel);
-  let service;
+  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  // A bug anywhere must not leave a Postgres running without its owner: log it, stop what we
+  // can within a bound, always stop the embedded Postgres we started, and exit non-zero.
+  let crashing = false;
+  const crash = (kind: string) => (err: unknown) => {
+    log.error(`${kind}: exiting`, { error: err instanceof Error ? err.stack : String(err) });
+    if (crashing) return;
+    crashing = true;
+    const within = (p: Promise<unknown>) => Promise.race([p.catch(() => {}), new Promise((resolve) => setTimeout(resolve, CRASH_STOP_MS))]);
+    void within(service ? service.stop() : Promise.resolve())
+      .then(() => within(stopStartedPostgres()))
+      .finally(() => process.exit(1));
+  };
+  process.on('uncaughtException', crash('uncaughtException'));
+  process.on('unhandledRejection', crash('unhandledRejection'));
   try {
     service = await startService(config, { log, http: !workerOnly, attach: workerOnly });
   } catch (err) {
@@ -135,12 +152,17 @@ async function admin(argv: string[]) {
 
 async function dbStop() {
   const config = loadConfig();
-  const running = runningPostmaster(path.join(config.dataDir, 'pg'));
-  if (!running) return void process.stdout.write('No embedded Postgres is running for this data folder.\n');
-  process.kill(running.pid, 'SIGINT');
-  for (let i = 0; i < 100 && runningPostmaster(path.join(config.dataDir, 'pg')); i++) await new Promise((r) => setTimeout(r, 100));
-  if (runningPostmaster(path.join(config.dataDir, 'pg'))) fail(`Postgres (pid ${running.pid}) did not stop within 10 s.`);
-  process.stdout.write(`Stopped embedded Postgres (pid ${running.pid}).\n`);
+  const pgDir = path.join(config.dataDir, 'pg');
+  const found = inspectPostmaster(pgDir);
+  if (found.status === 'absent') return void process.stdout.write('No embedded Postgres is running for this data folder.\n');
+  // Only a process verified to be this folder's Postgres is signalled; a reused pid may be anything.
+  if (found.status === 'stale') {
+    return void process.stdout.write(`No embedded Postgres is running for this data folder: its postmaster.pid is stale (${found.found}). Nothing was signalled.\n`);
+  }
+  process.kill(found.pid, 'SIGINT');
+  for (let i = 0; i < 100 && runningPostmaster(pgDir); i++) await new Promise((r) => setTimeout(r, 100));
+  if (runningPostmaster(pgDir)) fail(`Postgres (pid ${found.pid}) did not stop within 10 s.`);
+  process.stdout.write(`Stopped embedded Postgres (pid ${found.pid}).\n`);
 }
 
 const [command, ...rest] = process.argv.slice(2);

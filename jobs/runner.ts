@@ -57,8 +57,10 @@ const PRESUMED_DEAD_SECONDS = 45;
 
 /**
  * graphile-worker keeps a crashed worker's jobs locked for four hours. Each of our worker
- * processes records a heartbeat per worker id, and releases the locks of workers whose
- * heartbeat stopped, so a step killed mid-way runs again within about a minute.
+ * processes records a heartbeat under the id graphile-worker writes into `locked_by` (0.18
+ * locks with the worker *pool* id, not the ids of the workers inside it), and releases the
+ * locks of pools whose heartbeat stopped, so a step killed mid-way runs again within about
+ * a minute while a slow step of a live pool is left alone however long it takes.
  */
 async function recoverCrashedWorkers(pool: pg.Pool, release: (ids: string[]) => Promise<void>): Promise<void> {
   const { rows } = await pool.query<{ locked_by: string }>(
@@ -78,7 +80,7 @@ export async function startWorker(services: Services, pool: pg.Pool): Promise<Wo
   const { taskList, crontab } = await loadTasks(services);
   const events = new EventEmitter() as WorkerEvents;
   const ids = new Set<string>();
-  events.on('worker:create', ({ worker }) => ids.add(worker.workerId));
+  events.on('pool:create', ({ workerPool }) => ids.add(workerPool.id));
   const utils = await makeWorkerUtils({ pgPool: pool, logger: workerLogger(services.log) });
   const beat = async () => {
     if (ids.size) await pool.query(`INSERT INTO worker_heartbeats (worker_id, seen_at) SELECT unnest($1::text[]), now() ON CONFLICT (worker_id) DO UPDATE SET seen_at = now()`, [[...ids]]);

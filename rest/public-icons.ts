@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { Services } from '../core/context.ts';
 import { NotFoundError } from '../core/errors.ts';
 import { selectRows } from '../core/sql.ts';
+import { sendObject } from './storage-routes.ts';
 
 /**
  * Site icons stored at publish time (SPEC 4.1). Bytes cannot come out of a capability, so
@@ -24,7 +25,7 @@ export function publicIconRoutes(services: Services): Router {
       res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       res.setHeader('Cache-Control', 'public, max-age=3600');
-      (await services.storage.get(row.icon_key)).pipe(res);
+      await sendObject(req, res, services.log, () => services.storage.get(row.icon_key));
     } catch (err) {
       next(err);
     }

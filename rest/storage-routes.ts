@@ -1,10 +1,39 @@
-import express, { type Router } from 'express';
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import express, { type Request, type Response, type Router } from 'express';
 import type { Services } from '../core/context.ts';
+import type { Logger } from '../core/logger.ts';
 import { LocalStorage } from '../core/storage/local.ts';
 import { AppError, NotFoundError, PayloadTooLargeError } from '../core/errors.ts';
 
 /** S3 takes parts up to 5 GiB; ours are far smaller, and this bounds one request. */
 const MAX_PART_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Streams a stored object as the response. A read that fails before the first byte is
+ * answered with an error; one that fails later cuts the connection, since the length was
+ * already promised. Either way the failure is this request's, never an unhandled 'error'.
+ */
+export async function sendObject(req: Request, res: Response, log: Logger, open: () => Promise<Readable>): Promise<void> {
+  let body: Readable;
+  try {
+    body = await open();
+    await once(body, 'readable');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError('Object not found');
+    log.warn('stored object could not be read', { requestId: req.requestId, path: req.path, message: (err as Error).message });
+    throw new AppError(503, 'The stored file could not be read; try again later', { code: 'storage_unavailable', retryable: true });
+  }
+  try {
+    await pipeline(body, res);
+  } catch (err) {
+    // A client that hangs up is no news; a read that fails after the headers went out is.
+    if ((err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') {
+      log.warn('stored object read failed mid-way; connection cut', { requestId: req.requestId, path: req.path, message: (err as Error).message });
+    }
+  }
+}
 
 const forbidden = () => new AppError(403, 'The link is invalid or has expired', { code: 'signed_url_invalid' });
 
@@ -28,7 +57,7 @@ export function storageRoutes(services: Services): Router {
       res.setHeader('Content-Length', String(head.size));
       res.setHeader('Cache-Control', 'private, max-age=60');
       if (typeof req.query.filename === 'string') res.attachment(req.query.filename);
-      (await storage.get(key)).pipe(res);
+      await sendObject(req, res, services.log, () => storage.get(key));
     } catch (err) {
       next(err);
     }

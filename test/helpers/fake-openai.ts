@@ -15,6 +15,8 @@ export interface FakeOpenAI {
   chat: (messages: Array<{ role: string; content: string }>) => { say: string | null; done: boolean };
   /** While set, conductor turns wait for it: a model that is still thinking. */
   chatGate: Promise<void> | null;
+  /** While set, transcriptions wait for it: a slow model still working on the audio. */
+  transcriptionGate: Promise<void> | null;
   status: number;
   close(): Promise<void>;
 }
@@ -30,6 +32,7 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
     evidence: () => [],
     chat: () => ({ say: 'Tell me more.', done: false }),
     chatGate: null,
+    transcriptionGate: null,
     status: 200,
     close: async () => {},
   };
@@ -46,7 +49,9 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
       if (path === '/audio/transcriptions') {
         const body = Buffer.concat(chunks).toString('latin1');
         if (!body.includes('name="file"') || !body.includes('name="model"')) return json(400, { error: { message: 'file and model are required' } });
-        return json(200, { text: state.transcriptSegments.map((s) => s.text).join(' '), segments: state.transcriptSegments });
+        const answer = () => json(200, { text: state.transcriptSegments.map((s) => s.text).join(' '), segments: state.transcriptSegments });
+        if (state.transcriptionGate) return void state.transcriptionGate.then(answer);
+        return answer();
       }
       if (path === '/realtime/sessions' || path === '/realtime/transcription_sessions') {
         return json(200, { client_secret: { value: 'ek_test_secret', expires_at: 1893456000 } });
