@@ -1,7 +1,8 @@
 import express, { type Router } from 'express';
 import type { Services } from '../core/context.ts';
 import { LocalStorage } from '../core/storage/local.ts';
-import { AppError, NotFoundError, PayloadTooLargeError } from '../core/errors.ts';
+import { AppError, PayloadTooLargeError } from '../core/errors.ts';
+import { MediaMissingError } from '../core/storage/index.ts';
 
 /** S3 takes parts up to 5 GiB; ours are far smaller, and this bounds one request. */
 const MAX_PART_BYTES = 512 * 1024 * 1024;
@@ -23,7 +24,7 @@ export function storageRoutes(services: Services): Router {
       const expires = Number(req.query.expires);
       if (!storage.verify(['GET', key], expires, String(req.query.sig ?? ''))) throw forbidden();
       const head = await storage.head(key);
-      if (!head) throw new NotFoundError('Object not found');
+      if (!head) throw new MediaMissingError();
       res.setHeader('Content-Type', head.contentType);
       res.setHeader('Content-Length', String(head.size));
       res.setHeader('Cache-Control', 'private, max-age=60');

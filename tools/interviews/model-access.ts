@@ -1,4 +1,5 @@
 import type { Services } from '../../core/context.ts';
+import { AppError } from '../../core/errors.ts';
 import { DEFAULT_OPENAI_BASE_URL } from '../settings/catalog.ts';
 
 export interface Endpoint {
@@ -9,20 +10,38 @@ export interface Endpoint {
   source: 'project' | 'operator';
 }
 
+/** The project holds a model key this process cannot open: callers must say so, never fall back silently. */
+export interface KeyProblem {
+  code: 'model_key_unreadable';
+  message: string;
+  action: string;
+}
+
 /**
  * The model endpoints a project's processing may use: its own openai_api_key first (with
  * its base URL and models), else what the operator configured, else none (offline).
+ * `keyProblem` is set when the project's key is stored but does not open here.
  */
-export async function modelAccess(services: Services, projectId: string): Promise<{ transcription: Endpoint | null; llm: Endpoint | null }> {
+export async function modelAccess(
+  services: Services,
+  projectId: string,
+): Promise<{ transcription: Endpoint | null; llm: Endpoint | null; keyProblem: KeyProblem | null }> {
   const rows = await services.models.ProjectSetting.findAll({ where: { project_id: projectId } });
   const value = (key: string) => rows.find((r) => r.key === key);
   const keyRow = value('openai_api_key');
   let projectKey: string | null = null;
+  let keyProblem: KeyProblem | null = null;
   if (keyRow?.ciphertext && keyRow.key_id) {
     try {
       projectKey = services.secrets.open({ keyId: keyRow.key_id, ciphertext: keyRow.ciphertext }, projectId);
-    } catch {
-      projectKey = null;
+    } catch (err) {
+      const reason = err instanceof AppError ? err.code : 'open_failed';
+      services.log.error('the project model key cannot be opened with this process\'s encryption keys', { projectId, key_id: keyRow.key_id, reason });
+      keyProblem = {
+        code: 'model_key_unreadable',
+        message: `The project's openai_api_key is stored but this server cannot open it (${reason}: sealed with encryption key ${keyRow.key_id})`,
+        action: 'Give every process the same ENCRYPTION_KEY (add the key that sealed it to ENCRYPTION_KEYS_PREVIOUS), or set openai_api_key again; then retry processing',
+      };
     }
   }
   const base = value('openai_base_url')?.value ?? DEFAULT_OPENAI_BASE_URL;
@@ -31,11 +50,13 @@ export async function modelAccess(services: Services, projectId: string): Promis
     return {
       transcription: { baseUrl: base, apiKey: projectKey, model: value('transcription_model')?.value ?? m.transcriptionModel, source: 'project' },
       llm: { baseUrl: base, apiKey: projectKey, model: value('openai_model')?.value ?? m.llmModel, source: 'project' },
+      keyProblem: null,
     };
   }
   return {
     transcription: m.transcriptionUrl ? { baseUrl: m.transcriptionUrl, apiKey: m.transcriptionKey, model: m.transcriptionModel, source: 'operator' } : null,
     llm: m.llmKey ? { baseUrl: m.llmUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey: m.llmKey, model: m.llmModel, source: 'operator' } : null,
+    keyProblem,
   };
 }
 
