@@ -7,7 +7,7 @@ import { startService, type RunningService } from '../core/service.ts';
 import { ensureUser } from '../tools/account/users.ts';
 import { keyIdOf, parseKey } from '../auth/secret-box.ts';
 import { TEST_ENCRYPTION_KEY, cloneDatabase } from './helpers/service.ts';
-import { runCli } from './helpers/process.ts';
+import { refusedStart } from './helpers/refused.ts';
 import { form } from './helpers/media.ts';
 import { settled } from './helpers/fixtures.ts';
 
@@ -23,19 +23,6 @@ const tempDir = () => {
 afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
-
-/** Runs `start` as a user does and expects it to refuse: exit 1 with the message on stderr. */
-async function refusedStart(env: Record<string, string>): Promise<string> {
-  const p = runCli(['start'], { PORT: '0', WORKER: 'off', LOG_LEVEL: 'warn', ENCRYPTION_KEY: '', ENCRYPTION_KEYS_PREVIOUS: '', ...env });
-  const outcome = await Promise.race([p.exited(), p.waitFor(/Verbatim is running/).then(() => 'running' as const, () => 'exited' as const)]);
-  if (outcome === 'running') {
-    p.child.kill('SIGINT');
-    await p.exited();
-    throw new Error(`start was expected to refuse but runs:\n${p.stderr()}`);
-  }
-  expect(await p.exited()).toBe(1);
-  return p.stderr();
-}
 
 describe('malformed keys refuse start', () => {
   it('refuses a malformed ENCRYPTION_KEY or ENCRYPTION_KEYS_PREVIOUS entry, naming the variable', async () => {

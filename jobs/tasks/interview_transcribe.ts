@@ -31,7 +31,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       });
     }
     const file = path.join(dir, 'audio.mp3');
-    await downloadTo(services, audio.storage_key, file);
+    await downloadTo(services, audio.storage_key, file, 'audio');
     await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);
     const pieces = (await fs.readdir(dir)).filter((f) => f.startsWith('piece-')).sort();
     await interview.update({ transcription_total: pieces.length, transcription_completed: 0 });

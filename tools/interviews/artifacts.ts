@@ -36,13 +36,13 @@ export async function storeFile(services: Services, projectId: string, interview
 }
 
 /** Copies a stored object to a local file for a processing step; a missing object fails the step as media_missing. */
-export async function downloadTo(services: Services, key: string, file: string): Promise<void> {
+export async function downloadTo(services: Services, key: string, file: string, name = key.split('/').pop()): Promise<void> {
   let body;
   try {
     body = await services.storage.get(key);
   } catch (err) {
     if (!(err instanceof MediaMissingError)) throw err;
-    const missing = new MediaMissingError(`The stored file ${key.split('/').pop()} of this interview`);
+    const missing = new MediaMissingError(`The stored file ${name} of this interview`);
     throw new StepFailure('media_missing', missing.message, { retryable: false, action: missing.action });
   }
   await pipeline(body, fs.createWriteStream(file));
