@@ -8,7 +8,7 @@ import { ensureUser } from '../tools/account/users.ts';
 import { keyIdOf, parseKey } from '../auth/secret-box.ts';
 import { TEST_ENCRYPTION_KEY, cloneDatabase } from './helpers/service.ts';
 import { refusedStart } from './helpers/refused.ts';
-import { form } from './helpers/media.ts';
+import { form, video } from './helpers/media.ts';
 import { settled } from './helpers/fixtures.ts';
 
 /** Encryption keys at start: malformed keys refuse, keys the database does not know refuse, rotation re-seals. */
@@ -110,6 +110,13 @@ describe('keys against the database', () => {
       const signals = (await api(dropped, o.token, 'GET', `${o.P}/signals?session_id=${id}`)).body;
       expect(signals.signals.length).toBeGreaterThan(0);
       expect(new Set(signals.signals.map((s: any) => s.source))).toEqual(new Set(['pipeline:local']));
+
+      // A recording needs the model to be transcribed: without another service it fails, saying why.
+      const upload = await fetch(`${dropped.url}${o.P}/sessions/upload-video`, { method: 'POST', headers: { authorization: `Bearer ${o.token}` }, body: form({ video: { file: video('keys-1', 2), filename: 'v.mp4', type: 'video/mp4' } }) });
+      expect(upload.status).toBe(201);
+      const failed = await settled((method, url) => api(dropped, o.token, method, `${o.P}${url}`), ((await upload.json()) as any).session.id);
+      expect(failed).toMatchObject({ status: 'failed', current_step: 'transcribing', error_code: 'model_key_unreadable', retryable: false, action: expect.stringMatching(/ENCRYPTION_KEY/) });
+      expect(failed.error_message).toMatch(/cannot open it .*so the recording cannot be transcribed/);
 
       // Setting the key again seals it with the current key: health recovers, the warning goes with a new run.
       expect((await api(dropped, o.token, 'PATCH', `${o.P}/settings`, { openai_api_key: null })).status).toBe(200);
