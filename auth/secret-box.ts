@@ -12,9 +12,16 @@ import { UnavailableError } from '../core/errors.ts';
 export interface SecretBox {
   readonly available: boolean;
   readonly source: 'env' | 'file' | 'none';
+  /** Id of the key that seals new values (null without one). */
+  readonly keyId: string | null;
+  /** Whether this box holds the key of that id (current or previous). */
+  knows(keyId: string): boolean;
   seal(plaintext: string, aad: string): { keyId: string; ciphertext: string };
   open(sealed: { keyId: string; ciphertext: string }, aad: string): string;
 }
+
+/** A key this process cannot use: start is refused with this message. */
+export class EncryptionKeyError extends Error {}
 
 export function parseKey(raw: string): Buffer | null {
   const s = raw.trim();
@@ -26,7 +33,7 @@ export function parseKey(raw: string): Buffer | null {
   return null;
 }
 
-const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 12);
+export const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
 export function createSecretBox(current: Buffer | null, previous: Buffer[], source: SecretBox['source']): SecretBox {
   const ring = new Map<string, Buffer>();
@@ -40,6 +47,8 @@ export function createSecretBox(current: Buffer | null, previous: Buffer[], sour
   return {
     available: current !== null,
     source,
+    keyId: current ? keyIdOf(current) : null,
+    knows: (keyId) => ring.has(keyId),
     seal(plaintext, aad) {
       if (!current) throw missing();
       const iv = randomBytes(12);
@@ -54,38 +63,70 @@ export function createSecretBox(current: Buffer | null, previous: Buffer[], sour
       if (!key) throw new UnavailableError('A stored secret was sealed with an encryption key this server does not have', {
         code: 'encryption_key_unknown',
         retryable: false,
-        action: 'Add the old key to ENCRYPTION_KEYS_PREVIOUS, or set the secret again',
+        action: 'Give every process the same ENCRYPTION_KEY (add an old key to ENCRYPTION_KEYS_PREVIOUS), or set the secret again',
       });
-      const raw = Buffer.from(ciphertext, 'base64');
-      const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-      decipher.setAAD(Buffer.from(aad));
-      decipher.setAuthTag(raw.subarray(12, 28));
-      return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+      try {
+        const raw = Buffer.from(ciphertext, 'base64');
+        const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+        decipher.setAAD(Buffer.from(aad));
+        decipher.setAuthTag(raw.subarray(12, 28));
+        return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+      } catch {
+        throw new UnavailableError('A stored secret does not open: it is damaged or belongs to another owner', {
+          code: 'secret_unreadable',
+          retryable: false,
+          action: 'Set the secret again',
+        });
+      }
     },
   };
 }
 
+const KEY_FORMAT = '32 bytes written as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)';
+
 /**
- * ENCRYPTION_KEY when set (refused with a warning if malformed); otherwise, for local use,
- * a key generated once into DATA_DIR/encryption.key.
+ * ENCRYPTION_KEY when set; otherwise, for local use, the key in DATA_DIR/encryption.key,
+ * generated on first use when `mayGenerate` (the database holds no secrets sealed by
+ * another key). A malformed key anywhere refuses start: running on without the key would
+ * silently lose every stored secret, and replacing a key file would lose them for good.
  */
-export function loadSecretBox(opts: { envKey: string | null; previous: string[]; dataDir: string; log: Logger }): SecretBox {
-  const previous = opts.previous.map(parseKey).filter((k): k is Buffer => k !== null);
+export function loadSecretBox(opts: { envKey: string | null; previous: string[]; dataDir: string; log: Logger; mayGenerate?: boolean }): SecretBox {
+  const previous = opts.previous.map((raw, i) => {
+    const key = parseKey(raw);
+    if (!key) throw new EncryptionKeyError(`ENCRYPTION_KEYS_PREVIOUS: entry ${i + 1} is not ${KEY_FORMAT}. Fix or remove it and start again.`);
+    return key;
+  });
   if (opts.envKey) {
     const key = parseKey(opts.envKey);
-    if (!key) {
-      opts.log.warn('ENCRYPTION_KEY is not 32 bytes in hex or base64: secrets cannot be stored until it is fixed');
-      return createSecretBox(null, previous, 'none');
-    }
+    if (!key) throw new EncryptionKeyError(`ENCRYPTION_KEY is not ${KEY_FORMAT}. Fix it and start again (every process needs the same key).`);
     return createSecretBox(key, previous, 'env');
   }
   const file = path.join(opts.dataDir, 'encryption.key');
-  let key: Buffer | null = fs.existsSync(file) ? parseKey(fs.readFileSync(file, 'utf8')) : null;
-  if (!key) {
-    key = randomBytes(32);
-    fs.mkdirSync(opts.dataDir, { recursive: true });
-    fs.writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600 });
-    opts.log.warn(`ENCRYPTION_KEY is not set: generated a local key in ${file}. Set ENCRYPTION_KEY in production and keep it safe.`);
+  if (fs.existsSync(file)) {
+    const key = parseKey(fs.readFileSync(file, 'utf8'));
+    if (!key) {
+      throw new EncryptionKeyError(
+        `${file} does not hold a valid key (${KEY_FORMAT}); it was left as it is, because a new key would make every stored secret unreadable. ` +
+          'Restore the file from a backup, or set ENCRYPTION_KEY to the key it held.',
+      );
+    }
+    return createSecretBox(key, previous, 'file');
   }
+  if (opts.mayGenerate === false) {
+    throw new EncryptionKeyError(
+      `ENCRYPTION_KEY is not set and ${file} does not exist, but this database already holds secrets sealed by another process's key. ` +
+        "Set ENCRYPTION_KEY to the key every other process uses (a process without ENCRYPTION_KEY keeps it in its DATA_DIR/encryption.key).",
+    );
+  }
+  const key = randomBytes(32);
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  try {
+    fs.writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    // Another process sharing DATA_DIR wrote it first: use that one.
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadSecretBox(opts);
+    throw err;
+  }
+  opts.log.warn(`ENCRYPTION_KEY is not set: generated a local key in ${file}. Set ENCRYPTION_KEY in production and keep it safe.`);
   return createSecretBox(key, previous, 'file');
 }

@@ -8,10 +8,10 @@ import { createLogger, type Logger } from './logger.ts';
 import { connect, locateDatabase, type Database } from './database.ts';
 import { migrate } from '../models/migrate.ts';
 import { defineModels } from '../models/index.ts';
-import { loadSecretBox } from '../auth/secret-box.ts';
+import { openSecretBox } from '../auth/encryption-canary.ts';
 import { createUserTokens } from '../auth/user-tokens.ts';
 import { serverSecret } from './server-secrets.ts';
-import { createStorage } from './storage/index.ts';
+import { checkStorageFolder, createStorage, localStorageRoot } from './storage/index.ts';
 import { openBilling } from './billing.ts';
 import { creditBilling } from '../tools/billing/gate.ts';
 import { createMailer } from './mailer.ts';
@@ -58,7 +58,9 @@ export async function openServices(
     await migrate(db.sequelize);
     await migrateQueue(db.pool, log);
     const models = defineModels(db.sequelize);
-    const secrets = loadSecretBox({ envKey: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir, log });
+    // Refuse to run with a key or a storage folder the other processes on this database do not share.
+    const secrets = await openSecretBox(db.sequelize, { envKey: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir, log });
+    if (config.storage.kind === 'local') await checkStorageFolder(db.sequelize, localStorageRoot(config));
     const tokens = createUserTokens(await serverSecret(db.sequelize, 'user_token_key'), models);
     // The listening port is known only once HTTP is up; handlers read the address late.
     const address = { url: config.baseUrl ?? localUrl(config.host, config.port) };

@@ -110,6 +110,14 @@ export interface IntakeResponseAttrs extends Timestamps {
   consent_given: boolean;
   consent_recording: boolean;
 }
+/** Something a processing step did differently than configured, shown on the processing status. */
+export interface ProcessingWarning {
+  step: string;
+  code: string;
+  message: string;
+  action: string | null;
+}
+
 export interface InterviewAttrs extends Timestamps {
   id: string;
   project_id: string;
@@ -136,6 +144,7 @@ export interface InterviewAttrs extends Timestamps {
   processing_error_message: string | null;
   processing_retryable: boolean | null;
   processing_error_action: string | null;
+  processing_warnings: ProcessingWarning[];
   transcription_total: number;
   transcription_completed: number;
   evidence_count: number;
@@ -294,7 +303,7 @@ export type StudyRow = Row<StudyAttrs, TS | 'description' | 'goals_json' | 'scri
 export type IntakeRow = Row<IntakeAttrs, TS | 'description' | 'welcome_message' | 'auto_managed' | 'max_participants' | 'logo_storage_key' | 'complete_count' | 'qualified_count' | 'disqualified_count'>;
 export type IntakeQuestionRow = Row<IntakeQuestionAttrs, TS | 'required' | 'options_json' | 'min_value' | 'max_value' | 'qualification_rules_json'>;
 export type IntakeResponseRow = Row<IntakeResponseAttrs, TS | 'participant_name' | 'participant_email' | 'qualified' | 'qualification_reason' | 'session_id' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'consent_given' | 'consent_recording'>;
-type InterviewOptional = 'study_id' | 'intake_id' | 'intake_response_id' | 'interview_mode' | 'participant_name' | 'participant_email' | 'summary' | 'consent_recording' | 'consent_data_use' | 'consent_version' | 'started_at' | 'ended_at' | 'duration_seconds' | 'import_source' | 'transcript_format' | 'processing_step' | 'processing_error_code' | 'processing_error_message' | 'processing_retryable' | 'processing_error_action' | 'transcription_total' | 'transcription_completed' | 'evidence_count' | 'processing_started_at' | 'processed_at' | 'created_by' | 'conductor_state' | 'conductor_token_hash' | 'conductor_seen_at' | 'finalize_after' | 'recording_health';
+type InterviewOptional = 'study_id' | 'intake_id' | 'intake_response_id' | 'interview_mode' | 'participant_name' | 'participant_email' | 'summary' | 'consent_recording' | 'consent_data_use' | 'consent_version' | 'started_at' | 'ended_at' | 'duration_seconds' | 'import_source' | 'transcript_format' | 'processing_step' | 'processing_error_code' | 'processing_error_message' | 'processing_retryable' | 'processing_error_action' | 'processing_warnings' | 'transcription_total' | 'transcription_completed' | 'evidence_count' | 'processing_started_at' | 'processed_at' | 'created_by' | 'conductor_state' | 'conductor_token_hash' | 'conductor_seen_at' | 'finalize_after' | 'recording_health';
 export type InterviewRow = Row<InterviewAttrs, TS | InterviewOptional>;
 export type ArtifactRow = Row<ArtifactAttrs, TS | 'meta'>;
 export type TranscriptSegmentRow = Row<TranscriptSegmentAttrs, TS | 'speaker' | 'start_ms' | 'end_ms'>;
@@ -460,6 +469,7 @@ export function defineModels(sequelize: Sequelize) {
     processing_error_message: nullableText(),
     processing_retryable: { type: DataTypes.BOOLEAN, allowNull: true },
     processing_error_action: nullableText(),
+    processing_warnings: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
     transcription_total: int(),
     transcription_completed: int(),
     evidence_count: int(),

@@ -5,7 +5,8 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Services } from '../core/context.ts';
 import type { Logger } from '../core/logger.ts';
 import { LocalStorage } from '../core/storage/local.ts';
-import { AppError, NotFoundError, PayloadTooLargeError } from '../core/errors.ts';
+import { AppError, PayloadTooLargeError } from '../core/errors.ts';
+import { MediaMissingError } from '../core/storage/index.ts';
 
 /** S3 takes parts up to 5 GiB; ours are far smaller, and this bounds one request. */
 const MAX_PART_BYTES = 512 * 1024 * 1024;
@@ -21,7 +22,7 @@ export async function sendObject(req: Request, res: Response, log: Logger, open:
     body = await open();
     await once(body, 'readable');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError('Object not found');
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new MediaMissingError();
     log.warn('stored object could not be read', { requestId: req.requestId, path: req.path, message: (err as Error).message });
     throw new AppError(503, 'The stored file could not be read; try again later', { code: 'storage_unavailable', retryable: true });
   }
@@ -52,7 +53,7 @@ export function storageRoutes(services: Services): Router {
       const expires = Number(req.query.expires);
       if (!storage.verify(['GET', key], expires, String(req.query.sig ?? ''))) throw forbidden();
       const head = await storage.head(key);
-      if (!head) throw new NotFoundError('Object not found');
+      if (!head) throw new MediaMissingError();
       res.setHeader('Content-Type', head.contentType);
       res.setHeader('Content-Length', String(head.size));
       res.setHeader('Cache-Control', 'private, max-age=60');

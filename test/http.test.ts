@@ -101,25 +101,3 @@ describe('errors, ids and versioning', () => {
     expect(changelog.body.releases[0]).toMatchObject({ version: expect.any(String), changes: expect.any(Array) });
   });
 });
-
-describe('health without a usable encryption key', () => {
-  it('reports encryption_key false and refuses to store secrets, saying what is missing', async () => {
-    const broken = await startTestService({ env: { ENCRYPTION_KEY: 'too-short' } });
-    try {
-      const health = await broken.api('GET', '/api/health');
-      expect(health.body.checks.encryption_key).toBe(false);
-      expect(health.body.status).toBe('degraded');
-      const u = await broken.login('keyless@example.com');
-      await broken.api('POST', `/api/orgs/${u.orgHandle}/projects`, { token: u.token, body: { name: 'Keyless' } });
-      const res = await broken.api('PATCH', `/api/orgs/${u.orgHandle}/projects/keyless/settings`, {
-        token: u.token,
-        body: { openai_api_key: 'sk-abcdefghijklmnop', openai_model: 'gpt-4o-mini' },
-      });
-      expect(res.status).toBe(503);
-      expect(res.body).toMatchObject({ code: 'encryption_key_unavailable', retryable: false, action: expect.stringContaining('ENCRYPTION_KEY') });
-      expect(await broken.services.models.ProjectSetting.count()).toBe(0);
-    } finally {
-      await broken.stop();
-    }
-  });
-});

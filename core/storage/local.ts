@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { checkKey, type MultipartPart, type Storage, type StoredObject } from './storage.ts';
+import { MediaMissingError, checkKey, type MultipartPart, type Storage, type StoredObject } from './storage.ts';
 
 /**
  * Files under DATA_DIR/storage. Signed URLs point at this server (`/api/storage/...`) and
@@ -47,7 +47,12 @@ export class LocalStorage implements Storage {
 
   async get(key: string): Promise<Readable> {
     const target = this.file(key);
-    await fsp.access(target);
+    try {
+      await fsp.access(target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new MediaMissingError();
+      throw err;
+    }
     return fs.createReadStream(target);
   }
 

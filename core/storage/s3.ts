@@ -13,7 +13,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { checkKey, type MultipartPart, type Storage, type StoredObject } from './storage.ts';
+import { MediaMissingError, checkKey, type MultipartPart, type Storage, type StoredObject } from './storage.ts';
 
 export interface S3Config {
   bucket: string;
@@ -47,8 +47,13 @@ export class S3Storage implements Storage {
   }
 
   async get(key: string): Promise<Readable> {
-    const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
-    return res.Body as Readable;
+    try {
+      const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: checkKey(key) }));
+      return res.Body as Readable;
+    } catch (err) {
+      if ((err as { name?: string }).name === 'NoSuchKey' || (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) throw new MediaMissingError();
+      throw err;
+    }
   }
 
   async head(key: string): Promise<StoredObject | null> {

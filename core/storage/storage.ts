@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { AppError } from '../errors.ts';
 
 /**
  * Where media, artifacts and exports live. Keys are relative paths such as
@@ -19,6 +20,7 @@ export interface Storage {
   readonly kind: 'local' | 's3';
   /** Streams a body into the store; never buffers it whole. */
   put(key: string, body: Readable | Buffer, contentType: string): Promise<StoredObject>;
+  /** Throws MediaMissingError when there is no object under the key. */
   get(key: string): Promise<Readable>;
   head(key: string): Promise<StoredObject | null>;
   delete(key: string): Promise<void>;
@@ -35,6 +37,20 @@ export interface Storage {
 }
 
 export class StorageKeyError extends Error {}
+
+/**
+ * The database names an object the store does not have (deleted, or written to another
+ * process's local folder). 404 with code media_missing, never an internal error.
+ */
+export class MediaMissingError extends AppError {
+  constructor(what = 'The stored file') {
+    super(404, `${what} is missing from storage`, {
+      code: 'media_missing',
+      retryable: false,
+      action: 'Upload it again. When several processes run, they must share one storage folder (same DATA_DIR) or use STORAGE=s3',
+    });
+  }
+}
 
 /** Keys are plain relative paths: no `..`, no leading slash, no backslashes. */
 export function checkKey(key: string): string {

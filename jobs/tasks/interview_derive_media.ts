@@ -30,7 +30,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       const list: string[] = [];
       for (const c of chunks) {
         const f = path.join(dir, `${type}-${c.chunk_index}.webm`);
-        await downloadTo(services, c.storage_key, f);
+        await downloadTo(services, c.storage_key, f, `${type}-chunk-${c.chunk_index}`);
         list.push(`file '${f}'`);
       }
       const listFile = path.join(dir, `${type}.txt`);
@@ -44,7 +44,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
 
     for (const a of await models.Artifact.findAll({ where: { interview_id: interview.id, kind: 'source' } })) {
       const f = path.join(dir, a.name);
-      await downloadTo(services, a.storage_key, f);
+      await downloadTo(services, a.storage_key, f, a.name);
       sources.set(a.name, f);
     }
     if (!sources.size) {

@@ -5,8 +5,8 @@ import { detectRecurrence } from '../../tools/evidence/recurrence.ts';
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId, replaceManualEvidence } = payload as { interviewId: string; replaceManualEvidence?: boolean };
-  await runStep(services, interviewId, 'extracting', helpers, async ({ interview }) => {
-    const rows = await extractEvidence(services, interview);
+  await runStep(services, interviewId, 'extracting', helpers, async ({ interview, warn }) => {
+    const rows = await extractEvidence(services, interview, warn);
     return {
       finish: async (transaction) => {
         const { models } = services;

@@ -15,21 +15,23 @@ const PIECE_SECONDS = 600;
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
   const bin = tools(services.config);
-  await runStep(services, interviewId, 'transcribing', helpers, async ({ interview, dir }) => {
+  await runStep(services, interviewId, 'transcribing', helpers, async ({ interview, dir, warn }) => {
     const { models } = services;
     if (await models.TranscriptSegment.count({ where: { interview_id: interview.id } })) {
       return { finish: async () => 'extracting' }; // imported or already transcribed
     }
     const audio = await models.Artifact.findOne({ where: { interview_id: interview.id, name: 'audio' } });
     if (!audio) throw new StepFailure('no_audio', 'There is no audio to transcribe', { action: 'Upload a recording or import a transcript' });
-    const endpoint = (await modelAccess(services, interview.project_id)).transcription;
+    const { transcription: endpoint, keyProblem } = await modelAccess(services, interview.project_id);
+    if (keyProblem && !endpoint) throw new StepFailure(keyProblem.code, `${keyProblem.message}, so the recording cannot be transcribed`, { action: keyProblem.action });
+    if (keyProblem) await warn({ code: keyProblem.code, message: `${keyProblem.message}; the operator's transcription service (TRANSCRIPTION_URL) was used instead`, action: keyProblem.action });
     if (!endpoint) {
       throw new StepFailure('transcription_unconfigured', 'No transcription service is configured for this project', {
         action: 'Set openai_api_key in the project settings (or TRANSCRIPTION_URL on the server), then POST P/sessions/:sessionId/retry-transcription',
       });
     }
     const file = path.join(dir, 'audio.mp3');
-    await downloadTo(services, audio.storage_key, file);
+    await downloadTo(services, audio.storage_key, file, 'audio');
     await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);
     const pieces = (await fs.readdir(dir)).filter((f) => f.startsWith('piece-')).sort();
     await interview.update({ transcription_total: pieces.length, transcription_completed: 0 });

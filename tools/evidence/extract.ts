@@ -6,6 +6,7 @@ import { LocalExtractor } from './local-extractor.ts';
 import { LlmExtractor } from './llm-extractor.ts';
 import { locate } from './locate.ts';
 import type { Extractor, Turn } from './types.ts';
+import type { StepWork } from '../interviews/steps.ts';
 
 export type NewSignal = Omit<SignalAttrs, 'created_at' | 'updated_at' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'created_by'>;
 
@@ -19,10 +20,14 @@ export async function turnsOf(services: Services, interviewId: string): Promise<
  * local one) and turns proposals into evidence rows. A quote that cannot be found in the
  * transcript is dropped; a close paraphrase is kept only marked transcript_uncertain.
  */
-export async function extractEvidence(services: Services, interview: InterviewRow): Promise<NewSignal[]> {
+export async function extractEvidence(services: Services, interview: InterviewRow, warn?: StepWork['warn']): Promise<NewSignal[]> {
   const turns = await turnsOf(services, interview.id);
   if (!turns.length) return [];
-  const llm = (await modelAccess(services, interview.project_id)).llm;
+  const { llm, keyProblem } = await modelAccess(services, interview.project_id);
+  if (keyProblem && warn) {
+    const instead = llm ? "the operator's model (LLM_API_KEY)" : 'the built-in local extractor';
+    await warn({ code: keyProblem.code, message: `${keyProblem.message}; evidence was extracted by ${instead} instead of the project's model`, action: keyProblem.action });
+  }
   const extractor: Extractor = llm ? new LlmExtractor(llm) : new LocalExtractor();
   const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
   let proposals;

@@ -4,6 +4,8 @@ import type { Transaction } from 'sequelize';
 import type { Services } from '../../core/context.ts';
 import type { ArtifactRow } from '../../models/index.ts';
 import { newId } from '../../core/ids.ts';
+import { MediaMissingError } from '../../core/storage/index.ts';
+import { StepFailure } from './pipeline.ts';
 
 export function interviewPrefix(projectId: string, interviewId: string): string {
   return `projects/${projectId}/interviews/${interviewId}`;
@@ -33,6 +35,15 @@ export async function storeFile(services: Services, projectId: string, interview
   return services.storage.put(artifactKey(projectId, interviewId, name), fs.createReadStream(file), mime);
 }
 
-export async function downloadTo(services: Services, key: string, file: string): Promise<void> {
-  await pipeline(await services.storage.get(key), fs.createWriteStream(file));
+/** Copies a stored object to a local file for a processing step; a missing object fails the step as media_missing. */
+export async function downloadTo(services: Services, key: string, file: string, name = key.split('/').pop()): Promise<void> {
+  let body;
+  try {
+    body = await services.storage.get(key);
+  } catch (err) {
+    if (!(err instanceof MediaMissingError)) throw err;
+    const missing = new MediaMissingError(`The stored file ${name} of this interview`);
+    throw new StepFailure('media_missing', missing.message, { retryable: false, action: missing.action });
+  }
+  await pipeline(body, fs.createWriteStream(file));
 }

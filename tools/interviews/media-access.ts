@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { NotFoundError } from '../../core/errors.ts';
+import { MediaMissingError, type Storage } from '../../core/storage/index.ts';
 import { readOnly } from '../common.ts';
 import { SessionIdParam, findInterview } from './record.ts';
 
@@ -15,6 +16,11 @@ const Download = z.object({
   url: z.string().describe('Signed URL; anyone holding it can download until expires_at'),
   expires_at: z.string(),
 });
+/** A signed URL of an object the store lost would only fail later: say so now. */
+async function present(storage: Storage, key: string, name: string): Promise<void> {
+  if (!(await storage.head(key))) throw new MediaMissingError(`The stored file ${name} of this interview`);
+}
+
 const expiry = () => new Date(Date.now() + URL_TTL_SECONDS * 1000).toISOString();
 
 export const listArtifacts = capability({
@@ -77,7 +83,8 @@ export const artifactUrl = capability({
   async handler(ctx, input) {
     const interview = await findInterview(ctx, input.sessionId);
     const a = await ctx.services.models.Artifact.findOne({ where: { interview_id: interview.id, name: input.artifact } });
-    if (!a || !(await ctx.services.storage.head(a.storage_key))) throw new NotFoundError(`No artifact ${input.artifact} for this interview`);
+    if (!a) throw new NotFoundError(`No artifact ${input.artifact} for this interview`);
+    await present(ctx.services.storage, a.storage_key, input.artifact);
     return { name: a.name, kind: a.kind, mime_type: a.mime_type, size: Number(a.size), url: await ctx.services.storage.signedUrl(a.storage_key, URL_TTL_SECONDS), expires_at: expiry() };
   },
 });
@@ -100,6 +107,7 @@ export const mediaFull = capability({
     const interview = await findInterview(ctx, input.sessionId);
     const a = await ctx.services.models.Artifact.findOne({ where: { interview_id: interview.id, name: `merged-${input.type}` } });
     if (!a) throw new NotFoundError(`No merged ${input.type} recording yet`, { action: 'Wait for processing, or POST P/sessions/:sessionId/retry-media-merge' });
+    await present(ctx.services.storage, a.storage_key, a.name);
     return { name: a.name, kind: a.kind, mime_type: a.mime_type, size: Number(a.size), url: await ctx.services.storage.signedUrl(a.storage_key, URL_TTL_SECONDS), expires_at: expiry() };
   },
 });
@@ -120,6 +128,7 @@ export const mediaChunk = capability({
     const interview = await findInterview(ctx, input.sessionId);
     const c = await ctx.services.models.MediaChunk.findOne({ where: { interview_id: interview.id, type: input.type, chunk_index: input.chunkIndex } });
     if (!c) throw new NotFoundError(`No ${input.type} chunk ${input.chunkIndex}`);
+    await present(ctx.services.storage, c.storage_key, `${c.type}-chunk-${c.chunk_index}`);
     return { name: `${c.type}-chunk-${c.chunk_index}`, kind: `${c.type}_chunk`, mime_type: c.mime_type, size: Number(c.size), url: await ctx.services.storage.signedUrl(c.storage_key, URL_TTL_SECONDS), expires_at: expiry() };
   },
 });

@@ -37,20 +37,38 @@ export function projectEndpoint(services: Services, baseUrl: string | null, apiK
   return { baseUrl: baseUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey, model, source: 'project', allowLoopback: services.config.outboundAllowLoopback };
 }
 
+/** The project holds a model key this process cannot open: callers must say so, never fall back silently. */
+export interface KeyProblem {
+  code: 'model_key_unreadable';
+  message: string;
+  action: string;
+}
+
 /**
  * The model endpoints a project's processing may use: its own openai_api_key first (with
  * its base URL and models), else what the operator configured, else none (offline).
+ * `keyProblem` is set when the project's key is stored but does not open here.
  */
-export async function modelAccess(services: Services, projectId: string): Promise<{ transcription: Endpoint | null; llm: Endpoint | null }> {
+export async function modelAccess(
+  services: Services,
+  projectId: string,
+): Promise<{ transcription: Endpoint | null; llm: Endpoint | null; keyProblem: KeyProblem | null }> {
   const rows = await services.models.ProjectSetting.findAll({ where: { project_id: projectId } });
   const value = (key: string) => rows.find((r) => r.key === key);
   const keyRow = value('openai_api_key');
   let projectKey: string | null = null;
+  let keyProblem: KeyProblem | null = null;
   if (keyRow?.ciphertext && keyRow.key_id) {
     try {
       projectKey = services.secrets.open({ keyId: keyRow.key_id, ciphertext: keyRow.ciphertext }, projectId);
-    } catch {
-      projectKey = null;
+    } catch (err) {
+      const reason = err instanceof AppError ? err.code : 'open_failed';
+      services.log.error('the project model key cannot be opened with this process\'s encryption keys', { projectId, key_id: keyRow.key_id, reason });
+      keyProblem = {
+        code: 'model_key_unreadable',
+        message: `The project's openai_api_key is stored but this server cannot open it (${reason}: sealed with encryption key ${keyRow.key_id})`,
+        action: 'Give every process the same ENCRYPTION_KEY (add the key that sealed it to ENCRYPTION_KEYS_PREVIOUS), or set openai_api_key again; then retry processing',
+      };
     }
   }
   const base = value('openai_base_url')?.value ?? DEFAULT_OPENAI_BASE_URL;
@@ -59,11 +77,13 @@ export async function modelAccess(services: Services, projectId: string): Promis
     return {
       transcription: projectEndpoint(services, base, projectKey, value('transcription_model')?.value ?? m.transcriptionModel),
       llm: projectEndpoint(services, base, projectKey, value('openai_model')?.value ?? m.llmModel),
+      keyProblem: null,
     };
   }
   return {
     transcription: m.transcriptionUrl ? { baseUrl: m.transcriptionUrl, apiKey: m.transcriptionKey, model: m.transcriptionModel, source: 'operator', allowLoopback: true } : null,
     llm: m.llmKey ? { baseUrl: m.llmUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey: m.llmKey, model: m.llmModel, source: 'operator', allowLoopback: true } : null,
+    keyProblem,
   };
 }
 

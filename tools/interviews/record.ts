@@ -91,6 +91,9 @@ export const Processing = z.object({
   error_message: z.string().nullable(),
   retryable: z.boolean().nullable(),
   action: z.string().nullable(),
+  warnings: z
+    .array(z.object({ step: z.string(), code: z.string(), message: z.string(), action: z.string().nullable() }))
+    .describe('What processing did differently than configured, e.g. model_key_unreadable: the project\'s model key did not open and the local extractor ran instead'),
   started_at: z.string().nullable(),
   processed_at: z.string().nullable(),
   updated_at: Timestamp,
@@ -107,6 +110,7 @@ export function processingRecord(i: InterviewRow): z.input<typeof Processing> {
     error_message: i.processing_error_message,
     retryable: i.processing_retryable,
     action: i.processing_error_action,
+    warnings: i.processing_warnings ?? [],
     started_at: iso(i.processing_started_at),
     processed_at: iso(i.processed_at),
     updated_at: isoRequired(i.updated_at),

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { JobHelpers } from 'graphile-worker';
 import type { Transaction } from 'sequelize';
 import type { Services } from '../../core/context.ts';
-import type { InterviewRow } from '../../models/index.ts';
+import type { InterviewRow, ProcessingWarning } from '../../models/index.ts';
 import { StepFailure, queueStep, type Step } from './pipeline.ts';
 import { recordFailure, recordUsage } from '../billing/usage.ts';
 
@@ -12,6 +12,8 @@ export interface StepWork {
   interview: InterviewRow;
   /** A scratch folder for this run, removed afterwards. */
   dir: string;
+  /** Records a warning on the processing status at once (what this step did differently than configured). */
+  warn(w: Omit<ProcessingWarning, 'step'>): Promise<void>;
 }
 
 /**
@@ -31,10 +33,15 @@ export async function runStep(
   const { models, db } = services;
   const interview = await models.Interview.findByPk(interviewId);
   if (!interview) return; // deleted meanwhile: nothing to do
-  await interview.update({ processing_status: 'processing', processing_step: step, processing_started_at: interview.processing_started_at ?? new Date() });
+  // Warnings describe the run that made the current result: a step that runs again starts clean.
+  const others = (list: ProcessingWarning[] | null, code?: string) => (list ?? []).filter((w) => w.step !== step || (code !== undefined && w.code !== code));
+  await interview.update({ processing_status: 'processing', processing_step: step, processing_started_at: interview.processing_started_at ?? new Date(), processing_warnings: others(interview.processing_warnings) });
+  const warn: StepWork['warn'] = async (w) => {
+    await interview.update({ processing_warnings: [...others(interview.processing_warnings, w.code), { step, ...w }] });
+  };
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), `verbatim-${step}-`));
   try {
-    const { finish } = await work({ interview, dir });
+    const { finish } = await work({ interview, dir, warn });
     await db.sequelize.transaction(async (transaction) => {
       const fresh = await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE });
       if (!fresh) return;

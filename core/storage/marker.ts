@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { QueryTypes, type Sequelize } from 'sequelize';
+
+const RECORD = 'local_storage_id';
+export const MARKER_FILE = '.verbatim-storage-id';
+
+export class StorageFolderError extends Error {}
+
+/**
+ * With STORAGE=local every process on one database must use the same folder, or media
+ * uploaded through one process is missing for the others. The first start writes a marker
+ * with a random id into the folder and records the id in the database; a process whose
+ * folder lacks that marker is refused.
+ */
+export async function checkStorageFolder(sequelize: Sequelize, root: string): Promise<void> {
+  const file = path.join(root, MARKER_FILE);
+  const read = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : null);
+  const recorded = async () =>
+    (await sequelize.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = $1`, { bind: [RECORD], type: QueryTypes.SELECT }))[0]?.value ?? null;
+
+  let expected = await recorded();
+  if (!expected) {
+    let mine = read();
+    if (!mine) {
+      mine = randomBytes(12).toString('hex');
+      fs.mkdirSync(root, { recursive: true });
+      try {
+        fs.writeFileSync(file, mine + '\n', { flag: 'wx' });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        mine = read(); // a process sharing the folder wrote it first
+      }
+    }
+    await sequelize.query(`INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, { bind: [RECORD, mine] });
+    expected = await recorded();
+  }
+  const found = read();
+  if (found === expected) return;
+  throw new StorageFolderError(
+    `STORAGE=local: ${root} is not the storage folder the other processes on this database use ` +
+      `(${found ? `its ${MARKER_FILE} holds another id` : `it has no ${MARKER_FILE}`}), so media uploaded through one process would be missing in the others. ` +
+      'Give every process the same DATA_DIR (or mount one shared folder at DATA_DIR/storage), or set STORAGE=s3. ' +
+      `If this is the right folder and only its marker was lost, write ${expected} into ${file}.`,
+  );
+}
