@@ -33,7 +33,8 @@ export function fromDatabaseError(err: unknown): AppError | null {
   if (pg.code === '23505') {
     // "Key (organization_id, handle)=(org_1, research) already exists."
     const m = /^Key \((.+)\)=\((.*)\) already exists/s.exec(pg.detail ?? '');
-    const columns = m ? m[1].split(', ') : [];
+    // An expression index names its column inside a call: "lower(email)".
+    const columns = m ? m[1].split(', ').map((c) => c.replace(/^\w+\((\w+)\)$/, '$1')) : [];
     const values = m ? m[2].split(', ') : [];
     const i = columns.findLastIndex((c) => c !== 'id' && !c.endsWith('_id'));
     if (i >= 0 && columns.length === values.length) {

@@ -86,8 +86,8 @@ export async function invoke(cap: Capability, input: unknown, context: CallConte
     if (cap.access === 'admin' && !user.isAdmin) throw new ForbiddenError('Operators only', { code: 'admin_required' });
     checkScope(cap, user);
   }
-  const parsed = parseOrThrow(cap.input, input);
   refuseUnsafeText({ orgHandle: context.orgHandle, projectHandle: context.projectHandle });
+  const parsed = parseOrThrow(cap.input, input);
   try {
     return await run(cap, ctx, user, parsed, context);
   } catch (err) {

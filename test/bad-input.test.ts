@@ -163,3 +163,93 @@ describe('bad input over the OpenAPI document', () => {
     expect(sent).toBeLessThan(5000);
   });
 });
+
+describe('races on one handle', () => {
+  const race = async (n: number, send: () => Promise<{ status: number; body: any }>) => {
+    const answers = await Promise.all(Array.from({ length: n }, send));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([201, ...Array(n - 1).fill(409)]);
+    for (const a of answers.filter((x) => x.status === 409)) expect(a.body.requestId).toBeTruthy();
+    return answers.filter((a) => a.status === 409).map((a) => a.body);
+  };
+
+  it('creates an organization once; every other concurrent create is 409 handle_taken', async () => {
+    const conflicts = await race(8, () => svc.api('POST', '/api/orgs', { token, body: { handle: 'race-org', name: 'Race' } }));
+    for (const c of conflicts) expect(c).toMatchObject({ code: 'handle_taken', error: expect.stringContaining('race-org') });
+  });
+
+  it('creates a screener once; every other concurrent create is 409 handle_taken', async () => {
+    const conflicts = await race(12, () => svc.api('POST', `/api/orgs/${orgHandle}/projects/${projectHandle}/screeners`, { token, body: { title: 'Race', handle: 'race-screener' } }));
+    for (const c of conflicts) expect(c.code).toBe('handle_taken');
+  });
+
+  it('adds a member once; every other concurrent add is 409', async () => {
+    await race(6, () => svc.api('POST', `/api/orgs/${orgHandle}/members`, { token, body: { email: 'race-member@example.com' } }));
+  });
+});
+
+describe('the same refusals on MCP and the edge routes', () => {
+  it('refuses NUL and lone surrogates in MCP tools/call as invalid params naming the field', async () => {
+    const client = await svc.mcp(token);
+    const nul = client.callTool({ name: 'projects.get', arguments: { projectRef: `${orgHandle}/${NUL}` } });
+    await expect(nul).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('projectRef: must not contain NUL') });
+    const surrogate = client.callTool({ name: 'organizations.create', arguments: { handle: 'mcp-surrogate', name: SURROGATE } });
+    await expect(surrogate).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('name: must not contain NUL bytes or unpaired surrogates') });
+    expect((await svc.api('GET', '/api/orgs/mcp-surrogate', { token })).status).toBe(404);
+  });
+
+  it('answers an unreadable /mcp body with a JSON-RPC error: -32700 for malformed JSON, -32600 too_deep for deep nesting', async () => {
+    const post = (raw: string) => svc.api('POST', '/mcp', { token, raw, headers: { accept: 'application/json, text/event-stream' } });
+    const malformed = await post('{"jsonrpc":');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    const tooDeep = await post(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"projects.list","arguments":{"x":${deep(10_000)}}}}`);
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, data: { code: 'too_deep' } } });
+    // 64 levels is still fine: the cap refuses only what is deeper.
+    const ok = await post(`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{"x":${deep(60)}}}}`);
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses NUL and deep JSON on agent registration, and a NUL that only Postgres would see is 400, not 500', async () => {
+    const nul = await svc.api('POST', '/agent/auth', { body: { type: 'anonymous', agent_context: NUL } });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error).toContain('agent_context: must not contain NUL');
+    const tooDeep = await svc.api('POST', '/agent/auth', { raw: `{"type":"anonymous","agent_context":${deep(1000)}}` });
+    expect(tooDeep).toMatchObject({ status: 400, body: { code: 'too_deep' } });
+    // The issuer inside an (unsigned) assertion is looked up before any signature check.
+    const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const assertion = `${b64({ alg: 'RS256', typ: 'oauth-id-jag+jwt' })}.${b64({ iss: `https://${NUL}.example`, sub: 'x' })}.c2ln`;
+    const issuer = await svc.api('POST', '/agent/auth', {
+      body: { type: 'identity_assertion', assertion_type: 'urn:ietf:params:oauth:token-type:id-jag', assertion, requested_credential_type: 'access_token' },
+    });
+    expect(issuer.status).toBe(400);
+    expect(issuer.body.requestId).toBeTruthy();
+  });
+
+  it('refuses NUL in query values of non-registry routes (SDK key, sign-in, tracker callback)', async () => {
+    for (const path of ['/api/sdk/placement?pathname=/&key=a%00b', '/api/auth/google/login?return_to=%2Fa%00b', '/api/auth/tracker/callback?code=x&state=a%00b']) {
+      const res = await svc.api('GET', path);
+      expect(res.status, path).toBe(400);
+      expect(res.body.error, path).toMatch(/^\w+: must not contain NUL/);
+    }
+    const logout = await svc.api('POST', '/api/auth/logout', { headers: { cookie: 'auth_token=a%00b' } });
+    expect(logout.status).toBeLessThan(500);
+  });
+});
+
+describe('OpenAPI request bodies', () => {
+  it('describes multipart and binary uploads as they are sent', async () => {
+    const doc = (await svc.api('GET', '/api/openapi')).body;
+    const op = (name: string) => Object.values(doc.paths as Record<string, Record<string, any>>).flatMap((m) => Object.values(m)).find((o) => o.operationId === name);
+    const video = op('interviews.upload_media').requestBody.content;
+    expect(Object.keys(video)).toEqual(['multipart/form-data']);
+    expect(video['multipart/form-data'].schema.properties.media).toMatchObject({ type: 'string', format: 'binary' });
+    const audio = op('sdk.upload_audio_chunk').requestBody.content;
+    expect(audio['multipart/form-data'].schema.properties.audio).toMatchObject({ type: 'string', format: 'binary' });
+    expect(audio['multipart/form-data'].schema.properties.session_id.type).toBe('string');
+    const part = op('sdk.screen_upload_part');
+    expect(part.requestBody.content).toEqual({ 'application/octet-stream': { schema: expect.objectContaining({ type: 'string', format: 'binary' }) } });
+    expect(part.parameters.filter((p: any) => p.in === 'header').map((p: any) => p.name).sort()).toEqual(['x-part-number', 'x-session-id']);
+  });
+});
