@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { validInvitation, validScript, visibility } from './helpers/fixtures.ts';
@@ -10,6 +11,7 @@ import { validInvitation, validScript, visibility } from './helpers/fixtures.ts'
  */
 
 const SHOP = 'https://shop.example';
+const TRACKER_SECRET = 'tracker-webhook-secret';
 const NUL = 'a\u0000b';
 const SURROGATE = 'a\ud800b';
 /** JSON text nested `levels` deep (built as text: JSON.stringify itself cannot). */
@@ -41,7 +43,7 @@ let projectHandle: string;
 let sdkKey: string;
 
 beforeAll(async () => {
-  svc = await startTestService();
+  svc = await startTestService({ env: { TRACKER_WEBHOOK_SECRET: TRACKER_SECRET } });
   const owner = await svc.login('bad-input@example.com', { admin: true });
   token = owner.token;
   orgHandle = owner.orgHandle;
@@ -235,6 +237,19 @@ describe('the same refusals on MCP and the edge routes', () => {
     }
     const logout = await svc.api('POST', '/api/auth/logout', { headers: { cookie: 'auth_token=a%00b' } });
     expect(logout.status).toBeLessThan(500);
+  });
+});
+
+describe('signed webhook deliveries', () => {
+  it('refuses a tracker delivery carrying NUL as a 400 naming the field, before any lookup', async () => {
+    const body = JSON.stringify({ type: 'Issue', action: 'update', organizationId: NUL, data: { id: 'x' }, webhookTimestamp: Date.now() });
+    const res = await fetch(`${svc.url}/api/webhooks/tracker`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'linear-delivery': 'nul-1', 'linear-signature': createHmac('sha256', TRACKER_SECRET).update(body).digest('hex') },
+      body,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toContain('organizationId: must not contain NUL');
   });
 });
 
