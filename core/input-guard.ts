@@ -26,7 +26,7 @@ export function refuseUnsafeText(value: unknown, prefix: (string | number)[] = [
       v.forEach((item, i) => stack.push({ value: item, path: [...path, i] }));
     } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
       for (const [key, item] of Object.entries(v)) {
-        if (UNSAFE_TEXT.test(key)) throw new ValidationError(`${fieldName(path)}: field names must not contain NUL bytes or unpaired surrogates`);
+        if (UNSAFE_TEXT.test(key)) throw new ValidationError(`${path.length ? `${fieldName(path)}: field` : 'Field'} names must not contain NUL bytes or unpaired surrogates`);
         stack.push({ value: item, path: [...path, key] });
       }
     }

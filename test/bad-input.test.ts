@@ -68,6 +68,7 @@ function casesFor(op: Op): Case[] {
   const cases: Case[] = [];
   for (const p of params.filter((x) => x.in === 'path')) {
     cases.push({ label: `path ${p.name} malformed escape`, path: fill(op.path, { [p.name]: '%E0%A4%A' }), status: [400], code: 'malformed_path' });
+    cases.push({ label: `path ${p.name} quotes and 300 characters`, path: fill(op.path, { [p.name]: encodeURIComponent(`'"\\${'é'.repeat(300)}`) }) });
     cases.push({ label: `path ${p.name} encoded surrogate`, path: fill(op.path, { [p.name]: '%ED%A0%80' }), status: [400], code: 'malformed_path' });
     // Upload routes read (and refuse) the body before the path is validated.
     const upload = Object.keys(op.operation.requestBody?.content ?? {}).some((t) => t !== 'application/json');
@@ -76,6 +77,7 @@ function casesFor(op: Op): Case[] {
   for (const p of params.filter((x) => x.in === 'query')) {
     cases.push({ label: `query ${p.name} NUL`, query: `${p.name}=a%00b`, status: [400], error: `${p.name}: must not contain NUL` });
     cases.push({ label: `query ${p.name} malformed escape`, query: `${p.name}=%E0%A4%A` });
+    cases.push({ label: `query ${p.name} out of range`, query: `${p.name}=99999999999999999999999` });
   }
   const content = op.operation.requestBody?.content ?? {};
   const json = content['application/json']?.schema;
@@ -83,7 +85,7 @@ function casesFor(op: Op): Case[] {
     const props = Object.entries((json.properties ?? {}) as Record<string, { type?: unknown }>);
     cases.push({ label: 'malformed JSON', body: '{"a":', status: [400], code: 'malformed_json' });
     cases.push({ label: 'body is an array', body: '[]', status: [400] });
-    cases.push({ label: 'NUL in a field name', body: JSON.stringify({ [NUL]: 1 }), status: [400], error: 'field names must not contain NUL' });
+    cases.push({ label: 'NUL in a field name', body: JSON.stringify({ [NUL]: 1 }), status: [400], error: 'Field names must not contain NUL' });
     const first = props[0]?.[0] ?? 'anything';
     cases.push({ label: 'JSON 10,000 deep', body: `{${JSON.stringify(first)}:${deep(10_000)}}`, status: [400], code: 'too_deep' });
     cases.push({ label: 'NUL nested in a field', body: JSON.stringify({ [first]: [{ nested: NUL }] }), status: [400], error: `${first}.0.nested: must not contain NUL` });
@@ -159,6 +161,7 @@ describe('bad input over the OpenAPI document', () => {
       else for (let i = 0; i < cases.length; i += 8) await Promise.all(cases.slice(i, i + 8).map(check));
     }
     expect(failures).toEqual([]);
+    console.info(`bad-input walk: ${sent} requests over ${ops.length} operations`);
     // The walk is bounded, and it really covered the document.
     expect(ops.length).toBeGreaterThan(150);
     expect(sent).toBeGreaterThan(1500);
@@ -235,6 +238,8 @@ describe('the same refusals on MCP and the edge routes', () => {
       expect(res.status, path).toBe(400);
       expect(res.body.error, path).toMatch(/^\w+: must not contain NUL/);
     }
+    const key = await svc.api('GET', '/api/sdk/placement?pathname=/&a%00b=1');
+    expect(key).toMatchObject({ status: 400, body: { error: 'Field names must not contain NUL bytes or unpaired surrogates' } });
     const logout = await svc.api('POST', '/api/auth/logout', { headers: { cookie: 'auth_token=a%00b' } });
     expect(logout.status).toBeLessThan(500);
   });
