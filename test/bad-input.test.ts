@@ -245,6 +245,24 @@ describe('the same refusals on MCP and the edge routes', () => {
   });
 });
 
+describe('routes outside the registry', () => {
+  it('answer malformed escapes, encoded surrogates and NUL in path and query with 4xx', async () => {
+    const paths = ['/api/oauth/interaction/X', '/api/oauth/authorize/request?request=X', '/api/public/leaderboard/icons/X/X', '/r/X', '/r/view/X', '/api/auth/codehost/callback?code=X&state=X'];
+    const puts = ['/api/storage/uploads/X/1'];
+    for (const bad of ['%E0%A4%A', '%ED%A0%80', 'a%00b']) {
+      for (const [method, template] of [...paths.map((p) => ['GET', p]), ...puts.map((p) => ['PUT', p])]) {
+        const res = await fetch(svc.url + template.replaceAll('X', bad), { method, headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+        const text = await res.text();
+        expect(res.status, `${method} ${template} with ${bad}: ${text.slice(0, 200)}`).toBeLessThan(500);
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(text).not.toMatch(STACK);
+      }
+    }
+    const decision = await svc.api('POST', '/api/oauth/authorize/decision', { token, raw: `{"uid":${deep(500)}}` });
+    expect(decision).toMatchObject({ status: 400, body: { code: 'too_deep' } });
+  });
+});
+
 describe('signed webhook deliveries', () => {
   it('refuses a tracker delivery carrying NUL as a 400 naming the field, before any lookup', async () => {
     const body = JSON.stringify({ type: 'Issue', action: 'update', organizationId: NUL, data: { id: 'x' }, webhookTimestamp: Date.now() });
