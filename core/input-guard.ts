@@ -14,7 +14,7 @@ const fieldName = (path: (string | number)[]) => (path.length ? path.join('.') :
 /**
  * Refuses a value holding unsafe text in any string or object key, at any depth, with a 400
  * naming the field (`title`, `items.2.text`). `prefix` names the root when the value is a
- * single string or when the fields live somewhere particular (`query parameter`).
+ * single string (`logout_token`).
  */
 export function refuseUnsafeText(value: unknown, prefix: (string | number)[] = []): void {
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: prefix }];
