@@ -4,6 +4,8 @@ import { routeLimiter } from '../core/rate-limit.ts';
 import { claim, complete, register } from './agent/registration.ts';
 import { revokeByLogoutToken } from './agent/assertions.ts';
 import { AppError } from '../core/errors.ts';
+import { refuseUnsafeText } from '../core/input-guard.ts';
+import { jsonBody } from '../rest/json-body.ts';
 
 type Handler = (deps: { services: Services; tokenKey: Services['agentTokenKey'] }, body: unknown) => Promise<unknown>;
 
@@ -13,10 +15,11 @@ type Handler = (deps: { services: Services; tokenKey: Services['agentTokenKey'] 
  */
 export function agentRoutes(services: Services): Router {
   const router = express.Router();
-  const json = express.json({ limit: '16kb' });
+  const json = jsonBody('16kb');
   const pool = services.db.pool;
   const run = (fn: Handler) => async (req: Request, res: Response, next: NextFunction) => {
     try {
+      refuseUnsafeText(req.body);
       res.json(await fn({ services, tokenKey: services.agentTokenKey }, req.body ?? {}));
     } catch (err) {
       next(err);
@@ -42,6 +45,7 @@ export function agentRoutes(services: Services): Router {
       try {
         const token = typeof req.body === 'string' ? req.body.trim() : (req.body as { logout_token?: unknown } | undefined)?.logout_token;
         if (typeof token !== 'string' || !token) throw new AppError(400, 'Send a logout token', { code: 'invalid_request' });
+        refuseUnsafeText(token, ['logout_token']);
         const revoked = await revokeByLogoutToken(services, token);
         res.json({ success: true, revoked_credentials: revoked });
       } catch (err) {

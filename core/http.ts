@@ -20,12 +20,25 @@ import { signInRoutes } from '../auth/signin.ts';
 import { linkingRoutes } from '../auth/linking.ts';
 import { requestId } from '../rest/request-id.ts';
 import { accessLog } from '../rest/access-log.ts';
-import { apiNotFound, errorHandler } from '../rest/errors.ts';
-import { createMcpEndpoint, mcpBodyError } from './mcp-server.ts';
+import { apiNotFound, asAppError, errorHandler } from '../rest/errors.ts';
+import { jsonBody } from '../rest/json-body.ts';
+import { refuseUnsafeText } from './input-guard.ts';
+import { createMcpEndpoint } from './mcp-server.ts';
 import { routeLimiter } from './rate-limit.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
-import { AppError, AuthenticationError, ForbiddenError } from './errors.ts';
+import { AppError, AuthenticationError, ForbiddenError, toEnvelope } from './errors.ts';
 import { VERSION } from './version.ts';
+
+/** A body /mcp cannot read is a JSON-RPC error (-32700 parse error, -32600 otherwise), as MCP clients expect. */
+function mcpBodyError(services: Services) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction) => {
+    const known = asAppError(err);
+    if (!known || known.status >= 500) return next(err);
+    const code = known.code === 'malformed_json' ? -32700 : -32600;
+    services.log.debug('unreadable MCP body', { requestId: req.requestId, error: known.message });
+    res.status(known.status).json({ jsonrpc: '2.0', error: { code, message: code === -32700 ? `Parse error: ${known.message}` : known.message, data: toEnvelope(known, req.requestId) }, id: null });
+  };
+}
 
 export function createApp(catalog: Catalog, services: Services): Express {
   const app = express();
@@ -35,8 +48,18 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.use(requestId);
   app.use(accessLog(services.log));
   app.use(cookieParser());
+  // Query values reach lookups on every route (SDK keys, OAuth, sign-in): no text Postgres cannot hold.
+  app.use((req, _res, next) => {
+    let refused: unknown;
+    try {
+      refuseUnsafeText(req.query);
+    } catch (err) {
+      refused = err;
+    }
+    next(refused);
+  });
   // REST routes parse their own bodies (limits differ per route; some are multipart).
-  app.use('/mcp', express.json({ limit: '1mb' }), mcpBodyError);
+  app.use('/mcp', jsonBody('1mb'), mcpBodyError(services));
 
   app.get('/', (_req, res) => {
     const base = services.baseUrl();

@@ -4,6 +4,8 @@ import { isUserBound, type Ctx, type Principal, type Services, type UserPrincipa
 import { AuthenticationError, ForbiddenError, ValidationError } from './errors.ts';
 import { resolveOrg, resolveProject, requireRole } from '../auth/access.ts';
 import { projectForKey } from '../auth/sdk-key.ts';
+import { refuseUnsafeText } from './input-guard.ts';
+import { fromDatabaseError } from './db-errors.ts';
 
 export interface Call {
   services: Services;
@@ -26,7 +28,12 @@ export function describeIssues(error: z.ZodError): string {
     .join('; ');
 }
 
+/**
+ * The one validation path for registry input on every surface. Text Postgres cannot store
+ * (NUL, lone surrogates) is refused here for every string and key, whatever the schema says.
+ */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  refuseUnsafeText(value);
   const result = schema.safeParse(value);
   if (!result.success) throw new ValidationError(describeIssues(result.error));
   return result.data;
@@ -79,13 +86,24 @@ export async function invoke(cap: Capability, input: unknown, context: CallConte
     if (cap.access === 'admin' && !user.isAdmin) throw new ForbiddenError('Operators only', { code: 'admin_required' });
     checkScope(cap, user);
   }
+  refuseUnsafeText({ orgHandle: context.orgHandle, projectHandle: context.projectHandle });
   const parsed = parseOrThrow(cap.input, input);
+  try {
+    return await run(cap, ctx, user, parsed, context);
+  } catch (err) {
+    // Races (two creates of one handle) and values only Postgres checks: typed, on both surfaces.
+    throw fromDatabaseError(err) ?? err;
+  }
+}
+
+async function run(cap: Capability, ctx: Ctx, user: UserPrincipal | null, parsed: unknown, context: CallContext) {
+  const { services } = ctx;
   if (cap.access === 'project') {
     Object.assign(ctx, await resolveProject(services, user!, context.orgHandle!, context.projectHandle!));
   } else if (cap.access === 'org') {
     ctx.org = await resolveOrg(services, user!, context.orgHandle!);
   }
   if (ctx.org && user) requireRole(ctx.org, cap.roles, cap.title.toLowerCase());
-  const output = await cap.handler(ctx, parsed);
+  const output = await cap.handler(ctx, parsed as never);
   return cap.output.parse(output) as Record<string, unknown>;
 }

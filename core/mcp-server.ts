@@ -1,4 +1,4 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -70,17 +70,6 @@ function rpcError(err: unknown, requestId: string, services: Services, notFound?
 function toolError(err: AppError, requestId: string): CallToolResult {
   const envelope = { ...toEnvelope(err, requestId), status: err.status };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
-}
-
-/**
- * express.json's refusals on /mcp, answered as the SDK transport answers them: a JSON-RPC error
- * with id null (malformed JSON is -32700), never the REST envelope.
- */
-export function mcpBodyError(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const { type, status, message } = (err ?? {}) as { type?: unknown; status?: number; message?: string };
-  if (typeof type !== 'string' || !status || status >= 500) return next(err);
-  const error = type === 'entity.parse.failed' ? { code: -32700, message: 'Parse error: Invalid JSON' } : { code: -32000, message: message ?? 'Bad request body' };
-  res.status(status).json({ jsonrpc: '2.0', error, id: null });
 }
 
 /**

@@ -1,20 +1,50 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../core/logger.ts';
-import { AppError, NotFoundError, PayloadTooLargeError, ValidationError, internalEnvelope, toEnvelope } from '../core/errors.ts';
+import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError, internalEnvelope, toEnvelope } from '../core/errors.ts';
+import { fromDatabaseError, pgDiagnostics } from '../core/db-errors.ts';
 
-/** Normalises what body parsers and handlers throw into the typed hierarchy. */
+/**
+ * body-parser / raw-body error types (`err.type`). Those a client causes are 4xx; the two
+ * `stream.*` ones mean a body was read twice, a server fault that still gets a typed answer.
+ */
+const bodyErrors: Record<string, () => AppError> = {
+  'entity.parse.failed': () => new ValidationError('Malformed JSON in request body', { code: 'malformed_json' }),
+  'entity.too.large': () => new PayloadTooLargeError('Request body is too large'),
+  'entity.verify.failed': () => new ForbiddenError('The request body failed verification', { code: 'body_verification_failed' }),
+  'encoding.unsupported': () => new AppError(415, 'Unsupported Content-Encoding', { code: 'unsupported_encoding' }),
+  'charset.unsupported': () => new AppError(415, 'Unsupported request body charset', { code: 'unsupported_charset' }),
+  'request.aborted': () => new ValidationError('The request was aborted before its body arrived', { code: 'request_aborted' }),
+  'request.size.invalid': () => new ValidationError('The body length does not match Content-Length', { code: 'request_size_invalid' }),
+  'parameters.too.many': () => new PayloadTooLargeError('Too many form parameters', { code: 'parameters_too_many' }),
+  'stream.encoding.set': () => new AppError(500, 'The request body could not be read', { code: 'body_unreadable' }),
+  'stream.not.readable': () => new AppError(500, 'The request body could not be read', { code: 'body_unreadable' }),
+};
+
+/** Normalises what routing, body parsers, the database and handlers throw into the typed hierarchy. */
 export function asAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
-  const type = (err as { type?: string } | null)?.type;
-  if (type === 'entity.parse.failed') return new ValidationError('Malformed JSON in request body', { code: 'malformed_json' });
-  if (type === 'entity.too.large') return new PayloadTooLargeError('Request body is too large');
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ValidationError('Unsupported request body encoding');
+  // Express decoding a path parameter with a malformed %-escape (router sets status 400).
+  if (err instanceof URIError) return new ValidationError('The path holds a malformed percent-escape', { code: 'malformed_path' });
+  const type = (err as { type?: unknown } | null)?.type;
+  if (typeof type === 'string' && bodyErrors[type]) return bodyErrors[type]();
+  const db = fromDatabaseError(err);
+  if (db) return db;
+  // Any other http-errors client error (status 4xx, message meant for the client).
+  const e = err as { status?: unknown; expose?: unknown; message?: unknown } | null;
+  if (e && typeof e.status === 'number' && e.status >= 400 && e.status < 500 && e.expose === true) {
+    return new AppError(e.status, String(e.message), { code: 'invalid_request' });
+  }
   return null;
 }
 
 export function sendError(res: Response, err: unknown, requestId: string, log: Logger): void {
   const known = asAppError(err);
-  if (!known) log.error('unhandled error', { requestId, error: err instanceof Error ? err.stack ?? err.message : String(err) });
+  if (!known) {
+    const pg = pgDiagnostics(err);
+    log.error('unhandled error', { requestId, error: err instanceof Error ? err.stack ?? err.message : String(err), ...(pg ? { postgres: pg } : {}) });
+  } else if (known.status >= 500) {
+    log.warn('request failed', { requestId, status: known.status, code: known.code, error: known.message });
+  }
   if (res.headersSent) return void res.end();
   if (known?.headers) for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);
   res.status(known ? known.status : 500).json(known ? toEnvelope(known, requestId) : internalEnvelope(requestId));

@@ -48,7 +48,12 @@ class StreamingStorage implements multer.StorageEngine {
         chunks.push(c);
       });
       file.stream.on('error', (err) => cb(err));
-      file.stream.on('end', () => cb(null, { size, text: Buffer.concat(chunks).toString('utf8') }));
+      file.stream.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        // Said here rather than by the generic NUL refusal, which would not say why.
+        if (text.includes('\u0000')) return cb(new ValidationError(`${file.fieldname}: the file is binary, not text`, { code: 'file_not_text' }));
+        cb(null, { size, text });
+      });
       return;
     }
     const key = `incoming/${randomBytes(12).toString('hex')}/${file.fieldname}`;

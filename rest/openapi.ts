@@ -29,6 +29,8 @@ const statusText: Record<string, string> = {
   '401': 'Not authenticated',
   '403': 'Forbidden',
   '404': 'Not found',
+  '413': 'Body or file too large',
+  '415': 'Unsupported media type',
   '422': 'Domain error, not retryable',
   '429': 'Rate limited',
   '500': 'Internal error',
@@ -40,6 +42,7 @@ function errorResponses(cap: Capability, hasBody: boolean): Record<string, unkno
   if (cap.access !== 'public') codes.push('401', '403');
   if (hasBody || Object.keys((jsonSchema(cap.input, 'input').properties ?? {}) as object).length) codes.push('400');
   if (cap.rateLimit) codes.push('429');
+  if (cap.rest?.binary || cap.rest?.multipart) codes.push('413', '415');
   return Object.fromEntries(codes.sort().map((c) => [c, { ...errorResponse, description: statusText[c] }]));
 }
 
@@ -67,6 +70,11 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
       });
       delete props[name];
     }
+    for (const [header, field] of Object.entries(binding.headers ?? {})) {
+      const schema = props[field] ?? { type: 'string' };
+      parameters.push({ name: header, in: 'header', required: required.has(field), schema, ...(schema.description ? { description: schema.description } : {}) });
+      delete props[field];
+    }
     const bodyless = binding.method === 'GET' || binding.method === 'DELETE';
     for (const name of Object.keys(props)) {
       if (!bodyless && !binding.query?.includes(name)) continue;
@@ -91,10 +99,19 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
       'x-mcp-tool': cap.mcp ? cap.name : null,
       'x-scope': cap.scope,
     };
-    if (!bodyless) {
+    if (binding.binary) {
+      const mb = Math.round(binding.binary.maxBytes / 1024 / 1024);
+      operation.requestBody = { required: true, content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary', description: `Raw bytes, at most ${mb} MB` } } } };
+    } else if (!bodyless) {
+      // Multipart file parts are files, not the stored objects the handler receives.
+      for (const [name, file] of Object.entries(binding.multipart ?? {})) {
+        const description = props[name]?.description ?? `${file.kind === 'text' ? 'A text file' : `A${file.accept === 'either' || !file.accept ? 'n audio or video' : file.accept === 'audio' ? 'n audio' : ' video'} file`}, at most ${Math.round(file.maxBytes / 1024 / 1024)} MiB`;
+        props[name] = { type: 'string', format: 'binary', description };
+      }
       const bodySchema: JsonSchema = { ...input, properties: props, required: [...required].filter((r) => r in props) };
       if (!(bodySchema.required as string[]).length) delete bodySchema.required;
-      operation.requestBody = { required: (bodySchema.required as string[] | undefined)?.length ? true : false, content: { 'application/json': { schema: bodySchema } } };
+      const mediaType = binding.multipart ? 'multipart/form-data' : 'application/json';
+      operation.requestBody = { required: (bodySchema.required as string[] | undefined)?.length ? true : false, content: { [mediaType]: { schema: bodySchema } } };
     }
     if (cap.deprecated) {
       operation.deprecated = true;

@@ -7,6 +7,7 @@ import { invoke } from '../core/invoke.ts';
 import { AuthenticationError, ValidationError } from '../core/errors.ts';
 import { parseMultipart } from './multipart.ts';
 import { storeBinaryBody } from './binary.ts';
+import { jsonBody } from './json-body.ts';
 import { requestOriginOf } from '../tools/sdk/origin-guard.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { projectForKey, sdkKeyFrom } from '../auth/sdk-key.ts';
@@ -42,7 +43,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
   const status = binding.status ?? 200;
   const sdk = cap.access === 'sdk';
 
-  const json = express.json({ limit: binding.bodyLimit ?? 1024 * 1024 });
+  const json = jsonBody(binding.bodyLimit ?? 1024 * 1024);
   const parseJson = (req: Request, res: Response) => new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 
   return async (req: Request, res: Response, next: NextFunction) => {

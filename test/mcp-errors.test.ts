@@ -100,15 +100,15 @@ describe('protocol faults stay JSON-RPC errors', () => {
     expect(JSON.stringify(err)).not.toMatch(/db-internal|crash\.ts|5432/);
   });
 
-  it('malformed JSON on POST /mcp is a JSON-RPC -32700 with id null; an oversized body is a JSON-RPC 413', async () => {
+  it('malformed JSON on POST /mcp is a JSON-RPC -32700 with id null; an oversized body is a JSON-RPC -32600 with HTTP 413', async () => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${o.token}` };
     const bad = await fetch(`${svc.url}/mcp`, { method: 'POST', headers, body: '{"jsonrpc": "2.0", "id": 1, "method": ' });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: expect.stringMatching(/^Parse error/) }, id: null });
+    expect(await bad.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700, message: expect.stringMatching(/^Parse error/), data: { code: 'malformed_json' } }, id: null });
 
     const big = await fetch(`${svc.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } }) });
     expect(big.status).toBe(413);
-    expect(await big.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+    expect(await big.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
   });
 });
 

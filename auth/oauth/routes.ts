@@ -8,6 +8,7 @@ import { ipKeyGenerator } from 'express-rate-limit';
 import { sha256 } from '../agent/tokens.ts';
 import { OIDC_SCOPES, RESOURCE_SCOPES, mcpResource } from './provider.ts';
 import { escapeHtml } from '../../core/html.ts';
+import { jsonBody } from '../../rest/json-body.ts';
 
 /**
  * oidc-provider's own discovery document, asked of this very process over the socket the
@@ -78,7 +79,7 @@ async function signedIn(services: Services, req: Request) {
 export function oauthRoutes(services: Services): Router {
   const router = express.Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
-  const json = express.json({ limit: '4kb' });
+  const json = jsonBody('4kb');
 
   router.get('/api/oauth/interaction/:uid', async (req, res, next) => {
     try {

@@ -5,6 +5,7 @@ import { AuthenticationError, UnavailableError, ValidationError } from '../../co
 import { githubCategory } from '../../tools/integrations/providers.ts';
 import { applyProviderState } from '../../tools/integrations/sync.ts';
 import { firstDelivery } from './deliveries.ts';
+import { refuseUnsafeText } from '../../core/input-guard.ts';
 
 interface IssuesEvent {
   action?: string;
@@ -37,6 +38,7 @@ export function codehostWebhook(services: Services): Router {
       } catch {
         throw new ValidationError('The delivery body is not JSON');
       }
+      refuseUnsafeText(payload);
       const result = await services.db.sequelize.transaction(async (transaction) => {
         if (!(await firstDelivery(services, 'codehost', req.get('x-github-delivery'), event, null, transaction))) return { duplicate: true };
         if (event !== 'issues' || !payload.issue || !SYNCED_ACTIONS.has(payload.action ?? '')) return { ignored: true };

@@ -5,6 +5,7 @@ import { AuthenticationError, UnavailableError } from '../../core/errors.ts';
 import { linearCategory } from '../../tools/integrations/providers.ts';
 import { applyProviderState } from '../../tools/integrations/sync.ts';
 import { firstDelivery } from './deliveries.ts';
+import { refuseUnsafeText } from '../../core/input-guard.ts';
 
 interface TrackerEvent {
   type?: string;
@@ -33,6 +34,7 @@ export function trackerWebhook(services: Services): Router {
         const stale = err instanceof Error && /timestamp/i.test(err.message);
         throw new AuthenticationError(stale ? 'The delivery\'s webhookTimestamp is missing or more than 60 seconds away' : 'The delivery is not signed with the tracker webhook secret', { code: stale ? 'stale_delivery' : 'invalid_signature' });
       }
+      refuseUnsafeText(payload);
       const event = `${payload.type ?? 'unknown'}.${payload.action ?? 'unknown'}`;
       const { rows } = await services.db.pool.query<{ organization_id: string }>(`SELECT organization_id FROM tracker_connections WHERE workspace_id = $1`, [payload.organizationId ?? '']);
       const result = await services.db.sequelize.transaction(async (transaction) => {
