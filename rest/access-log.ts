@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { pinoOf, redactText, type Logger } from '../core/logger.ts';
 
@@ -17,6 +17,8 @@ export function accessLog(log: Logger) {
     path: redactText(pathOf(req)),
     status: res.statusCode,
     duration_ms: duration,
+    // A known 5xx (a provider or dependency down) says why, as the error handler left it.
+    ...(res as Response).locals?.failure,
   });
   return pinoHttp({
     logger: pinoOf(log),

@@ -43,7 +43,8 @@ export function sendError(res: Response, err: unknown, requestId: string, log: L
     const pg = pgDiagnostics(err);
     log.error('unhandled error', { requestId, error: err instanceof Error ? err.stack ?? err.message : String(err), ...(pg ? { postgres: pg } : {}) });
   } else if (known.status >= 500) {
-    log.warn('request failed', { requestId, status: known.status, code: known.code, error: known.message });
+    // The access log writes this answer's line (at warn) and carries the reason with it.
+    res.locals.failure = { code: known.code, error: known.message };
   }
   if (res.headersSent) return void res.end();
   if (known?.headers) for (const [k, v] of Object.entries(known.headers)) res.setHeader(k, v);

@@ -194,12 +194,17 @@ describe('races on one handle', () => {
 });
 
 describe('the same refusals on MCP and the edge routes', () => {
-  it('refuses NUL and lone surrogates in MCP tools/call as invalid params naming the field', async () => {
+  it('refuses NUL and lone surrogates in MCP tools/call as a tool error naming the field', async () => {
     const client = await svc.mcp(token);
-    const nul = client.callTool({ name: 'projects.get', arguments: { projectRef: `${orgHandle}/${NUL}` } });
-    await expect(nul).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('projectRef: must not contain NUL') });
-    const surrogate = client.callTool({ name: 'organizations.create', arguments: { handle: 'mcp-surrogate', name: SURROGATE } });
-    await expect(surrogate).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('name: must not contain NUL bytes or unpaired surrogates') });
+    const envelope = (result: unknown) => {
+      const r = result as { isError?: boolean; content: Array<{ text: string }> };
+      expect(r.isError).toBe(true);
+      return JSON.parse(r.content[0].text) as { error: string; status: number };
+    };
+    const nul = envelope(await client.callTool({ name: 'projects.get', arguments: { projectRef: `${orgHandle}/${NUL}` } }));
+    expect(nul).toMatchObject({ status: 400, error: expect.stringContaining('projectRef: must not contain NUL') });
+    const surrogate = envelope(await client.callTool({ name: 'organizations.create', arguments: { handle: 'mcp-surrogate', name: SURROGATE } }));
+    expect(surrogate).toMatchObject({ status: 400, error: expect.stringContaining('name: must not contain NUL bytes or unpaired surrogates') });
     expect((await svc.api('GET', '/api/orgs/mcp-surrogate', { token })).status).toBe(404);
   });
 

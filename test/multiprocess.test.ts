@@ -71,7 +71,7 @@ async function uploadThrough(base: string, name: string) {
 
 beforeAll(async () => {
   fs.chmodSync(shared, 0o755);
-  env = { DATABASE_URL: await cloneDatabase(), DATA_DIR: shared, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
+  env = { DATABASE_URL: await cloneDatabase(), DATA_DIR: shared, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'warn', OUTBOUND_ALLOW_LOOPBACK: 'true' };
   ai = await fakeOpenAI(KEY);
   a = await apiProcess();
   [b, worker] = await Promise.all([apiProcess(), startWorker()]);

@@ -196,7 +196,8 @@ describe('a stale postmaster.pid', () => {
       const stderr = running.stderr();
       running = null;
       expect(code).toBe(1);
-      expect(stderr).toMatch(new RegExp(`ERROR ${kind}: exiting .*provoked bug`));
+      const crash = stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((r) => r.msg === `${kind}: exiting`);
+      expect(crash).toMatchObject({ level: 'error', error: expect.stringContaining('provoked bug') });
       expect(runningPostmaster(pgDir)).toBeNull();
       expect(fs.existsSync(path.join(pgDir, 'postmaster.pid'))).toBe(false);
       expect(fs.existsSync(path.join(dataDir, 'server.pid'))).toBe(false);

@@ -17,7 +17,7 @@ const HOLD_MS = 130_000;
 let answer = () => {};
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { WORKER: 'on' } });
+  svc = await startTestService({ env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
   o = await ownerWithProject(svc, 'liveness@example.com');
   ai = await fakeOpenAI(KEY);
   await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });

@@ -23,7 +23,7 @@ beforeAll(async () => {
   o = await ownerWithProject(svc, 'recovery@example.com');
   ai = await fakeOpenAI(KEY);
   await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
-  env = { DATABASE_URL: svc.databaseUrl, DATA_DIR: svc.dataDir, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
+  env = { DATABASE_URL: svc.databaseUrl, DATA_DIR: svc.dataDir, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'warn', OUTBOUND_ALLOW_LOOPBACK: 'true' };
 });
 afterAll(async () => {
   answer();
