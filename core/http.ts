@@ -86,7 +86,9 @@ export function createApp(catalog: Catalog, services: Services): Express {
       await mcp(req, res, principal);
     } catch (err) {
       if (err instanceof AppError && err.status === 401) {
-        res.setHeader('WWW-Authenticate', `Bearer resource_metadata="${services.baseUrl()}/.well-known/oauth-protected-resource/mcp"`);
+        // RFC 6750: a token that was sent and refused (expired, revoked, wrong audience) is invalid_token, so clients refresh.
+        const invalid = bearerFrom(req) ? 'error="invalid_token", ' : '';
+        res.setHeader('WWW-Authenticate', `Bearer ${invalid}resource_metadata="${services.baseUrl()}/.well-known/oauth-protected-resource/mcp"`);
       }
       next(err);
     }

@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { z } from 'zod';
 import type { Ctx, Services } from '../core/context.ts';
 import { AppError, AuthenticationError, DomainError, ValidationError } from '../core/errors.ts';
+import { refuseDeepJson, refuseUnsafeText } from '../core/input-guard.ts';
 import { projectForKey } from '../auth/sdk-key.ts';
 import { sdkSession, elapsedMs, recordEvent } from '../tools/sdk/session-access.ts';
 import { requestOriginOf } from '../tools/sdk/origin-guard.ts';
@@ -116,8 +117,13 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
     queue = queue.then(async () => {
       let frame: z.output<typeof Frame>;
       try {
-        frame = Frame.parse(JSON.parse(String(raw)));
-      } catch {
+        const value: unknown = JSON.parse(String(raw));
+        // The same refusals as every JSON body: no recursion 10,000 deep, no text Postgres cannot hold.
+        refuseDeepJson(value);
+        refuseUnsafeText(value);
+        frame = Frame.parse(value);
+      } catch (err) {
+        if (err instanceof AppError) return fail(err);
         return send({ type: 'error', error: 'Unrecognised frame: send {"type":"answer","text":...}, observe_done, event, end or ping', code: 'invalid_frame', retryable: false });
       }
       if (frame.type === 'ping') return send({ type: 'pong' });

@@ -168,6 +168,16 @@ describe('conductor', () => {
     expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'invalid_frame' });
     c.ws.send('not json');
     expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'invalid_frame' });
+    // Frames get the refusals every JSON body gets: no 10,000-deep nesting, no NUL or lone surrogate.
+    const countEvents = async () => (await svc.services.db.pool.query(`SELECT count(*)::int AS n FROM interview_events WHERE interview_id = $1`, [id])).rows[0].n as number;
+    const before = await countEvents();
+    c.ws.send(`{"type":"event","event_type":"click","event_line":"x","data":{"a":${'['.repeat(10_000)}${']'.repeat(10_000)}}}`);
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'too_deep' });
+    c.send({ type: 'event', event_type: 'click', event_line: 'clicked\u0000', data: {} });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('event_line: must not contain NUL') });
+    c.ws.send('{"type":"answer","text":"I was \\ud800 stuck"}');
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ error: expect.stringContaining('text: must not contain NUL bytes or unpaired surrogates') });
+    expect(await countEvents()).toBe(before);
     c.send({ type: 'ping' });
     await c.next((f) => f.type === 'pong');
     await c.close();

@@ -84,6 +84,9 @@ describe('OAuth 2.1 with dynamic registration', () => {
     expect(prm.scopes_supported).toEqual(expect.arrayContaining(['agent:read', 'agent:write', 'openid', 'profile', 'email', 'offline_access']));
     const anon = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(anon.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp"`);
+    const refused = await fetch(`${svc.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: 'Bearer expired.or.forged' }, body: '{}' });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toBe(`Bearer error="invalid_token", resource_metadata="${svc.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('registers a client, authorizes with PKCE and consent, and the token works on /mcp but not on REST', async () => {

@@ -9,7 +9,7 @@ import { keyIdOf, parseKey } from '../auth/secret-box.ts';
 import { TEST_ENCRYPTION_KEY, cloneDatabase } from './helpers/service.ts';
 import { refusedStart } from './helpers/refused.ts';
 import { form, video } from './helpers/media.ts';
-import { settled } from './helpers/fixtures.ts';
+import { settled, validInvitation, validScript, visibility } from './helpers/fixtures.ts';
 
 /** Encryption keys at start: malformed keys refuse, keys the database does not know refuse, rotation re-seals. */
 const K1 = TEST_ENCRYPTION_KEY;
@@ -52,8 +52,8 @@ describe('keys against the database', () => {
     const [rows] = await svc.services.db.sequelize.query(`SELECT value FROM server_secrets WHERE name = 'encryption_canary'`);
     return JSON.parse((rows as Array<{ value: string }>)[0].value).keyId as string;
   };
-  const api = async (svc: RunningService, token: string, method: string, url: string, body?: unknown) => {
-    const res = await fetch(svc.url + url, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const api = async (svc: RunningService, token: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(svc.url + url, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
   };
   const health = async (svc: RunningService) => (await fetch(`${svc.url}/api/health`)).json() as Promise<any>;
@@ -117,6 +117,19 @@ describe('keys against the database', () => {
       const failed = await settled((method, url) => api(dropped, o.token, method, `${o.P}${url}`), ((await upload.json()) as any).session.id);
       expect(failed).toMatchObject({ status: 'failed', current_step: 'transcribing', error_code: 'model_key_unreadable', retryable: false, action: expect.stringMatching(/ENCRYPTION_KEY/) });
       expect(failed.error_message).toMatch(/cannot open it .*so the recording cannot be transcribed/);
+
+      // Voice needs the project's model: it says the key does not open, not that none is configured.
+      const sdk = (path: string, body: unknown) =>
+        api(dropped, '', 'POST', path, body, { 'x-project-key': projectKey, origin: 'http://shop.example' });
+      const projectKey = (await api(dropped, o.token, 'GET', o.P)).body.project.public_key as string;
+      const study = await api(dropped, o.token, 'POST', `${o.P}/studies`, { title: 'Voice', status: 'active', goals: validScript.goals, script: validScript, invitation: validInvitation, visibility: visibility([['include', 'subtree', '/voice']]), allowed_origins: ['http://shop.example'] });
+      expect(study.status, JSON.stringify(study.body)).toBe(201);
+      const session = (await sdk('/api/sdk/sessions', { study_id: study.body.study.ref, interview_mode: 'text' })).body.session.id as string;
+      await sdk(`/api/sdk/sessions/${session}/consent`, { consent_recording: true, consent_data_use: true, consent_version: '2026-11' });
+      expect((await sdk(`/api/sdk/conductor/${session}/start`, {})).status).toBe(200);
+      const voice = await sdk(`/api/sdk/conductor/${session}/sts-secret`, {});
+      expect(voice.status).toBe(503);
+      expect(voice.body).toMatchObject({ code: 'model_key_unreadable', retryable: false, error: expect.stringMatching(/cannot open it/), action: expect.stringMatching(/text.*ENCRYPTION_KEY/) });
 
       // Setting the key again seals it with the current key: health recovers, the warning goes with a new run.
       expect((await api(dropped, o.token, 'PATCH', `${o.P}/settings`, { openai_api_key: null })).status).toBe(200);

@@ -23,7 +23,10 @@ async function voiceEndpoint(ctx: Ctx, sessionId: string, needTalk = false): Pro
     const segment = segmentsOf(study?.script_json)[stateOf(interview).segment];
     if (segment?.mode !== 'talk') throw new DomainError('Voice calls run only in a talk segment', { code: 'not_in_talk_mode' });
   }
-  const { llm } = await modelAccess(ctx.services, interview.project_id);
+  const { llm, keyProblem } = await modelAccess(ctx.services, interview.project_id);
+  if (keyProblem && !llm?.apiKey) {
+    throw new UnavailableError(`Voice is not available: ${keyProblem.message}`, { code: keyProblem.code, retryable: false, action: `Continue the interview in text. ${keyProblem.action}.` });
+  }
   if (!llm?.apiKey) {
     throw new UnavailableError('Voice is not available for this project: no model key is configured', {
       code: 'voice_unavailable',

@@ -122,6 +122,7 @@ export async function sendTask(services: Services, taskId: string, provider: Pro
     }
     return after;
   });
+  if (failure && !retry && opts.fromJob) services.log.error('delivery failed for good', { taskId: task.id, provider, attempts: row.attempts, error: failure.message });
   if (failure && !retry && !opts.fromJob) throw failure;
   if (opts.fromJob && row.status === 'retrying') throw new Error(`provider busy: ${row.last_error}`);
   return deliveryRecord(row);
