@@ -20,6 +20,7 @@ import { loadCatalog, type Catalog } from './catalog.ts';
 import { createApp } from './http.ts';
 import type { Services } from './context.ts';
 import { migrateQueue, startWorker, type WorkerHandle } from '../jobs/runner.ts';
+import { tools } from '../tools/interviews/media.ts';
 import { attachConductor } from '../rest/conductor-ws.ts';
 
 export interface RunningService {
@@ -109,7 +110,12 @@ export async function startService(config: Config, opts: ServiceOptions = {}): P
       listening = localUrl(config.host, (server.address() as AddressInfo).port);
       if (!config.baseUrl) address.url = listening;
     }
-    if (config.worker) worker = await startWorker(services, services.db.pool);
+    if (config.worker) {
+      worker = await startWorker(services, services.db.pool);
+      if (tools(config).bundledFfmpeg) {
+        log.warn('Media is decoded with the ffmpeg 4.1 shipped in npm (a 2018 build): install ffmpeg from your operating system or set FFMPEG_PATH to a maintained one');
+      }
+    }
     if (pidFile) fs.writeFileSync(pidFile, String(process.pid));
     let stopping: Promise<void> | null = null;
     return {

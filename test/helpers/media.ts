@@ -5,7 +5,7 @@ import path from 'node:path';
 import ESpeakNg from 'espeak-ng';
 import { tools } from '../../tools/interviews/media.ts';
 
-/** The ffmpeg the service would use: FFMPEG_PATH, else the one from npm. */
+/** The ffmpeg the service would use: FFMPEG_PATH, else one on PATH, else the one from npm. */
 export const ffmpeg = tools({ ffmpegPath: process.env.FFMPEG_PATH || null, ffprobePath: process.env.FFPROBE_PATH || null }).ffmpeg;
 
 export const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-media-'));

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Config } from '../../core/config.ts';
 
 export type MediaKind = 'audio' | 'video' | 'either';
@@ -34,15 +36,32 @@ export function accepts(field: MediaKind, s: Sniffed): boolean {
 
 const require = createRequire(import.meta.url);
 
+/** An executable called `name` on PATH: a system ffmpeg, which the operating system keeps patched. */
+function onPath(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const file = path.join(dir, name);
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      if (fs.statSync(file).isFile()) return file;
+    } catch {
+      /* not here */
+    }
+  }
+  return null;
+}
+
 /**
- * FFMPEG_PATH / FFPROBE_PATH, else the binaries shipped inside the npm packages. The bundled ffmpeg is an
- * old (4.1) static build, the newest this registry carries inside a package: production should point
- * FFMPEG_PATH at a maintained ffmpeg, as it decodes untrusted uploads.
+ * FFMPEG_PATH / FFPROBE_PATH, else ffmpeg / ffprobe on PATH, else the binaries shipped inside the
+ * npm packages. The bundled ffmpeg is an old (4.1) static build, the newest this registry carries
+ * inside a package; `bundledFfmpeg` tells when it is the one in use, since it decodes untrusted uploads.
  */
-export function tools(config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>): { ffmpeg: string; ffprobe: string } {
+export function tools(config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>): { ffmpeg: string; ffprobe: string; bundledFfmpeg: boolean } {
+  const system = config.ffmpegPath ?? onPath('ffmpeg');
   return {
-    ffmpeg: config.ffmpegPath ?? (require('@ffmpeg-installer/ffmpeg') as { path: string }).path,
-    ffprobe: config.ffprobePath ?? (require('@ffprobe-installer/ffprobe') as { path: string }).path,
+    ffmpeg: system ?? (require('@ffmpeg-installer/ffmpeg') as { path: string }).path,
+    ffprobe: config.ffprobePath ?? onPath('ffprobe') ?? (require('@ffprobe-installer/ffprobe') as { path: string }).path,
+    bundledFfmpeg: system === null,
   };
 }
 
