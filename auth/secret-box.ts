@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Logger } from '../core/logger.ts';
 import { UnavailableError } from '../core/errors.ts';
+import { writeOnce } from '../core/write-once.ts';
 
 /**
  * AES-256-GCM for secrets at rest. Each value is stored with the id of the key that sealed
@@ -119,14 +120,8 @@ export function loadSecretBox(opts: { envKey: string | null; previous: string[];
     );
   }
   const key = randomBytes(32);
-  fs.mkdirSync(opts.dataDir, { recursive: true });
-  try {
-    fs.writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    // Another process sharing DATA_DIR wrote it first: use that one.
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadSecretBox(opts);
-    throw err;
-  }
+  // Another process sharing DATA_DIR may have written it first: then use that one.
+  if (!writeOnce(file, key.toString('hex') + '\n', 0o600)) return loadSecretBox(opts);
   opts.log.warn(`ENCRYPTION_KEY is not set: generated a local key in ${file}. Set ENCRYPTION_KEY in production and keep it safe.`);
   return createSecretBox(key, previous, 'file');
 }

@@ -42,7 +42,8 @@ function processInfo(pid: number): { state: 'gone' } | { state: 'zombie' } | { s
     }
     return { state: 'alive', argv, cwd };
   } catch {
-    return { state: 'gone' };
+    // kill(pid, 0) said it lives, but /proc hides it (hidepid, another pid namespace): trust it as before.
+    return { state: 'alive', argv: null, cwd: null };
   }
 }
 
@@ -70,9 +71,10 @@ export function inspectPostmaster(pgDir: string): PostmasterState {
   const file = path.join(pgDir, 'postmaster.pid');
   if (!fs.existsSync(file)) return { status: 'absent' };
   const lines = fs.readFileSync(file, 'utf8').split('\n');
-  const pid = Number(lines[0]);
+  // A standalone backend (initdb's bootstrap, single-user mode) writes its pid negated.
+  const pid = Math.abs(Number(lines[0]));
   const port = Number(lines[3]);
-  if (!Number.isInteger(pid) || pid <= 0) return { status: 'stale', pid: null, found: 'it names no process id' };
+  if (!Number.isInteger(pid) || pid === 0) return { status: 'stale', pid: null, found: 'it names no process id' };
   const info = processInfo(pid);
   if (info.state === 'gone') return { status: 'stale', pid, found: `pid ${pid} is no longer running` };
   if (info.state === 'zombie') return { status: 'stale', pid, found: `pid ${pid} is a zombie (it exited and was never reaped)` };
@@ -83,7 +85,8 @@ export function inspectPostmaster(pgDir: string): PostmasterState {
   }
   const d = info.argv.indexOf('-D');
   const dir = info.cwd ?? (d >= 0 && info.argv[d + 1] ? realpath(info.argv[d + 1]) : null);
-  if (dir !== realpath(pgDir)) {
+  // A Postgres whose folder we cannot see is not ours to call stale.
+  if (dir !== null && dir !== realpath(pgDir)) {
     return { status: 'stale', pid, found: `pid ${pid} is a Postgres serving another data directory (${dir ?? 'unknown'})` };
   }
   return { status: 'running', pid, port };

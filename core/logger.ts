@@ -19,14 +19,16 @@ export const REDACTED = '[Redacted]';
  */
 const SECRET_FIELD = /^key$|(^|_)(authorization|cookie|password|passwd|passphrase|secret|secrets|token|credentials?|api_?key|private_key|access_key|encryption_key|signing_key|project_key|llm_key|transcription_key)$/;
 /** Query parameters that carry secrets (project keys, tokens, OAuth codes) in a logged URL. */
-const SECRET_QUERY = /([?&](?:key|token|session_token|access_token|refresh_token|id_token|code|code_verifier|client_secret|password|api_key)=)[^&#\s"']*/gi;
+const SECRET_QUERY = /([?&](?:key|token|session_token|access_token|refresh_token|id_token|code|code_verifier|client_secret|password|api_key|sig|x-amz-signature|x-amz-credential|logout_token|assertion)=)[^&#\s"']*/gi;
+/** Path segments that are bearer secrets themselves: guest recording launch and viewing links. */
+const SECRET_PATH = /(\/r\/view\/|\/r\/|\/api\/recordings\/)(?!view\/)[^/?#\s"']+/g;
 const BEARER = /\b(Bearer|Basic)\s+[^\s"',]+/gi;
 
 const isSecretField = (name: string) => SECRET_FIELD.test(name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/-/g, '_').toLowerCase());
 
 /** A URL or free text with bearer credentials and secret query values replaced. */
 export function redactText(text: string): string {
-  return text.replace(SECRET_QUERY, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`);
+  return text.replace(SECRET_QUERY, `$1${REDACTED}`).replace(SECRET_PATH, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`);
 }
 
 function isPlain(value: unknown): value is Record<string, unknown> {

@@ -1,6 +1,6 @@
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 /** Abbreviations ICU's default rules end a sentence at (V8 has no `ss=standard` suppressions). */
-const ABBREVIATION = /(?:^|\s)(?:mr|mrs|ms|dr|prof|st|vs|etc|e\.g|i\.e|approx|no)\.\s*$/i;
+const ABBREVIATION = /(?:^|\s)(?:mr|mrs|ms|dr|prof|st|vs|e\.g|i\.e|approx)\.\s*$/i;
 
 /**
  * The one sentence splitter: Unicode sentence boundaries (Intl.Segmenter), so "$3.50", "3.5"

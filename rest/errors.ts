@@ -23,8 +23,13 @@ const bodyErrors: Record<string, () => AppError> = {
 /** Normalises what routing, body parsers, the database and handlers throw into the typed hierarchy. */
 export function asAppError(err: unknown): AppError | null {
   if (err instanceof AppError) return err;
-  // Express decoding a path parameter with a malformed %-escape (router sets status 400).
-  if (err instanceof URIError) return new ValidationError('The path holds a malformed percent-escape', { code: 'malformed_path' });
+  // Express decoding a path parameter with a malformed %-escape sets status 400; any other URIError is
+  // our decodeURIComponent of some other input (a header, a form value).
+  if (err instanceof URIError) {
+    return (err as { status?: number }).status === 400
+      ? new ValidationError('The path holds a malformed percent-escape', { code: 'malformed_path' })
+      : new ValidationError('The request holds a malformed percent-escape', { code: 'malformed_escape' });
+  }
   const type = (err as { type?: unknown } | null)?.type;
   if (typeof type === 'string' && bodyErrors[type]) return bodyErrors[type]();
   const db = fromDatabaseError(err);

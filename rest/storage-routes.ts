@@ -22,6 +22,7 @@ export async function sendObject(req: Request, res: Response, log: Logger, open:
     body = await open();
     await once(body, 'readable');
   } catch (err) {
+    if (err instanceof AppError) throw err; // e.g. media_missing from the storage driver
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new MediaMissingError();
     log.warn('stored object could not be read', { requestId: req.requestId, path: req.path, message: (err as Error).message });
     throw new AppError(503, 'The stored file could not be read; try again later', { code: 'storage_unavailable', retryable: true });

@@ -266,6 +266,24 @@ describe('routes outside the registry', () => {
     const decision = await svc.api('POST', '/api/oauth/authorize/decision', { token, raw: `{"uid":${deep(500)}}` });
     expect(decision).toMatchObject({ status: 400, body: { code: 'too_deep' } });
   });
+
+  it('refuses NUL in OAuth registration and token requests before the provider stores or looks anything up', async () => {
+    const register = await svc.api('POST', '/api/oauth/register', { body: { client_name: `bad${NUL}`, redirect_uris: ['http://127.0.0.1:9/cb'], token_endpoint_auth_method: 'none' } });
+    expect(register).toMatchObject({ status: 400, body: { error: expect.stringContaining('client_name: must not contain NUL') } });
+    const deepRegister = await svc.api('POST', '/api/oauth/register', { raw: `{"client_name":${deep(500)}}` });
+    expect(deepRegister).toMatchObject({ status: 400, body: { code: 'too_deep' } });
+    const form = (fields: Record<string, string>) => fetch(`${svc.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields) });
+    for (const fields of [{ grant_type: 'unknown_grant', client_id: `a${NUL}b` }, { grant_type: 'refresh_token', client_id: 'x', refresh_token: `r${NUL}` }] as Array<Record<string, string>>) {
+      const res = await form(fields);
+      expect(res.status).toBe(400);
+      expect(await res.text()).toMatch(/must not contain NUL bytes or unpaired surrogates/);
+    }
+    const basic = await fetch(`${svc.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('a%00b:secret').toString('base64')}` }, body: 'grant_type=client_credentials' });
+    expect(basic.status).toBe(400);
+    const escape = await fetch(`${svc.url}/api/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from('a%E0%A4%A:secret').toString('base64')}` }, body: 'grant_type=client_credentials' });
+    expect(escape.status).toBe(400);
+    expect(await escape.json()).toMatchObject({ code: 'malformed_escape' });
+  });
 });
 
 describe('signed webhook deliveries', () => {

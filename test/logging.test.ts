@@ -132,6 +132,14 @@ describe('redaction', () => {
     expect(r).toMatchObject({ level: 'info', storage_key: 'media/abc.webm', url: '/api/x?token=[Redacted]&limit=5', nested: { password: '[Redacted]', list: [{ session_token: '[Redacted]' }] } });
     expect(r.msg).toBe('calling https://x.test/a?key=[Redacted]&limit=2 with Bearer [Redacted]');
   });
+
+  it('redacts signed-link signatures and the guest links whose path is the secret', () => {
+    const { log, lines, records } = captured('info');
+    for (const p of ['/storage/media/a.webm?expires=99&sig=sig-secret-1', '/r/launch-secret-1', '/r/view/view-secret-1', '/api/recordings/launch-secret-2/start', '/s3/x?X-Amz-Signature=amz-secret-1&X-Amz-Credential=cred-secret-1']) log.info('request', { path: p });
+    const text = lines.join('');
+    for (const secret of ['sig-secret-1', 'launch-secret-1', 'view-secret-1', 'launch-secret-2', 'amz-secret-1', 'cred-secret-1']) expect(text).not.toContain(secret);
+    expect(records().map((r) => r.path)).toEqual(['/storage/media/a.webm?expires=99&sig=[Redacted]', '/r/[Redacted]', '/r/view/[Redacted]', '/api/recordings/[Redacted]/start', '/s3/x?X-Amz-Signature=[Redacted]&X-Amz-Credential=[Redacted]']);
+  });
 });
 
 describe('worker failures', () => {

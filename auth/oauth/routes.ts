@@ -9,6 +9,7 @@ import { sha256 } from '../agent/tokens.ts';
 import { OIDC_SCOPES, RESOURCE_SCOPES, mcpResource } from './provider.ts';
 import { escapeHtml } from '../../core/html.ts';
 import { jsonBody } from '../../rest/json-body.ts';
+import { refuseUnsafeText } from '../../core/input-guard.ts';
 
 /**
  * oidc-provider's own discovery document, asked of this very process over the socket the
@@ -201,11 +202,24 @@ export function oauthRoutes(services: Services): Router {
   };
   const grantOf = (req: Request) => String((req.body as Record<string, unknown> | undefined)?.grant_type ?? '');
   const ip = (req: Request) => ipKeyGenerator(req.ip ?? 'unknown');
+  // Bodies are read here (oidc-provider then uses them) so text Postgres cannot hold, and nesting
+  // nothing should recurse over, is refused before the rate limiters or the provider's adapter see it.
+  const refuseUnsafe = (req: Request, _res: Response, next: NextFunction) => {
+    try {
+      refuseUnsafeText(req.body ?? {});
+      const client = clientOf(req);
+      if (client) refuseUnsafeText(client, ['client_id']);
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
   router.use('/api/oauth/authorize', routeLimiter(pool, 'oauth.authorize', 20));
-  router.post('/api/oauth/register', routeLimiter(pool, 'oauth.register', 120));
+  router.post('/api/oauth/register', jsonBody('256kb'), refuseUnsafe, routeLimiter(pool, 'oauth.register', 120));
   router.post(
     '/api/oauth/token',
     express.urlencoded({ extended: false, limit: '56kb' }),
+    refuseUnsafe,
     routeLimiter(pool, 'oauth.token.anonymous', 30, { key: (req) => (clientOf(req) ? null : ip(req)) }),
     routeLimiter(pool, 'oauth.token.rejected', 240, { key: (req) => `${grantOf(req)}:${ip(req)}`, onlyFailures: true }),
     routeLimiter(pool, 'oauth.token.exchange', 600, { key: (req) => (grantOf(req) === 'authorization_code' ? clientOf(req) : null), onlySuccesses: true, reason: 'client_throttle' }),
@@ -220,6 +234,8 @@ export function oauthRoutes(services: Services): Router {
   );
   router.all(
     '/api/oauth/register/:clientId',
+    jsonBody('256kb'),
+    refuseUnsafe,
     routeLimiter(pool, 'oauth.registration.manage', 20, { key: (req) => String(req.params.clientId), onlySuccesses: true, reason: 'client_throttle' }),
     routeLimiter(pool, 'oauth.registration.rejected', 240, { onlyFailures: true }),
   );

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { writeOnce } from '../write-once.ts';
 
 const RECORD = 'local_storage_id';
 export const MARKER_FILE = '.verbatim-storage-id';
@@ -22,17 +23,10 @@ export async function checkStorageFolder(sequelize: Sequelize, root: string): Pr
 
   let expected = await recorded();
   if (!expected) {
-    let mine = read();
-    if (!mine) {
-      mine = randomBytes(12).toString('hex');
-      fs.mkdirSync(root, { recursive: true });
-      try {
-        fs.writeFileSync(file, mine + '\n', { flag: 'wx' });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        mine = read(); // a process sharing the folder wrote it first
-      }
-    }
+    // A process sharing the folder may have written it first: then its id is the one.
+    if (!read()) writeOnce(file, randomBytes(12).toString('hex') + '\n');
+    const mine = read();
+    if (!mine) throw new StorageFolderError(`${file} is empty: remove it and start again`);
     await sequelize.query(`INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, { bind: [RECORD, mine] });
     expected = await recorded();
   }
