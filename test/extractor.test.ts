@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateLocalExtractor, UNSEEN } from './helpers/extractor-eval.ts';
+import { evaluateLocalExtractor, FIXTURES, HELDOUT, labelledTranscripts, turnsOf, UNSEEN, type Evaluation } from './helpers/extractor-eval.ts';
 import { SIGNAL_TYPES } from '../tools/evidence/types.ts';
 import { locate } from '../tools/evidence/locate.ts';
 import { assignRoles, parseTranscript } from '../tools/interviews/transcript-formats.ts';
 
 const pct = (n: number) => `${Math.round(n * 100)}%`;
+const perTypeTable = (r: Evaluation) =>
+  ['| type | recall | precision |', '|-|-|-|', ...Object.entries(r.perType).sort(([a], [b]) => a.localeCompare(b)).map(([type, t]) => `| ${type} | ${t.found}/${t.labelled} | ${t.correct}/${t.proposed} |`)].join('\n');
 
 describe('the local extractor against labelled transcripts', () => {
   it('recalls at least 80% of the labelled evidence in every signal type it was built on, and reports precision', async () => {
@@ -21,6 +23,30 @@ describe('the local extractor against labelled transcripts', () => {
     console.log(`local extractor, unseen set: recall ${pct(r.recall)}, precision ${pct(r.precision)}`);
     expect(r.recall).toBeGreaterThanOrEqual(0.4);
     expect(r.precision).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('reports recall and precision per type on the held-out set (test/fixtures/heldout, never tuned on)', async () => {
+    const r = await evaluateLocalExtractor(HELDOUT);
+    console.log(`local extractor, held-out set: recall ${pct(r.recall)}, precision ${pct(r.precision)}\n${perTypeTable(r)}`);
+    for (const type of SIGNAL_TYPES) expect(r.perType[type]?.labelled, type).toBeGreaterThan(0);
+    // Floors a little below the baseline measured on 2026-11-23 (recall 30 %, precision 55 %,
+    // docs/extractor-quality.md), so a change cannot make it worse unnoticed. The goal, recall and
+    // precision >= 80 %, is for the extractor rebuild that comes next; raise these floors with it.
+    expect(r.recall).toBeGreaterThanOrEqual(0.27);
+    expect(r.precision).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('has labels that are verbatim spans of a participant turn, with a known signal type', () => {
+    for (const dir of [FIXTURES, UNSEEN, HELDOUT]) {
+      for (const { name, file, labels } of labelledTranscripts(dir)) {
+        const said = turnsOf(file).filter((t) => t.role === 'participant').map((t) => t.text);
+        expect(labels.length, name).toBeGreaterThan(0);
+        for (const l of labels) {
+          expect(SIGNAL_TYPES, `${name}: ${l.type}`).toContain(l.type);
+          expect(said.some((t) => t.includes(l.quote)), `${name}: "${l.quote}" is not in any participant turn`).toBe(true);
+        }
+      }
+    }
   });
 });
 
