@@ -11,10 +11,9 @@ import { writeOnce } from '../core/write-once.ts';
  * to another project does not open. Previous keys still open old values after rotation.
  */
 export interface SecretBox {
-  readonly available: boolean;
-  readonly source: 'env' | 'file' | 'none';
-  /** Id of the key that seals new values (null without one). */
-  readonly keyId: string | null;
+  readonly source: 'env' | 'file';
+  /** Id of the key that seals new values. */
+  readonly keyId: string;
   /** Whether this box holds the key of that id (current or previous). */
   knows(keyId: string): boolean;
   seal(plaintext: string, aad: string): { keyId: string; ciphertext: string };
@@ -36,22 +35,14 @@ export function parseKey(raw: string): Buffer | null {
 
 export const keyIdOf = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 12);
 
-export function createSecretBox(current: Buffer | null, previous: Buffer[], source: SecretBox['source']): SecretBox {
+export function createSecretBox(current: Buffer, previous: Buffer[], source: SecretBox['source']): SecretBox {
   const ring = new Map<string, Buffer>();
-  for (const k of [...previous, ...(current ? [current] : [])]) ring.set(keyIdOf(k), k);
-  const missing = () =>
-    new UnavailableError('Secrets cannot be stored: the encryption key is missing or invalid', {
-      code: 'encryption_key_unavailable',
-      retryable: false,
-      action: 'Set ENCRYPTION_KEY to 32 bytes (64 hex characters or base64) and restart',
-    });
+  for (const k of [...previous, current]) ring.set(keyIdOf(k), k);
   return {
-    available: current !== null,
     source,
-    keyId: current ? keyIdOf(current) : null,
+    keyId: keyIdOf(current),
     knows: (keyId) => ring.has(keyId),
     seal(plaintext, aad) {
-      if (!current) throw missing();
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', current, iv);
       cipher.setAAD(Buffer.from(aad));

@@ -34,12 +34,10 @@ export function fromDatabaseError(err: unknown): AppError | null {
     // "Key (organization_id, handle)=(org_1, research) already exists."
     const m = /^Key \((.+)\)=\((.*)\) already exists/s.exec(pg.detail ?? '');
     // An expression index names its column inside a call: "lower(email)".
+    // The column is named; the stored value is not echoed (the constraint may be on something the caller did not send).
     const columns = m ? m[1].split(', ').map((c) => c.replace(/^\w+\((\w+)\)$/, '$1')) : [];
-    const values = m ? m[2].split(', ') : [];
-    const i = columns.findLastIndex((c) => c !== 'id' && !c.endsWith('_id'));
-    if (i >= 0 && columns.length === values.length) {
-      return new ConflictError(`The ${columns[i]} "${values[i].slice(0, 100)}" is taken`, { code: `${columns[i]}_taken` });
-    }
+    const column = columns.findLast((c) => c !== 'id' && !c.endsWith('_id'));
+    if (column) return new ConflictError(`That ${column} is taken: another request used it first`, { code: `${column}_taken` });
     return new ConflictError('It already exists: another request created it first', { code: 'already_exists' });
   }
   if (DATA_ERRORS.has(pg.code)) return new ValidationError(`Invalid value: ${pg.message}`, { code: 'invalid_value' });

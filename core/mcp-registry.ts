@@ -3,6 +3,7 @@ import type { Access } from './registry.ts';
 import type { Ctx } from './context.ts';
 import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import { ValidationError } from './errors.ts';
+import { refuseUnsafeText } from './input-guard.ts';
 
 /** A read-only document an agent can attach, addressed by a `service://` URI template. */
 export interface ResourceDef {
@@ -71,8 +72,11 @@ export function matchResourceUri(template: UriTemplate, uri: string): Record<str
   );
 }
 
+/** The one NUL and lone-surrogate check (core/input-guard.ts), answered as a URI error. */
 function checkUriText(text: string, where: string): void {
-  if (text.includes('\0')) throw new ValidationError(`${where}: must not contain NUL`, { code: 'invalid_uri' });
-  // With the u flag a surrogate pair is one code point, so only a lone surrogate is \p{Cs}.
-  if (/\p{Cs}/u.test(text)) throw new ValidationError(`${where}: must not contain a lone surrogate`, { code: 'invalid_uri' });
+  try {
+    refuseUnsafeText(text, [where]);
+  } catch (err) {
+    throw new ValidationError((err as Error).message, { code: 'invalid_uri' });
+  }
 }

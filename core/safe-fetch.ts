@@ -30,8 +30,8 @@ export function addressAllowed(ip: string, allowLoopback = false): boolean {
   return range === 'unicast' || (allowLoopback && range === 'loopback');
 }
 
-/** Thrown when an address is internal; `code` is `url_not_allowed`. */
-export const refused = (what: string) =>
+/** Thrown when an address is internal (`code: url_not_allowed`). */
+const refused = (what: string) =>
   new DomainError(`That address cannot be fetched: ${what}`, { code: 'url_not_allowed', action: 'Use a public http(s) address' });
 
 /** DNS answers are checked at connect time, so a name cannot resolve to an internal address between check and use. */
@@ -48,7 +48,7 @@ function guardedLookup(allowLoopback: boolean): LookupFunction {
   };
 }
 
-export function checkUrl(raw: string, allowLoopback: boolean): URL {
+function checkUrl(raw: string, allowLoopback: boolean): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -117,7 +117,7 @@ const dispatchers = new Map<boolean, Agent>();
  * The one connection pool for addresses a user can set: every connection it opens resolves
  * its name through the guarded lookup, so a pooled keep-alive socket was checked when opened.
  */
-export function outboundDispatcher(allowLoopback: boolean): Agent {
+function outboundDispatcher(allowLoopback: boolean): Agent {
   let agent = dispatchers.get(allowLoopback);
   if (!agent) dispatchers.set(allowLoopback, (agent = new Agent({ connect: { lookup: guardedLookup(allowLoopback) } })));
   return agent;

@@ -45,8 +45,10 @@ export function asAppError(err: unknown): AppError | null {
 export function sendError(res: Response, err: unknown, requestId: string, log: Logger): void {
   const known = asAppError(err);
   if (!known) {
+    // Postgres's detail can hold a whole row ("Failing row contains ..."): log what and where, not the values.
     const pg = pgDiagnostics(err);
-    log.error('unhandled error', { requestId, error: err instanceof Error ? err.stack ?? err.message : String(err), ...(pg ? { postgres: pg } : {}) });
+    const postgres = pg ? { code: pg.code, message: pg.message, constraint: pg.constraint, table: pg.table, column: pg.column } : undefined;
+    log.error('unhandled error', { requestId, error: err instanceof Error ? err.stack ?? err.message : String(err), ...(postgres ? { postgres } : {}) });
   } else if (known.status >= 500) {
     // The access log writes this answer's line (at warn) and carries the reason with it.
     res.locals.failure = { code: known.code, error: known.message };

@@ -38,7 +38,8 @@ export function codehostWebhook(services: Services): Router {
       } catch {
         throw new ValidationError('The delivery body is not JSON');
       }
-      refuseUnsafeText(payload);
+      // Only the fields we store or look up: an issue body with odd text must not lose the state change.
+      refuseUnsafeText({ action: payload.action, issue: payload.issue && { id: payload.issue.id, state: payload.issue.state, state_reason: payload.issue.state_reason } });
       const result = await services.db.sequelize.transaction(async (transaction) => {
         if (!(await firstDelivery(services, 'codehost', req.get('x-github-delivery'), event, null, transaction))) return { duplicate: true };
         if (event !== 'issues' || !payload.issue || !SYNCED_ACTIONS.has(payload.action ?? '')) return { ignored: true };

@@ -34,7 +34,8 @@ export function trackerWebhook(services: Services): Router {
         const stale = err instanceof Error && /timestamp/i.test(err.message);
         throw new AuthenticationError(stale ? 'The delivery\'s webhookTimestamp is missing or more than 60 seconds away' : 'The delivery is not signed with the tracker webhook secret', { code: stale ? 'stale_delivery' : 'invalid_signature' });
       }
-      refuseUnsafeText(payload);
+      // Only the fields we store or look up: a description with odd text must not lose the state change.
+      refuseUnsafeText({ type: payload.type, action: payload.action, organizationId: payload.organizationId, data: { id: payload.data?.id, state: payload.data?.state } });
       const event = `${payload.type ?? 'unknown'}.${payload.action ?? 'unknown'}`;
       const { rows } = await services.db.pool.query<{ organization_id: string }>(`SELECT organization_id FROM tracker_connections WHERE workspace_id = $1`, [payload.organizationId ?? '']);
       const result = await services.db.sequelize.transaction(async (transaction) => {

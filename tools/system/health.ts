@@ -7,8 +7,8 @@ export const health = capability({
   name: 'system.health',
   title: 'Service health',
   description:
-    'Whether the service is up and its database answers; checks.encryption_key is false when this process cannot store secrets ' +
-    'or cannot open a secret stored in the database (sealed with a key it does not have).',
+    'Whether the service is up and its database answers; checks.encryption_key is false when this process ' +
+    'cannot open a secret stored in the database (sealed with a key it does not have).',
   input: z.strictObject({}),
   output: z.object({
     status: z.string(),
@@ -24,7 +24,7 @@ export const health = capability({
     const { db, secrets } = ctx.services;
     const database = await db.pool.query('SELECT 1').then(() => true, () => false);
     const unknown = database ? (await sealedKeyIds(db.sequelize).catch(() => [])).filter((id) => !secrets.knows(id)) : [];
-    const encryption_key = secrets.available && unknown.length === 0;
+    const encryption_key = unknown.length === 0;
     return {
       status: database && encryption_key ? 'ok' : 'degraded',
       environment: ctx.services.config.environment,
