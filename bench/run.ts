@@ -5,6 +5,7 @@ import net from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { ocrSecondsPerVideoMinute } from './ocr.ts';
 
 /**
  * `npm run bench`: starts the service on a fresh database (embedded Postgres in a temporary
@@ -225,6 +226,7 @@ try {
 
   await pipelineBench(base, auth, org_handle, service.pid!);
   await evidenceBench(base, auth, org_handle, env, express.rps);
+  line('ocr_seconds_per_video_minute', await ocrSecondsPerVideoMinute(), 's');
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1500));

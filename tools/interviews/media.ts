@@ -102,8 +102,12 @@ export async function probe(ffprobe: string, file: string): Promise<Probe> {
   };
 }
 
-/** A screen whose picture changed at least this much (ffmpeg's scene score, 0..1) shows something new: a page, a dialog, a scroll. */
-const SCENE_CHANGE = 0.03;
+/**
+ * A screen whose picture changed at least this much (ffmpeg's scene score, 0..1) shows something new: a page, a dialog, a
+ * scroll. Far below the 0.3 of camera cuts: a new page of small text on the same layout scores about 0.003-0.005, while a
+ * still screen's encoding noise stays near 0.0001.
+ */
+const SCENE_CHANGE = 0.002;
 /** Representative frames kept per minute of video, the most changed first. */
 export const FRAMES_PER_MINUTE = 6;
 
