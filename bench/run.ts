@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { evaluateLocalExtractor, HELDOUT, labelledTranscripts, turnsOf } from '../test/helpers/extractor-eval.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
+import { ocrSecondsPerVideoMinute } from './ocr.ts';
 
 /**
  * `npm run bench`: starts the service on a fresh database (embedded Postgres in a temporary
@@ -250,6 +251,7 @@ try {
 
   await pipelineBench(base, auth, org_handle, service.pid!);
   await evidenceBench(base, auth, org_handle, env, express.rps);
+  line('ocr_seconds_per_video_minute', await ocrSecondsPerVideoMinute(), 's');
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1500));

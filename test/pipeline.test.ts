@@ -64,9 +64,13 @@ describe('media upload and the processing pipeline', () => {
     const done = await settled(o.call, id);
     expect(done.status).toBe('processed');
     const artifacts = (await o.call('GET', `/sessions/${id}/artifacts`)).body.artifacts;
-    expect(artifacts.map((a: any) => a.name).sort()).toEqual(['audio', 'frame-1', 'frame-2', 'frame-3', 'source-video']);
+    expect(artifacts.filter((a: any) => !['frame', 'screen_text'].includes(a.kind)).map((a: any) => a.name).sort()).toEqual(['audio', 'source-video']);
+    // Representative frames: the first one, then scene changes in time order (test/ocr.test.ts checks where they fall).
+    const frames = artifacts.filter((a: any) => a.kind === 'frame').sort((a: any, b: any) => a.meta.timestamp_ms - b.meta.timestamp_ms);
+    expect(frames.map((f: any) => f.name)).toEqual(frames.map((_: unknown, i: number) => `frame-${i + 1}`));
+    expect(frames[0].meta).toEqual({ timestamp_ms: 0 });
     for (const a of artifacts) expect(a).toMatchObject({ available: true, size: expect.any(Number), download_url: expect.stringContaining('sig='), expires_at: expect.any(String) });
-    const frame = artifacts.find((a: any) => a.name === 'frame-2');
+    const frame = frames[0];
     expect(frame.mime_type).toBe('image/jpeg');
     const img = await fetch(frame.download_url);
     expect(img.status).toBe(200);

@@ -2,13 +2,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskFactory } from '../runner.ts';
 import { runStep } from '../../tools/interviews/steps.ts';
-import { StepFailure } from '../../tools/interviews/pipeline.ts';
-import { probe, run, tools } from '../../tools/interviews/media.ts';
-import { downloadTo, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
+import { StepFailure, afterMedia } from '../../tools/interviews/pipeline.ts';
+import { probe, run, sceneFrames, tools } from '../../tools/interviews/media.ts';
+import { downloadTo, dropStaleArtifacts, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
 
 /**
  * Media derivation: merges recorded chunks, then from the source media takes the duration,
- * a 16 kHz mono audio track for transcription, and three representative video frames.
+ * a 16 kHz mono audio track for transcription, and representative video frames (its scene
+ * changes), whose text the next step reads.
  */
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
@@ -48,8 +49,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       sources.set(a.name, f);
     }
     if (!sources.size) {
-      const segments = await models.TranscriptSegment.count({ where: { interview_id: interview.id } });
-      return { finish: async () => (segments ? 'extracting' : 'transcribing') };
+      return { finish: (transaction) => afterMedia(services, interview.id, transaction) };
     }
 
     const probed = new Map<string, Awaited<ReturnType<typeof probe>>>();
@@ -68,22 +68,16 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     await keep(audio, 'audio', 'derived_audio', 'audio/mpeg');
     const duration = (await probe(bin.ffprobe, audio)).durationSeconds ?? probed.get(audioFrom)!.durationSeconds;
 
-    if (videoFrom) {
-      const videoDuration = probed.get(videoFrom)!.durationSeconds ?? duration ?? 0;
-      for (const [i, at] of [0.1, 0.5, 0.9].entries()) {
-        const frame = path.join(dir, `frame-${i + 1}.jpg`);
-        const seconds = Math.max(0, videoDuration * at);
-        await run(bin.ffmpeg, ['-v', 'error', '-y', '-ss', seconds.toFixed(2), '-i', sources.get(videoFrom)!, '-frames:v', '1', '-vf', 'scale=640:-2', '-q:v', '4', frame]);
-        await keep(frame, `frame-${i + 1}`, 'frame', 'image/jpeg', { timestamp_ms: Math.round(seconds * 1000) });
-      }
-    }
+    const frames = videoFrom ? await sceneFrames(bin.ffmpeg, sources.get(videoFrom)!, dir) : [];
+    for (const [i, f] of frames.entries()) await keep(f.file, `frame-${i + 1}`, 'frame', 'image/jpeg', { timestamp_ms: f.timestampMs });
 
     return {
       finish: async (transaction) => {
         for (const a of stored) await recordArtifact(services, interview.id, a, transaction);
+        await dropStaleArtifacts(services, interview.id, 'frame', stored.map((a) => a.name), transaction);
         await interview.update({ duration_seconds: duration }, { transaction });
-        const segments = await models.TranscriptSegment.count({ where: { interview_id: interview.id }, transaction });
-        return segments ? 'extracting' : 'transcribing';
+        if (frames.length) return 'reading_screen';
+        return afterMedia(services, interview.id, transaction);
       },
     };
   });

@@ -5,6 +5,7 @@ import { modelAccess, recordKeyUse } from '../interviews/model-access.ts';
 import { LocalExtractor } from './local-extractor.ts';
 import { LlmExtractor } from './llm-extractor.ts';
 import { locate } from './locate.ts';
+import { withScreenContext } from './screen-context.ts';
 import type { Extractor, Turn } from './types.ts';
 import type { StepWork } from '../interviews/steps.ts';
 
@@ -77,5 +78,5 @@ export async function extractEvidence(services: Services, interview: InterviewRo
       manual: false,
     });
   }
-  return rows;
+  return withScreenContext(services, interview.id, rows);
 }

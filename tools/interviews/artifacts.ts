@@ -47,3 +47,12 @@ export async function downloadTo(services: Services, key: string, file: string, 
   }
   await pipeline(body, fs.createWriteStream(file));
 }
+
+/** Removes the interview's artifacts of a kind that a step's new run did not produce again, with their stored objects. */
+export async function dropStaleArtifacts(services: Services, interviewId: string, kind: string, kept: string[], transaction?: Transaction): Promise<void> {
+  for (const a of await services.models.Artifact.findAll({ where: { interview_id: interviewId, kind }, transaction })) {
+    if (kept.includes(a.name)) continue;
+    await a.destroy({ transaction });
+    await services.storage.delete(a.storage_key).catch(() => {});
+  }
+}

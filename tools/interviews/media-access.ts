@@ -27,7 +27,7 @@ export const listArtifacts = capability({
   name: 'interviews.artifacts',
   title: 'Interview artifacts',
   description:
-    'Everything stored for an interview — source recordings, merged tracks, derived audio, frames, chunks — with kind, availability, ' +
+    'Everything stored for an interview — source recordings, merged tracks, derived audio, frames (with timestamp_ms), the text read on screen (screen_text, with timestamp_ms and text in meta), chunks — with kind, availability, ' +
     'MIME type, size and a signed download URL with its expiry. ' +
     'Use it to see what media an interview has before downloading any, or to check that processing produced its derived files.',
   input: z.strictObject({ sessionId: SessionIdParam }),

@@ -65,9 +65,9 @@ export function tools(config: Pick<Config, 'ffmpegPath' | 'ffprobePath'>): { ffm
   };
 }
 
-export function run(bin: string, args: string[], timeoutMs = 10 * 60_000): Promise<string> {
+export function run(bin: string, args: string[], timeoutMs = 10 * 60_000, cwd?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'], cwd });
     let out = '';
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -100,4 +100,50 @@ export async function probe(ffprobe: string, file: string): Promise<Probe> {
     hasAudio: streams.some((s) => s.codec_type === 'audio'),
     hasVideo: streams.some((s) => s.codec_type === 'video' && !s.disposition?.attached_pic),
   };
+}
+
+/**
+ * A screen whose picture changed at least this much (ffmpeg's scene score, 0..1) shows something new: a page, a dialog, a
+ * scroll. Far below the 0.3 of camera cuts: a new page of small text on the same layout scores about 0.003-0.005, while a
+ * still screen's encoding noise stays near 0.0001.
+ */
+const SCENE_CHANGE = 0.002;
+/** Representative frames kept per minute of video, the most changed first. */
+export const FRAMES_PER_MINUTE = 6;
+
+export interface SceneFrame {
+  file: string;
+  timestampMs: number;
+  score: number;
+}
+
+/**
+ * Representative frames of a video: its first frame and every scene change (at most one every
+ * two seconds), then at most FRAMES_PER_MINUTE per minute, the biggest changes kept. Frames are
+ * JPEGs at most 1280 pixels wide, large enough for on-screen text to stay readable.
+ */
+export async function sceneFrames(ffmpeg: string, input: string, dir: string): Promise<SceneFrame[]> {
+  // A relative name, run in `dir`, spares escaping a path inside the filter graph.
+  const meta = path.join(dir, 'scenes.txt');
+  const pattern = path.join(dir, 'scene-%d.jpg');
+  await run(ffmpeg, [
+    '-v', 'error', '-y', '-i', input, '-an',
+    '-vf', `select='eq(n\\,0)+gt(scene\\,${SCENE_CHANGE})*gte(t-prev_selected_t\\,2)',metadata=mode=print:file=scenes.txt,scale='min(1280\\,iw)':-2`,
+    '-vsync', 'vfr', '-q:v', '3', pattern,
+  ], undefined, dir);
+  // metadata prints, per selected frame, "frame:N pts:P pts_time:T" then its "lavfi.scene_score=S".
+  const found: SceneFrame[] = [];
+  for (const line of fs.readFileSync(meta, 'utf8').split('\n')) {
+    const time = /pts_time:([\d.]+)/.exec(line);
+    if (time) found.push({ file: pattern.replace('%d', String(found.length + 1)), timestampMs: Math.round(Number(time[1]) * 1000), score: found.length ? 0 : 1 });
+    const score = /lavfi\.scene_score=([\d.]+)/.exec(line);
+    if (score && found.length > 1) found[found.length - 1].score = Number(score[1]);
+  }
+  const byMinute = new Map<number, SceneFrame[]>();
+  for (const f of found.filter((f) => fs.existsSync(f.file))) {
+    const minute = Math.floor(f.timestampMs / 60_000);
+    byMinute.set(minute, [...(byMinute.get(minute) ?? []), f]);
+  }
+  const kept = [...byMinute.values()].flatMap((frames) => frames.sort((a, b) => b.score - a.score).slice(0, FRAMES_PER_MINUTE));
+  return kept.sort((a, b) => a.timestampMs - b.timestampMs);
 }

@@ -4,15 +4,16 @@ import type { InterviewRow } from '../../models/index.ts';
 import { addJob } from '../../core/queue.ts';
 
 /**
- * Processing moves: pending → processing (step deriving_media → transcribing → extracting)
+ * Processing moves: pending → processing (step deriving_media → reading_screen (videos only) → transcribing → extracting)
  * → processed, or → failed with error_code / error_message / retryable. Each step is a
  * graphile-worker job keyed by interview and step; a step that dies runs again.
  */
 export type ProcessingStatus = 'not_started' | 'pending' | 'processing' | 'processed' | 'failed';
-export type Step = 'deriving_media' | 'transcribing' | 'extracting' | 'merging_media';
+export type Step = 'deriving_media' | 'reading_screen' | 'transcribing' | 'extracting' | 'merging_media';
 
 export const TASK_FOR_STEP: Record<Step, string> = {
   deriving_media: 'interview_derive_media',
+  reading_screen: 'interview_read_screen',
   transcribing: 'interview_transcribe',
   extracting: 'interview_extract',
   merging_media: 'interview_merge_media',
@@ -27,6 +28,12 @@ export async function firstStep(services: Services, interview: Pick<InterviewRow
   const media = await services.models.Artifact.count({ where: { interview_id: interview.id, kind: 'source' }, transaction });
   if (media) return 'deriving_media';
   const segments = await services.models.TranscriptSegment.count({ where: { interview_id: interview.id }, transaction });
+  return segments ? 'extracting' : 'transcribing';
+}
+
+/** The step after the media ones: transcription, unless the interview already has a transcript. */
+export async function afterMedia(services: Services, interviewId: string, transaction: Transaction): Promise<Step> {
+  const segments = await services.models.TranscriptSegment.count({ where: { interview_id: interviewId }, transaction });
   return segments ? 'extracting' : 'transcribing';
 }
 

@@ -17,7 +17,7 @@ export const Session = z
     source: z.string().describe('widget, upload, import or api'),
     status: z.string().describe('created, in_progress, completed or abandoned'),
     processing_status: z.string().describe('not_started, pending, processing, processed or failed'),
-    processing_step: z.string().nullable().describe('deriving_media, transcribing or extracting while processing'),
+    processing_step: z.string().nullable().describe('deriving_media, reading_screen (videos), transcribing or extracting while processing'),
     interview_mode: z.string().nullable(),
     participant_name: z.string().nullable(),
     participant_email: z.string().nullable(),

@@ -1,0 +1,59 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { TaskFactory } from '../runner.ts';
+import { runStep } from '../../tools/interviews/steps.ts';
+import { afterMedia } from '../../tools/interviews/pipeline.ts';
+import { downloadTo, dropStaleArtifacts, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
+import { screenReader } from '../../tools/interviews/ocr.ts';
+
+/**
+ * OCR of the representative frames: each frame with text gets a `screen-text-N` artifact (the
+ * text as a file, its lines, most prominent line and timestamp in meta) that evidence
+ * extraction uses as page context. Reading the screen is an extra: when it fails the
+ * interview goes on to transcription with a warning, never fails.
+ */
+export const task: TaskFactory = (services) => async (payload, helpers) => {
+  const { interviewId } = payload as { interviewId: string };
+  await runStep(services, interviewId, 'reading_screen', helpers, async ({ interview, dir, warn }) => {
+    const { models } = services;
+    const frames = (await models.Artifact.findAll({ where: { interview_id: interview.id, kind: 'frame' } })).sort(
+      (a, b) => Number(a.meta?.timestamp_ms ?? 0) - Number(b.meta?.timestamp_ms ?? 0),
+    );
+    const stored: Array<Parameters<typeof recordArtifact>[2]> = [];
+    const unread: string[] = [];
+    let reader: Awaited<ReturnType<typeof screenReader>> | null = null;
+    try {
+      reader = await screenReader();
+      for (const frame of frames) {
+        try {
+          const file = path.join(dir, `${frame.name}.jpg`);
+          await downloadTo(services, frame.storage_key, file, frame.name);
+          const { lines, prominent } = await reader.read(file);
+          if (!lines.length) continue;
+          const name = frame.name.replace(/^frame-/, 'screen-text-');
+          const text = path.join(dir, `${name}.txt`);
+          await fs.writeFile(text, `${lines.join('\n')}\n`);
+          const obj = await storeFile(services, interview.project_id, interview.id, text, name, 'text/plain; charset=utf-8');
+          stored.push({ name, kind: 'screen_text', storage_key: obj.key, mime_type: 'text/plain; charset=utf-8', size: obj.size, meta: { timestamp_ms: frame.meta?.timestamp_ms ?? null, frame: frame.name, text: lines.join('\n'), prominent_line: prominent } });
+        } catch (err) {
+          unread.push(`${frame.name} (${err instanceof Error ? err.message : String(err)})`);
+        }
+      }
+    } catch (err) {
+      unread.push(`all frames (${err instanceof Error ? err.message : String(err)})`);
+    } finally {
+      await reader?.close().catch(() => {});
+    }
+    if (unread.length) {
+      await warn({ code: 'screen_text_unread', message: `The text on screen could not be read from ${unread.join('; ')}; evidence has no on-screen context from those moments`, action: 'Nothing to do for the interview; re-upload the recording to try again' });
+    }
+    return {
+      finish: async (transaction) => {
+        // Text read by an earlier run of this step is replaced, not mixed with this one.
+        await dropStaleArtifacts(services, interview.id, 'screen_text', stored.map((a) => a.name), transaction);
+        for (const a of stored) await recordArtifact(services, interview.id, a, transaction);
+        return afterMedia(services, interview.id, transaction);
+      },
+    };
+  });
+};

@@ -1,0 +1,211 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { runOnce } from 'graphile-worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject, postForm } from './helpers/fixtures.ts';
+import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
+import { ffmpeg, form, mediaDir } from './helpers/media.ts';
+import { launchBrowser } from './helpers/browser.ts';
+import { loadTasks } from '../jobs/runner.ts';
+
+let svc: TestService;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+let ai: FakeOpenAI;
+const KEY = 'sk-test-ocr-key-0001';
+
+/** Two pages of a product, five seconds each, as a screen recording with a sound track. */
+const PAGES = [
+  ['Checkout', 'Shipping address', 'Continue to payment'],
+  ['Invoice settings', 'Quarterly zebra report', 'Export as spreadsheet'],
+];
+let screenRecording: string;
+
+/** Screenshots of HTML pages from headless Chromium, one per second, made into an mp4 by ffmpeg. */
+async function recordScreens(name: string, pages: string[][], secondsEach: number): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(mediaDir, `${name}-`));
+  const browser = await launchBrowser();
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    let n = 1;
+    for (const [title, ...lines] of pages) {
+      await page.setContent(`<body style="font-family:sans-serif;margin:60px"><h1 style="font-size:64px">${title}</h1>${lines.map((l) => `<p style="font-size:40px">${l}</p>`).join('')}</body>`);
+      const png = await page.screenshot();
+      for (let i = 0; i < secondsEach; i++) fs.writeFileSync(path.join(dir, `shot-${n++}.png`), png);
+    }
+  } finally {
+    await browser.close();
+  }
+  const out = path.join(mediaDir, `${name}.mp4`);
+  const seconds = pages.length * secondsEach;
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-framerate', '1', '-i', path.join(dir, 'shot-%d.png'), '-f', 'lavfi', '-i', `sine=frequency=300:duration=${seconds}`, '-r', '5', '-pix_fmt', 'yuv420p', '-shortest', out]);
+  return out;
+}
+
+/** A video from one of ffmpeg's sources (no text in it), with a tone. */
+function lavfiVideo(name: string, source: string, seconds = 4): string {
+  const out = path.join(mediaDir, `${name}.mp4`);
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-t', String(seconds), '-i', source, '-f', 'lavfi', '-i', `sine=frequency=440:duration=${seconds}`, '-pix_fmt', 'yuv420p', '-shortest', out]);
+  return out;
+}
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+  o = await ownerWithProject(svc, 'ocr@example.com');
+  ai = await fakeOpenAI(KEY);
+  ai.transcriptSegments = [
+    { start: 0, end: 3, text: 'So I am filling in my address now.' },
+    { start: 6, end: 9, text: 'I cannot tell where this report goes.' },
+  ];
+  await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
+  screenRecording = await recordScreens('screens', PAGES, 5);
+}, 120_000);
+afterAll(async () => {
+  await svc?.stop();
+  await ai?.close();
+});
+
+const upload = (file: string, type: string) => postForm(svc, o.token, `${o.P}/sessions/upload-video`, form({ media: { file, filename: path.basename(file), type } }));
+
+/** Polls processing until it settles, noting every step it was seen in. */
+async function followed(id: string) {
+  const steps = new Set<string>();
+  const until = Date.now() + 90_000;
+  for (;;) {
+    const { body } = await o.call('GET', `/sessions/${id}/processing`);
+    if (body.current_step) steps.add(body.current_step);
+    if (body.status === 'processed' || body.status === 'failed') return { status: body, steps: [...steps] };
+    if (Date.now() > until) throw new Error(`processing did not settle: ${JSON.stringify(body)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const artifactsOf = async (id: string) => (await o.call('GET', `/sessions/${id}/artifacts`)).body.artifacts as Array<{ name: string; kind: string; meta: any; download_url: string }>;
+
+describe('reading the screen of a recording (OCR)', () => {
+  it('reads the text on screen at each scene change, stores it with its timestamp, and gives evidence from that moment its page context', async () => {
+    ai.evidence = () => [
+      { signal_type: 'struggling_moment', target_surface: 'product_under_test', quote: 'I cannot tell where this report goes.', segment_id: null, headline: 'Lost report', claim: 'The report destination is unclear', reconstruction: 'On the invoices page', observed_facts: ['Paused'], evidence_grade: 'direct', confidence: 0.8 },
+      { signal_type: 'workaround', target_surface: 'product_under_test', quote: 'So I am filling in my address now.', segment_id: null, headline: 'Address entry', claim: 'Enters an address', reconstruction: 'At checkout', observed_facts: ['Typing'], evidence_grade: 'direct', confidence: 0.6 },
+    ];
+    const res = await upload(screenRecording, 'video/mp4');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.session.id;
+    const { status, steps } = await followed(id);
+    expect(status).toMatchObject({ status: 'processed', warnings: [] });
+    expect(steps).toContain('reading_screen');
+    // After the media step (the order reading_screen → transcribing is pinned by the last test, which runs one step at a time).
+    expect(steps.slice(steps.indexOf('reading_screen'))).not.toContain('deriving_media');
+
+    const artifacts = await artifactsOf(id);
+    const frames = artifacts.filter((a) => a.kind === 'frame');
+    // The first frame and the page change, not a frame every few seconds.
+    expect(frames.map((f) => f.meta.timestamp_ms)).toEqual([0, expect.any(Number)]);
+    expect(Math.abs(frames[1].meta.timestamp_ms - 5000)).toBeLessThanOrEqual(400);
+    const texts = artifacts.filter((a) => a.kind === 'screen_text');
+    expect(texts).toHaveLength(2);
+    expect(texts.map((t) => t.meta.frame).sort()).toEqual(frames.map((f) => f.name).sort());
+    const [first, second] = texts.sort((a, b) => a.meta.timestamp_ms - b.meta.timestamp_ms);
+    expect(first.meta.timestamp_ms).toBe(0);
+    expect(first.meta.text).toMatch(/checkout/i);
+    expect(first.meta.text).toMatch(/shipping/i);
+    expect(second.meta.timestamp_ms).toBe(frames[1].meta.timestamp_ms);
+    expect(second.meta.text).toMatch(/invoice/i);
+    expect(second.meta.text).toMatch(/zebra/i);
+    expect(second.meta.text).not.toMatch(/checkout/i);
+    expect(second.meta.prominent_line).toMatch(/invoice settings/i);
+    const download = await fetch(second.download_url);
+    expect(await download.text()).toMatch(/spreadsheet/i);
+
+    // Evidence from each moment carries the screen shown then.
+    const signals = (await o.call('GET', `/signals?session_id=${id}`)).body.signals;
+    const lost = signals.find((s: any) => s.signal_type === 'struggling_moment');
+    expect(lost.timestamp_ms).toBe(6000);
+    expect(lost.page_title).toMatch(/invoice settings/i);
+    const facts = JSON.parse(lost.observed_facts_json) as string[];
+    expect(facts[0]).toBe('Paused');
+    expect(facts[1]).toMatch(/^On screen: .*zebra/i);
+    const address = signals.find((s: any) => s.signal_type === 'workaround');
+    expect(address.page_title).toMatch(/checkout/i);
+    expect(address.observed_facts_json).not.toMatch(/zebra/i);
+    const card = (await o.call('GET', `/signals/${lost.id}`)).body.signal;
+    expect(card.case_file.evidence_card.evidence.observed_facts[1]).toMatch(/zebra/i);
+
+    // Search finds a word that was only ever on screen, on the card of that moment only.
+    const found = (await o.call('GET', `/signals?session_id=${id}&search=zebra`)).body.signals;
+    expect(found.map((s: any) => s.id)).toEqual([lost.id]);
+    const shipping = (await o.call('GET', `/signals?session_id=${id}&search=shipping`)).body.signals;
+    expect(shipping.map((s: any) => s.id)).toEqual([address.id]);
+  }, 120_000);
+
+  it('reads nothing from black or noisy frames, invents no text, and does not fail', async () => {
+    ai.evidence = () => [];
+    for (const [name, source] of [
+      ['black', 'color=black:size=640x360:rate=5'],
+      ['noise', 'nullsrc=size=640x360:rate=5,geq=random(1)*255:128:128'],
+    ]) {
+      const res = await upload(lavfiVideo(name, source), 'video/mp4');
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const id = res.body.session.id;
+      const { status, steps } = await followed(id);
+      expect(status, name).toMatchObject({ status: 'processed', warnings: [] });
+      expect(steps, name).toContain('reading_screen');
+      const artifacts = await artifactsOf(id);
+      expect(artifacts.filter((a) => a.kind === 'frame').length, name).toBeGreaterThanOrEqual(1);
+      expect(artifacts.filter((a) => a.kind === 'screen_text'), name).toEqual([]);
+    }
+  }, 120_000);
+
+  it('skips reading the screen of a recording without video, without a warning', async () => {
+    const wav = path.join(mediaDir, 'tone.wav');
+    execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', wav]);
+    const res = await upload(wav, 'audio/wav');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const { status, steps } = await followed(res.body.session.id);
+    expect(status).toMatchObject({ status: 'processed', warnings: [] });
+    expect(steps).not.toContain('reading_screen');
+    const kinds = (await artifactsOf(res.body.session.id)).map((a) => a.kind);
+    expect(kinds).not.toContain('frame');
+    expect(kinds).not.toContain('screen_text');
+  });
+});
+
+describe('a screen that cannot be read', () => {
+  let quiet: TestService;
+  let q: Awaited<ReturnType<typeof ownerWithProject>>;
+  beforeAll(async () => {
+    quiet = await startTestService({ env: { WORKER: 'off', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
+    q = await ownerWithProject(quiet, 'ocr-quiet@example.com');
+    await q.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
+  });
+  afterAll(async () => {
+    await quiet?.stop();
+  });
+
+  it('is a warning on the processing status, and the interview goes on to be processed', async () => {
+    ai.evidence = () => [];
+    const res = await postForm(quiet, q.token, `${q.P}/sessions/upload-video`, form({ media: { file: screenRecording, filename: 'screen.mp4', type: 'video/mp4' } }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.session.id;
+    // The queue's own worker runs one step at a time, so a stored frame can be damaged between them.
+    const { taskList } = await loadTasks(quiet.services);
+    const step = (name: string) => runOnce({ connectionString: quiet.databaseUrl, taskList: { [name]: taskList[name] } });
+    await step('interview_derive_media');
+    expect((await q.call('GET', `/sessions/${id}/processing`)).body.current_step).toBe('reading_screen');
+    const frame = await quiet.services.models.Artifact.findOne({ where: { interview_id: id, name: 'frame-2' } });
+    await quiet.services.storage.put(frame!.storage_key, Buffer.from('these bytes are no picture at all'), 'image/jpeg');
+
+    await step('interview_read_screen');
+    const after = (await q.call('GET', `/sessions/${id}/processing`)).body;
+    expect(after).toMatchObject({ status: 'processing', current_step: 'transcribing', error_code: null });
+    expect(after.warnings).toEqual([{ step: 'reading_screen', code: 'screen_text_unread', message: expect.stringContaining('frame-2'), action: expect.any(String) }]);
+    // The readable frame was still read.
+    const names = (await q.call('GET', `/sessions/${id}/artifacts`)).body.artifacts.filter((a: any) => a.kind === 'screen_text').map((a: any) => a.meta.frame);
+    expect(names).toEqual(['frame-1']);
+
+    await runOnce({ connectionString: quiet.databaseUrl, taskList });
+    const done = (await q.call('GET', `/sessions/${id}/processing`)).body;
+    expect(done).toMatchObject({ status: 'processed', warnings: [{ step: 'reading_screen', code: 'screen_text_unread' }] });
+  }, 60_000);
+});

@@ -1,0 +1,39 @@
+import type { Services } from '../../core/context.ts';
+import type { NewSignal } from './extract.ts';
+
+/** On-screen text longer than this is cut in an evidence card's facts; the full text stays in the screen-text artifact. */
+const MAX_SCREEN_FACT = 500;
+
+interface Screen {
+  atMs: number;
+  text: string | null;
+  prominent: string | null;
+}
+
+/**
+ * Gives evidence the text that was on screen at its moment: the frame showing then is the last
+ * representative frame (a scene change) at or before the evidence's timestamp. When that frame
+ * had readable text, a card without a page title gets its most prominent line, and the text
+ * becomes one of its observed facts, so evidence search finds it.
+ */
+export async function withScreenContext(services: Services, interviewId: string, rows: NewSignal[]): Promise<NewSignal[]> {
+  const artifacts = await services.models.Artifact.findAll({ where: { interview_id: interviewId, kind: ['frame', 'screen_text'] } });
+  const texts = new Map(artifacts.filter((a) => a.kind === 'screen_text').map((a) => [String(a.meta?.frame), a.meta]));
+  const screens: Screen[] = artifacts
+    .filter((a) => a.kind === 'frame' && typeof a.meta?.timestamp_ms === 'number')
+    .map((a) => {
+      const t = texts.get(a.name);
+      return { atMs: a.meta!.timestamp_ms as number, text: typeof t?.text === 'string' ? t.text : null, prominent: typeof t?.prominent_line === 'string' ? t.prominent_line : null };
+    })
+    .sort((a, b) => a.atMs - b.atMs);
+  if (!screens.some((s) => s.text)) return rows;
+  return rows.map((row) => {
+    if (row.timestamp_ms === null) return row;
+    const screen = screens.filter((s) => s.atMs <= row.timestamp_ms!).pop();
+    if (!screen?.text) return row;
+    const shown = screen.text.split('\n').join(' · ');
+    const fact = `On screen: ${shown.length > MAX_SCREEN_FACT ? `${shown.slice(0, MAX_SCREEN_FACT - 1)}…` : shown}`;
+    const facts = row.observed_facts_json ? (JSON.parse(row.observed_facts_json) as string[]) : [];
+    return { ...row, page_title: row.page_title ?? screen.prominent, observed_facts_json: JSON.stringify([...facts, fact]) };
+  });
+}
