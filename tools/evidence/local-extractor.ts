@@ -1,5 +1,7 @@
 import { clock } from '../common.ts';
 import { sentences } from '../../core/sentences.ts';
+import { nounPhrases } from '../../core/nlp.ts';
+import { HEADLINE_MAX, claimOf, headlineOf } from './headline.ts';
 import type { EvidenceGrade, ExtractedEvidence, Extractor, SignalType, TargetSurface, Turn } from './types.ts';
 
 /**
@@ -187,6 +189,13 @@ const CLAIM: Record<SignalType, string> = {
   decision_point: 'The participant faced a decision',
 };
 
+/** When no clause makes a headline: the kind of moment and what it was about ("Struggle: the export button"). */
+function labelled(type: SignalType, text: string): string {
+  const topic = nounPhrases(text)[0];
+  const headline = topic ? `${LABEL[type]}: ${topic}` : LABEL[type];
+  return headline.length <= HEADLINE_MAX ? headline : LABEL[type];
+}
+
 const OUTCOME: Partial<Record<SignalType, string>> = {
   struggling_moment: 'delayed or blocked',
   critical_error: 'blocked',
@@ -223,11 +232,6 @@ function intensityOf(s: string): number {
   const intensifiers = (s.match(INTENSIFIERS) ?? []).length;
   return Math.min(1, Number((0.3 + 0.15 * intensifiers + (s.includes('!') ? 0.2 : 0) + (STRONG_EMOTION.test(s) ? 0.25 : 0)).toFixed(2)));
 }
-
-const short = (s: string, words = 12) => {
-  const w = s.replace(/[.!?]+$/, '').split(/\s+/);
-  return w.length > words ? `${w.slice(0, words).join(' ')}…` : w.join(' ');
-};
 
 const mmss = (ms: number | null) => (ms == null ? null : clock(ms));
 
@@ -282,8 +286,8 @@ export class LocalExtractor implements Extractor {
             confidence,
             intensity: intensityOf(sentence.text),
             evidence_grade: gradeOf(sentence.text),
-            headline: `${LABEL[type]}: ${short(sentence.text, 10)}`,
-            claim: `${CLAIM[type]}: "${short(sentence.text, 20)}"`,
+            headline: headlineOf(sentence.text) ?? labelled(type, sentence.text),
+            claim: claimOf(sentence.text) ?? `${CLAIM[type]}.`,
             reconstruction: lastQuestion ? `Asked "${lastQuestion}", the participant said: "${sentence.text}"` : `The participant said: "${sentence.text}"`,
             observed_facts: [`The participant said: "${sentence.text}"`, ...(lastQuestion ? [`In answer to: "${lastQuestion}"`] : []), ...(at ? [`At ${at} in the interview`] : [])],
             user_goal: goal,

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimOf, headlineOf, HEADLINE_MAX } from '../tools/evidence/headline.ts';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { importedInterview, ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
+import { form } from './helpers/media.ts';
+
+/** Headlines summarise the moment in a researcher's voice; claims say what happened and to whom. */
+const cases: Array<[quote: string, headline: string, claim: string]> = [
+  ["I couldn't find the export button anywhere on the page.", "Couldn't find the export button anywhere on the page", "The participant couldn't find the export button anywhere on the page."],
+  ['So, um, the confirm button was just greyed out and nobody told me why.', 'The confirm button was just greyed out', 'The participant said the confirm button was just greyed out and nobody told them why.'],
+  ['Honestly I use Excel for all of that because the report is useless.', 'Uses Excel for all of that', 'The participant uses Excel for all of that because the report is useless.'],
+  ['It took me like twenty minutes to pay one invoice!', 'It took twenty minutes to pay one invoice', 'The participant said it took them twenty minutes to pay one invoice.'],
+  ["I'm always scared I'll send the wrong amount to a supplier.", 'Is always scared they will send the wrong amount to a supplier', 'The participant is always scared they will send the wrong amount to a supplier.'],
+  ['We chose it because the invoices looked professional and the price was fair for a small team like ours.', 'Chose it because the invoices looked professional', 'The participant chose it because the invoices looked professional and the price was fair for a small team like theirs.'],
+  ["I don't really trust the totals, you know, so I check them again in a spreadsheet every single month before I send anything out.", "Doesn't really trust the totals", "The participant doesn't really trust the totals, so they check them again in a spreadsheet every single month before they send anything out."],
+  ['I try to fix it myself.', 'Tries to fix it themselves', 'The participant tries to fix it themselves.'],
+  ['I would switch tomorrow if it had bulk upload.', 'Would switch tomorrow if it had bulk upload', 'The participant would switch tomorrow if it had bulk upload.'],
+];
+
+describe('headlines and claims', () => {
+  it.each(cases)('%s', (quote, headline, claim) => {
+    expect(headlineOf(quote)).toBe(headline);
+    expect(claimOf(quote)).toBe(claim);
+  });
+
+  it('keeps a long headline under the limit at a phrase boundary, never mid-word or with an ellipsis', () => {
+    const quote = 'So what happened was I went into the settings page and then into billing and then into the invoices tab and then I still could not find where the tax number goes.';
+    const h = headlineOf(quote)!;
+    expect(h.length).toBeLessThanOrEqual(HEADLINE_MAX);
+    expect(h).not.toMatch(/…|\b(the|a|and|into|of)$/);
+    expect(quote).toContain(h.split(' ').slice(-1)[0]);
+  });
+});
+
+describe('evidence cards from the local extractor', () => {
+  let svc: TestService;
+  let o: Awaited<ReturnType<typeof ownerWithProject>>;
+  beforeAll(async () => {
+    svc = await startTestService({ env: { WORKER: 'on' } });
+    o = await ownerWithProject(svc, 'headlines@example.com');
+  });
+  afterAll(() => svc?.stop());
+
+  it('carry headlines that summarise, not cut quotes, and third-person claims', async () => {
+    const id = await importedInterview(svc, o, 'checkout.txt');
+    const { signals } = (await o.call('GET', `/signals?session_id=${id}&limit=100`)).body as { signals: Array<{ quote: string; headline: string; claim: string }> };
+    expect(signals.length).toBeGreaterThan(3);
+    for (const s of signals) {
+      expect(s.headline.length, s.headline).toBeLessThanOrEqual(HEADLINE_MAX);
+      expect(s.headline).not.toContain('…');
+      expect(s.headline).not.toMatch(/^(I|So|Um|Well)\b/);
+      expect(s.claim).toMatch(/^The participant .+\.$/);
+      expect(s.claim).not.toMatch(/\b(I|my|me)\b/);
+    }
+  });
+
+  it('invents no evidence from lines in other languages', async () => {
+    const text = [
+      'Entrevistador: ¿Cómo fue pagar la factura?',
+      'Ana: No encontré el botón de pagar, estuve atascada veinte minutos y al final usé una hoja de cálculo.',
+      'Interviewer: Und dann?',
+      'Jonas: Ich konnte den Export nicht finden, das war wirklich frustrierend.',
+      'Interviewer: Et après?',
+      "Marie: Je voulais juste exporter le rapport mais rien ne marchait, c'était pénible.",
+    ].join('\n');
+    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(text), filename: 'multi.txt', type: 'text/plain' } }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await settled(o.call, res.body.session.id)).status).toBe('processed');
+    expect((await o.call('GET', `/signals?session_id=${res.body.session.id}`)).body.signals).toEqual([]);
+  });
+});

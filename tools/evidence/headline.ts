@@ -1,0 +1,186 @@
+import { join, parse, type Token } from '../../core/nlp.ts';
+
+/** Longest headline a card shows. */
+export const HEADLINE_MAX = 70;
+
+const FILLER_WORDS = new Set(['um', 'uh', 'erm', 'hmm', 'uhm', 'mm']);
+/** Openers that carry no content: "So,", "Well,", "Honestly", "Oh", "Yeah". */
+const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then']);
+const SPEAKER = new Set(['i', 'we']);
+const OBJECT = new Set(['me', 'us']);
+const POSSESSIVE: Record<string, string> = { my: 'their', our: 'their', mine: 'theirs', ours: 'theirs' };
+const REFLEXIVE: Record<string, string> = { myself: 'themselves', ourselves: 'themselves' };
+/** Words a first-person verb becomes for "the participant". */
+const AGREE: Record<string, string> = { am: 'is', "'m": 'is', are: 'is', "'re": 'is', have: 'has', "'ve": 'has', do: 'does', were: 'was' };
+const LEADING_ADVERBS = new Set(['just', 'really', 'always', 'never', 'still', 'usually', 'often', 'sometimes', 'also', 'actually', 'literally', 'basically', 'kind', 'sort', 'even', 'only']);
+
+/** First-person contractions spelled out, so "I'm" parses as a subject and a verb. */
+function expand(quote: string): string {
+  return quote
+    .replace(/\b(I|we)'m\b/gi, '$1 am')
+    .replace(/\b(I|we)'re\b/gi, '$1 are')
+    .replace(/\b(I|we)'ve\b/gi, '$1 have')
+    .replace(/\b(I|we)'ll\b/gi, '$1 will')
+    .replace(/\b(I|we)'d\b/gi, '$1 would');
+}
+
+/** The sentence's tokens without fillers ("um", "you know", "I mean", "like" before a number). */
+function content(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const w = t.text.toLowerCase();
+    const next = tokens[i + 1]?.text.toLowerCase();
+    if (FILLER_WORDS.has(w)) continue;
+    if ((w === 'you' && next === 'know') || (w === 'i' && next === 'mean' && tokens[i + 2]?.pos === 'PUNCT')) {
+      i++;
+      continue;
+    }
+    if (w === 'like' && (t.pos === 'INTJ' || tokens[i + 1]?.pos === 'NUM' || tokens[i + 1]?.pos === 'PUNCT')) continue;
+    out.push(t);
+  }
+  // Openers and the punctuation after them, then stray punctuation left by removed fillers.
+  while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || (OPENERS.has(out[0].text.toLowerCase()) && out.length > 3))) out.shift();
+  return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
+}
+
+/** Where the main clause ends: a subordinating conjunction, or "and/but" opening a new clause, or ";" / a dash. */
+function mainClauseEnd(tokens: Token[]): number {
+  let sawVerb = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (t.pos === 'VERB' || t.pos === 'AUX') sawVerb = true;
+    if (!sawVerb) continue;
+    if (t.pos === 'SCONJ' && i > 1) return i;
+    if (t.text === ';' || t.text === '—' || t.text === '–') return i;
+    const newSubject = tokens[i + 1] && (tokens[i + 1].pos === 'PRON' || tokens[i + 1].pos === 'DET' || tokens[i + 1].pos === 'PROPN');
+    if (t.pos === 'CCONJ' && newSubject && i > 2) return i;
+    if (t.text === ',' && newSubject && tokens[i + 2] && (tokens[i + 2].pos === 'VERB' || tokens[i + 2].pos === 'AUX')) return i;
+    if (t.text === ',' && /^(so|then|which)$/i.test(tokens[i + 1]?.text ?? '')) return i;
+  }
+  return tokens.length;
+}
+
+/** Words a phrase cannot end on. */
+const DANGLING = new Set(['PUNCT', 'CCONJ', 'SCONJ', 'ADP', 'AUX', 'PART']);
+/** Determiners that need a noun after them ("that" and "this" can close a phrase). */
+const ARTICLES = new Set(['the', 'a', 'an', 'every', 'each', 'some', 'any', 'no', 'another', 'my', 'our', 'your', 'their']);
+const dangling = (t: Token) => (DANGLING.has(t.pos) && t.text !== "n't") || ARTICLES.has(t.text.toLowerCase());
+const trimEnd = (tokens: Token[]) => {
+  const out = [...tokens];
+  while (out.length && dangling(out[out.length - 1])) out.pop();
+  return out;
+};
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * Shortens to `max` characters: at the last clause or phrase boundary (a conjunction or a
+ * comma) that fits, else word by word; never mid-word, never ending on a dangling word.
+ */
+function fit(tokens: Token[], max: number): Token[] {
+  let out = trimEnd(tokens);
+  if (join(out).length <= max) return out;
+  for (let b = out.length - 1; b > 2; b--) {
+    if (out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',') continue;
+    const cut = trimEnd(out.slice(0, b));
+    if (join(cut).length <= max) return cut;
+  }
+  while (out.length > 2 && join(out).length > max) out = trimEnd(out.slice(0, -1));
+  return out;
+}
+
+/** "use" → "uses", "try" → "tries", "fix" → "fixes": a base-form verb after "the participant". */
+function thirdPerson(verb: string): string {
+  const v = verb.toLowerCase();
+  if (AGREE[v]) return AGREE[v];
+  if (/[^aeiou]y$/.test(v)) return `${verb.slice(0, -1)}ies`;
+  if (/(s|sh|ch|x|z|o)$/.test(v)) return `${verb}es`;
+  return `${verb}s`;
+}
+
+/**
+ * The verb after a first-person subject at `subject`, agreed with "the participant": the
+ * index of the last token it covers and its new spelling, or null when it needs no change
+ * ("couldn't", "would", past tenses).
+ */
+function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: string; last: number } | null {
+  let j = subject + 1;
+  while (tokens[j] && tokens[j].pos === 'ADV' && LEADING_ADVERBS.has(tokens[j].text.toLowerCase())) j++;
+  const verb = tokens[j];
+  if (!verb) return null;
+  const v = verb.text.toLowerCase();
+  const base = (verb.pos === 'VERB' && verb.lemma.toLowerCase() === v) || AGREE[v] !== undefined;
+  // "do n't" becomes "does n't"; other negated auxiliaries ("could n't") need nothing.
+  if (!base || (tokens[j + 1]?.text === "n't" && v !== 'do')) return null;
+  return { adverbs: tokens.slice(subject + 1, j), verb: thirdPerson(verb.text), last: j };
+}
+
+/**
+ * A researcher's headline for a quote: the main clause without fillers, its first-person
+ * subject and "me", in the third person and at most 70 characters ("Couldn't find the export
+ * button anywhere"). A main clause too thin to say anything keeps its subordinate clause.
+ * Null when the sentence has no clause to build one from.
+ */
+export function headlineOf(quote: string): string | null {
+  const [sentence] = parse(expand(quote));
+  if (!sentence) return null;
+  const all = content(sentence.tokens);
+  let tokens = all.slice(0, mainClauseEnd(all));
+  const words = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
+  if (words.length < 4) tokens = all;
+  if (tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
+    const agreed = agreement(tokens, 0);
+    tokens = agreed ? [...agreed.adverbs, { ...tokens[agreed.last], text: agreed.verb }, ...tokens.slice(agreed.last + 1)] : tokens.slice(1);
+  }
+  tokens = tokens.filter((t, i) => !(i > 0 && OBJECT.has(t.text.toLowerCase()) && t.pos === 'PRON'));
+  if (tokens.length && POSSESSIVE[tokens[0].text.toLowerCase()]) tokens = tokens.slice(1);
+  // Later first-person words, in the third person too.
+  tokens = tokens.map((t) => {
+    const w = t.text.toLowerCase();
+    const third = SPEAKER.has(w) && t.pos === 'PRON' ? 'they' : POSSESSIVE[w] ?? REFLEXIVE[w];
+    return third ? { ...t, text: third } : t;
+  });
+  const fitted = fit(tokens, HEADLINE_MAX);
+  if (fitted.filter((t) => t.pos !== 'PUNCT').length < 2) return null;
+  const text = capitalise(join(fitted));
+  return text.length <= HEADLINE_MAX ? text : null;
+}
+
+/**
+ * One full sentence saying what happened and to whom, in the third person: "I couldn't find
+ * the export button" → "The participant couldn't find the export button."; a sentence about
+ * something else is reported: "The participant said the confirm button was greyed out and nobody told them why."
+ */
+export function claimOf(quote: string): string | null {
+  const [sentence] = parse(expand(quote));
+  if (!sentence) return null;
+  const tokens = content(sentence.tokens);
+  while (tokens.length && tokens[tokens.length - 1].pos === 'PUNCT') tokens.pop();
+  if (tokens.filter((t) => t.pos !== 'PUNCT').length < 3) return null;
+  const words: string[] = [];
+  let firstPerson = false;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const w = t.text.toLowerCase();
+    const space = i === 0 ? '' : t.space;
+    if (SPEAKER.has(w) && t.pos === 'PRON') {
+      if (i === 0) firstPerson = true;
+      words.push(space + (i === 0 ? 'The participant' : 'they'));
+      const agreed = i === 0 ? agreement(tokens, i) : null;
+      if (agreed) {
+        for (const adverb of agreed.adverbs) words.push(adverb.space + adverb.text);
+        words.push(tokens[agreed.last].space + agreed.verb);
+        i = agreed.last;
+      }
+      continue;
+    }
+    if (OBJECT.has(w) && t.pos === 'PRON') words.push(`${space}them`);
+    else if (POSSESSIVE[w]) words.push(space + POSSESSIVE[w]);
+    else if (REFLEXIVE[w]) words.push(space + REFLEXIVE[w]);
+    else words.push(space + t.text);
+  }
+  let text = words.join('').replace(/\s+/g, ' ').trim();
+  if (!firstPerson) text = `The participant said ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+  return `${capitalise(text)}.`;
+}
