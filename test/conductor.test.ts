@@ -57,7 +57,8 @@ describe('conductor', () => {
     const c = await openConductor(start.body.ws_url, { origin: SHOP });
     expect(await c.next((f) => f.type === 'hello')).toMatchObject({ resumed: false, messages: [] });
     expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'speak', text: 'Welcome, thanks for joining.', segment_id: 'hello' });
-    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'observe', segment_id: 'try' });
+    // The observe instruction is turned into a task prompt for the participant, never said as written.
+    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'observe', segment_id: 'try', text: "Could you show me how you would export last month's report, thinking aloud as you go?" });
     expect(await c.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'observe', segment: { id: 'try', mode: 'observe', index: 1, total: 3 } });
 
     // Answers are refused while observing; page events are recorded as cues of the segment.
@@ -119,7 +120,7 @@ describe('conductor', () => {
     const second = await openConductor(url.toString(), { origin: SHOP });
     const hello = await second.next((f) => f.type === 'hello');
     expect(hello.resumed).toBe(true);
-    expect(hello.messages.map((m: any) => m.text)).toEqual(['Welcome, thanks for joining.', "Export last month's report as you normally would.", 'Could you tell me about the last time you exported a report?']);
+    expect(hello.messages.map((m: any) => m.text)).toEqual(['Welcome, thanks for joining.', "Could you show me how you would export last month's report, thinking aloud as you go?", 'Could you tell me about the last time you exported a report?']);
     expect(await second.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'answer', segment: { id: 'ask' } });
     expect(second.frames.filter((f) => f.type === 'message')).toEqual([]); // nothing is said twice
     second.send({ type: 'answer', text: 'Yesterday, and honestly it took me ages to find where the export lived in the menus.' });

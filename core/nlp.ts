@@ -1,0 +1,97 @@
+import { createRequire } from 'node:module';
+import winkNLP, { type ItemSentence, type ItemToken, type WinkMethods } from 'wink-nlp';
+
+/**
+ * English NLP for the conductor (and later the extractor): wink-nlp with its small web model,
+ * offline. The model (~1 MB) is loaded on first use, once per process.
+ */
+const require = createRequire(import.meta.url);
+let engine: WinkMethods | null = null;
+
+function nlp(): WinkMethods {
+  engine ??= winkNLP(require('wink-eng-lite-web-model'));
+  return engine;
+}
+
+/** Universal POS tags as the model gives them (VERB, AUX, NOUN, PROPN, PRON, DET, ADJ, ADP, SCONJ, CCONJ, PART, ADV, PUNCT, …). */
+export interface Token {
+  text: string;
+  lemma: string;
+  pos: string;
+  /** The token sits in the scope of a negation ("didn't like it": like, it). */
+  negated: boolean;
+  /** Whitespace before the token in the source, so a span can be put back together. */
+  space: string;
+}
+
+export interface Sentence {
+  text: string;
+  tokens: Token[];
+}
+
+/** The sentences of `text`, each with its tokens. */
+export function parse(text: string): Sentence[] {
+  const { its } = nlp();
+  const doc = nlp().readDoc(text);
+  const out: Sentence[] = [];
+  doc.sentences().each((s: ItemSentence) => {
+    const tokens: Token[] = [];
+    s.tokens().each((t: ItemToken) => {
+      tokens.push({
+        text: t.out(),
+        lemma: t.out(its.lemma as unknown as typeof its.pos),
+        pos: t.out(its.pos),
+        negated: t.out(its.negationFlag) as unknown as boolean,
+        space: t.out(its.precedingSpaces),
+      });
+    });
+    out.push({ text: s.out(), tokens });
+  });
+  return out;
+}
+
+/** Tokens back to text, keeping the source's spacing (the first token's leading space dropped). */
+export function join(tokens: Token[]): string {
+  return tokens.map((t, i) => (i === 0 ? '' : t.space) + t.text).join('');
+}
+
+const HEAD = new Set(['NOUN', 'PROPN']);
+const MODIFIER = new Set(['ADJ', 'NUM', 'NOUN', 'PROPN']);
+const VAGUE_HEADS = new Set(['thing', 'things', 'stuff', 'lot', 'bit', 'way', 'time', 'times', 'kind', 'sort', 'one', 'ones']);
+
+/**
+ * Noun phrases of a text, longest first within each sentence: an optional determiner or
+ * possessive, modifiers, and a noun head ("the confirm button", "my manager", "last month's report").
+ * The small model tags some noun compounds' first word as a verb ("confirm button"), so a
+ * verb between a determiner and a noun counts as a modifier.
+ */
+export function nounPhrases(text: string): string[] {
+  const phrases: string[] = [];
+  for (const s of parse(text)) {
+    const t = s.tokens;
+    let i = 0;
+    while (i < t.length) {
+      let start = i;
+      const det = t[i].pos === 'DET' || (t[i].pos === 'PRON' && /^(my|our|your|his|her|their|its)$/i.test(t[i].text));
+      let j = det ? i + 1 : i;
+      let lastHead = -1;
+      while (j < t.length) {
+        const tok = t[j];
+        const compound = tok.pos === 'VERB' && det && j === i + 1 && t[j + 1] && HEAD.has(t[j + 1].pos);
+        const possessive = tok.pos === 'PART' && tok.text === "'s" && lastHead === j - 1;
+        if (HEAD.has(tok.pos)) lastHead = j;
+        else if (!(MODIFIER.has(tok.pos) || compound || possessive)) break;
+        j++;
+      }
+      if (lastHead >= 0) {
+        const span = t.slice(start, lastHead + 1);
+        const head = t[lastHead].text.toLowerCase();
+        if (!VAGUE_HEADS.has(head)) phrases.push(join(span));
+        i = lastHead + 1;
+      } else {
+        i = Math.max(j, start + 1);
+      }
+    }
+  }
+  return phrases;
+}
