@@ -116,6 +116,9 @@ function secondPerson(words: W[], interviewerYou: boolean): W[] {
   return out;
 }
 
+/** Words the model may tag as a verb before the real one ("when they last changed"). */
+const ADVERBISH = new Set(['last', 'first', 'never', 'always', 'just', 'still', 'ever', 'often', 'usually', 'really', 'finally', 'only']);
+
 /** True when the verb is past tense as written ("used", "took"), by comparison with its lemma. */
 function past(v: W): boolean {
   const t = lower(v.text);
@@ -161,7 +164,7 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
   const whLen = yesno ? 1 : whPhraseLength(clause);
   const wh = yesno ? [] : clause.slice(0, whLen);
   const rest = clause.slice(whLen);
-  if (!rest.length) return null;
+  if (!rest.length) return yesno ? null : render(wh);
   const subjLen = subjectLength(rest);
   if (!subjLen) {
     if (yesno) return null;
@@ -170,9 +173,11 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
   // Adverbs between subject and verb ("they usually pay") stay before the verb.
   let v = subjLen;
   const adverbs: W[] = [];
-  while (rest[v] && rest[v].pos === 'ADV') adverbs.push(rest[v++]);
-  const verb = rest[v];
+  while (rest[v] && (rest[v].pos === 'ADV' || (ADVERBISH.has(lower(rest[v].text)) && rest[v + 1] && rest[v + 1].pos === 'VERB'))) adverbs.push(rest[v++]);
+  let verb = rest[v];
   if (!verb) return null;
+  // "what they did next": "did" is the main verb here, not an auxiliary.
+  if (verb.pos === 'AUX' && verb.lemma === 'do' && !rest.slice(v + 1).some((x) => x.pos === 'VERB' || lower(x.text) === "n't" || lower(x.text) === 'not')) verb = { ...verb, pos: 'VERB' };
   const subject = secondPerson(rest.slice(0, subjLen), interviewerYou);
   const toYou = subject.length === 1 && lower(subject[0].text) === 'you';
   const after = rest.slice(v + 1);
@@ -323,7 +328,11 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   if (lead === 'ask' || HAND.has(lead) || lead === 'see') {
     const p = personAt(t, 1);
     if (p.length && !p.possessive) rest = secondPerson(t.slice(1 + p.length), true);
-  } else if (!COACHING.has(lead) && (t[0].pos === 'VERB' || t[0].pos === 'PROPN') && !t.some((x, k) => personAt(t, k).length > 0)) {
+  } else if (
+    !COACHING.has(lead) &&
+    (t[0].pos === 'VERB' || (t[0].pos === 'PROPN' && t.some((x) => /^(?:you|your)$/i.test(x.text)))) &&
+    !t.some((x, k) => personAt(t, k).length > 0)
+  ) {
     rest = t; // already said to the participant: "Export last month's report."
   }
   if (!rest) return null;
