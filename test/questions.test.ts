@@ -143,6 +143,7 @@ describe('follow-ups', () => {
 
   it('turns the participant\'s own words to "you" and never leads', async () => {
     expect(followUp('My manager wanted it.', 0, '')).toBe('You mentioned your manager. What happened next?');
+    expect(followUp('Invoices.', 0, '')).toBe('You mentioned invoices. What happened next?');
     expect(followUp('My manager wanted it.', 1, 'You mentioned your manager. What happened next?')).toBe('Could you walk me through an example of that?');
     expect(followUp('The export dialog and the PDF preview.', 1, 'You mentioned the export dialog. What happened next?')).toBe('Could you tell me more about the PDF preview?');
     for (const answer of ['Yes.', 'It was fine', 'I hated the confirm button', 'no', 'I was frustrated with the sync']) {
