@@ -304,6 +304,59 @@ describe('what the participant hears', () => {
   });
 });
 
+describe('the model interviewer keeps the same rule', () => {
+  let fake: FakeOpenAI;
+  beforeAll(async () => {
+    fake = await fakeOpenAI('sk-echo-test');
+  });
+  afterAll(() => fake?.close());
+
+  it('sends the built-in question instead of a reply that repeats the instruction or context', async () => {
+    const instruction = 'Ask what the participant was trying to get done today and what they used before. Ask about the last time they exported a report.';
+    const context = 'Serves g1. Prefer stories about the last time over opinions in general.';
+    const echoScript = {
+      version: 2,
+      goals: [{ id: 'g1', description: 'Understand exporting' }],
+      segments: [{ id: 'ask', mode: 'talk', title: 'Exporting', instruction, conductor_context: context }, { id: 'bye', mode: 'speak', title: 'Bye', speak_text: 'Thank you!' }],
+    };
+    const created = await o.call('POST', '/studies', { title: 'Echo study', script: echoScript, goals: echoScript.goals, status: 'active', visibility: visibility([['include', 'exact', '/echo']]) });
+    expect(created.status).toBe(201);
+    await o.call('PATCH', '/settings', { openai_api_key: 'sk-echo-test', openai_base_url: fake.url });
+    try {
+      const id = await consentedInterview({}, created.body.study.ref);
+      const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+      const c = await openConductor(start.body.ws_url, { origin: SHOP });
+      const next = () => c.next((f) => f.type === 'message' && f.role === 'conductor');
+      const answer = 'I was sending the monthly revenue report to my manager, and before this I used a spreadsheet for it.';
+
+      // The whole instruction: not sent; the built-in interviewer's first question is.
+      fake.chat = () => ({ say: instruction, done: false });
+      const calls = fake.calls.length;
+      expect(await next()).toMatchObject({ kind: 'ask', text: 'What were you trying to get done today, and what did you use before?' });
+      expect(fake.calls.length).toBeGreaterThan(calls); // the model was asked, and overruled
+      // A question of the model's own goes through as written.
+      fake.chat = () => ({ say: 'What were you exporting it for, and who reads it?', done: false });
+      c.send({ type: 'answer', text: answer });
+      expect(await next()).toMatchObject({ text: 'What were you exporting it for, and who reads it?' });
+      // A large part of the instruction, or the context: the built-in next question instead.
+      fake.chat = () => ({ say: 'Okay. Now ask about the last time they exported a report.', done: false });
+      c.send({ type: 'answer', text: answer });
+      expect(await next()).toMatchObject({ text: 'Could you tell me about the last time you exported a report?' });
+      fake.chat = () => ({ say: 'Serves g1. Prefer stories about the last time over opinions in general.', done: false });
+      c.send({ type: 'answer', text: 'Yesterday, and the export took four tries because the first three files were empty.' });
+      const after = await next();
+      expect(after.text).not.toContain('Serves');
+      expect(after.text).not.toContain('Prefer stories');
+      expect(after).toMatchObject({ kind: 'closing', text: 'Thank you!' });
+      for (const t of c.frames.filter((f) => f.type === 'message' && f.role === 'conductor')) expect(directedText(t.text), t.text).toBeNull();
+      await c.close();
+    } finally {
+      await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
+      await o.call('PATCH', `/studies/${created.body.study.ref}`, { status: 'paused' });
+    }
+  });
+});
+
 describe('conductor limits', () => {
   it('allows 10 starts a minute per IP and 5 voice secrets', async () => {
     const id = await consentedInterview();
