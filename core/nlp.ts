@@ -55,6 +55,7 @@ export function join(tokens: Token[]): string {
   return tokens.map((t, i) => (i === 0 ? '' : t.space) + t.text).join('');
 }
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 const HEAD = new Set(['NOUN', 'PROPN']);
 const MODIFIER = new Set(['ADJ', 'NUM', 'NOUN', 'PROPN']);
 const VAGUE_HEADS = new Set(['thing', 'things', 'stuff', 'lot', 'bit', 'way', 'time', 'times', 'kind', 'sort', 'one', 'ones']);
@@ -71,7 +72,7 @@ export function nounPhrases(text: string): string[] {
     const t = s.tokens;
     let i = 0;
     while (i < t.length) {
-      let start = i;
+      const start = i;
       const det = t[i].pos === 'DET' || (t[i].pos === 'PRON' && /^(my|our|your|his|her|their|its)$/i.test(t[i].text));
       let j = det ? i + 1 : i;
       let lastHead = -1;
@@ -86,7 +87,10 @@ export function nounPhrases(text: string): string[] {
       if (lastHead >= 0) {
         const span = t.slice(start, lastHead + 1);
         const head = t[lastHead].text.toLowerCase();
-        if (!VAGUE_HEADS.has(head)) phrases.push(join(span));
+        let phrase = join(span);
+        // A capital that only starts the sentence ("Invoices.") is not a name: the tagger says so once it is lower case.
+        if (start === 0 && /^[A-Z][a-z]/.test(phrase) && parse(lowerFirst(s.text))[0]?.tokens[0]?.pos !== 'PROPN') phrase = lowerFirst(phrase);
+        if (!VAGUE_HEADS.has(head)) phrases.push(phrase);
         i = lastHead + 1;
       } else {
         i = Math.max(j, start + 1);

@@ -3,17 +3,11 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
 import { openConductor } from './helpers/conductor.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
+import { conductorScript, directedText } from './helpers/participant-text.ts';
+import { starterScript } from '../tools/studies/starter.ts';
 
 const SHOP = 'http://shop.example';
-const script = {
-  version: 2,
-  goals: [{ id: 'g1', description: 'Understand exporting' }],
-  segments: [
-    { id: 'hello', mode: 'speak', title: 'Hello', speak_text: 'Welcome, thanks for joining.' },
-    { id: 'try', mode: 'observe', title: 'Try it', instruction: 'Export last month\'s report as you normally would.' },
-    { id: 'ask', mode: 'talk', title: 'Exporting', instruction: 'Ask about the last time they exported a report. What got in the way?', conductor_context: 'Serves g1' },
-  ],
-};
+const script = conductorScript;
 
 let svc: TestService;
 let o: Awaited<ReturnType<typeof ownerWithProject>>;
@@ -21,8 +15,8 @@ let studyRef: string;
 const sdk = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
   svc.api(method, path, { body, headers: { 'x-project-key': o.project.public_key, origin: SHOP, ...headers } });
 
-async function consentedInterview(extra: Record<string, unknown> = {}) {
-  const created = await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'text', participant_name: 'Ada', ...extra });
+async function consentedInterview(extra: Record<string, unknown> = {}, study = studyRef) {
+  const created = await sdk('POST', '/api/sdk/sessions', { study_id: study, interview_mode: 'text', participant_name: 'Ada', ...extra });
   expect(created.status).toBe(201);
   const id = created.body.session.id as string;
   expect((await sdk('POST', `/api/sdk/sessions/${id}/consent`, { consent_recording: false, consent_data_use: true, consent_version: '2026-11' })).status).toBe(200);
@@ -57,7 +51,8 @@ describe('conductor', () => {
     const c = await openConductor(start.body.ws_url, { origin: SHOP });
     expect(await c.next((f) => f.type === 'hello')).toMatchObject({ resumed: false, messages: [] });
     expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'speak', text: 'Welcome, thanks for joining.', segment_id: 'hello' });
-    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'observe', segment_id: 'try' });
+    // The observe instruction is turned into a task prompt for the participant, never said as written.
+    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'observe', segment_id: 'try', text: "Could you show me how you would export last month's report, thinking aloud as you go?" });
     expect(await c.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'observe', segment: { id: 'try', mode: 'observe', index: 1, total: 3 } });
 
     // Answers are refused while observing; page events are recorded as cues of the segment.
@@ -119,7 +114,7 @@ describe('conductor', () => {
     const second = await openConductor(url.toString(), { origin: SHOP });
     const hello = await second.next((f) => f.type === 'hello');
     expect(hello.resumed).toBe(true);
-    expect(hello.messages.map((m: any) => m.text)).toEqual(['Welcome, thanks for joining.', "Export last month's report as you normally would.", 'Could you tell me about the last time you exported a report?']);
+    expect(hello.messages.map((m: any) => m.text)).toEqual(['Welcome, thanks for joining.', "Could you show me how you would export last month's report, thinking aloud as you go?", 'Could you tell me about the last time you exported a report?']);
     expect(await second.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'answer', segment: { id: 'ask' } });
     expect(second.frames.filter((f) => f.type === 'message')).toEqual([]); // nothing is said twice
     second.send({ type: 'answer', text: 'Yesterday, and honestly it took me ages to find where the export lived in the menus.' });
@@ -213,6 +208,152 @@ describe('conductor', () => {
     await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
     const end = await sdk('POST', `/api/sdk/conductor/${id}/end`);
     expect(end.body).toMatchObject({ session: { status: 'abandoned', processing_status: 'not_started' }, queued: false });
+  });
+});
+
+describe('what the participant hears', () => {
+  const conductorTurns = (c: Awaited<ReturnType<typeof openConductor>>) => c.frames.filter((f) => f.type === 'message' && f.role === 'conductor');
+
+  it('runs the starter study in natural second-person questions, silent while observing, closing with its thank-you', async () => {
+    const id = await consentedInterview({}, 'starter-study');
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    const ask = () => c.next((f) => f.type === 'message' && f.role === 'conductor');
+    expect(await ask()).toMatchObject({ kind: 'speak', segment_id: 'welcome' });
+    expect(await ask()).toMatchObject({ kind: 'ask', text: 'What were you trying to get done today, and what did you use before?' });
+    c.send({ type: 'answer', text: 'Invoices.' });
+    expect(await ask()).toMatchObject({ kind: 'ask', text: 'You mentioned invoices. What happened next?' });
+    c.send({ type: 'answer', text: 'Not sure.' });
+    const second = await ask();
+    expect(second.text).not.toMatch(/invoices/i); // a second follow-up, worded differently
+    c.send({ type: 'answer', text: 'No idea.' });
+    expect(await ask()).toMatchObject({ kind: 'ask', text: 'Could you share a concrete recent example?' }); // at most two follow-ups
+    c.send({ type: 'answer', text: 'Last Tuesday I had to send twelve invoices to clients and the PDF export kept timing out on me.' });
+    expect(await ask()).toMatchObject({ kind: 'observe', text: 'Could you show me how you do the task you described, thinking aloud as you go?' });
+    await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+    // While the participant works the conductor says nothing, whatever they do.
+    const before = conductorTurns(c).length;
+    for (const line of ['clicked Invoices', 'clicked Export', 'clicked Cancel']) c.send({ type: 'event', event_type: 'click', event_line: line, data: {} });
+    c.send({ type: 'ping' });
+    await c.next((f) => f.type === 'pong');
+    expect(conductorTurns(c).length).toBe(before);
+    c.send({ type: 'observe_done' });
+    expect(await ask()).toMatchObject({ text: 'Could you tell me about any moment where the product slowed you down?' });
+    c.send({ type: 'answer', text: 'The export dialog froze for about a minute before anything happened, twice in a row.' });
+    expect(await ask()).toMatchObject({ text: 'What did you expect to happen instead, and how did you work around it?' });
+    c.send({ type: 'answer', text: 'I expected a download right away, so I ended up printing each invoice to PDF by hand.' });
+    expect(await ask()).toMatchObject({ text: 'What would have to change for you to recommend the product to a colleague?' });
+    c.send({ type: 'answer', text: 'A bulk export that works without timing out would make me recommend it tomorrow.' });
+    const closing = await ask();
+    expect(closing).toMatchObject({ kind: 'closing', segment_id: 'thanks', text: starterScript.segments.at(-1)!.speak_text });
+    await c.next((f) => f.type === 'ended');
+    await c.close();
+    const turns = conductorTurns(c);
+    expect(turns.filter((t) => t.kind === 'closing')).toHaveLength(1);
+    for (const t of turns) expect(directedText(t.text), t.text).toBeNull();
+    for (const s of starterScript.segments) {
+      for (const written of ['instruction', 'conductor_context'] as const) {
+        const text = (s as Record<string, string | undefined>)[written];
+        if (text) for (const t of turns) expect(t.text).not.toContain(text.split('. ')[0]);
+      }
+    }
+  });
+
+  it('asks something sensible about the segment title when the instruction is empty, all coaching, very long or not English', async () => {
+    const odd = {
+      version: 2,
+      goals: [],
+      segments: [
+        { id: 'none', mode: 'talk', title: 'Your billing setup' },
+        { id: 'blank', mode: 'talk', title: 'Paying invoices', instruction: '   ' },
+        { id: 'coach', mode: 'talk', title: 'Reminders', instruction: 'Do not lead. Note hesitations. Stay neutral and keep it short.' },
+        { id: 'long', mode: 'talk', title: 'Exports', instruction: 'Note how they navigate and keep quiet while they work. '.repeat(40).slice(0, 2000) },
+        { id: 'spanish', mode: 'talk', title: 'What brought you here', instruction: 'Pregunte al participante qué intentaba hacer hoy y qué usaba antes.' },
+        { id: 'watch', mode: 'observe', title: 'Try it', instruction: 'Do not help unless they are stuck for a minute.' },
+      ],
+    };
+    expect(odd.segments[3].instruction!.length).toBe(2000);
+    const created = await o.call('POST', '/studies', { title: 'Odd instructions', script: odd, status: 'active', visibility: visibility([['include', 'exact', '/odd']]) });
+    expect(created.status).toBe(201);
+    const review = await o.call('POST', '/studies/validate-script', { script: { ...odd, segments: [...odd.segments, { id: 'empty', mode: 'talk', title: 'Empty', instruction: '' }] } });
+    expect(review.body.participant_questions.map((q: any) => q.questions[0])).toEqual([
+      'Could you tell me about your billing setup?',
+      'Could you tell me about paying invoices?',
+      'Could you tell me about reminders?',
+      'Could you tell me about exports?',
+      'What brought you here?',
+      expect.stringMatching(/^For this part, "Try it", could you/),
+      'Could you tell me about empty?',
+    ]);
+    const id = await consentedInterview({}, created.body.study.ref);
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    const asked: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const m = await c.next((f) => f.type === 'message' && f.role === 'conductor');
+      asked.push(m.text);
+      c.send({ type: 'answer', text: 'I pay around forty invoices a month from the billing page, mostly on Fridays after lunch.' });
+    }
+    expect(asked).toEqual(review.body.participant_questions.slice(0, 5).map((q: any) => q.questions[0]));
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'observe', text: review.body.participant_questions[5].questions[0] });
+    c.send({ type: 'observe_done' });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'closing' });
+    await c.close();
+    for (const t of conductorTurns(c)) expect(directedText(t.text), t.text).toBeNull();
+    await o.call('PATCH', `/studies/${created.body.study.ref}`, { status: 'paused' });
+  });
+});
+
+describe('the model interviewer keeps the same rule', () => {
+  let fake: FakeOpenAI;
+  beforeAll(async () => {
+    fake = await fakeOpenAI('sk-echo-test');
+  });
+  afterAll(() => fake?.close());
+
+  it('sends the built-in question instead of a reply that repeats the instruction or context', async () => {
+    const instruction = 'Ask what the participant was trying to get done today and what they used before. Ask about the last time they exported a report.';
+    const context = 'Serves g1. Prefer stories about the last time over opinions in general.';
+    const echoScript = {
+      version: 2,
+      goals: [{ id: 'g1', description: 'Understand exporting' }],
+      segments: [{ id: 'ask', mode: 'talk', title: 'Exporting', instruction, conductor_context: context }, { id: 'bye', mode: 'speak', title: 'Bye', speak_text: 'Thank you!' }],
+    };
+    const created = await o.call('POST', '/studies', { title: 'Echo study', script: echoScript, goals: echoScript.goals, status: 'active', visibility: visibility([['include', 'exact', '/echo']]) });
+    expect(created.status).toBe(201);
+    await o.call('PATCH', '/settings', { openai_api_key: 'sk-echo-test', openai_base_url: fake.url });
+    try {
+      const id = await consentedInterview({}, created.body.study.ref);
+      const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+      const c = await openConductor(start.body.ws_url, { origin: SHOP });
+      const next = () => c.next((f) => f.type === 'message' && f.role === 'conductor');
+      const answer = 'I was sending the monthly revenue report to my manager, and before this I used a spreadsheet for it.';
+
+      // The whole instruction: not sent; the built-in interviewer's first question is.
+      fake.chat = () => ({ say: instruction, done: false });
+      const calls = fake.calls.length;
+      expect(await next()).toMatchObject({ kind: 'ask', text: 'What were you trying to get done today, and what did you use before?' });
+      expect(fake.calls.length).toBeGreaterThan(calls); // the model was asked, and overruled
+      // A question of the model's own goes through as written.
+      fake.chat = () => ({ say: 'What were you exporting it for, and who reads it?', done: false });
+      c.send({ type: 'answer', text: answer });
+      expect(await next()).toMatchObject({ text: 'What were you exporting it for, and who reads it?' });
+      // A large part of the instruction, or the context: the built-in next question instead.
+      fake.chat = () => ({ say: 'Okay. Now ask about the last time they exported a report.', done: false });
+      c.send({ type: 'answer', text: answer });
+      expect(await next()).toMatchObject({ text: 'Could you tell me about the last time you exported a report?' });
+      fake.chat = () => ({ say: 'Serves g1. Prefer stories about the last time over opinions in general.', done: false });
+      c.send({ type: 'answer', text: 'Yesterday, and the export took four tries because the first three files were empty.' });
+      const after = await next();
+      expect(after.text).not.toContain('Serves');
+      expect(after.text).not.toContain('Prefer stories');
+      expect(after).toMatchObject({ kind: 'closing', text: 'Thank you!' });
+      for (const t of c.frames.filter((f) => f.type === 'message' && f.role === 'conductor')) expect(directedText(t.text), t.text).toBeNull();
+      await c.close();
+    } finally {
+      await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
+      await o.call('PATCH', `/studies/${created.body.study.ref}`, { status: 'paused' });
+    }
   });
 });
 

@@ -207,7 +207,8 @@ describe('placement conflicts and preview (SPEC 2.10, 7.4)', () => {
 
   it('offers the untargeted starter study everywhere until a targeted study takes a page', async () => {
     const starter = (await p.call('GET', '/studies')).body.studies[0];
-    expect((await preview({ pathname: '/anything' })).body).toEqual({ outcome: 'match', study_ref: starter.ref, study_title: starter.title, invitation: null });
+    expect((await preview({ pathname: '/anything' })).body).toEqual({ outcome: 'match', study_ref: starter.ref, study_title: starter.title, invitation: starter.invitation });
+    expect(starter.invitation).toMatchObject({ presentation_mode: 'passive', launcher: { label: expect.any(String) } });
     const pricing = await mk('Pricing', visibility([['include', 'subtree', '/pricing'], ['exclude', 'exact', '/pricing/legal']]), { status: 'active' });
     expect(pricing.status).toBe(201);
     const r = await preview({ url: 'https://shop.example.com/pricing/teams?x=1' });

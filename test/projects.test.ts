@@ -46,6 +46,24 @@ describe('projects over REST', () => {
     expect(overview.body.studies[0]).toMatchObject({ handle: 'starter-study', status: 'active' });
   });
 
+  it('shows the widget launcher on a fresh project: the starter study is placed everywhere with an invitation', async () => {
+    const key = (await svc.api('GET', P(owner.orgHandle, 'checkout-research'), { token: owner.token })).body.project.public_key;
+    const setup = await svc.api('GET', `${P(owner.orgHandle, 'checkout-research')}/widget-setup`, { token: owner.token });
+    const demo = new URL(setup.body.demo_url);
+    expect(demo.pathname).toBe('/sdk/demo');
+    expect(demo.searchParams.get('key')).toBe(key);
+    expect((await svc.api('GET', `${demo.pathname}${demo.search}`)).status).toBe(200);
+    // The widget on the demo page asks for its placement with the project key; a launcher needs a
+    // match with an invitation that is not direct_link (widget/index.ts).
+    for (const pathname of ['/', '/checkout']) {
+      const placement = await svc.api('GET', `/api/sdk/placement?pathname=${encodeURIComponent(pathname)}`, { headers: { 'x-project-key': key } });
+      expect(placement.status).toBe(200);
+      expect(placement.body).toMatchObject({ outcome: 'match', study_title: expect.any(String), invitation: { presentation_mode: 'passive', launcher: { label: 'Share feedback', icon: 'feedback' } } });
+    }
+    const study = await svc.api('GET', '/api/sdk/study/starter-study', { headers: { 'x-project-key': key } });
+    expect(study.body.study).toMatchObject({ status: 'active', invitation: { presentation_mode: 'passive' } });
+  });
+
   it('gives a second project with the same name its own handle', async () => {
     const res = await svc.api('POST', `/api/orgs/${owner.orgHandle}/projects`, { token: owner.token, body: { name: 'Checkout Research' } });
     expect(res.status).toBe(201);

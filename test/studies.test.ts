@@ -17,10 +17,21 @@ describe('studies CRUD and status', () => {
     expect(list.status).toBe(200);
     expect(list.body.studies).toHaveLength(1);
     const starter = list.body.studies[0];
-    expect(starter).toMatchObject({ handle: 'starter-study', status: 'active', invitation: null, invitation_state: 'absent', visibility_state: 'absent', recruitment_url: null, intake_ref: null, project_ref: o.project.project_ref });
+    // It comes with a passive invitation, so the widget shows its launcher on a fresh project.
+    expect(starter).toMatchObject({ handle: 'starter-study', status: 'active', invitation_state: 'valid', visibility_state: 'absent', recruitment_url: null, intake_ref: null, project_ref: o.project.project_ref });
+    expect(starter.invitation).toMatchObject({ presentation_mode: 'passive', launcher: { label: 'Share feedback', icon: 'feedback' }, panel: { headline: expect.any(String), cta: expect.any(String) } });
     expect(JSON.parse(starter.goals_json).length).toBeGreaterThanOrEqual(2);
     const review = await o.call('POST', '/studies/starter-study/review-script', {});
     expect(review.body).toMatchObject({ valid: true, errors: [], warnings: [] });
+    // Every talk and observe segment yields questions for the participant, none of them generic.
+    const script = JSON.parse(starter.script_json);
+    const listening = script.segments.filter((s: any) => s.mode !== 'speak');
+    expect(review.body.participant_questions.map((q: any) => q.segment_id)).toEqual(listening.map((s: any) => s.id));
+    for (const q of review.body.participant_questions) {
+      expect(q.questions.length).toBeGreaterThan(0);
+      for (const text of q.questions) expect(text).toMatch(/\byou\b.*\?$/);
+    }
+    expect(review.body.participant_questions[0].questions[0]).toBe('What were you trying to get done today, and what did you use before?');
   });
 
   it('creates a draft with the exact 2.9 record and reads it by ref or handle', async () => {
@@ -131,6 +142,39 @@ describe('script review', () => {
     expect(empty.errors).toEqual([expect.objectContaining({ code: 'empty_script', field: 'segments' })]);
     const review = await o.call('POST', '/studies/checkout-friction/review-script', { script });
     expect(review.body.errors).toEqual(viaRest.errors);
+  });
+});
+
+describe('what participants will hear', () => {
+  it('lists the built-in conductor\'s questions per talk and observe segment, and warns where it finds none', async () => {
+    const script = {
+      version: 2,
+      goals: [{ id: 'g1', description: 'Understand invoicing' }],
+      segments: [
+        { id: 'hi', mode: 'speak', title: 'Hi', speak_text: 'Welcome.' },
+        { id: 'why', mode: 'talk', title: 'Invoices', instruction: 'Ask what the participant was trying to get done today and what they used before.', conductor_context: 'Serves g1' },
+        { id: 'pay', mode: 'observe', title: 'Pay', instruction: 'Watch them pay an invoice. Do not help.' },
+        { id: 'coach', mode: 'talk', title: 'Your billing setup', instruction: 'Stay neutral. Do not lead the participant.' },
+        { id: 'quiet', mode: 'observe', title: 'Try it', instruction: 'Note hesitations and errors.' },
+        { id: 'bare', mode: 'talk', title: 'What would make it worth it' },
+      ],
+    };
+    const res = await o.call('POST', '/studies/validate-script', { script });
+    expect(res.status).toBe(200);
+    expect(res.body.valid).toBe(true);
+    expect(res.body.participant_questions).toEqual([
+      { segment_id: 'why', mode: 'talk', questions: ['What were you trying to get done today, and what did you use before?'] },
+      { segment_id: 'pay', mode: 'observe', questions: ['Could you show me how you would pay an invoice, thinking aloud as you go?'] },
+      { segment_id: 'coach', mode: 'talk', questions: ['Could you tell me about your billing setup?'] },
+      { segment_id: 'quiet', mode: 'observe', questions: [expect.stringContaining('"Try it"')] },
+      { segment_id: 'bare', mode: 'talk', questions: ['What would make it worth it?'] },
+    ]);
+    // A warning, not a refusal, for instructions that give the participant nothing to answer.
+    const warned = res.body.warnings.filter((w: any) => w.code === 'no_participant_questions').map((w: any) => w.field);
+    expect(warned).toEqual(['segments[3].instruction', 'segments[4].instruction']);
+    expect(res.body.warnings.find((w: any) => w.segment_id === 'bare')).toMatchObject({ code: 'missing_instruction' });
+    const stored = await o.call('POST', '/studies', { title: 'Invoices', script, goals: script.goals });
+    expect(stored.status).toBe(201);
   });
 });
 

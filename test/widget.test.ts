@@ -183,6 +183,19 @@ describe('widget in Chromium', () => {
     expect(await page.locator('.vb-launcher').textContent()).toBe('Tell us about exports');
     await page.close();
   });
+
+  it('shows the starter study\'s launcher on a fresh project\'s demo page', async () => {
+    const fresh = await ownerWithProject(svc, 'fresh-widget@example.com', 'Fresh');
+    const demo = (await fresh.call('GET', '/widget-setup')).body.demo_url;
+    const page = await browser.newPage();
+    await page.goto(demo);
+    const launcher = page.locator('.vb-launcher');
+    await launcher.waitFor({ timeout: 5000 });
+    expect(await launcher.textContent()).toBe('Share feedback');
+    await launcher.click();
+    await page.getByRole('dialog', { name: 'Have ten minutes to tell us how it went?' }).waitFor();
+    await page.close();
+  });
 });
 
 describe('widget setup', () => {

@@ -4,7 +4,7 @@ import type { InterviewRow } from '../../models/index.ts';
 import { ConflictError, DomainError, NotFoundError } from '../../core/errors.ts';
 import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
-import { segmentsOf, type Segment } from './script.ts';
+import { questionsOf, segmentsOf, type Segment } from './script.ts';
 import { NEW_TALK, modelInterviewer, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
 import { endInterview, isEnded } from './end.ts';
 
@@ -45,7 +45,6 @@ interface Plan {
   segment: Outcome['segment'];
 }
 
-const OBSERVE_DEFAULT = 'Go ahead and use the product as you normally would. Press Done when you have finished.';
 const CLOSING = 'That is everything I wanted to ask. Thank you for your time!';
 
 export const stateOf = (interview: Pick<InterviewRow, 'conductor_state'>): ConductorState => ({ ...NEW_STATE, ...(interview.conductor_state as Partial<ConductorState> | null) });
@@ -85,12 +84,19 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       const segment = segments[state.segment];
       events.push({ type: 'segment_started', timestampMs: now(), line: `${segment.mode}: ${segment.title}`, data: { segment_id: segment.id, mode: segment.mode } });
       if (segment.mode === 'speak') {
-        say('speak', segment.speak_text ?? segment.title, segment);
+        // A closing speak segment is the interview's last word: nothing generic follows it.
+        const last = state.segment === segments.length - 1;
+        say(last ? 'closing' : 'speak', segment.speak_text ?? segment.title, segment);
         state = { ...state, segment: state.segment + 1 };
+        if (last) {
+          state = { ...state, awaiting: null, finished: true };
+          return;
+        }
         continue;
       }
       if (segment.mode === 'observe') {
-        say('observe', segment.instruction ?? OBSERVE_DEFAULT, segment);
+        // A task prompt for the participant; then silence until they say they are done.
+        say('observe', questionsOf(segment)[0], segment);
         state = { ...state, awaiting: 'observe' };
         return;
       }

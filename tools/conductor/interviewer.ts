@@ -1,14 +1,19 @@
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.ts';
 import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
+import { nounPhrases } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
+import { echoesInstructions } from './echo.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
 export interface TalkState {
   question: number;
-  followed_up: boolean;
+  /** Follow-ups asked to the current question (at most MAX_FOLLOW_UPS). */
+  follow_ups: number;
+  /** Older states counted one follow-up this way. */
+  followed_up?: boolean;
 }
-export const NEW_TALK: TalkState = { question: 0, followed_up: false };
+export const NEW_TALK: TalkState = { question: 0, follow_ups: 0 };
 
 export interface Turn {
   role: 'conductor' | 'participant';
@@ -20,25 +25,64 @@ export interface Interviewer {
   next(segment: Segment, turns: Turn[], state: TalkState): Promise<{ say: string | null; state: TalkState }>;
 }
 
-/** Answers shorter than this many words get one follow-up. */
+const MAX_FOLLOW_UPS = 2;
+/** Answers shorter than this many words, or vague ones, get a follow-up. */
 const SHORT_ANSWER_WORDS = 8;
-export const FOLLOW_UP = 'Could you say a bit more about that? What happened, and how did it feel?';
+const VAGUE = /^(?:yes|yeah|yep|no|nope|ok(?:ay)?|fine|good|sure|maybe|not sure|i'?m not sure|i don'?t know|i don'?t remember|idk|nothing|not really|it was (?:ok|okay|fine|good|alright)|kind of|sort of)\b/i;
+/** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
+const EMPTY_HEADS = /\b(?:week|weeks|day|days|month|months|year|years|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|everything|something|anything|nothing|idea|answer|question)$/i;
 
 const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
+const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
 
-/** The offline interviewer: asks each question of the segment, one follow-up to a short answer, then moves on. */
+/** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
+function mentionOf(answer: string, used: string): string | null {
+  for (const np of nounPhrases(answer)) {
+    if (EMPTY_HEADS.test(np) || np.split(/\s+/).length > 6) continue;
+    const phrase = np
+      .replace(/\b(?:my|our)\b/gi, 'your')
+      .replace(/\b(?:me|us)\b/gi, 'you')
+      .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase());
+    if (used.toLowerCase().includes(phrase.toLowerCase())) continue;
+    return phrase;
+  }
+  return null;
+}
+
+/**
+ * A neutral follow-up that names what the participant said: never a yes/no question, never
+ * suggesting how they felt. `n` is 0 for the first follow-up to a question, 1 for the second.
+ */
+export function followUp(answer: string, n: number, said: string): string {
+  const mention = mentionOf(answer, said);
+  const withMention = [`You mentioned ${mention}. What happened next?`, `Could you tell me more about ${mention}?`];
+  const without = ['Could you say a bit more about that?', 'Could you walk me through an example of that?'];
+  const options = mention ? withMention : without;
+  const pick = options[n % options.length];
+  return said.includes(pick) ? options[(n + 1) % options.length] : pick;
+}
+
+const needsFollowUp = (answer: string) => words(answer) < SHORT_ANSWER_WORDS || (VAGUE.test(answer.trim()) && words(answer) < 14);
+
+/**
+ * The offline interviewer: asks each question of the segment; a short or vague answer gets a
+ * follow-up that names something from it (at most two per question, each worded differently),
+ * then the next question; after the last, the segment is covered.
+ */
 export const ruleInterviewer: Interviewer = {
   async next(segment, turns, state) {
     const questions = questionsOf(segment);
     const last = turns[turns.length - 1];
     if (!last) return { say: questions[0], state: NEW_TALK };
     if (last.role !== 'participant') return { say: null, state };
-    if (!state.followed_up && words(last.text) < SHORT_ANSWER_WORDS) {
-      return { say: FOLLOW_UP, state: { ...state, followed_up: true } };
+    const asked = followUpsOf(state);
+    if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
+      const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
+      return { say: followUp(last.text, asked, said), state: { question: state.question, follow_ups: asked + 1 } };
     }
     const question = state.question + 1;
-    if (question >= questions.length) return { say: null, state: { question, followed_up: false } };
-    return { say: questions[question], state: { question, followed_up: false } };
+    if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
+    return { say: questions[question], state: { question, follow_ups: 0 } };
   },
 };
 
@@ -80,7 +124,13 @@ export function modelInterviewer(endpoint: Endpoint, log: Logger): Interviewer {
         if (!res.ok) throw new Error(`HTTP ${res.status}`);
         const body = (await res.json()) as { choices?: Array<{ message?: { content?: string } }> };
         const turn = ModelTurn.parse(JSON.parse(body.choices?.[0]?.message?.content ?? ''));
-        return { say: turn.done ? null : turn.say, state };
+        if (turn.done || !turn.say) return { say: null, state };
+        const echo = echoesInstructions(turn.say, segment);
+        if (echo) {
+          log.warn('conductor model reply repeats its instructions; the built-in interviewer takes this turn', { segment_id: segment.id, reason: echo });
+          return ruleInterviewer.next(segment, turns, state);
+        }
+        return { say: turn.say, state };
       } catch (err) {
         log.warn('conductor model unavailable; the built-in interviewer takes this turn', { error: err instanceof Error ? err.message : String(err) });
         return ruleInterviewer.next(segment, turns, state);

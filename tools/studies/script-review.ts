@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { questionPlan } from '../conductor/questions.ts';
 
 export const ReviewIssue = z.object({
   code: z.string(),
@@ -14,6 +15,9 @@ export const ReviewResult = z.object({
   errors: z.array(ReviewIssue),
   warnings: z.array(ReviewIssue),
   summary: z.object({ segments: z.number().int(), goals: z.number().int(), by_mode: z.record(z.string(), z.number().int()) }),
+  participant_questions: z
+    .array(z.object({ segment_id: z.string().nullable(), mode: z.enum(['talk', 'observe']), questions: z.array(z.string()) }))
+    .describe('For each talk and observe segment, what the built-in conductor (no model configured) will say to the participant'),
 });
 export type ReviewResultT = z.output<typeof ReviewResult>;
 
@@ -36,7 +40,7 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
 
   if (!isObject(script)) {
     issue(errors, 'invalid_script', 'The script must be an object with version 2, goals and segments', 'script');
-    return { valid: false, errors, warnings, summary: { segments: 0, goals: 0, by_mode: {} } };
+    return { valid: false, errors, warnings, summary: { segments: 0, goals: 0, by_mode: {} }, participant_questions: [] };
   }
   for (const key of Object.keys(script)) {
     if (!['version', 'goals', 'segments'].includes(key)) issue(errors, 'unknown_field', `Unknown field ${key}`, key);
@@ -67,6 +71,7 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
 
   const segments = script.segments;
   const byMode: Record<string, number> = {};
+  const participantQuestions: ReviewResultT['participant_questions'] = [];
   if (!Array.isArray(segments) || segments.length === 0) {
     issue(errors, 'empty_script', 'The script has no segments: add at least one speak, observe or talk segment', 'segments');
   } else {
@@ -105,6 +110,23 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
       if ((mode === 'talk' || mode === 'observe') && !nonEmpty(raw.instruction)) {
         issue(warnings, 'missing_instruction', `A ${mode} segment without an instruction leaves the conductor guessing`, field('instruction'), seg);
       }
+      if ((mode === 'talk' || mode === 'observe') && (raw.instruction === undefined || typeof raw.instruction === 'string')) {
+        const title = typeof raw.title === 'string' ? raw.title : '';
+        const plan = questionPlan({ mode, title, instruction: raw.instruction as string | undefined });
+        participantQuestions.push({ segment_id: id, mode, questions: plan.questions });
+        if (plan.generic && nonEmpty(raw.instruction)) {
+          issue(
+            warnings,
+            'no_participant_questions',
+            `The built-in conductor finds no question for the participant in this ${mode} segment's instruction, so without a model it asks a generic one: "${plan.questions[0]}". ` +
+              (mode === 'observe'
+                ? 'Say the task, e.g. "Ask them to pay an invoice".'
+                : 'Add a question ending in "?", or write e.g. "Ask what they used before".'),
+            field('instruction'),
+            seg,
+          );
+        }
+      }
       if (mode !== 'speak' && raw.speak_text !== undefined) {
         issue(warnings, 'unused_speak_text', `speak_text is only said in speak segments; this ${String(mode)} segment ignores it`, field('speak_text'), seg);
       }
@@ -126,5 +148,6 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
     errors,
     warnings,
     summary: { segments: Array.isArray(segments) ? segments.length : 0, goals: goals.length, by_mode: byMode },
+    participant_questions: participantQuestions,
   };
 }

@@ -9,8 +9,9 @@ export const validateScript = capability({
   title: 'Validate a study script',
   description:
     'Reviews a draft script without saving anything: errors (duplicate segment ids, unknown modes, a speak segment without speak_text, ' +
-    'an empty script) and warnings (goals no segment serves, talk/observe segments without instructions), each naming the segment and field. ' +
-    'Use it while drafting; studies.create refuses scripts with errors.',
+    'an empty script) and warnings (goals no segment serves, talk/observe segments without instructions, instructions that give the participant ' +
+    'no question), each naming the segment and field. participant_questions shows, per talk and observe segment, what the built-in conductor ' +
+    '(no model configured) will say to the participant. Use it while drafting; studies.create refuses scripts with errors.',
   input: z.strictObject({
     script: JsonObject.describe(
       'The script: { version: 2, goals: [{ id, description }], segments: [{ id, mode: speak | observe | talk, title, speak_text?, instruction?, conductor_context? }] }. ' +

@@ -26,22 +26,23 @@ export const starterScript = {
       id: 'context',
       mode: 'talk',
       title: 'What brought you here',
-      instruction: 'Ask what the participant was trying to get done today and what they used before. Ask for a concrete recent example.',
-      conductor_context: 'Serves g-context. Prefer stories about the last time over opinions about in general.',
+      instruction:
+        'Ask what the participant was trying to get done today and what they used before. Ask for a concrete recent example.',
+      conductor_context: 'Serves g-context. Prefer stories about the last time over opinions in general.',
     },
     {
       id: 'task',
       mode: 'observe',
       title: 'Show us how you do it',
-      instruction: 'Ask the participant to do the task they described, thinking aloud. Do not help unless they are stuck for a minute.',
+      instruction: 'Ask the participant to show how they do the task they described, thinking aloud. Do not help unless they are stuck for a minute.',
       conductor_context: 'Serves g-friction. Note hesitations, back-tracking, errors and workarounds.',
     },
     {
       id: 'friction',
       mode: 'talk',
       title: 'Where it got hard',
-      instruction: 'Ask about the moments that felt slow or confusing, what they expected instead, and how they worked around it.',
-      conductor_context: 'Serves g-friction. One follow-up per moment: what did you expect to happen?',
+      instruction: 'Ask about any moment where the product slowed them down. Ask what they expected to happen instead, and how they worked around it.',
+      conductor_context: 'Serves g-friction. One follow-up per moment; never suggest that something was hard.',
     },
     {
       id: 'value',
@@ -58,6 +59,24 @@ export const starterScript = {
     },
   ],
 };
+
+/**
+ * SPEC 2.9.1: the starter study's invitation, so that a fresh project's widget (and the demo
+ * page) shows a launcher on every page until a team targets studies of its own.
+ */
+export const starterInvitation = {
+  launcher: { label: 'Share feedback', icon: 'feedback', style: 'calm', shape: 'capsule' },
+  panel: {
+    eyebrow: 'Help us improve',
+    headline: 'Have ten minutes to tell us how it went?',
+    body: 'A short conversation about what you were trying to get done and where the product got in your way. There are no wrong answers.',
+    duration_minutes: 10,
+    cta: 'Start the conversation',
+  },
+  presentation_mode: 'passive',
+  brand_color: { light: '#3355FF' },
+  placement: { desktop: 'bottom-right', mobile: 'bottom-right' },
+} as const;
 
 export async function provisionStarterStudy(
   models: Models,
@@ -78,6 +97,7 @@ export async function provisionStarterStudy(
       status: 'active',
       goals_json: JSON.stringify(starterGoals),
       script_json: JSON.stringify(starterScript),
+      invitation_json: structuredClone(starterInvitation) as Record<string, unknown>,
       settings_json: null,
     },
     { transaction },

@@ -1,0 +1,457 @@
+import { parse, type Token } from '../../core/nlp.ts';
+
+/**
+ * What the built-in conductor says to the participant, derived from a segment written for the
+ * interviewer. Nothing of the instruction reaches the participant as written: only questions
+ * in it (sentences ending in "?", or quoted), and questions made from imperative instructions
+ * ("Ask what they used before" → "What did you use before?"), in the second person.
+ */
+export interface QuestionSource {
+  mode: string;
+  title: string;
+  instruction?: string;
+}
+
+export interface QuestionPlan {
+  questions: string[];
+  /** True when nothing in the instruction gave a question and a generic one about the title is asked. */
+  generic: boolean;
+}
+
+const WH = new Set(['what', 'how', 'why', 'when', 'where', 'which', 'who', 'whom', 'whose']);
+const YESNO = new Set(['whether', 'if']);
+const PEOPLE = new Set(['participant', 'participants', 'user', 'users', 'customer', 'customers', 'respondent', 'respondents', 'interviewee', 'interviewees', 'tester', 'testers', 'person']);
+/** Verbs that introduce what to learn: "Find out how …", "Explore their onboarding". */
+const LEARN = new Set(['learn', 'understand', 'discover', 'explore', 'establish', 'determine', 'uncover', 'probe', 'check', 'clarify', 'investigate', 'cover', 'capture', 'see', 'know', 'gauge', 'assess', 'identify']);
+/** Verbs that hand the participant a task: "Have them describe …", "Watch them pay …". */
+const HAND = new Set(['have', 'get', 'let', 'invite', 'encourage', 'prompt', 'watch', 'observe', 'tell', 'request', 'need']);
+/** Imperatives a participant can be given directly ("Tell me about …"). */
+const TO_PARTICIPANT = new Set(['tell', 'describe', 'walk', 'show', 'explain', 'share', 'talk', 'give', 'name', 'list', 'think']);
+const LEADING_FILLER = new Set(['then', 'also', 'next', 'first', 'finally', 'now', 'briefly', 'gently', 'please', 'lastly', 'afterwards', 'and', 'so']);
+const NO_SPACE_BEFORE = /^(?:[,.;:?!)]|'s|'re|'ve|'d|'ll|'m|n't|’s|’re)$/i;
+
+interface W {
+  text: string;
+  pos: string;
+  lemma: string;
+  negated?: boolean;
+}
+
+const lower = (s: string) => s.toLowerCase();
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function render(words: W[]): string {
+  let out = '';
+  for (const w of words) {
+    if (!out) out = w.text;
+    else out += NO_SPACE_BEFORE.test(w.text) ? w.text : ` ${w.text}`;
+  }
+  return out;
+}
+
+const w = (text: string, pos = 'X', lemma = lower(text)): W => ({ text, pos, lemma });
+const isPerson = (t: W) => ['they', 'them', 'participant', 'user', 'customer'].includes(t.lemma) || PEOPLE.has(lower(t.text));
+
+/** Length of a reference to the participant starting at i ("the participant", "them", "he or she"), or 0. */
+function personAt(t: W[], i: number): { length: number; possessive: boolean } {
+  const a = t[i] ? lower(t[i].text) : '';
+  const b = t[i + 1] ? lower(t[i + 1].text) : '';
+  const c = t[i + 2] ? lower(t[i + 2].text) : '';
+  if ((a === 'he' || a === 'him') && b === 'or' && (c === 'she' || c === 'her')) return { length: 3, possessive: false };
+  if (a === 'his' && b === 'or' && c === 'her') return { length: 3, possessive: true };
+  if (['the', 'a', 'each', 'every', 'this'].includes(a) && PEOPLE.has(b)) return { length: c === "'s" || c === '’s' ? 3 : 2, possessive: c === "'s" || c === '’s' };
+  if (PEOPLE.has(a) && i === 0) return { length: 1, possessive: false };
+  if (a === 'they' || a === 'them' || a === 'themselves' || a === 'themself' || a === 'he' || a === 'she' || a === 'him' || a === 'himself' || a === 'herself') return { length: 1, possessive: false };
+  if (a === 'their' || a === 'theirs') return { length: 1, possessive: true };
+  return { length: 0, possessive: false };
+}
+
+const EXPAND: Record<string, string> = { "'re": 'are', "'s": 'is', "'ve": 'have', "'d": 'would', "'ll": 'will', "'m": 'am', 'ca': 'can', 'wo': 'will' };
+const AGREE: Record<string, string> = { was: 'were', is: 'are', has: 'have', does: 'do', "'s": "'re", wasn: 'weren' };
+
+/** A verb in its form after "you": "was" → "were", "expects" → "expect". */
+function agree(v: W): W {
+  const t = lower(v.text);
+  if (AGREE[t]) return { ...v, text: AGREE[t] };
+  if (v.pos === 'VERB' && /s$/.test(t) && t !== v.lemma && (t === `${v.lemma}s` || t === `${v.lemma}es` || t === `${v.lemma.replace(/y$/, '')}ies`)) return { ...v, text: v.lemma };
+  return v;
+}
+
+/**
+ * Rewrites words about the participant into the second person, with the verb after a converted
+ * singular subject agreeing. With `interviewerYou`, "you/your" in the source mean the
+ * interviewer and become "me/my" (as in "Ask them to walk you through setup").
+ */
+function secondPerson(words: W[], interviewerYou: boolean): W[] {
+  const out: W[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const t = lower(words[i].text);
+    if (interviewerYou && (t === 'you' || t === 'your' || t === 'yours' || t === 'yourself')) {
+      const subject = words[i + 1] && (words[i + 1].pos === 'AUX' || words[i + 1].pos === 'VERB');
+      const mine = { you: subject ? 'I' : 'me', your: 'my', yours: 'mine', yourself: 'myself' }[t]!;
+      out.push({ ...words[i], text: mine, pos: 'PRON' });
+      continue;
+    }
+    const p = personAt(words, i);
+    if (!p.length) {
+      out.push(words[i]);
+      continue;
+    }
+    const first = lower(words[i].text);
+    const reflexive = /self$/.test(first);
+    const singular = !['they', 'them', 'their', 'theirs'].includes(first) && !/s$/.test(lower(words[i + p.length - (p.possessive && p.length > 1 ? 2 : 1)].text));
+    out.push(w(reflexive ? 'yourself' : p.possessive ? (first === 'theirs' ? 'yours' : 'your') : 'you', 'PRON'));
+    i += p.length - 1;
+    if (!p.possessive && !reflexive) {
+      // The verb after a subject turned into "you" agrees with it (adverbs may stand between).
+      let j = i + 1;
+      while (words[j] && words[j].pos === 'ADV') j++;
+      if (words[j] && (words[j].pos === 'AUX' || words[j].pos === 'VERB') && (singular || AGREE[lower(words[j].text)] === 'were')) {
+        for (let k = i + 1; k < j; k++) out.push(words[k]);
+        out.push(agree(words[j]));
+        i = j;
+      }
+    }
+  }
+  return out;
+}
+
+/** Words the model may tag as a verb before the real one ("when they last changed"). */
+const ADVERBISH = new Set(['last', 'first', 'never', 'always', 'just', 'still', 'ever', 'often', 'usually', 'really', 'finally', 'only']);
+
+/** True when the verb is past tense as written ("used", "took"), by comparison with its lemma. */
+function past(v: W): boolean {
+  const t = lower(v.text);
+  if (t === v.lemma) return false;
+  if (t === `${v.lemma}s` || t === `${v.lemma}es` || t === `${v.lemma.replace(/y$/, '')}ies`) return false;
+  if (/ing$/.test(t)) return false;
+  return true;
+}
+const thirdSingular = (v: W) => !past(v) && lower(v.text) !== v.lemma && !/ing$/.test(lower(v.text));
+
+/** The wh-phrase at the start of an embedded clause: "what", "how long", "which tools", "what kind of tools". */
+function whPhraseLength(t: W[]): number {
+  const wh = lower(t[0].text);
+  let n = 1;
+  if (wh === 'how') while (t[n] && (t[n].pos === 'ADJ' || t[n].pos === 'ADV') && !isPerson(t[n])) n++;
+  if (wh === 'what' || wh === 'which' || wh === 'whose') {
+    while (t[n] && (t[n].pos === 'NOUN' || t[n].pos === 'ADJ') && !isPerson(t[n])) n++;
+    if (n > 1 && t[n] && lower(t[n].text) === 'of') {
+      let m = n + 1;
+      while (t[m] && (t[m].pos === 'NOUN' || t[m].pos === 'ADJ')) m++;
+      if (m > n + 1) n = m;
+    }
+  }
+  return n;
+}
+
+/** The subject at the start of `t` (before its first verb), or 0 when a verb comes first. */
+function subjectLength(t: W[]): number {
+  let n = 0;
+  while (t[n] && ['PRON', 'DET', 'NOUN', 'PROPN', 'ADJ', 'NUM', 'PART'].includes(t[n].pos) && lower(t[n].text) !== 'to') n++;
+  if (!t[n] || (t[n].pos !== 'AUX' && t[n].pos !== 'VERB')) return n && t[n]?.pos === 'ADV' ? (t[n + 1] && (t[n + 1].pos === 'VERB' || t[n + 1].pos === 'AUX') ? n : 0) : 0;
+  return n;
+}
+
+/**
+ * An embedded question ("what the participant was trying to do", "whether they finished")
+ * as a direct one ("what were you trying to do", "did you finish"), lower-case, no "?".
+ */
+function directQuestion(clause: W[], interviewerYou: boolean): string | null {
+  if (!clause.length) return null;
+  const head = lower(clause[0].text);
+  const yesno = YESNO.has(head);
+  const whLen = yesno ? 1 : whPhraseLength(clause);
+  const wh = yesno ? [] : clause.slice(0, whLen);
+  const rest = clause.slice(whLen);
+  if (!rest.length) return yesno ? null : render(wh);
+  const subjLen = subjectLength(rest);
+  if (!subjLen) {
+    if (yesno) return null;
+    return render(secondPerson([...wh, ...rest], interviewerYou));
+  }
+  // Adverbs between subject and verb ("they usually pay") stay before the verb.
+  let v = subjLen;
+  const adverbs: W[] = [];
+  while (rest[v] && (rest[v].pos === 'ADV' || (ADVERBISH.has(lower(rest[v].text)) && rest[v + 1] && rest[v + 1].pos === 'VERB'))) adverbs.push(rest[v++]);
+  let verb = rest[v];
+  if (!verb) return null;
+  // "what they did next": "did" is the main verb here, not an auxiliary.
+  if (verb.pos === 'AUX' && verb.lemma === 'do' && !rest.slice(v + 1).some((x) => x.pos === 'VERB' || lower(x.text) === "n't" || lower(x.text) === 'not')) verb = { ...verb, pos: 'VERB' };
+  const subject = secondPerson(rest.slice(0, subjLen), interviewerYou);
+  const toYou = subject.length === 1 && lower(subject[0].text) === 'you';
+  const after = rest.slice(v + 1);
+  const front: W[] = [];
+  let tail: W[];
+  if (verb.pos === 'AUX') {
+    const expanded = EXPAND[lower(verb.text)];
+    const aux = expanded ? { ...verb, text: expanded } : verb;
+    front.push(toYou ? agree(aux) : aux);
+    if (after[0] && /^n't$/i.test(after[0].text)) front.push(after.shift()!);
+    tail = [...adverbs, ...after];
+  } else {
+    const plural = toYou || (subject.length === 1 && ['they', 'we', 'i'].includes(lower(subject[0].text)));
+    front.push(w(past(verb) ? 'did' : thirdSingular(verb) && !plural ? 'does' : 'do', 'AUX', 'do'));
+    tail = [...adverbs, { ...verb, text: verb.lemma }, ...after];
+  }
+  return render([...secondPerson(wh, interviewerYou), ...front, ...subject, ...secondPerson(tail, interviewerYou)]);
+}
+
+const isClauseStart = (t: W | undefined) => !!t && (WH.has(lower(t.text)) || YESNO.has(lower(t.text)) || ['about', 'for'].includes(lower(t.text)));
+
+/** Splits "X, what Y, and how Z" where a new wh-clause (or "about …") begins. */
+function splitParts(t: W[]): W[][] {
+  const parts: W[][] = [[]];
+  for (let i = 0; i < t.length; i++) {
+    const tok = t[i];
+    const word = lower(tok.text);
+    if ((word === ',' || word === 'and' || word === 'or' || word === ';') && parts[parts.length - 1].length) {
+      let j = i + 1;
+      while (t[j] && ['and', 'or', ','].includes(lower(t[j].text))) j++;
+      if (isClauseStart(t[j])) {
+        parts.push([]);
+        i = j - 1;
+        continue;
+      }
+    }
+    parts[parts.length - 1].push(tok);
+  }
+  return parts.filter((p) => p.length);
+}
+
+const stripEnd = (t: W[]) => {
+  const out = [...t];
+  while (out.length && (out[out.length - 1].pos === 'PUNCT' || /^[.!;:,]$/.test(out[out.length - 1].text))) out.pop();
+  return out;
+};
+
+function dropFiller(t: W[]): W[] {
+  let i = 0;
+  while (t[i] && (LEADING_FILLER.has(lower(t[i].text)) || t[i].text === ',')) i++;
+  return t.slice(i);
+}
+
+/** Questions from one body after the lead ("about X", "what X and how Y", "for X"). */
+function questionsFromBody(body: W[], lead: 'ask' | 'learn'): string[] {
+  const out: string[] = [];
+  let whClauses: string[] = [];
+  const flush = () => {
+    if (!whClauses.length) return;
+    const list = whClauses.length === 1 ? whClauses[0] : whClauses.length === 2 ? `${whClauses[0]}, and ${whClauses[1]}` : `${whClauses.slice(0, -1).join(', ')}, and ${whClauses[whClauses.length - 1]}`;
+    out.push(`${capitalise(list)}?`);
+    whClauses = [];
+  };
+  for (const part of splitParts(body)) {
+    const head = lower(part[0].text);
+    if (WH.has(head) || YESNO.has(head)) {
+      const q = directQuestion(part, true);
+      if (q) whClauses.push(q);
+      continue;
+    }
+    flush();
+    if (head === 'about' || (head === 'for' && lead === 'learn')) {
+      if (part.length > 1) out.push(`Could you tell me about ${render(secondPerson(part.slice(1), true))}?`);
+    } else if (head === 'for') {
+      if (part.length > 1) out.push(`Could you share ${render(secondPerson(part.slice(1), true))}?`);
+    } else if (['DET', 'PRON', 'ADJ', 'NOUN', 'PROPN', 'NUM'].includes(part[0].pos) && part.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) {
+      out.push(`Could you tell me about ${render(secondPerson(part, true))}?`);
+    }
+  }
+  flush();
+  return out;
+}
+
+/** "to describe X" / "describe X" after a person: "Could you describe X?" */
+function couldYou(t: W[]): string | null {
+  let i = 0;
+  if (t[i] && lower(t[i].text) === 'to') i++;
+  const verb = t[i];
+  if (!verb || (verb.pos !== 'VERB' && verb.pos !== 'AUX' && verb.pos !== 'PROPN')) return null;
+  const rest = secondPerson(t.slice(i + 1), true);
+  return `Could you ${render([{ ...verb, text: lower(verb.lemma) }, ...rest])}?`;
+}
+
+const toWords = (tokens: Token[]): W[] => tokens.map((t) => ({ text: t.text, pos: t.pos, lemma: lower(t.lemma), negated: t.negated }));
+
+/** One sentence of a talk instruction as participant questions (none when it is guidance). */
+function talkSentence(sentence: W[]): string[] {
+  const raw = stripEnd(sentence);
+  const last = sentence[sentence.length - 1];
+  if (last && last.text === '?') return [`${capitalise(render(secondPerson(raw, false)))}?`];
+  const t = dropFiller(raw);
+  if (!t.length) return [];
+  const lead = lower(t[0].text);
+  let i = 1;
+  if (lead === 'ask' || (lead === 'find' && t[1] && lower(t[1].text) === 'out') || LEARN.has(lead)) {
+    if (lead === 'find') i = 2;
+    if (lead === 'dig' || lead === 'look') i = 2;
+    const p = personAt(t, i);
+    i += p.possessive ? 0 : p.length;
+    const body = t.slice(i);
+    if (!body.length) return [];
+    if (lead === 'ask' && lower(body[0].text) === 'to') {
+      const q = couldYou(body);
+      return q ? [q] : [];
+    }
+    return questionsFromBody(body, lead === 'ask' ? 'ask' : 'learn');
+  }
+  // "We want to know how …", "I'd like to understand why …"
+  const know = t.findIndex((x, k) => k < 6 && ['know', 'understand', 'learn', 'hear'].includes(x.lemma) && t[k - 1] && lower(t[k - 1].text) === 'to');
+  if (know > 0 && t.slice(0, know).some((x) => ['want', 'like', 'need', 'hope', 'love'].includes(x.lemma))) {
+    return questionsFromBody(t.slice(know + 1), 'learn');
+  }
+  if (HAND.has(lead)) {
+    const p = personAt(t, 1);
+    if (p.length && !p.possessive) {
+      const q = couldYou(t.slice(1 + p.length));
+      return q ? [q] : [];
+    }
+  }
+  if (TO_PARTICIPANT.has(t[0].lemma) && !t.some((x, k) => personAt(t, k).length > 0)) {
+    return [`Could you ${render([{ ...t[0], text: lower(t[0].text) }, ...t.slice(1)])}?`];
+  }
+  return [];
+}
+
+const THINKING_ALOUD = /,?\s*(?:while\s+|and\s+)?(?:thinking|think|talking|talk)\s+(?:aloud|out loud)(?:\s+as\s+(?:they|you)\s+go)?/gi;
+const AS_USUAL = /,?\s*as\s+(?:they|you|the participant)\s+(?:normally|usually)\s+(?:would|do|does)\b/gi;
+
+/** Coaching for the interviewer that an observe instruction may start with. */
+const COACHING = new Set(['note', 'notice', 'look', 'listen', 'record', 'log', 'capture', 'track', 'avoid', 'stay', 'keep', 'remain', 'prefer', 'remember', 'focus', 'mark', 'wait', 'help', 'intervene', 'nudge', 'probe', 'follow', 'skip', 'make', 'ensure', 'be', 'do', 'never', 'take', 'count', 'time', 'ask', 'let', 'allow', 'resist']);
+
+/** The task of an observe instruction as "pay an invoice" (base form, second person), or null. */
+function observeTask(sentence: W[]): { task: string; show: boolean } | null {
+  const t = dropFiller(stripEnd(sentence));
+  if (!t.length || t.some((x) => x.negated)) return null;
+  const lead = t[0].lemma;
+  let rest: W[] | null = null;
+  if (lead === 'ask' || HAND.has(lead) || lead === 'see') {
+    const p = personAt(t, 1);
+    if (p.length && !p.possessive) rest = secondPerson(t.slice(1 + p.length), true);
+  } else if (
+    !COACHING.has(lead) &&
+    (t[0].pos === 'VERB' || (t[0].pos === 'PROPN' && t.some((x) => /^(?:you|your)$/i.test(x.text)))) &&
+    !t.some((x, k) => personAt(t, k).length > 0)
+  ) {
+    rest = t; // already said to the participant: "Export last month's report."
+  }
+  if (!rest) return null;
+  if (rest[0] && lower(rest[0].text) === 'to') rest = rest.slice(1);
+  const verb = rest[0];
+  if (!verb || !(verb.pos === 'VERB' || verb.pos === 'PROPN' || verb.pos === 'AUX')) return null;
+  const words = [{ ...verb, text: lower(verb.lemma) }, ...rest.slice(1)];
+  let task = render(words).replace(THINKING_ALOUD, '').replace(AS_USUAL, '').replace(/[\s,]+$/, '');
+  let show = false;
+  const m = /^(?:show|demonstrate)\s+(?:me\s+|us\s+)?(.*)$/i.exec(task);
+  if (m) {
+    task = m[1];
+    show = true;
+  } else if (/^try\s+to\s+/i.test(task)) {
+    task = task.replace(/^try\s+to\s+/i, '');
+  }
+  return task ? { task, show } : null;
+}
+
+const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
+
+function genericTalk(title: string): string {
+  const t = toWords(parse(title).flatMap((s) => s.tokens));
+  const converted = render(secondPerson(stripEnd(t), false)).trim();
+  if (!converted) return 'Could you tell me about your experience with the product?';
+  if (WH.has(lower(t[0]?.text ?? '')) || ['is', 'are', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'have', 'has'].includes(lower(t[0]?.text ?? ''))) return `${capitalise(converted)}?`;
+  return `Could you tell me about ${lowerFirst(converted)}?`;
+}
+
+function genericObserve(title: string): string {
+  return `For this part, "${title.trim()}", could you use the product as you normally would, thinking aloud as you go?`;
+}
+
+/** Quoted questions ("…?") in an instruction, in order, and the text around them. */
+function quotedParts(text: string): Array<{ quote: string } | { text: string }> {
+  const out: Array<{ quote: string } | { text: string }> = [];
+  const re = /["“]([^"”]{2,400}?[?])\s*["”]/g;
+  let at = 0;
+  for (const m of text.matchAll(re)) {
+    out.push({ text: text.slice(at, m.index) });
+    out.push({ quote: m[1].trim() });
+    at = m.index + m[0].length;
+  }
+  out.push({ text: text.slice(at) });
+  return out;
+}
+
+/** Unquoted "Ask: What did you do next?" */
+const ASK_COLON = /^\s*(?:then\s+)?ask\s*:\s*/i;
+
+function talkQuestions(instruction: string): string[] {
+  const out: string[] = [];
+  for (const part of quotedParts(instruction)) {
+    if ('quote' in part) {
+      out.push(capitalise(render(secondPerson(toWords(parse(part.quote).flatMap((s) => s.tokens)), false)).replace(/\s*\?$/, '') + '?'));
+      continue;
+    }
+    for (const s of parse(part.text)) {
+      const words = toWords(s.tokens);
+      const colon = ASK_COLON.exec(s.text);
+      if (colon && s.text.trim().endsWith('?')) {
+        const after = toWords(parse(s.text.slice(colon[0].length)).flatMap((x) => x.tokens));
+        out.push(...talkSentence(after));
+        continue;
+      }
+      out.push(...talkSentence(words));
+    }
+  }
+  return out;
+}
+
+function observeQuestions(instruction: string): string[] {
+  for (const part of quotedParts(instruction)) {
+    if ('quote' in part) return [capitalise(part.quote)];
+    for (const s of parse(part.text)) {
+      const words = toWords(s.tokens);
+      if (words[words.length - 1]?.text === '?' && !words.some((x, k) => personAt(words, k).length > 0)) return [capitalise(render(stripEnd(words))) + '?'];
+      const task = observeTask(words);
+      if (task) return [`Could you show me ${task.show ? '' : 'how you would '}${task.task}, thinking aloud as you go?`];
+    }
+  }
+  return [];
+}
+
+const MAX_QUESTION = 300;
+
+/** The participant questions of a talk or observe segment, and whether they are the generic fallback. */
+export function questionPlan(segment: QuestionSource): QuestionPlan {
+  const instruction = (segment.instruction ?? '').slice(0, 4000);
+  let questions: string[] = [];
+  try {
+    questions = segment.mode === 'observe' ? observeQuestions(instruction) : talkQuestions(instruction);
+  } catch {
+    questions = [];
+  }
+  const seen = new Set<string>();
+  questions = questions
+    .map((q) => q.replace(/\s+/g, ' ').trim())
+    .filter((q) => q.length > 3 && q.length <= MAX_QUESTION && !interviewerDirected(q) && !seen.has(lower(q)) && seen.add(lower(q)));
+  if (questions.length) return { questions, generic: false };
+  const title = segment.title?.trim() || 'this part';
+  return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true };
+}
+
+const DIRECTED: Array<[RegExp, string]> = [
+  [/\b(?:the|a|each|every)\s+(?:participant|user|customer|respondent|interviewee|tester)s?\b|\bparticipants?'?s?\b/i, 'speaks of the participant in the third person'],
+  [/\bserves\s+g-?\w*|\bg-[a-z][\w-]*/i, 'names a study goal'],
+  [/(?:^|[.!?]\s+)(?:do not|don't|never|avoid|note|make sure|be sure|remember|prefer|stay|keep|resist|wait|let them)\b/i, 'coaches the interviewer'],
+  [/\b(?:they|them|their|theirs|themselves)\b/i, 'speaks of the participant as "they"'],
+  [/\b(?:interviewer|conductor|instructions?|moderator)\b/i, 'mentions the interviewer\'s instructions'],
+];
+
+/** Why a text is written for the interviewer rather than the participant, or null when it is fine to say. */
+export function interviewerDirected(text: string): string | null {
+  for (const [re, why] of DIRECTED) if (re.test(text)) return why;
+  for (const s of parse(text)) {
+    if (s.text.trim().endsWith('?')) continue;
+    const first = s.tokens.find((t) => !LEADING_FILLER.has(lower(t.text)));
+    if (first && first.pos === 'VERB' && lower(first.text) === lower(first.lemma) && !['thank', 'welcome'].includes(lower(first.lemma))) return 'is an instruction';
+  }
+  return null;
+}
