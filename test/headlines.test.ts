@@ -68,4 +68,32 @@ describe('evidence cards from the local extractor', () => {
     expect((await settled(o.call, res.body.session.id)).status).toBe('processed');
     expect((await o.call('GET', `/signals?session_id=${res.body.session.id}`)).body.signals).toEqual([]);
   });
+
+  it('keeps what did not happen, what others said and negated feelings out, and merges a moment told twice', async () => {
+    const text = [
+      'Interviewer: How was setting up payroll?',
+      "Kim: Honestly it wasn't confusing at all.",
+      'Interviewer: Were you nervous about the first run?',
+      "Kim: I wasn't worried at all, to be fair.",
+      'Interviewer: What if something went wrong?',
+      'Kim: If it crashed during payroll I would lose my mind.',
+      'Interviewer: What do others think?',
+      'Kim: My manager says the dashboard is confusing and useless.',
+      'Interviewer: Where did you get stuck?',
+      "Kim: I couldn't find the export button anywhere.",
+      'Interviewer: Anything else?',
+      "Kim: Like I said, I just couldn't find that export button anywhere on the page.",
+    ].join('\n');
+    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(text), filename: 'payroll.txt', type: 'text/plain' } }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await settled(o.call, res.body.session.id)).status).toBe('processed');
+    const signals = (await o.call('GET', `/signals?session_id=${res.body.session.id}&limit=100`)).body.signals as Array<{ signal_type: string; quote: string }>;
+    const of = (needle: string) => signals.filter((x) => x.quote.includes(needle)).map((x) => x.signal_type);
+    expect(of('confusing at all')).not.toContain('struggling_moment');
+    expect(of('worried')).not.toContain('emotional_response');
+    expect(of('crashed during payroll')).not.toContain('critical_error');
+    expect(of('My manager says')).toEqual([]);
+    const exportStruggles = signals.filter((x) => x.signal_type === 'struggling_moment' && /export button/.test(x.quote));
+    expect(exportStruggles.map((x) => x.quote)).toEqual(["Like I said, I just couldn't find that export button anywhere on the page."]);
+  });
 });

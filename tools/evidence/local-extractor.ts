@@ -155,6 +155,14 @@ function fromIntent(intent: Intent | null, s: string, k: number): { type: Signal
   }
 }
 
+const NEGATED_FEELING = /\b(wasn'?t|was not|isn'?t|is not|not|never|wasn'?t ever)\s+(really\s+|that\s+|too\s+|very\s+|at all\s+)?(worried|scared|annoyed|frustrated|stressed|upset|nervous|anxious|angry|bothered|fussed)\b/i;
+/** Conditionals about what would happen, not what did. */
+const HYPOTHETICAL = /\b(if|suppose|supposing|imagine|in case)\b[^.!?]*\b(would|'d|could|might)\b|\b(would|'d|could|might)\b[^.!?]*\bif\b/i;
+/** Types that say something happened to the participant. */
+const HAPPENED = new Set<SignalType>(['struggling_moment', 'critical_error', 'smooth_completion', 'recovery_success', 'workaround']);
+/** Another person's words or opinion, reported. */
+const REPORTED = /^(?:\w+\s+){0,3}?(my|our|the|a) (manager|boss|colleague|coworker|co-worker|team|wife|husband|partner|friend|customer|client|accountant|mum|mom|dad|kids?|son|daughter|neighbou?r|sister|brother) (says|said|told me|tells me|thinks|thought|reckons|complains|complained|keeps saying)\b/i;
+
 const INTENSIFIERS = /\b(really|so|very|super|extremely|incredibly|totally|completely|absolutely|literally|always|never|every single|hours?)\b/gi;
 const STRONG_EMOTION = /\b(hate|love|furious|panic|nightmare|terrible|awful|amazing|desperate|scared)\b/i;
 const HEDGE = /\b(maybe|i guess|probably|might|not sure|i suppose|kind of|sort of|perhaps)\b/i;
@@ -250,6 +258,22 @@ export function classify(s: string, question: string | null = null, k = 0): Arra
   if (NEGATED_DIFFICULTY.test(s)) {
     for (const x of scored) if (x.type === 'struggling_moment') x.score -= 0.5;
   }
+  // Negated feelings ("I wasn't worried at all") are not emotional responses.
+  if (NEGATED_FEELING.test(s)) {
+    for (const x of scored) if (x.type === 'emotional_response') x.score -= 0.5;
+  }
+  // What did not happen: a hypothetical ("if it crashed I would…") tells of no struggle, error or success.
+  if (HYPOTHETICAL.test(s)) {
+    for (const x of scored) if (HAPPENED.has(x.type)) x.score -= 0.5;
+  }
+  // Someone else's words ("my manager says the report is useless") are not the participant's experience.
+  if (REPORTED.test(s)) {
+    for (const x of scored) x.score -= 0.5;
+  }
+  // A question the participant asks needs a strong cue to be evidence.
+  if (/\?\s*$/.test(s)) {
+    for (const x of scored) if (x.type !== 'desired_outcome') x.score -= 0.2;
+  }
   const ranked = scored.filter((x) => x.score >= 0.6).sort((a, b) => b.score - a.score);
   if (!ranked.length) return [];
   // A sentence can carry a second signal (a crash that forced a workaround, a struggle told with feeling).
@@ -296,6 +320,28 @@ export class LocalExtractor implements Extractor {
         }
       }
     }
-    return out;
+    return mergeRetold(out);
   }
+}
+
+const STOP = new Set(['that', 'this', 'with', 'have', 'just', 'really', 'then', 'they', 'them', 'there', 'when', 'what', 'like', 'because', 'were', 'was', 'from', 'into', 'would', 'could', 'about', 'again', 'some', 'even', 'still', 'very', 'know', 'mean', 'yeah', 'well', 'thing', 'things', 'it\'s', 'i\'m', 'didn\'t', 'don\'t']);
+const contentWords = (text: string) => new Set(text.toLowerCase().match(/[a-z']{4,}/g)?.filter((w) => !STOP.has(w)) ?? []);
+
+/**
+ * One moment told twice in an interview is one card: proposals of one type whose content
+ * words mostly coincide are merged, keeping the stronger quote (higher confidence, then longer).
+ */
+function mergeRetold(found: ExtractedEvidence[]): ExtractedEvidence[] {
+  const kept: Array<{ e: ExtractedEvidence; words: Set<string> }> = [];
+  for (const e of found) {
+    const words = contentWords(e.quote);
+    const twin = kept.find((k) => {
+      if (k.e.signal_type !== e.signal_type || words.size < 3 || k.words.size < 3) return false;
+      const shared = [...words].filter((w) => k.words.has(w)).length;
+      return shared / Math.min(words.size, k.words.size) >= 0.6;
+    });
+    if (!twin) kept.push({ e, words });
+    else if (e.confidence > twin.e.confidence || (e.confidence === twin.e.confidence && e.quote.length > twin.e.quote.length)) Object.assign(twin, { e, words });
+  }
+  return kept.map((k) => k.e);
 }
