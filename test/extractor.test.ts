@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateLocalExtractor, FIXTURES, HELDOUT, labelledTranscripts, turnsOf, UNSEEN, type Evaluation } from './helpers/extractor-eval.ts';
+import { evaluateLocalExtractor, FIXTURES, HELDOUT, labelledTranscripts, turnsOf, TUNING, UNSEEN, type Evaluation } from './helpers/extractor-eval.ts';
 import { SIGNAL_TYPES } from '../tools/evidence/types.ts';
 import { locate } from '../tools/evidence/locate.ts';
 import { assignRoles, parseTranscript } from '../tools/interviews/transcript-formats.ts';
@@ -25,11 +25,19 @@ describe('the local extractor against labelled transcripts', () => {
     expect(r.precision).toBeGreaterThanOrEqual(0.7);
   });
 
+  it('reports recall and precision per type on the second tuning set (test/fixtures/tuning), kept from regressing', async () => {
+    const r = await evaluateLocalExtractor(TUNING);
+    console.log(`local extractor, tuning set in new domains: recall ${pct(r.recall)}, precision ${pct(r.precision)}\n${perTypeTable(r)}`);
+    // Measured 2026-11-23 after the first generalised patterns: recall 48 %, precision 61 %.
+    expect(r.recall).toBeGreaterThanOrEqual(0.45);
+    expect(r.precision).toBeGreaterThanOrEqual(0.58);
+  });
+
   it('reports recall and precision per type on the held-out set (test/fixtures/heldout, never tuned on)', async () => {
     const r = await evaluateLocalExtractor(HELDOUT);
     console.log(`local extractor, held-out set: recall ${pct(r.recall)}, precision ${pct(r.precision)}\n${perTypeTable(r)}`);
     for (const type of SIGNAL_TYPES) expect(r.perType[type]?.labelled, type).toBeGreaterThan(0);
-    // Floors a little below the baseline measured on 2026-11-23 (recall 30 %, precision 55 %,
+    // Floors a little below the baseline measured on 2026-11-23 (recall 30 %, precision 55 %; 33 % and 57 % after the first patterns,
     // docs/extractor-quality.md), so a change cannot make it worse unnoticed. The goal, recall and
     // precision >= 80 %, is for the extractor rebuild that comes next; raise these floors with it.
     expect(r.recall).toBeGreaterThanOrEqual(0.27);
@@ -37,7 +45,7 @@ describe('the local extractor against labelled transcripts', () => {
   });
 
   it('has labels that are verbatim spans of a participant turn, with a known signal type', () => {
-    for (const dir of [FIXTURES, UNSEEN, HELDOUT]) {
+    for (const dir of [FIXTURES, UNSEEN, TUNING, HELDOUT]) {
       for (const { name, file, labels } of labelledTranscripts(dir)) {
         const said = turnsOf(file).filter((t) => t.role === 'participant').map((t) => t.text);
         expect(labels.length, name).toBeGreaterThan(0);

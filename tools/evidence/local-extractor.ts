@@ -28,6 +28,13 @@ const P: Record<SignalType, Pattern[]> = {
     [/\b(didn'?t|doesn'?t|don'?t|won'?t|wouldn'?t) (tell|show|understand|let|remember|warn|accept|recognise|recognize|say)\b/i, 0.75],
     [/\b(showed|shows|show) (me )?nothing|\b(\w+|\d+) (attempts|tries)\b|\bthe worst (part|bit|thing)\b|\bwere (all )?gone\b/i, 0.8],
     [/\b(annoying|frustrat)/i, 0.6],
+    [/\bfor the life of me\b|\b(up and down|round and round|in circles)\b/i, 0.8],
+    [/\b(scroll|click|search|tap|wait|try)(ed|ing)? and \1(ed|ing)?\b/i, 0.8],
+    [/\b(three|four|five|six|several|a few|many|multiple|ten) times\b|\bagain and again\b|\bover and over\b/i, 0.75],
+    [/\b(on hold|in a queue|in the queue)\b/i, 0.8],
+    [/\b(a pain|a hassle|a faff|a headache|a chore|a struggle)\b/i, 0.8],
+    [/\b(tiny|fiddly|too small to)\b/i, 0.7],
+    [/\byou have to\b[^.!?]*\bthen\b/i, 0.7],
   ],
   workaround: [
     [/\bwork(ed)? ?around\b/i, 0.95],
@@ -90,11 +97,20 @@ const P: Record<SignalType, Pattern[]> = {
     [/\b(lost (all |my |our )?(data|work|changes|progress|order)|didn'?t save|wasn'?t saved|got deleted|disappeared|charged (me )?twice|double charged|payment failed|failed to (load|save|send|upload|sync))\b/i, 0.95],
     [/\b(doesn'?t work|didn'?t work|stopped working|not working|won'?t (load|open|save)|cuts? off|truncat\w*|garbled|wrong (numbers|data|totals?))\b/i, 0.85],
     [/\b(timed out|time-?out|logged me out|kicked me out|greyed out|grayed out|disabled for no reason)\b/i, 0.8],
+    [/\b(went|goes|turned|was just) (white|blank|black)\b|\b(service unavailable|something went wrong|not supported|not allowed|access denied)\b/i, 0.85],
+    [/\b(upload|payment|sync|login|transfer|import|export|order|booking) (failed|fails|didn'?t go through)\b|\bkept (saying|showing) "?(error|failed)/i, 0.85],
+    [/\b(vanished|wiped|erased|went missing|got lost)\b|\b(was|were|came back) (empty|gone|missing|blank)\b/i, 0.85],
+    [/\b(charged|billed|sent|booked|emailed|created|submitted) (\w+ ){0,3}twice\b|\b(charged|billed) (me )?(for|the wrong)\b/i, 0.85],
+    [/\b(into|in) (the )?(junk|spam)( folder)?\b|\bnever (got|received|arrived)\b|\bnone of the \w+ (went out|arrived|came through|were sent)\b/i, 0.85],
+    [/\bstill (says|said|shows|showed|showing|saying)\b/i, 0.75],
   ],
   recovery_success: [
     [/\b(eventually|finally|in the end|after a (while|bit|few tries)|second try|third try)\b.*\b(found|figured|got|managed|worked|it worked|made it|fixed|sorted|showed)\b/i, 0.9],
     [/\b(figured (it )?out|managed to|got it (working|to work)|worked it out|sorted it out|found (it|the|a way)|worked out)\b/i, 0.75],
     [/\b(support|a colleague|someone|the docs?|google|youtube) (helped|showed|told)\b/i, 0.75],
+    [/\b(refund(ed)?|credited|reimbursed|restored|put it right|came back (fine|okay|ok)|cancell?ed it)\b/i, 0.8],
+    [/\b(walked|talked) me through\b|\bgot (in|through|it) in the end\b|\bsince then (it'?s|it has) been (fine|alright|okay|ok|good)\b/i, 0.85],
+    [/\bin the end\b|\bonce (they|it|we|i) (were|was|had)\b[^.!?]*\b(right|fine|worked|sorted)\b/i, 0.75],
   ],
   decision_point: [
     [/\b(decided|decision|had to (choose|decide|pick)|choos(e|ing) between|weigh(ed|ing)|on the fence|torn between|whether (or not )?to|trade-?off)\b/i, 0.85],
@@ -162,6 +178,8 @@ const HYPOTHETICAL = /\b(if|suppose|supposing|imagine|in case)\b[^.!?]*\b(would|
 const HAPPENED = new Set<SignalType>(['struggling_moment', 'critical_error', 'smooth_completion', 'recovery_success', 'workaround']);
 /** Another person's words or opinion, reported. */
 const REPORTED = /^(?:\w+\s+){0,3}?(my|our|the|a) (manager|boss|colleague|coworker|co-worker|team|wife|husband|partner|friend|customer|client|accountant|mum|mom|dad|kids?|son|daughter|neighbou?r|sister|brother) (says|said|told me|tells me|thinks|thought|reckons|complains|complained|keeps saying)\b/i;
+/** Other named people, or people in general, as the subject: "Mrs Patel said…", "Some people open it on two devices". */
+const OTHERS = /^(?:\w+,?\s+){0,2}?(?:(?:Mr|Mrs|Ms|Dr)\.? )?[A-Z][a-z]+ (said|says|told me|tells me|thinks|reckons)\b|^(?:\w+,?\s+){0,2}?([Ss]ome|[Mm]ost|[Aa] lot of|[Oo]ther|[Mm]any) (people|users|customers|of them)\b/;
 
 const INTENSIFIERS = /\b(really|so|very|super|extremely|incredibly|totally|completely|absolutely|literally|always|never|every single|hours?)\b/gi;
 const STRONG_EMOTION = /\b(hate|love|furious|panic|nightmare|terrible|awful|amazing|desperate|scared)\b/i;
@@ -267,7 +285,7 @@ export function classify(s: string, question: string | null = null, k = 0): Arra
     for (const x of scored) if (HAPPENED.has(x.type)) x.score -= 0.5;
   }
   // Someone else's words ("my manager says the report is useless") are not the participant's experience.
-  if (REPORTED.test(s)) {
+  if (REPORTED.test(s) || OTHERS.test(s)) {
     for (const x of scored) x.score -= 0.5;
   }
   // A question the participant asks needs a strong cue to be evidence.
