@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimOf, headlineOf, HEADLINE_MAX } from '../tools/evidence/headline.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { importedInterview, ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
-import { form } from './helpers/media.ts';
+import { importedInterview, importedText, ownerWithProject } from './helpers/fixtures.ts';
 
 /** Headlines summarise the moment in a researcher's voice; claims say what happened and to whom. */
 const cases: Array<[quote: string, headline: string, claim: string]> = [
@@ -63,10 +62,8 @@ describe('evidence cards from the local extractor', () => {
       'Interviewer: Et après?',
       "Marie: Je voulais juste exporter le rapport mais rien ne marchait, c'était pénible.",
     ].join('\n');
-    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(text), filename: 'multi.txt', type: 'text/plain' } }));
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect((await settled(o.call, res.body.session.id)).status).toBe('processed');
-    expect((await o.call('GET', `/signals?session_id=${res.body.session.id}`)).body.signals).toEqual([]);
+    const id = await importedText(svc, o, 'multi.txt', text);
+    expect((await o.call('GET', `/signals?session_id=${id}`)).body.signals).toEqual([]);
   });
 
   it('keeps what did not happen, what others said and negated feelings out, and merges a moment told twice', async () => {
@@ -84,10 +81,8 @@ describe('evidence cards from the local extractor', () => {
       'Interviewer: Anything else?',
       "Kim: Like I said, I just couldn't find that export button anywhere on the page.",
     ].join('\n');
-    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(text), filename: 'payroll.txt', type: 'text/plain' } }));
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    expect((await settled(o.call, res.body.session.id)).status).toBe('processed');
-    const signals = (await o.call('GET', `/signals?session_id=${res.body.session.id}&limit=100`)).body.signals as Array<{ signal_type: string; quote: string }>;
+    const id = await importedText(svc, o, 'payroll.txt', text);
+    const signals = (await o.call('GET', `/signals?session_id=${id}&limit=100`)).body.signals as Array<{ signal_type: string; quote: string }>;
     const of = (needle: string) => signals.filter((x) => x.quote.includes(needle)).map((x) => x.signal_type);
     expect(of('confusing at all')).not.toContain('struggling_moment');
     expect(of('worried')).not.toContain('emotional_response');

@@ -2,8 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
-import { form } from './helpers/media.ts';
+import { importedText, ownerWithProject } from './helpers/fixtures.ts';
 
 /**
  * One sentence splitter (Intl.Segmenter), one HTML parser (htmlparser2) and entity decoding
@@ -44,10 +43,7 @@ afterAll(async () => {
 });
 
 async function importText(name: string, text: string) {
-  const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(text), filename: name, type: 'text/plain' } }));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const id = res.body.session.id as string;
-  expect((await settled(o.call, id)).status).toBe('processed');
+  const id = await importedText(svc, o, name, text);
   const transcript = (await o.call('GET', `/sessions/${id}/transcript`)).body;
   const signals = (await o.call('GET', `/signals?session_id=${id}`)).body.signals as Array<{ quote: string }>;
   return { transcript, quotes: signals.map((s) => s.quote) };

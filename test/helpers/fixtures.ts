@@ -73,3 +73,13 @@ export async function importedInterview(svc: TestService, o: Awaited<ReturnType<
   await settled(o.call, res.body.session.id);
   return res.body.session.id as string;
 }
+
+/** Imports transcript text through REST, waits until it is processed, and returns the interview id. */
+export async function importedText(svc: TestService, o: Awaited<ReturnType<typeof ownerWithProject>>, name: string, text: string): Promise<string> {
+  const { form } = await import('./media.ts');
+  const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(text), filename: name, type: 'text/plain' } }));
+  if (res.status !== 201) throw new Error(`import ${name}: ${res.status} ${JSON.stringify(res.body)}`);
+  const status = await settled(o.call, res.body.session.id);
+  if (status.status !== 'processed') throw new Error(`import ${name} did not process: ${JSON.stringify(status)}`);
+  return res.body.session.id as string;
+}
