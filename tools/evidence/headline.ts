@@ -1,4 +1,4 @@
-import { join, parse, type Token } from '../../core/nlp.ts';
+import { join, parse, type Sentence, type Token } from '../../core/nlp.ts';
 
 /** Longest headline a card shows. */
 export const HEADLINE_MAX = 70;
@@ -123,8 +123,10 @@ function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: 
  * Null when the sentence has no clause to build one from.
  */
 export function headlineOf(quote: string): string | null {
-  const [sentence] = parse(expand(quote));
-  if (!sentence) return null;
+  return describe(quote).headline;
+}
+
+function headlineFrom(sentence: Sentence): string | null {
   const all = content(sentence.tokens);
   let tokens = all.slice(0, mainClauseEnd(all));
   const words = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
@@ -153,8 +155,16 @@ export function headlineOf(quote: string): string | null {
  * something else is reported: "The participant said the confirm button was greyed out and nobody told them why."
  */
 export function claimOf(quote: string): string | null {
+  return describe(quote).claim;
+}
+
+/** Headline and claim of a quote from one parse (the extractor needs both for every card). */
+export function describe(quote: string): { headline: string | null; claim: string | null } {
   const [sentence] = parse(expand(quote));
-  if (!sentence) return null;
+  return sentence ? { headline: headlineFrom(sentence), claim: claimFrom(sentence) } : { headline: null, claim: null };
+}
+
+function claimFrom(sentence: Sentence): string | null {
   const tokens = content(sentence.tokens);
   while (tokens.length && tokens[tokens.length - 1].pos === 'PUNCT') tokens.pop();
   if (tokens.filter((t) => t.pos !== 'PUNCT').length < 3) return null;

@@ -1,7 +1,7 @@
 import { clock } from '../common.ts';
 import { sentences } from '../../core/sentences.ts';
 import { nounPhrases } from '../../core/nlp.ts';
-import { HEADLINE_MAX, claimOf, headlineOf } from './headline.ts';
+import { HEADLINE_MAX, describe } from './headline.ts';
 import type { EvidenceGrade, ExtractedEvidence, Extractor, SignalType, TargetSurface, Turn } from './types.ts';
 
 /**
@@ -317,6 +317,8 @@ export class LocalExtractor implements Extractor {
         const wordCount = sentence.text.split(/\s+/).length;
         if (wordCount < 2) continue;
         const types = classify(sentence.text, lastQuestion, k);
+        // One parse per sentence, however many types it carries.
+        const told = types.length ? describe(sentence.text) : null;
         for (const { type, score: sc } of wordCount < 3 ? types.filter((t) => t.score >= 0.8) : types) {
           const confidence = Number(Math.min(0.95, 0.45 + sc * 0.5).toFixed(2));
           const at = mmss(turn.start_ms);
@@ -328,8 +330,8 @@ export class LocalExtractor implements Extractor {
             confidence,
             intensity: intensityOf(sentence.text),
             evidence_grade: gradeOf(sentence.text),
-            headline: headlineOf(sentence.text) ?? labelled(type, sentence.text),
-            claim: claimOf(sentence.text) ?? `${CLAIM[type]}.`,
+            headline: told?.headline ?? labelled(type, sentence.text),
+            claim: told?.claim ?? `${CLAIM[type]}.`,
             reconstruction: lastQuestion ? `Asked "${lastQuestion}", the participant said: "${sentence.text}"` : `The participant said: "${sentence.text}"`,
             observed_facts: [`The participant said: "${sentence.text}"`, ...(lastQuestion ? [`In answer to: "${lastQuestion}"`] : []), ...(at ? [`At ${at} in the interview`] : [])],
             user_goal: goal,
