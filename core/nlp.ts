@@ -27,6 +27,8 @@ export interface Token {
 export interface Sentence {
   text: string;
   tokens: Token[];
+  /** The model's sentiment score, -1 (negative) to 1 (positive). */
+  sentiment: number;
 }
 
 /** The sentences of `text`, each with its tokens. */
@@ -45,7 +47,7 @@ export function parse(text: string): Sentence[] {
         space: t.out(its.precedingSpaces),
       });
     });
-    out.push({ text: s.out(), tokens });
+    out.push({ text: s.out(), tokens, sentiment: s.out(its.sentiment) as unknown as number });
   });
   return out;
 }

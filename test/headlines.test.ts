@@ -79,7 +79,7 @@ describe('evidence cards from the local extractor', () => {
       'Interviewer: Where did you get stuck?',
       "Kim: I couldn't find the export button anywhere.",
       'Interviewer: Anything else?',
-      "Kim: Like I said, I just couldn't find that export button anywhere on the page.",
+      "Kim: Like I said, I just couldn't find that export button anywhere on the page, it took me ages.",
     ].join('\n');
     const id = await importedText(svc, o, 'payroll.txt', text);
     const signals = (await o.call('GET', `/signals?session_id=${id}&limit=100`)).body.signals as Array<{ signal_type: string; quote: string }>;
@@ -89,6 +89,6 @@ describe('evidence cards from the local extractor', () => {
     expect(of('crashed during payroll')).not.toContain('critical_error');
     expect(of('My manager says')).toEqual([]);
     const exportStruggles = signals.filter((x) => x.signal_type === 'struggling_moment' && /export button/.test(x.quote));
-    expect(exportStruggles.map((x) => x.quote)).toEqual(["Like I said, I just couldn't find that export button anywhere on the page."]);
+    expect(exportStruggles.map((x) => x.quote)).toEqual(["Like I said, I just couldn't find that export button anywhere on the page, it took me ages."]);
   });
 });

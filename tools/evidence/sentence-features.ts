@@ -1,0 +1,94 @@
+import { parse, type Token } from '../../core/nlp.ts';
+import { intentOf, lexiconCues } from './lexicon.ts';
+
+/** Where a sentence sits: the question it answers and its place in the participant's turn. */
+export interface SentenceContext {
+  /** The interviewer's last question before this turn, or null. */
+  question: string | null;
+  /** Index of the sentence in its turn. */
+  index: number;
+  /** Number of sentences in the turn. */
+  count: number;
+  /** The sentences before and after it in the same turn, or null. */
+  before: string | null;
+  after: string | null;
+}
+
+const FIRST_PERSON = new Set(['i', 'we', 'me', 'us', 'my', 'our']);
+const MODALS = new Set(['would', 'could', 'should', 'might', 'will', "'d", 'can', 'must']);
+const SKIP_POS = new Set(['PUNCT', 'SPACE', 'SYM', 'X']);
+
+const word = (t: Token) => t.lemma.toLowerCase();
+
+/**
+ * "Derek's" as "Derek" + "'s". wink-nlp learns new words as it reads, so it tokenises a
+ * possessive name one way the first time and the other way afterwards; splitting it here keeps
+ * the features of a sentence the same whatever the process read before.
+ */
+function splitPossessive(t: Token): Token[] {
+  const m = /^(.+)('s|’s)$/i.exec(t.text);
+  if (!m) return [t];
+  return [
+    { ...t, text: m[1], lemma: m[1] },
+    { ...t, text: m[2], lemma: m[2], pos: 'PART', space: '' },
+  ];
+}
+
+let lastQuestion: { text: string; lemmas: string[] } | null = null;
+/** Content lemmas of a question, for "q:" features (what the answer was asked about). */
+function questionLemmas(question: string): string[] {
+  if (lastQuestion?.text === question) return lastQuestion.lemmas;
+  const out = new Set<string>();
+  for (const s of parse(question)) for (const t of s.tokens) if (!SKIP_POS.has(t.pos) && t.pos !== 'DET') out.add(word(t));
+  lastQuestion = { text: question, lemmas: [...out] };
+  return lastQuestion.lemmas;
+}
+
+/**
+ * The features the sentence model weighs for one participant sentence: lemmas and lemma pairs
+ * (marked when inside a negation's scope), who does what (first-person subject with its verb),
+ * modality, sentiment, length, the word cues of lexicon.ts in it and its neighbours, and the
+ * interviewer's question for the opening sentences of an answer.
+ */
+export function sentenceFeatures(text: string, ctx: SentenceContext): string[] {
+  const f = new Set<string>(['bias']);
+  const parsed = parse(text);
+  const tokens = parsed.flatMap((s) => s.tokens).flatMap(splitPossessive);
+  const sentiment = parsed.reduce((n, s) => n + s.sentiment, 0);
+  const words = tokens.filter((t) => !SKIP_POS.has(t.pos));
+  let prev = '^';
+  for (const t of words) {
+    const w = (t.negated ? '¬' : '') + word(t);
+    f.add(`w:${w}`);
+    f.add(`b:${prev}_${w}`);
+    prev = w;
+  }
+  f.add(`b:${prev}_$`);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!FIRST_PERSON.has(t.text.toLowerCase()) || t.pos !== 'PRON') continue;
+    const verb = tokens.slice(i + 1, i + 4).find((x) => x.pos === 'VERB' || x.pos === 'AUX');
+    if (verb) f.add(`sv:${t.text.toLowerCase() === 'we' ? 'we' : 'i'}_${verb.negated ? '¬' : ''}${word(verb)}`);
+    f.add('first_person');
+  }
+  for (const t of tokens) if (MODALS.has(t.text.toLowerCase())) f.add(`modal:${t.text.toLowerCase()}`);
+  if (tokens.some((t) => t.negated)) f.add('negation');
+  if (/\?\s*$/.test(text)) f.add('asks');
+  if (text.includes('!')) f.add('exclaims');
+  f.add(sentiment <= -0.3 ? 'sent:--' : sentiment < -0.05 ? 'sent:-' : sentiment > 0.3 ? 'sent:++' : sentiment > 0.05 ? 'sent:+' : 'sent:0');
+  const n = words.length;
+  f.add(n < 4 ? 'len:1-3' : n < 9 ? 'len:4-8' : n < 17 ? 'len:9-16' : 'len:17+');
+  for (const cue of lexiconCues(text)) f.add(cue);
+  if (ctx.before) for (const cue of lexiconCues(ctx.before)) f.add(`before:${cue}`);
+  if (ctx.after) for (const cue of lexiconCues(ctx.after)) f.add(`after:${cue}`);
+  const at = ctx.index === 0 ? 'first' : ctx.index === 1 ? 'second' : 'later';
+  f.add(`at:${at}`);
+  if (ctx.index === ctx.count - 1) f.add('at:last');
+  const intent = intentOf(ctx.question);
+  if (intent) {
+    f.add(`intent:${intent}@${at}`);
+    f.add(`intent:${intent}`);
+  }
+  if (ctx.question && ctx.index < 2) for (const q of questionLemmas(ctx.question)) f.add(`q:${q}`);
+  return [...f];
+}
