@@ -37,6 +37,8 @@ export interface Config {
   allowedOrigins: string[];
   /** How long a live interview waits for its participant to reconnect before it is ended and processed. */
   conductorGraceSeconds: number;
+  /** How long a spoken answer may take to transcribe before the participant is told to retry or type. */
+  voiceAnswerTimeoutSeconds: number;
   /** Let outbound page fetches (widget checks, listing previews) reach loopback addresses: tests and local development only. */
   outboundAllowLoopback: boolean;
   /** Delivery integrations: the code-host app (GitHub App) and the webhook secrets of code host and tracker. */
@@ -130,6 +132,7 @@ const EnvSchema = z
     OIDC_CLIENT_SECRET: text,
     ALLOWED_ORIGINS: text,
     CONDUCTOR_GRACE_SECONDS: seconds,
+    VOICE_ANSWER_TIMEOUT_SECONDS: seconds,
     REALTIME_MODEL: text,
     CODEHOST_APP_ID: text,
     CODEHOST_APP_PRIVATE_KEY: text,
@@ -238,6 +241,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     signIn: { issuer: env.OIDC_ISSUER || 'https://accounts.google.com', clientId: env.OIDC_CLIENT_ID || null, clientSecret: env.OIDC_CLIENT_SECRET || null },
     allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     conductorGraceSeconds: env.CONDUCTOR_GRACE_SECONDS ? Number(env.CONDUCTOR_GRACE_SECONDS) : 300,
+    voiceAnswerTimeoutSeconds: env.VOICE_ANSWER_TIMEOUT_SECONDS ? Number(env.VOICE_ANSWER_TIMEOUT_SECONDS) : 60,
     realtimeModel: env.REALTIME_MODEL || 'gpt-realtime',
     integrations: {
       codehostAppId: env.CODEHOST_APP_ID || null,

@@ -185,6 +185,8 @@ export interface MediaChunkAttrs extends Timestamps {
   storage_key: string;
   mime_type: string;
   size: number;
+  /** Where the piece starts on the interview's clock (ms since start), when the widget says. */
+  started_ms: number | null;
 }
 export interface MediaUploadAttrs extends Timestamps {
   id: string;
@@ -307,7 +309,7 @@ type InterviewOptional = 'study_id' | 'intake_id' | 'intake_response_id' | 'inte
 export type InterviewRow = Row<InterviewAttrs, TS | InterviewOptional>;
 export type ArtifactRow = Row<ArtifactAttrs, TS | 'meta'>;
 export type TranscriptSegmentRow = Row<TranscriptSegmentAttrs, TS | 'speaker' | 'start_ms' | 'end_ms'>;
-export type MediaChunkRow = Row<MediaChunkAttrs, TS>;
+export type MediaChunkRow = Row<MediaChunkAttrs, TS | 'started_ms'>;
 export type MediaUploadRow = Row<MediaUploadAttrs, TS | 'interview_id' | 'created_by'>;
 type SignalOptional = 'intensity' | 'timestamp_ms' | 'segment_id' | 'page_url' | 'page_title' | 'preceding_actions' | 'user_goal' | 'outcome' | 'transcript_uncertain' | 'transcript_uncertainty_note' | 'headline' | 'claim' | 'reconstruction' | 'observed_facts_json' | 'evidence_grade' | 'window_start_ms' | 'window_end_ms' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'manual' | 'created_by';
 export type SignalRow = Row<SignalAttrs, TS | SignalOptional>;
@@ -513,6 +515,7 @@ export function defineModels(sequelize: Sequelize) {
     storage_key: { ...text(), allowNull: false },
     mime_type: { ...text(), allowNull: false },
     size: bigint(),
+    started_ms: { type: DataTypes.INTEGER, allowNull: true },
   } as never, { tableName: 'media_chunks' }) as ModelStatic<MediaChunkRow>;
 
   const MediaUpload = sequelize.define<MediaUploadRow>('MediaUpload', {

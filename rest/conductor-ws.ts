@@ -13,6 +13,7 @@ import { conduct, stateOf, type Input, type Outcome } from '../tools/conductor/e
 import { armFinalization, isEnded } from '../tools/conductor/end.ts';
 import { sessionTokenValid } from '../tools/conductor/token.ts';
 import { segmentsOf } from '../tools/conductor/script.ts';
+import { transcribeAnswer } from '../tools/conductor/voice-answer.ts';
 
 const PATH = /^\/api\/sdk\/conductor\/([^/]+)\/ws$/;
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -20,6 +21,7 @@ const MAX_FRAME_BYTES = 64 * 1024;
 /** What the widget sends over the socket. */
 const Frame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('answer'), text: z.string().trim().min(1).max(4000) }),
+  z.object({ type: z.literal('voice_answer'), chunk_index: z.number().int().min(0).max(100000) }),
   z.object({ type: z.literal('observe_done') }),
   z.object({ type: z.literal('end') }),
   z.object({ type: z.literal('ping') }),
@@ -89,7 +91,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
   const send = (frame: Record<string, unknown>) => ws.readyState === ws.OPEN && ws.send(JSON.stringify(frame));
   const report = (o: Outcome) => {
     for (const m of o.messages) send({ type: 'message', ...m });
-    send({ type: 'state', awaiting: o.state.awaiting, segment: o.segment, finished: o.state.finished });
+    send({ type: 'state', awaiting: o.state.awaiting, segment: o.segment, finished: o.state.finished, elapsed_ms: o.elapsed_ms });
     if (o.ended) send({ type: 'ended', session_id: sessionId });
   };
   const step = (input: Input) => conduct(services, sessionId, input);
@@ -100,16 +102,32 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
       `SELECT role, content AS text, segment_id, timestamp_ms FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id`,
       [sessionId],
     );
+    const chunks = await services.db.pool.query<{ next: number }>(`SELECT coalesce(max(chunk_index) + 1, 0)::int AS next FROM media_chunks WHERE interview_id = $1 AND type = 'audio'`, [sessionId]);
     await services.models.Interview.update({ finalize_after: null, conductor_seen_at: new Date() }, { where: { id: sessionId } });
-    send({ type: 'hello', session_id: sessionId, resumed: history.rows.length > 0, messages: history.rows });
+    send({ type: 'hello', session_id: sessionId, resumed: history.rows.length > 0, messages: history.rows, next_audio_chunk: chunks.rows[0].next });
     report(await step({ type: 'start' }));
   })().catch((err) => fail(err));
 
-  const fail = (err: unknown) => {
-    if (err instanceof AppError) send({ type: 'error', error: err.message, code: err.code, retryable: err.retryable ?? false, action: err.action });
+  const fail = (err: unknown, extra: Record<string, unknown> = {}) => {
+    if (err instanceof AppError) send({ type: 'error', error: err.message, code: err.code, retryable: err.retryable ?? false, action: err.action, ...extra });
     else {
       ctx.log.error('conductor frame failed', { error: err instanceof Error ? err.stack : String(err) });
       send({ type: 'error', error: 'Internal error', code: 'internal_error', retryable: true });
+    }
+  };
+
+  /** A recorded answer: transcribed, shown to the participant, then handled as their typed answer would be. */
+  const voiceAnswer = async (chunkIndex: number) => {
+    try {
+      const interview = await services.models.Interview.findByPk(sessionId);
+      if (!interview) return;
+      if (stateOf(interview).awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
+      send({ type: 'transcribing', chunk_index: chunkIndex });
+      const { text, spoken } = await transcribeAnswer(services, sessionId, interview.project_id, chunkIndex);
+      send({ type: 'transcript', chunk_index: chunkIndex, text });
+      report(await step({ type: 'answer', text, spoken }));
+    } catch (err) {
+      fail(err, { chunk_index: chunkIndex });
     }
   };
 
@@ -124,7 +142,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
         frame = Frame.parse(value);
       } catch (err) {
         if (err instanceof AppError) return fail(err);
-        return send({ type: 'error', error: 'Unrecognised frame: send {"type":"answer","text":...}, observe_done, event, end or ping', code: 'invalid_frame', retryable: false });
+        return send({ type: 'error', error: 'Unrecognised frame: send {"type":"answer","text":...}, voice_answer, observe_done, event, end or ping', code: 'invalid_frame', retryable: false });
       }
       if (frame.type === 'ping') return send({ type: 'pong' });
       if (frame.type === 'event') {
@@ -140,8 +158,9 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
         });
         return;
       }
+      if (frame.type === 'voice_answer') return voiceAnswer(frame.chunk_index);
       report(await step(frame));
-    }).catch(fail);
+    }).catch((err) => fail(err));
   });
 
   ws.on('close', () => {

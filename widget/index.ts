@@ -5,7 +5,8 @@ import { stylesFor } from './styles.ts';
 import { createPanel, inviteView, type Panel } from './panel.ts';
 import { consentView, type ConsentChoice } from './consent.ts';
 import { intakeView } from './intake.ts';
-import { interviewView, type InterviewView } from './interview.ts';
+import { interviewView, type InterviewView, type VoiceOptions } from './interview.ts';
+import { MicrophoneUnavailable, openMicrophone } from './voice.ts';
 import type { Invitation, Placement, Question, Study } from './types.ts';
 
 /** A live interview survives a reload of the page (same tab) through this record. */
@@ -13,6 +14,22 @@ interface Resume {
   sessionId: string;
   studyRef: string;
   sessionToken: string;
+  mode?: Mode;
+}
+
+type Mode = 'voice' | 'text';
+
+/** Offers voice beside text; voice needs the microphone, which the browser asks for next. */
+function modeView(onChoose: (mode: Mode) => void): Node[] {
+  const talk = h('button', { type: 'button', class: 'vb-primary' }, 'Talk');
+  const type = h('button', { type: 'button', class: 'vb-secondary' }, 'Type');
+  talk.addEventListener('click', () => onChoose('voice'));
+  type.addEventListener('click', () => onChoose('text'));
+  return [
+    h('p', {}, 'How would you like to answer?'),
+    h('p', { class: 'vb-small' }, 'If you talk, your browser will ask to use your microphone. The questions are read out and shown as text, and you can switch to typing at any time.'),
+    h('div', { class: 'vb-choice' }, talk, type),
+  ];
 }
 
 const script = (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[src*="/sdk/widget.js"]');
@@ -82,16 +99,39 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
   };
   const thanks = (text = 'Thank you! Your answers have been sent to the team.') => panel.show(h('p', {}, text));
 
-  const startInterview = async (sessionId: string, sessionToken?: string) => {
+  /** The microphone for a voice interview, or text with a plain-words reason when it cannot be had. */
+  const microphone = async (): Promise<{ stream: MediaStream | null; notice: string | null }> => {
+    try {
+      return { stream: await openMicrophone(), notice: null };
+    } catch (err) {
+      const why = err instanceof MicrophoneUnavailable ? err.message : 'The microphone could not be started';
+      return { stream: null, notice: `${why}, so we will continue in text. Nothing you said is lost.` };
+    }
+  };
+
+  const voiceFor = (sessionId: string, stream: MediaStream): VoiceOptions => ({
+    stream,
+    async upload(blob, chunkIndex, startedMs) {
+      const form = new FormData();
+      form.set('session_id', sessionId);
+      form.set('chunk_index', String(chunkIndex));
+      form.set('started_ms', String(startedMs));
+      form.set('audio', blob, `answer-${chunkIndex}.${blob.type.includes('mp4') ? 'm4a' : blob.type.includes('ogg') ? 'ogg' : 'webm'}`);
+      await api.upload('/api/sdk/audio/upload', form);
+    },
+  });
+
+  const startInterview = async (sessionId: string, sessionToken?: string, mode: Mode = 'text', stream: MediaStream | null = null, notice: string | null = null) => {
     const started = await api.post<{ ws_url: string; session_token: string }>(`/api/sdk/conductor/${sessionId}/start`, sessionToken ? { session_token: sessionToken } : {});
-    sessionStorage.setItem(storeKey, JSON.stringify({ sessionId, studyRef: study.ref, sessionToken: started.session_token } satisfies Resume));
+    const voice = mode === 'voice' && stream ? voiceFor(sessionId, stream) : undefined;
+    sessionStorage.setItem(storeKey, JSON.stringify({ sessionId, studyRef: study.ref, sessionToken: started.session_token, mode: voice ? 'voice' : 'text' } satisfies Resume));
     live = interviewView(started.ws_url, host, study.allowed_selectors, () => {
       sessionStorage.removeItem(storeKey);
       live?.close();
       live = null;
       thanks();
-    });
-    panel.show(...live.nodes);
+    }, voice);
+    panel.show(...(notice ? [h('p', { class: 'vb-small', role: 'status' }, notice)] : []), ...live.nodes);
     addEventListener('pagehide', () => {
       if (live) void api.post(`/api/sdk/conductor/${sessionId}/checkpoint`, { reason: 'pagehide', snapshot: { open: panel.isOpen() } }, { keepalive: true }).catch(() => {});
     });
@@ -108,9 +148,13 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
       if (!verdict.qualified) return thanks(verdict.message);
       screenerResponseId = verdict.response_id;
     }
-    const { session } = await api.post<{ session: { id: string } }>('/api/sdk/sessions', { study_id: study.ref, interview_mode: 'text', ...(screenerResponseId ? { screener_response_id: screenerResponseId } : {}) });
+    // Voice records the participant, so it is offered only with their consent to be recorded.
+    let mode: Mode = study.voice?.available && consent.consent_recording ? await new Promise<Mode>((resolve) => panel.show(...modeView(resolve))) : 'text';
+    const mic = mode === 'voice' ? await microphone() : { stream: null, notice: null };
+    if (!mic.stream) mode = 'text';
+    const { session } = await api.post<{ session: { id: string } }>('/api/sdk/sessions', { study_id: study.ref, interview_mode: mode, ...(screenerResponseId ? { screener_response_id: screenerResponseId } : {}) });
     await api.post(`/api/sdk/sessions/${session.id}/consent`, consent);
-    await startInterview(session.id);
+    await startInterview(session.id, undefined, mode, mic.stream, mic.notice);
   };
 
   const showInvite = () => panel.show(...inviteView(inv, () => panel.show(...consentView(null, (c) => (c.consent_data_use ? begin(c).catch(fail) : thanks('No problem. Thanks anyway!'))))));
@@ -123,7 +167,8 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
 
   if (resume) {
     panel.open();
-    startInterview(resume.sessionId, resume.sessionToken).catch((err) => {
+    const again = resume.mode === 'voice' ? microphone() : Promise.resolve({ stream: null, notice: null });
+    again.then((mic) => startInterview(resume.sessionId, resume.sessionToken, mic.stream ? 'voice' : 'text', mic.stream, mic.notice)).catch((err) => {
       sessionStorage.removeItem(storeKey);
       fail(err);
     });

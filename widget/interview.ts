@@ -1,9 +1,21 @@
 import { h } from './dom.ts';
 import type { ConductorMessage } from './types.ts';
+import { listen, speak, stopSpeaking, type Listening } from './voice.ts';
 
 export interface InterviewView {
   nodes: Node[];
   close(): void;
+}
+
+/** A voice interview: the microphone and where each recorded answer goes. */
+export interface VoiceOptions {
+  stream: MediaStream;
+  /** Stores one recorded answer (POST /api/sdk/audio/upload). */
+  upload(blob: Blob, chunkIndex: number, startedMs: number): Promise<void>;
+  /** A pause this long ends an answer. */
+  pauseMs?: number;
+  /** Listening stops after this long without speech. */
+  giveUpMs?: number;
 }
 
 /** What the participant clicked, in a few words, for the observe cues. */
@@ -16,8 +28,12 @@ function describeClick(el: Element): string {
  * The live conversation: the conductor's messages and the participant's answers in a log
  * that screen readers announce, a composer for talk segments, "I'm done" for observe
  * segments, and page clicks recorded as cues while observing. Reconnects on its own.
+ *
+ * With `voice`, the conductor's turns are spoken and captioned, and answers are recorded:
+ * listening, thinking and speaking show in a status line with a level meter, mute and
+ * "Done"; any answer can be typed instead, and a failed transcription can be retried.
  */
-export function interviewView(wsUrl: string, host: Element, allowedSelectors: string[], onEnded: () => void): InterviewView {
+export function interviewView(wsUrl: string, host: Element, allowedSelectors: string[], onEnded: () => void, voice?: VoiceOptions): InterviewView {
   const log = h('div', { class: 'vb-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
   const status = h('p', { class: 'vb-small', role: 'status' });
   const answer = h('textarea', { 'aria-label': 'Your answer', rows: '2', placeholder: 'Type your answer…' });
@@ -32,28 +48,102 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   let ws: WebSocket | null = null;
   let retries = 0;
 
+  // Voice controls (only shown in a voice interview).
+  const voiceState = h('p', { class: 'vb-voice-state', role: 'status', 'aria-live': 'polite' });
+  const caption = h('p', { class: 'vb-caption', 'aria-hidden': 'true' });
+  const meter = h('meter', { class: 'vb-meter', min: '0', max: '1', value: '0', 'aria-label': 'Microphone level' });
+  const stopAnswer = h('button', { type: 'button', class: 'vb-primary', 'aria-label': 'Done answering' }, 'Done');
+  const mute = h('button', { type: 'button', class: 'vb-secondary', 'aria-pressed': 'false' }, 'Mute');
+  const typeInstead = h('button', { type: 'button', class: 'vb-secondary' }, 'Type instead');
+  const retry = h('button', { type: 'button', class: 'vb-secondary' }, 'Try again');
+  const voiceBar = h('div', { class: 'vb-voice' }, voiceState, caption, h('div', { class: 'vb-row' }, meter, stopAnswer, mute, typeInstead, retry));
+  /** Typing instead of speaking for the current answer. */
+  let typing = !voice;
+  let listening: Listening | null = null;
+  let speaking: Promise<void> = Promise.resolve();
+  let clockOffset = 0;
+  let nextChunk = 0;
+  let failedChunk: number | null = null;
+  let muted = false;
+
+  const setVoiceState = (label: string) => {
+    voiceState.textContent = label;
+    voiceBar.dataset.state = label.replace(/…$/, '').toLowerCase();
+  };
+  const showButtons = () => {
+    const answering = awaiting === 'answer';
+    compose.hidden = !answering || !typing;
+    stopAnswer.hidden = !listening;
+    typeInstead.hidden = !voice || !answering;
+    typeInstead.textContent = typing ? 'Speak instead' : 'Type instead';
+    retry.hidden = failedChunk === null || !answering;
+    done.hidden = awaiting !== 'observe';
+  };
   const setAwaiting = (a: string | null) => {
     awaiting = a;
-    compose.hidden = a !== 'answer';
-    done.hidden = a !== 'observe';
-    if (a === 'answer') answer.focus();
+    showButtons();
+    if (a === 'answer' && typing) answer.focus();
     if (a === 'observe') done.focus();
+    if (voice && a === 'answer' && !typing) void speaking.then(startListening);
   };
+
   const add = (m: ConductorMessage) => {
     log.append(h('div', { class: `vb-msg vb-msg-${m.role}` }, h('span', { class: 'vb-sr' }, m.role === 'conductor' ? 'Interviewer: ' : 'You: '), m.text));
     log.scrollTop = log.scrollHeight;
   };
   const frame = (f: Record<string, unknown>) => ws?.readyState === WebSocket.OPEN && ws.send(JSON.stringify(f));
-  /** What was sent and what the conductor was waiting for, to put back if the frame is refused. */
-  let unconfirmed: { text: string; awaiting: string | null } | null = null;
+
+  const startListening = () => {
+    if (!voice || listening || closed || ended || typing || awaiting !== 'answer') return;
+    failedChunk = null;
+    setVoiceState('Listening…');
+    caption.textContent = '';
+    const now = listen(voice.stream, {
+      onLevel: (v) => (meter.value = muted ? 0 : v),
+      onSpeech: () => setVoiceState('Listening…'),
+      pauseMs: voice.pauseMs ?? 1500,
+      giveUpMs: voice.giveUpMs ?? 60_000,
+    });
+    listening = now;
+    showButtons();
+    stopAnswer.focus();
+    void now.done.then(async (rec) => {
+      listening = null;
+      meter.value = 0;
+      showButtons();
+      if (closed || ended) return;
+      if (!rec) {
+        if (typing) return;
+        setVoiceState('Not listening');
+        status.textContent = "I didn't hear anything. Press Try again to answer out loud, or type your answer.";
+        failedChunk = -1;
+        return showButtons();
+      }
+      const index = nextChunk++;
+      setVoiceState('Thinking…');
+      try {
+        await voice.upload(rec.blob, index, Math.max(0, Math.round(clockOffset + rec.startedAt)));
+        frame({ type: 'voice_answer', chunk_index: index });
+      } catch {
+        failedChunk = index;
+        setVoiceState('Not listening');
+        status.textContent = 'Your answer could not be sent. Check your connection, then press Try again, or type it.';
+        showButtons();
+      }
+    });
+  };
+
   const submit = () => {
     const text = answer.value.trim();
     if (!text || awaiting !== 'answer') return;
     unconfirmed = { text, awaiting };
     frame({ type: 'answer', text });
     answer.value = '';
+    failedChunk = null;
     setAwaiting(null);
   };
+  /** What was sent and what the conductor was waiting for, to put back if the frame is refused. */
+  let unconfirmed: { text: string; awaiting: string | null } | null = null;
   send.addEventListener('click', submit);
   answer.addEventListener('keydown', (e) => {
     if (e.key === 'Enter' && !e.shiftKey) {
@@ -65,7 +155,40 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     frame({ type: 'observe_done' });
     setAwaiting(null);
   });
-  end.addEventListener('click', () => frame({ type: 'end' }));
+  end.addEventListener('click', () => {
+    listening?.cancel();
+    stopSpeaking();
+    frame({ type: 'end' });
+  });
+  stopAnswer.addEventListener('click', () => listening?.stop());
+  mute.addEventListener('click', () => {
+    muted = !muted;
+    voice?.stream.getAudioTracks().forEach((t) => (t.enabled = !muted));
+    mute.textContent = muted ? 'Unmute' : 'Mute';
+    mute.setAttribute('aria-pressed', String(muted));
+  });
+  typeInstead.addEventListener('click', () => {
+    typing = !typing;
+    status.textContent = '';
+    if (typing) {
+      listening?.cancel();
+      setVoiceState('Typing');
+      showButtons();
+      return answer.focus();
+    }
+    failedChunk = null;
+    showButtons();
+    startListening();
+  });
+  retry.addEventListener('click', () => {
+    status.textContent = '';
+    const chunk = failedChunk;
+    failedChunk = null;
+    showButtons();
+    if (chunk === null || chunk < 0) return startListening();
+    setVoiceState('Thinking…');
+    frame({ type: 'voice_answer', chunk_index: chunk });
+  });
 
   const onClick = (e: MouseEvent) => {
     const target = e.target as Element | null;
@@ -74,6 +197,16 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     if (el) frame({ type: 'event', event_type: 'click', event_line: describeClick(el), data: { pathname: location.pathname } });
   };
   document.addEventListener('click', onClick, true);
+
+  /** Says a conductor turn (one after another), showing it as the caption while it is spoken. */
+  const say = (text: string) => {
+    speaking = speaking.then(async () => {
+      if (closed) return;
+      setVoiceState('Speaking…');
+      caption.textContent = text;
+      await speak(text);
+    });
+  };
 
   const connect = () => {
     ws = new WebSocket(wsUrl);
@@ -86,22 +219,33 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
       if (f.type === 'hello') {
         log.replaceChildren();
         (f.messages as ConductorMessage[]).forEach(add);
-      } else if (f.type === 'message') add(f as unknown as ConductorMessage);
-      else if (f.type === 'state') {
+        nextChunk = Math.max(nextChunk, Number(f.next_audio_chunk ?? 0));
+      } else if (f.type === 'message') {
+        add(f as unknown as ConductorMessage);
+        if (voice && f.role === 'conductor') say(f.text);
+      } else if (f.type === 'state') {
         unconfirmed = null;
+        if (typeof f.elapsed_ms === 'number') clockOffset = f.elapsed_ms - performance.now();
         setAwaiting(f.finished ? null : f.awaiting);
-      } else if (f.type === 'error') {
+      } else if (f.type === 'transcribing') setVoiceState('Thinking…');
+      else if (f.type === 'error') {
         status.textContent = f.error;
-        if (unconfirmed) {
+        if (voice && typeof f.chunk_index === 'number') {
+          // The recording is kept: try the transcription again, or type the answer.
+          failedChunk = f.retryable ? f.chunk_index : null;
+          setVoiceState('Not listening');
+          if (!f.retryable) typing = true;
+          showButtons();
+        } else if (unconfirmed) {
           answer.value = unconfirmed.text;
           setAwaiting(unconfirmed.awaiting);
           unconfirmed = null;
         }
-      }
-      else if (f.type === 'ended' && !ended) {
+      } else if (f.type === 'ended' && !ended) {
         ended = true;
+        listening?.cancel();
         setAwaiting(null);
-        onEnded();
+        void speaking.then(onEnded);
       }
     };
     ws.onclose = () => {
@@ -110,12 +254,16 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
       setTimeout(connect, 500 * 2 ** retries++);
     };
   };
+  voiceBar.hidden = !voice;
   setAwaiting(null);
   connect();
   return {
-    nodes: [log, compose, h('div', { class: 'vb-row' }, done, end), status],
+    nodes: [log, voiceBar, compose, h('div', { class: 'vb-row' }, done, end), status],
     close() {
       closed = true;
+      listening?.cancel();
+      stopSpeaking();
+      voice?.stream.getTracks().forEach((t) => t.stop());
       document.removeEventListener('click', onClick, true);
       ws?.close();
     },

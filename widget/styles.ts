@@ -74,6 +74,13 @@ export function stylesFor(inv: Invitation): string {
 .vb-compose textarea { min-height: 44px; resize: vertical; }
 .vb-row { display: flex; gap: 8px; flex-wrap: wrap; }
 .vb-error { color: #b3261e; }
+.vb-voice { display: grid; gap: 8px; padding: 10px 12px; border-radius: 12px; border: 1px solid var(--vb-line); background: color-mix(in srgb, var(--vb-brand) 6%, var(--vb-surface)); }
+.vb-voice[hidden], .vb [hidden] { display: none !important; }
+.vb-voice-state { margin: 0; font-weight: 600; color: var(--vb-brand); }
+.vb-voice[data-state=listening] .vb-voice-state::before { content: ''; display: inline-block; width: 8px; height: 8px; margin-right: 6px; border-radius: 50%; background: var(--vb-brand); }
+.vb-caption { margin: 0; font-size: 16px; min-height: 1.45em; }
+.vb-meter { flex: 1 1 80px; min-width: 60px; height: 10px; align-self: center; }
+.vb-choice { display: grid; gap: 8px; }
 .vb-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 640px) {
   .vb-launcher, .vb-teaser, .vb-panel { ${side(inv.placement.mobile)} }

@@ -5,6 +5,7 @@ import { runStep } from '../../tools/interviews/steps.ts';
 import { StepFailure, afterMedia } from '../../tools/interviews/pipeline.ts';
 import { probe, run, sceneFrames, tools } from '../../tools/interviews/media.ts';
 import { downloadTo, dropStaleArtifacts, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
+import { timedMerge } from '../../tools/interviews/timed-merge.ts';
 
 /**
  * Media derivation: merges recorded chunks, then from the source media takes the duration,
@@ -28,6 +29,15 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     for (const type of ['audio', 'screen'] as const) {
       const chunks = await models.MediaChunk.findAll({ where: { interview_id: interview.id, type }, order: [['chunk_index', 'ASC']] });
       if (!chunks.length) continue;
+      if (type === 'audio' && chunks.some((c) => c.started_ms !== null)) {
+        // Voice answers recorded apart: placed on the interview's clock, silence between.
+        const merged = await timedMerge(services, bin.ffmpeg, chunks, dir).catch((err: Error) => {
+          if (err instanceof StepFailure) throw err;
+          throw new StepFailure('media_merge_failed', `The recorded audio chunks could not be merged: ${err.message}`, { retryable: false, action: 'POST P/sessions/:id/retry-media-merge after re-uploading the chunks' });
+        });
+        sources.set('source-audio', await keep(merged, 'merged-audio', 'merged_audio', 'audio/mpeg'));
+        continue;
+      }
       const list: string[] = [];
       for (const c of chunks) {
         const f = path.join(dir, `${type}-${c.chunk_index}.webm`);

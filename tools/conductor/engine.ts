@@ -26,15 +26,25 @@ export interface Message {
   text: string;
   segment_id: string | null;
   timestamp_ms: number;
+  /** The recorded answer this message was transcribed from (voice interviews). */
+  audio_chunk_index?: number | null;
 }
 
-export type Input = { type: 'start' } | { type: 'answer'; text: string } | { type: 'observe_done' } | { type: 'end' };
+/** A spoken answer: the recorded piece it came from and where that piece starts on the interview's clock. */
+export interface SpokenFrom {
+  chunk_index: number;
+  started_ms: number | null;
+}
+
+export type Input = { type: 'start' } | { type: 'answer'; text: string; spoken?: SpokenFrom } | { type: 'observe_done' } | { type: 'end' };
 
 export interface Outcome {
   messages: Message[];
   state: ConductorState;
   segment: { index: number; total: number; id: string; mode: string; title: string } | null;
   ended: boolean;
+  /** The interview's clock when this was written, so a browser can place its recordings on it. */
+  elapsed_ms: number;
 }
 
 interface Plan {
@@ -124,6 +134,12 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     if (state.awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
     const segment = segments[state.segment];
     say('answer', input.text, segment, 'participant');
+    if (input.spoken) {
+      // A spoken answer is placed where the participant started speaking, and keeps its recording.
+      const m = messages[messages.length - 1];
+      m.audio_chunk_index = input.spoken.chunk_index;
+      if (input.spoken.started_ms !== null) m.timestamp_ms = Math.min(m.timestamp_ms, input.spoken.started_ms);
+    }
     const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
     const next = await interviewer.next(segment, turns, state.talk);
     if (next.say) {
@@ -152,8 +168,8 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
 async function apply(services: Services, interview: InterviewRow, p: Plan, transaction: Transaction): Promise<Outcome> {
   for (const m of p.messages) {
     await services.db.sequelize.query(
-      `INSERT INTO interview_messages (interview_id, role, content, segment_id, timestamp_ms) VALUES ($1, $2, $3, $4, $5)`,
-      { bind: [interview.id, m.role, m.text, m.segment_id, m.timestamp_ms], transaction },
+      `INSERT INTO interview_messages (interview_id, role, content, segment_id, timestamp_ms, audio_chunk_index) VALUES ($1, $2, $3, $4, $5, $6)`,
+      { bind: [interview.id, m.role, m.text, m.segment_id, m.timestamp_ms, m.audio_chunk_index ?? null], transaction },
     );
   }
   for (const e of p.events) await recordEvent(services, interview.id, e, transaction);
@@ -161,7 +177,7 @@ async function apply(services: Services, interview: InterviewRow, p: Plan, trans
   const state = { ...p.state, checkpoint: stateOf(interview).checkpoint };
   await interview.update({ conductor_state: state as never, conductor_seen_at: new Date(), finalize_after: null }, { transaction });
   const ended = p.end ? await endInterview(services, interview, transaction) : isEnded(interview);
-  return { messages: p.messages, state, segment: p.segment, ended };
+  return { messages: p.messages, state, segment: p.segment, ended, elapsed_ms: elapsedMs(interview) };
 }
 
 /**

@@ -102,9 +102,9 @@ export const createInterview = capability({
   },
 });
 
-const Message = z.object({ id: z.number(), role: z.string(), content: z.string(), segment_id: z.string().nullable(), timestamp_ms: z.number(), created_at: Timestamp });
+const Message = z.object({ id: z.number(), role: z.string(), content: z.string(), segment_id: z.string().nullable(), timestamp_ms: z.number(), audio_chunk_index: z.number().int().nullable().describe('The recorded answer a spoken message was transcribed from'), created_at: Timestamp });
 const Event = z.object({ id: z.number(), event_type: z.string(), timestamp_ms: z.number(), event_line: z.string(), data: z.record(z.string(), z.unknown()), created_at: Timestamp });
-const Chunk = z.object({ type: z.string(), chunk_index: z.number().int(), mime_type: z.string(), size: z.number(), created_at: Timestamp });
+const Chunk = z.object({ type: z.string(), chunk_index: z.number().int(), mime_type: z.string(), size: z.number(), started_ms: z.number().int().nullable().describe('Where the piece starts on the interview\'s clock'), created_at: Timestamp });
 
 export const getInterview = capability({
   name: 'interviews.get',
@@ -122,9 +122,9 @@ export const getInterview = capability({
     const row = await findInterview(ctx, input.sessionId);
     const pool = ctx.services.db.pool;
     const [messages, events, chunks] = await Promise.all([
-      pool.query(`SELECT id, role, content, segment_id, timestamp_ms, created_at FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id LIMIT 5000`, [row.id]),
+      pool.query(`SELECT id, role, content, segment_id, timestamp_ms, audio_chunk_index, created_at FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id LIMIT 5000`, [row.id]),
       pool.query(`SELECT id, event_type, timestamp_ms, event_line, data, created_at FROM interview_events WHERE interview_id = $1 ORDER BY timestamp_ms, id LIMIT 5000`, [row.id]),
-      pool.query(`SELECT type, chunk_index, mime_type, size, created_at FROM media_chunks WHERE interview_id = $1 ORDER BY type, chunk_index`, [row.id]),
+      pool.query(`SELECT type, chunk_index, mime_type, size, started_ms, created_at FROM media_chunks WHERE interview_id = $1 ORDER BY type, chunk_index`, [row.id]),
     ]);
     const stamp = <T extends { created_at: Date }>(r: T) => ({ ...r, created_at: isoRequired(r.created_at) });
     return {

@@ -15,9 +15,9 @@ export interface TimedText {
  * or a self-hosted Whisper server). Times come back relative to the file; `offsetMs`
  * places them in the interview.
  */
-export async function transcribeFile(endpoint: Endpoint, file: string, offsetMs: number): Promise<TimedText[]> {
+export async function transcribeFile(endpoint: Endpoint, file: string, offsetMs: number, opts: { mime?: string; timeoutMs?: number } = {}): Promise<TimedText[]> {
   const form = new FormData();
-  form.set('file', new Blob([await fs.readFile(file)], { type: 'audio/mpeg' }), path.basename(file));
+  form.set('file', new Blob([await fs.readFile(file)], { type: opts.mime ?? 'audio/mpeg' }), path.basename(file));
   form.set('model', endpoint.model);
   form.set('response_format', 'verbose_json');
   form.append('timestamp_granularities[]', 'segment');
@@ -27,7 +27,7 @@ export async function transcribeFile(endpoint: Endpoint, file: string, offsetMs:
       method: 'POST',
       headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
       body: form,
-      signal: AbortSignal.timeout(10 * 60_000),
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 10 * 60_000),
     });
   } catch (err) {
     if (addressRefused(err)) throw new StepFailure('transcription_address_not_allowed', 'The transcription address is not a public address, so it was not called', { action: REFUSED_ACTION });

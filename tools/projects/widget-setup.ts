@@ -3,6 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
 import { recruitmentUrl } from '../studies/record.ts';
+import { VoiceOption, voiceOption } from '../conductor/voice-paths.ts';
 
 /** The one tag a site adds to show the project's widget. */
 export function embedSnippet(ctx: Ctx): string {
@@ -15,7 +16,7 @@ export const getWidgetSetup = capability({
   title: 'Widget embed snippet and setup steps',
   description:
     'Returns the one <script> tag that embeds the project\'s widget (with its SDK key), the steps to set it up, a demo page that shows it, ' +
-    'and each study\'s state as the widget sees it (invitation, allowed origins, direct-link URL). Check a page afterwards with projects.verify_widget_installation.',
+    'and each study\'s state as the widget sees it (invitation, allowed origins, direct-link URL, whether voice is offered and why not). Check a page afterwards with projects.verify_widget_installation.',
   input: z.strictObject({}),
   output: z.object({
     public_key: z.string(),
@@ -30,6 +31,7 @@ export const getWidgetSetup = capability({
       presentation_mode: z.string().nullable(),
       allowed_origins: z.array(z.string()),
       recruitment_url: z.string().nullable(),
+      voice: VoiceOption,
     })),
   }),
   annotations: readOnly,
@@ -52,14 +54,15 @@ export const getWidgetSetup = capability({
         'Activate the study, then check a page with POST P/widget-installation/verify.',
         'For a direct-link invitation, share the study\'s recruitment_url.',
       ],
-      studies: studies.map((s) => ({
+      studies: await Promise.all(studies.map(async (s) => ({
         study_ref: s.id,
         title: s.title,
         status: s.status,
         presentation_mode: (s.invitation_json as { presentation_mode?: string } | null)?.presentation_mode ?? null,
         allowed_origins: s.allowed_origins,
         recruitment_url: recruitmentUrl(s),
-      })),
+        voice: await voiceOption(ctx.services, project.id, s),
+      }))),
     };
   },
 });

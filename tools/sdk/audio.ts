@@ -29,11 +29,12 @@ export const sdkUploadAudio = capability({
   name: 'sdk.upload_audio_chunk',
   title: 'Upload an audio chunk (widget)',
   description:
-    'Multipart form: `session_id`, `chunk_index` (0-based) and `audio` (a self-contained recording piece, at most 10 MiB). ' +
-    'Chunks are merged in index order when the interview is processed; sending an index again replaces it.',
+    'Multipart form: `session_id`, `chunk_index` (0-based), optional `started_ms` and `audio` (a self-contained recording piece, at most 10 MiB). ' +
+    'Chunks are merged in index order when the interview is processed (at their `started_ms` when given, with silence between); sending an index again replaces it.',
   input: z.strictObject({
     session_id: SdkSessionId,
     chunk_index: z.coerce.number().int().min(0).max(100000),
+    started_ms: z.coerce.number().int().min(0).max(24 * 3600_000).optional().describe('Where the piece starts on the interview\'s clock (the elapsed_ms of the conductor\'s frames); the merged recording places it there'),
     audio: UploadedFile,
   }),
   output: z.object({ session_id: z.string(), chunk_index: z.number().int(), size: z.number() }),
@@ -60,7 +61,7 @@ export const sdkUploadAudio = capability({
     const previous = await models.MediaChunk.findOne({ where: { interview_id: interview.id, type: 'audio', chunk_index: input.chunk_index } });
     if (previous) {
       await ctx.services.storage.delete(previous.storage_key).catch(() => {});
-      await previous.update({ storage_key: input.audio.storage_key, mime_type: input.audio.mime_type, size: input.audio.size });
+      await previous.update({ storage_key: input.audio.storage_key, mime_type: input.audio.mime_type, size: input.audio.size, started_ms: input.started_ms ?? null });
     } else {
       await models.MediaChunk.create({
         id: newId('chk'),
@@ -70,6 +71,7 @@ export const sdkUploadAudio = capability({
         storage_key: input.audio.storage_key,
         mime_type: input.audio.mime_type,
         size: input.audio.size,
+        started_ms: input.started_ms ?? null,
       });
     }
     return { session_id: interview.id, chunk_index: input.chunk_index, size: input.audio.size };

@@ -5,11 +5,12 @@ import { readOnly } from '../common.ts';
 import { Invitation } from '../studies/schemas.ts';
 import { StudyIdParam, findStudy } from '../studies/record.ts';
 import { invitationState } from '../studies/placement.ts';
+import { VoiceOption, voiceOption } from '../conductor/voice-paths.ts';
 
 export const sdkGetStudy = capability({
   name: 'sdk.get_study',
   title: 'Active study (widget)',
-  description: 'An active study as the widget runs it: parsed goals, script and settings, its invitation and intake.',
+  description: 'An active study as the widget runs it: parsed goals, script and settings, its invitation and intake, and whether voice is offered.',
   input: z.strictObject({ studyId: StudyIdParam }),
   output: z.object({
     study: z.object({
@@ -24,6 +25,7 @@ export const sdkGetStudy = capability({
       invitation: Invitation.nullable(),
       intake_ref: z.string().nullable(),
       allowed_selectors: z.array(z.string()),
+      voice: VoiceOption,
     }),
   }),
   annotations: readOnly,
@@ -47,6 +49,7 @@ export const sdkGetStudy = capability({
         invitation: invitationState(study) === 'valid' ? (study.invitation_json as z.input<typeof Invitation>) : null,
         intake_ref: study.intake_id,
         allowed_selectors: study.allowed_selectors,
+        voice: await voiceOption(ctx.services, study.project_id, study),
       },
     };
   },

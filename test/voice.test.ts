@@ -1,0 +1,180 @@
+import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
+import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
+import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
+import { ffmpeg, mediaDir, speech } from './helpers/media.ts';
+
+/**
+ * Voice interviews without a realtime model, in Chromium with a fake microphone that plays
+ * speech made for the test: the conductor's turns are spoken, each answer is recorded until the
+ * participant pauses, uploaded as an audio chunk, transcribed by a loopback transcription
+ * server and answered by the built-in conductor.
+ */
+const script = {
+  version: 2,
+  goals: [{ id: 'g1', description: 'Understand exporting' }],
+  segments: [
+    { id: 'hello', mode: 'speak', title: 'Hello', speak_text: 'Welcome, thanks for joining.' },
+    { id: 'export', mode: 'talk', title: 'Exporting', instruction: 'Ask: When did you last export a report, and how did it go?' },
+    { id: 'wish', mode: 'talk', title: 'Wishes', instruction: 'Ask: What would make exporting easier for you?' },
+    { id: 'bye', mode: 'speak', title: 'Thanks', speak_text: 'Thank you, that was really helpful.' },
+  ],
+};
+const KEY = 'sk-voice-test';
+
+/** A customer page embedding the widget. */
+async function customerSite(widgetSrc: string, key: string) {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><head><title>Reports</title></head>
+<body><main style="padding:24px"><h1>Reports</h1></main><script src="${widgetSrc}" data-project-key="${key}" async></script></body></html>`);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Speech followed by silence, so the widget hears an answer and then a pause; Chromium loops the file. */
+async function microphoneFile(): Promise<string> {
+  const spoken = await speech('I exported the monthly report on Monday and it took ages.', 'voice-answer');
+  const out = path.join(mediaDir, 'voice-mic.wav');
+  // 3 s of silence at espeak's 22,050 Hz (this ffmpeg's apad counts samples).
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', spoken, '-af', 'apad=pad_len=66150', '-ar', '48000', '-ac', '1', '-c:a', 'pcm_s16le', out]);
+  return out;
+}
+
+const shadow = (page: Page, expr: string) => page.evaluate(`(() => { const root = document.querySelector('#verbatim-widget').shadowRoot; return ${expr}; })()`);
+const click = (page: Page, text: string) => shadow(page, `[...root.querySelectorAll('button')].find((b) => b.textContent === ${JSON.stringify(text)} && !b.hidden).click()`);
+const waitFor = async (page: Page, expr: string, timeout = 60_000) => {
+  await page.waitForFunction(`(() => { const root = document.querySelector('#verbatim-widget')?.shadowRoot; return root && (${expr}); })()`, undefined, { timeout, polling: 200 });
+};
+
+let svc: TestService;
+let fake: FakeOpenAI;
+let browser: Browser;
+let denied: Browser;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+let site: Awaited<ReturnType<typeof customerSite>>;
+
+beforeAll(async () => {
+  fake = await fakeOpenAI(KEY);
+  svc = await startTestService({
+    env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true', TRANSCRIPTION_URL: fake.url, TRANSCRIPTION_API_KEY: KEY, VOICE_ANSWER_TIMEOUT_SECONDS: '2' },
+  });
+  o = await ownerWithProject(svc, 'voice@example.com', 'Voice');
+  site = await customerSite(`${svc.url}/sdk/widget.js`, o.project.public_key);
+  const res = await o.call('POST', '/studies', {
+    title: 'Voice study', status: 'active', goals: script.goals, script, invitation: validInvitation,
+    visibility: visibility([['include', 'subtree', '/']]), allowed_origins: [site.origin],
+  });
+  expect(res.status).toBe(201);
+  const mic = await microphoneFile();
+  browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${mic}`, '--autoplay-policy=no-user-gesture-required']);
+  // A browser whose participant refuses the microphone.
+  denied = await launchBrowser(['--use-fake-device-for-media-stream', '--deny-permission-prompts']);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await denied?.close();
+  await site?.close();
+  await fake?.close();
+  await svc?.stop();
+});
+
+/** Opens the widget, consents to data use and recording, and picks voice. */
+async function openAndChooseVoice(page: Page) {
+  await page.goto(`${site.origin}/reports`);
+  await page.locator('.vb-launcher').click();
+  await click(page, validInvitation.panel.cta);
+  await shadow(page, `[...root.querySelectorAll('input[type=checkbox]')].forEach((c) => c.click())`);
+  await click(page, 'Continue');
+  await waitFor(page, `[...root.querySelectorAll('button')].some((b) => b.textContent === 'Talk')`);
+  await click(page, 'Talk');
+}
+
+describe('voice interview in the widget (transcription path)', () => {
+  it('says voice is available, and why not when a study keeps to text', async () => {
+    const setup = (await o.call('GET', '/widget-setup')).body;
+    const voiceStudy = setup.studies.find((s: any) => s.title === 'Voice study');
+    expect(voiceStudy.voice).toEqual({ available: true, path: 'transcription', reason: null });
+    const textOnly = await o.call('POST', '/studies', { title: 'Text only', goals: script.goals, script, settings: { interview_mode: 'text' } });
+    const after = (await o.call('GET', '/widget-setup')).body.studies.find((s: any) => s.study_ref === textOnly.body.study.ref);
+    expect(after.voice).toMatchObject({ available: false, path: null, reason: expect.stringContaining('text') });
+  });
+
+  it('runs a spoken interview: two answers are transcribed into messages, the conductor moves on, it ends, is processed and keeps the audio in time', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    fake.transcriptSegments = [{ start: 0, end: 3, text: 'I exported the monthly report on Monday and it took ages.' }];
+    await openAndChooseVoice(page);
+    // The first spoken answer becomes the participant's first message.
+    await waitFor(page, `root.querySelectorAll('.vb-msg-participant').length >= 1`);
+    fake.transcriptSegments = [{ start: 0, end: 3, text: 'I wish the export kept my filters.' }];
+    await waitFor(page, `root.querySelectorAll('.vb-msg-participant').length >= 2 || root.textContent.includes('Thank you! Your answers')`);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-voice-phone.png') });
+    // Follow-ups may ask for more; answer until the interview ends.
+    await waitFor(page, `root.textContent.includes('Thank you! Your answers')`, 120_000);
+
+    const sessions = (await o.call('GET', '/sessions?limit=10')).body.sessions as any[];
+    const session = sessions.find((s) => s.interview_mode === 'voice');
+    expect(session).toBeTruthy();
+    await settled(o.call, session.id, 90_000);
+    const read = (await o.call('GET', `/sessions/${session.id}`)).body.session;
+    const answers = read.messages.filter((m: any) => m.role === 'participant');
+    expect(answers.length).toBeGreaterThanOrEqual(2);
+    expect(answers[0].content).toBe('I exported the monthly report on Monday and it took ages.');
+    expect(answers.some((m: any) => m.content === 'I wish the export kept my filters.')).toBe(true);
+    // Each spoken answer names its recording, and the recording starts before its message is written.
+    const audio = read.chunks.filter((c: any) => c.type === 'audio');
+    expect(audio.length).toBeGreaterThanOrEqual(2);
+    for (const m of answers) {
+      const chunk = audio.find((c: any) => c.chunk_index === m.audio_chunk_index);
+      expect(chunk, `message ${m.content}`).toBeTruthy();
+      expect(chunk.started_ms).toBe(m.timestamp_ms);
+    }
+    // The conductor moved from the first question to the second.
+    const asked = read.messages.filter((m: any) => m.role === 'conductor').map((m: any) => m.content).join(' | ');
+    expect(asked).toContain('What would make exporting easier for you?');
+    // The merged recording spans the interview's clock up to the last answer.
+    const full = await o.call('GET', `/sessions/${session.id}/media/audio/full`);
+    expect(full.status).toBe(200);
+    const artifacts = (await o.call('GET', `/sessions/${session.id}/artifacts`)).body;
+    expect(JSON.stringify(artifacts)).toContain('merged-audio');
+    const evidence = (await o.call('GET', `/signals?session_id=${session.id}&limit=50`)).body.signals as any[];
+    // Evidence from a spoken answer points at the moment that answer starts in the recording.
+    const fromAnswers = evidence.filter((e) => answers.some((m: any) => m.content.includes(e.quote)));
+    expect(fromAnswers.length, JSON.stringify(evidence.map((e) => e.quote))).toBeGreaterThan(0);
+    for (const e of fromAnswers) expect(e.timestamp_ms).toBe(answers.find((m: any) => m.content.includes(e.quote)).timestamp_ms);
+    await page.close();
+  }, 240_000);
+
+  it('keeps the recording when transcription fails, says so, and takes a retry', async () => {
+    const page = await browser.newPage();
+    fake.status = 500;
+    fake.transcriptSegments = [{ start: 0, end: 3, text: 'The export button is hard to find.' }];
+    await openAndChooseVoice(page);
+    await waitFor(page, `root.querySelector('[role=status]') && [...root.querySelectorAll('button')].some((b) => b.textContent === 'Try again' && !b.hidden)`);
+    const told = (await shadow(page, `[...root.querySelectorAll('[role=status]')].map((e) => e.textContent).join(' ')`)) as string;
+    expect(told).toMatch(/could not be transcribed/);
+    fake.status = 200;
+    await click(page, 'Try again');
+    await waitFor(page, `[...root.querySelectorAll('.vb-msg-participant')].some((m) => m.textContent.includes('hard to find'))`);
+    await page.close();
+  }, 120_000);
+
+  it('falls back to text when the microphone is refused, and the interview stays usable', async () => {
+    const page = await denied.newPage();
+    await openAndChooseVoice(page);
+    await waitFor(page, `root.textContent.includes('continue in text')`);
+    await waitFor(page, `root.querySelector('textarea') && !root.querySelector('.vb-compose').hidden`);
+    expect(await shadow(page, `root.querySelector('.vb-voice').hidden`)).toBe(true);
+    await shadow(page, `(() => { const t = root.querySelector('textarea'); t.value = 'Typed instead: exports are slow.'; t.dispatchEvent(new Event('input')); })()`);
+    await click(page, 'Send');
+    await waitFor(page, `[...root.querySelectorAll('.vb-msg-participant')].some((m) => m.textContent.includes('exports are slow'))`);
+    await page.close();
+  }, 120_000);
+});

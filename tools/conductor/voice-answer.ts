@@ -1,0 +1,56 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { Services } from '../../core/context.ts';
+import { AppError, DomainError, NotFoundError, UnavailableError } from '../../core/errors.ts';
+import { downloadTo } from '../interviews/artifacts.ts';
+import { modelAccess, recordKeyUse } from '../interviews/model-access.ts';
+import { StepFailure } from '../interviews/pipeline.ts';
+import { transcribeFile } from '../interviews/transcription.ts';
+import type { SpokenFrom } from './engine.ts';
+
+const EXTENSION: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/mp4': 'm4a', 'audio/mpeg': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav' };
+
+/**
+ * The text of one recorded answer (an audio chunk of a voice interview), from the project's
+ * transcription service. Failures keep the recording: the participant may retry or type.
+ */
+export async function transcribeAnswer(services: Services, interviewId: string, projectId: string, chunkIndex: number): Promise<{ text: string; spoken: SpokenFrom }> {
+  const chunk = await services.models.MediaChunk.findOne({ where: { interview_id: interviewId, type: 'audio', chunk_index: chunkIndex } });
+  if (!chunk) {
+    throw new NotFoundError(`No recorded answer ${chunkIndex} in this interview`, { code: 'audio_chunk_not_found', action: 'POST /api/sdk/audio/upload with this chunk_index first' });
+  }
+  const { transcription, keyProblem } = await modelAccess(services, projectId);
+  if (!transcription) {
+    throw new UnavailableError('Spoken answers cannot be transcribed: no transcription service is configured', {
+      code: keyProblem?.code ?? 'transcription_unavailable',
+      retryable: false,
+      action: `Type the answer instead. ${keyProblem?.action ?? "To take spoken answers, set the project's openai_api_key or TRANSCRIPTION_URL on the server"}`,
+    });
+  }
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'verbatim-answer-'));
+  try {
+    const file = path.join(dir, `answer-${chunkIndex}.${EXTENSION[chunk.mime_type.split(';')[0]] ?? 'webm'}`);
+    let pieces;
+    try {
+      await downloadTo(services, chunk.storage_key, file, `audio chunk ${chunkIndex}`);
+      pieces = await transcribeFile(transcription, file, 0, { mime: chunk.mime_type, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
+      await recordKeyUse(services, projectId, transcription, null);
+    } catch (err) {
+      if (!(err instanceof StepFailure)) throw err;
+      await recordKeyUse(services, projectId, transcription, err.message);
+      throw new AppError(502, `The answer could not be transcribed: ${err.message}`, {
+        code: 'transcription_failed',
+        retryable: err.retryable || err.code === 'transcription_provider_error',
+        action: 'Try again, or type the answer instead; the recording is kept',
+      });
+    }
+    const text = pieces.map((p) => p.text).join(' ').trim();
+    if (!text) {
+      throw new DomainError('No words were heard in that answer', { code: 'transcription_empty', retryable: true, action: 'Say it again, or type the answer instead' });
+    }
+    return { text: text.slice(0, 4000), spoken: { chunk_index: chunkIndex, started_ms: chunk.started_ms ?? null } };
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}

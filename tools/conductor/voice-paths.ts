@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { Services } from '../../core/context.ts';
+import type { StudyRow } from '../../models/index.ts';
+import { modelAccess } from '../interviews/model-access.ts';
+
+/**
+ * Which voice interview the widget can offer for a study, and why not when it cannot.
+ * `transcription`: the browser speaks the conductor's turns and records each answer, which the
+ * server transcribes (a project key, or the operator's TRANSCRIPTION_URL).
+ */
+export const VoiceOption = z.object({
+  available: z.boolean().describe('Whether the widget offers a voice interview beside text'),
+  path: z.enum(['transcription']).nullable().describe('How voice runs: transcription = spoken turns in the browser, answers recorded and transcribed by the server'),
+  reason: z.string().nullable().describe('Why voice is off, when it is'),
+});
+export type VoiceOption = z.output<typeof VoiceOption>;
+
+const off = (reason: string): VoiceOption => ({ available: false, path: null, reason });
+
+/** The study's settings.interview_mode: `text` keeps an interview to text; anything else allows voice. */
+function studyAllowsVoice(study: Pick<StudyRow, 'settings_json'>): boolean {
+  try {
+    const settings = JSON.parse(study.settings_json ?? '{}') as { interview_mode?: unknown };
+    return settings.interview_mode !== 'text';
+  } catch {
+    return true;
+  }
+}
+
+export async function voiceOption(services: Services, projectId: string, study: Pick<StudyRow, 'settings_json'>): Promise<VoiceOption> {
+  if (!studyAllowsVoice(study)) return off('The study runs text interviews only (settings.interview_mode is "text")');
+  const { transcription, keyProblem } = await modelAccess(services, projectId);
+  if (keyProblem && !transcription) return off(`${keyProblem.message}. ${keyProblem.action}`);
+  if (!transcription) return off('No transcription service: set the project\'s openai_api_key, or TRANSCRIPTION_URL on the server');
+  return { available: true, path: 'transcription', reason: null };
+}
