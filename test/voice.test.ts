@@ -8,7 +8,8 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
-import { ffmpeg, mediaDir, speech } from './helpers/media.ts';
+import { ffmpeg, form, mediaDir, speech } from './helpers/media.ts';
+import { openConductor } from './helpers/conductor.ts';
 
 /**
  * Voice interviews without a realtime model, in Chromium with a fake microphone that plays
@@ -59,6 +60,8 @@ let browser: Browser;
 let denied: Browser;
 let o: Awaited<ReturnType<typeof ownerWithProject>>;
 let site: Awaited<ReturnType<typeof customerSite>>;
+let studyRef: string;
+let answerWav: string;
 
 beforeAll(async () => {
   fake = await fakeOpenAI(KEY);
@@ -72,6 +75,8 @@ beforeAll(async () => {
     visibility: visibility([['include', 'subtree', '/']]), allowed_origins: [site.origin],
   });
   expect(res.status).toBe(201);
+  studyRef = res.body.study.ref;
+  answerWav = await speech('The export was slow.', 'voice-short');
   const mic = await microphoneFile();
   browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${mic}`, '--autoplay-policy=no-user-gesture-required']);
   // A browser whose participant refuses the microphone.
@@ -176,5 +181,57 @@ describe('voice interview in the widget (transcription path)', () => {
     await click(page, 'Send');
     await waitFor(page, `[...root.querySelectorAll('.vb-msg-participant')].some((m) => m.textContent.includes('exports are slow'))`);
     await page.close();
+  }, 120_000);
+
+  it('refuses what cannot be an answer and keeps the turn open: a missing recording, a timeout, empty words, a recording that is not audio', async () => {
+    const sdk = (method: string, p: string, body?: unknown) => svc.api(method, p, { body, headers: { 'x-project-key': o.project.public_key, origin: site.origin } });
+    const id = (await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'voice' })).body.session.id as string;
+    await sdk('POST', `/api/sdk/sessions/${id}/consent`, { consent_recording: true, consent_data_use: true, consent_version: 'v1' });
+    const started = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(started.body.ws_url, { origin: site.origin });
+    expect((await c.next((f) => f.type === 'state')).awaiting).toBe('answer');
+    const upload = (index: number, file: { file: string } | { buffer: Buffer; filename: string }) =>
+      fetch(`${svc.url}/api/sdk/audio/upload`, { method: 'POST', headers: { 'x-project-key': o.project.public_key, origin: site.origin }, body: form({ session_id: id, chunk_index: String(index), started_ms: '1000', audio: file }) });
+
+    expect((await upload(0, { buffer: Buffer.from('hello there, not audio'), filename: 'a.webm' })).status).toBe(415);
+    c.send({ type: 'voice_answer', chunk_index: 7 });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'audio_chunk_not_found', chunk_index: 7 });
+
+    expect((await upload(0, { file: answerWav })).status).toBe(201);
+    let release!: () => void;
+    fake.transcriptionGate = new Promise<void>((r) => (release = r));
+    c.send({ type: 'voice_answer', chunk_index: 0 });
+    expect(await c.next((f) => f.type === 'error', 15_000)).toMatchObject({ code: 'transcription_failed', retryable: true, chunk_index: 0 });
+    release();
+    fake.transcriptionGate = null;
+
+    fake.transcriptSegments = [];
+    c.send({ type: 'voice_answer', chunk_index: 0 });
+    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'transcription_empty', retryable: true, chunk_index: 0 });
+
+    // Nothing was written by the failures; the same recording then goes through.
+    expect((await o.call('GET', `/sessions/${id}`)).body.session.messages.filter((m: any) => m.role === 'participant')).toEqual([]);
+    fake.transcriptSegments = [{ start: 0, end: 2, text: 'The export was slow.' }];
+    c.send({ type: 'voice_answer', chunk_index: 0 });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'participant')).toMatchObject({ text: 'The export was slow.', audio_chunk_index: 0, timestamp_ms: 1000 });
+    await c.close();
+  }, 60_000);
+
+  it('stops listening after a minute of silence, says so, and lets the participant try again or type', async () => {
+    const quiet = path.join(mediaDir, 'silence.wav');
+    execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '5', '-c:a', 'pcm_s16le', quiet]);
+    const silent = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${quiet}`]);
+    try {
+      const page = await silent.newPage();
+      await page.clock.install();
+      await openAndChooseVoice(page);
+      await waitFor(page, `root.querySelector('.vb-voice')?.dataset.state === 'listening'`);
+      await page.clock.fastForward(61_000);
+      await waitFor(page, `root.textContent.includes("I didn't hear anything")`);
+      const buttons = (await shadow(page, `[...root.querySelectorAll('button')].filter((b) => !b.hidden).map((b) => b.textContent)`)) as string[];
+      expect(buttons).toEqual(expect.arrayContaining(['Try again', 'Type instead']));
+    } finally {
+      await silent.close();
+    }
   }, 120_000);
 });
