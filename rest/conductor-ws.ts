@@ -22,6 +22,8 @@ const MAX_FRAME_BYTES = 64 * 1024;
 const Frame = z.discriminatedUnion('type', [
   z.object({ type: z.literal('answer'), text: z.string().trim().min(1).max(4000) }),
   z.object({ type: z.literal('voice_answer'), chunk_index: z.number().int().min(0).max(100000) }),
+  // What the realtime model transcribed of the participant, and when they began to speak.
+  z.object({ type: z.literal('spoken_answer'), text: z.string().trim().min(1).max(4000), started_ms: z.number().int().min(0).max(24 * 3600_000).optional() }),
   z.object({ type: z.literal('observe_done') }),
   z.object({ type: z.literal('end') }),
   z.object({ type: z.literal('ping') }),
@@ -142,7 +144,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
         frame = Frame.parse(value);
       } catch (err) {
         if (err instanceof AppError) return fail(err);
-        return send({ type: 'error', error: 'Unrecognised frame: send {"type":"answer","text":...}, voice_answer, observe_done, event, end or ping', code: 'invalid_frame', retryable: false });
+        return send({ type: 'error', error: 'Unrecognised frame: send {"type":"answer","text":...}, voice_answer, spoken_answer, observe_done, event, end or ping', code: 'invalid_frame', retryable: false });
       }
       if (frame.type === 'ping') return send({ type: 'pong' });
       if (frame.type === 'event') {
@@ -159,6 +161,9 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
         return;
       }
       if (frame.type === 'voice_answer') return voiceAnswer(frame.chunk_index);
+      if (frame.type === 'spoken_answer') {
+        return report(await step({ type: 'answer', text: frame.text, spoken: { chunk_index: null, started_ms: frame.started_ms ?? null } }));
+      }
       report(await step(frame));
     }).catch((err) => fail(err));
   });

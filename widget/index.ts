@@ -7,6 +7,7 @@ import { consentView, type ConsentChoice } from './consent.ts';
 import { intakeView } from './intake.ts';
 import { interviewView, type InterviewView, type VoiceOptions } from './interview.ts';
 import { MicrophoneUnavailable, openMicrophone } from './voice.ts';
+import { openRealtimeCall } from './realtime.ts';
 import type { Invitation, Placement, Question, Study } from './types.ts';
 
 /** A live interview survives a reload of the page (same tab) through this record. */
@@ -111,6 +112,7 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
 
   const voiceFor = (sessionId: string, stream: MediaStream): VoiceOptions => ({
     stream,
+    realtime: study.voice?.path === 'realtime' ? (handlers) => openRealtimeCall(api, sessionId, stream, handlers) : undefined,
     async upload(blob, chunkIndex, startedMs) {
       const form = new FormData();
       form.set('session_id', sessionId);

@@ -1,6 +1,7 @@
 import { h } from './dom.ts';
 import type { ConductorMessage } from './types.ts';
-import { listen, speak, stopSpeaking, type Listening } from './voice.ts';
+import { levelMonitor, listen, recordContinuously, speak, stopSpeaking, type Listening } from './voice.ts';
+import type { RealtimeCall, RealtimeHandlers } from './realtime.ts';
 
 export interface InterviewView {
   nodes: Node[];
@@ -16,7 +17,12 @@ export interface VoiceOptions {
   pauseMs?: number;
   /** Listening stops after this long without speech. */
   giveUpMs?: number;
+  /** Opens a call with the realtime model, when the project has one; without it (or if it fails) answers are recorded one by one. */
+  realtime?: (handlers: RealtimeHandlers) => Promise<RealtimeCall>;
 }
+
+/** Length of each recorded piece during a realtime call. */
+const PIECE_MS = 5000;
 
 /** What the participant clicked, in a few words, for the observe cues. */
 function describeClick(el: Element): string {
@@ -65,6 +71,12 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   let nextChunk = 0;
   let failedChunk: number | null = null;
   let muted = false;
+  // A realtime call, once the first question is asked: the model speaks, its transcription answers.
+  let call: RealtimeCall | null = null;
+  let callOpening: Promise<RealtimeCall | null> | null = null;
+  let recording: { stop(): Promise<void> } | null = null;
+  let stopLevel: (() => void) | null = null;
+  const uploads = new Set<Promise<void>>();
 
   const setVoiceState = (label: string) => {
     voiceState.textContent = label;
@@ -74,6 +86,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     const answering = awaiting === 'answer';
     compose.hidden = !answering || !typing;
     stopAnswer.hidden = !listening;
+    mute.hidden = !voice;
     typeInstead.hidden = !voice || !answering;
     typeInstead.textContent = typing ? 'Speak instead' : 'Type instead';
     retry.hidden = failedChunk === null || !answering;
@@ -95,6 +108,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
 
   const startListening = () => {
     if (!voice || listening || closed || ended || typing || awaiting !== 'answer') return;
+    if (call) return setVoiceState('Listening…');
     failedChunk = null;
     setVoiceState('Listening…');
     caption.textContent = '';
@@ -158,7 +172,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   end.addEventListener('click', () => {
     listening?.cancel();
     stopSpeaking();
-    frame({ type: 'end' });
+    void hangUp().then(() => frame({ type: 'end' }));
   });
   stopAnswer.addEventListener('click', () => listening?.stop());
   mute.addEventListener('click', () => {
@@ -198,13 +212,50 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   };
   document.addEventListener('click', onClick, true);
 
+  /** The participant's words from the realtime call: their answer, when one is awaited and they are not typing. */
+  const onParticipant = (text: string, startedAt: number) => {
+    if (typing || awaiting !== 'answer' || closed || ended) return;
+    setVoiceState('Thinking…');
+    frame({ type: 'spoken_answer', text, started_ms: Math.max(0, Math.round(clockOffset + startedAt)) });
+    setAwaiting(null);
+  };
+
+  /** Opens the realtime call once (it needs a talk segment, so at the first question); null when there is none. */
+  const openCall = () =>
+    (callOpening ??= (async () => {
+      if (!voice?.realtime) return null;
+      try {
+        call = await voice.realtime({ onParticipant });
+      } catch {
+        status.textContent = 'The live voice call could not start, so each answer will be recorded on its own instead.';
+        return null;
+      }
+      recording = recordContinuously(voice.stream, PIECE_MS, (blob, startedAt) => {
+        const upload = voice.upload(blob, nextChunk++, Math.max(0, Math.round(clockOffset + startedAt))).catch(() => {});
+        uploads.add(upload);
+        void upload.finally(() => uploads.delete(upload));
+      });
+      stopLevel = levelMonitor(voice.stream, (v) => (meter.value = muted ? 0 : v));
+      return call;
+    })());
+
+  /** Ends the call and sends the last recorded piece (for up to three seconds). */
+  const hangUp = async () => {
+    await recording?.stop();
+    recording = null;
+    await Promise.race([Promise.all(uploads), new Promise((r) => setTimeout(r, 3000))]);
+    call?.close();
+    stopLevel?.();
+  };
+
   /** Says a conductor turn (one after another), showing it as the caption while it is spoken. */
-  const say = (text: string) => {
+  const say = (text: string, kind: string | undefined) => {
     speaking = speaking.then(async () => {
       if (closed) return;
       setVoiceState('Speaking…');
       caption.textContent = text;
-      await speak(text);
+      const through = call ?? (kind === 'ask' ? await openCall() : null);
+      await (through ? through.say(text) : speak(text));
     });
   };
 
@@ -222,7 +273,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
         nextChunk = Math.max(nextChunk, Number(f.next_audio_chunk ?? 0));
       } else if (f.type === 'message') {
         add(f as unknown as ConductorMessage);
-        if (voice && f.role === 'conductor') say(f.text);
+        if (voice && f.role === 'conductor') say(f.text, f.kind);
       } else if (f.type === 'state') {
         unconfirmed = null;
         if (typeof f.elapsed_ms === 'number') clockOffset = f.elapsed_ms - performance.now();
@@ -245,7 +296,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
         ended = true;
         listening?.cancel();
         setAwaiting(null);
-        void speaking.then(onEnded);
+        void speaking.then(hangUp).then(onEnded);
       }
     };
     ws.onclose = () => {
@@ -263,6 +314,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
       closed = true;
       listening?.cancel();
       stopSpeaking();
+      void hangUp();
       voice?.stream.getTracks().forEach((t) => t.stop());
       document.removeEventListener('click', onClick, true);
       ws?.close();

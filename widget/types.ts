@@ -22,7 +22,7 @@ export interface Study {
   invitation: Invitation | null;
   intake_ref: string | null;
   allowed_selectors: string[];
-  voice: { available: boolean; path: 'transcription' | null; reason: string | null };
+  voice: { available: boolean; path: 'realtime' | 'transcription' | null; reason: string | null };
 }
 
 export interface Placement {

@@ -65,32 +65,14 @@ const SPEECH_LEVEL = 0.04;
 
 /** Records one answer from `stream`. `startedAt` is performance.now() when recording began. */
 export function listen(stream: MediaStream, opts: ListenOptions): Listening {
-  const context = new AudioContext();
-  const analyser = context.createAnalyser();
-  analyser.fftSize = 1024;
-  context.createMediaStreamSource(stream).connect(analyser);
-  const samples = new Float32Array(analyser.fftSize);
-  const mime = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'].find((m) => MediaRecorder.isTypeSupported(m));
-  const recorder = new MediaRecorder(stream, mime ? { mimeType: mime } : {});
+  const recorder = new MediaRecorder(stream, recorderMime() ? { mimeType: recorderMime() } : {});
   const parts: Blob[] = [];
   const startedAt = performance.now();
   let heard = false;
   let lastSound = startedAt;
   let keep = true;
-  recorder.ondataavailable = (e) => e.data.size && parts.push(e.data);
-  const done = new Promise<{ blob: Blob; startedAt: number; heard: boolean } | null>((resolve) => {
-    recorder.onstop = () => {
-      clearInterval(timer);
-      void context.close();
-      resolve(keep && parts.length ? { blob: new Blob(parts, { type: recorder.mimeType || 'audio/webm' }), startedAt, heard } : null);
-    };
-  });
   const end = () => recorder.state !== 'inactive' && recorder.stop();
-  const timer = setInterval(() => {
-    analyser.getFloatTimeDomainData(samples);
-    let sum = 0;
-    for (const v of samples) sum += v * v;
-    const level = Math.min(1, Math.sqrt(sum / samples.length) * 4);
+  const stopMonitor = levelMonitor(stream, (level) => {
     opts.onLevel(level);
     const now = performance.now();
     if (level >= SPEECH_LEVEL) {
@@ -102,7 +84,14 @@ export function listen(stream: MediaStream, opts: ListenOptions): Listening {
       keep = false;
       end();
     }
-  }, 50);
+  });
+  recorder.ondataavailable = (e) => e.data.size && parts.push(e.data);
+  const done = new Promise<{ blob: Blob; startedAt: number; heard: boolean } | null>((resolve) => {
+    recorder.onstop = () => {
+      stopMonitor();
+      resolve(keep && parts.length ? { blob: new Blob(parts, { type: recorder.mimeType || 'audio/webm' }), startedAt, heard } : null);
+    };
+  });
   recorder.start();
   return {
     done,
@@ -110,6 +99,64 @@ export function listen(stream: MediaStream, opts: ListenOptions): Listening {
     cancel() {
       keep = false;
       end();
+    },
+  };
+}
+
+/** The first recording format this browser supports (Chromium and Firefox: WebM/Opus, Safari: MP4). */
+const recorderMime = () => ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'].find((m) => MediaRecorder.isTypeSupported(m));
+
+/** Reports the input level (0 to 1) about 20 times a second until stopped. */
+export function levelMonitor(stream: MediaStream, onLevel: (level: number) => void): () => void {
+  const context = new AudioContext();
+  const analyser = context.createAnalyser();
+  analyser.fftSize = 1024;
+  context.createMediaStreamSource(stream).connect(analyser);
+  const samples = new Float32Array(analyser.fftSize);
+  const timer = setInterval(() => {
+    analyser.getFloatTimeDomainData(samples);
+    let sum = 0;
+    for (const v of samples) sum += v * v;
+    onLevel(Math.min(1, Math.sqrt(sum / samples.length) * 4));
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    void context.close();
+  };
+}
+
+/**
+ * Records `stream` in self-contained pieces of `pieceMs` (the recorder restarts for each, so
+ * every piece has its own header) and hands each over with performance.now() at its start.
+ * `stop()` ends the running piece and hands it over too.
+ */
+export function recordContinuously(stream: MediaStream, pieceMs: number, onPiece: (blob: Blob, startedAt: number) => void): { stop(): Promise<void> } {
+  const mime = recorderMime();
+  let stopped = false;
+  let current: MediaRecorder | null = null;
+  let finished: (() => void) | null = null;
+  const next = () => {
+    if (stopped) return finished?.();
+    const recorder = new MediaRecorder(stream, mime ? { mimeType: mime } : {});
+    const parts: Blob[] = [];
+    const startedAt = performance.now();
+    recorder.ondataavailable = (e) => e.data.size && parts.push(e.data);
+    recorder.onstop = () => {
+      if (parts.length) onPiece(new Blob(parts, { type: recorder.mimeType || 'audio/webm' }), startedAt);
+      next();
+    };
+    recorder.start();
+    current = recorder;
+    setTimeout(() => recorder.state !== 'inactive' && recorder.stop(), pieceMs);
+  };
+  next();
+  return {
+    stop() {
+      stopped = true;
+      if (!current || current.state === 'inactive') return Promise.resolve();
+      const last = new Promise<void>((r) => (finished = r));
+      current.stop();
+      return last;
     },
   };
 }

@@ -17,6 +17,10 @@ export interface FakeOpenAI {
   chatGate: Promise<void> | null;
   /** While set, transcriptions wait for it: a slow model still working on the audio. */
   transcriptionGate: Promise<void> | null;
+  /** The session of each realtime call, as the proxy sent it. */
+  realtimeSessions: Array<Record<string, any>>;
+  /** Answers a realtime call's SDP offer (a WebRTC peer); by default the offer comes back as "answer". */
+  realtimeAnswer: ((offer: string) => Promise<string>) | null;
   status: number;
   close(): Promise<void>;
 }
@@ -33,6 +37,8 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
     chat: () => ({ say: 'Tell me more.', done: false }),
     chatGate: null,
     transcriptionGate: null,
+    realtimeSessions: [],
+    realtimeAnswer: null,
     status: 200,
     close: async () => {},
   };
@@ -57,8 +63,19 @@ export async function fakeOpenAI(key: string): Promise<FakeOpenAI> {
         return json(200, { client_secret: { value: 'ek_test_secret', expires_at: 1893456000 } });
       }
       if (path.startsWith('/realtime/calls')) {
-        if (req.headers['content-type'] !== 'application/sdp') return json(400, { error: { message: 'sdp expected' } });
-        return res.writeHead(201, { 'content-type': 'application/sdp', location: '/v1/realtime/calls/rtc_test_call' }).end(Buffer.concat(chunks).toString().replace('offer', 'answer'));
+        // The call's form: the browser's SDP offer and the session the proxy starts it with.
+        const body = Buffer.concat(chunks);
+        void new Request('http://fake/', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body })
+          .formData()
+          .then(async (form) => {
+            const offer = form.get('sdp');
+            if (typeof offer !== 'string') return json(400, { error: { message: 'sdp expected' } });
+            state.realtimeSessions.push(JSON.parse(String(form.get('session') ?? '{}')));
+            const answer = state.realtimeAnswer ? await state.realtimeAnswer(offer) : offer.replace('offer', 'answer');
+            res.writeHead(201, { 'content-type': 'application/sdp', location: '/v1/realtime/calls/rtc_test_call' }).end(answer);
+          })
+          .catch(() => json(400, { error: { message: 'multipart form with sdp expected' } }));
+        return;
       }
       if (path === '/chat/completions') {
         const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { messages: Array<{ role: string; content: string }> };

@@ -8,6 +8,16 @@ import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 
 export const isEnded = (i: Pick<InterviewRow, 'status'>) => i.status === 'completed' || i.status === 'abandoned';
 
+/** How long after a voice interview ends its last recorded piece may still arrive. */
+export const LAST_PIECE_GRACE_MS = 10_000;
+
+/** A recording may still be added: the interview is live, or a voice interview ended moments ago and its media is not merged yet. */
+export function takesRecordings(i: Pick<InterviewRow, 'status' | 'interview_mode' | 'ended_at' | 'processing_status' | 'processing_step'>): boolean {
+  if (!isEnded(i)) return true;
+  const recent = i.ended_at && Date.now() - new Date(i.ended_at).getTime() < LAST_PIECE_GRACE_MS;
+  return i.status === 'completed' && i.interview_mode === 'voice' && !!recent && i.processing_status === 'pending';
+}
+
 /**
  * Ends a live interview once (later calls change nothing): the conversation becomes its
  * transcript and processing is queued in the same transaction. An interview in which the
@@ -42,8 +52,10 @@ export async function endInterview(services: Services, interview: InterviewRow, 
     );
   }
   await interview.update({ ...base, status: 'completed' }, { transaction });
-  // Recorded chunks are merged first; the conversation already is the transcript.
-  await queueProcessing(services, interview, transaction, chunks ? 'deriving_media' : undefined);
+  // Recorded chunks are merged first; the conversation already is the transcript. A voice
+  // interview's browser is still sending its last recorded piece: processing waits for it.
+  const voice = interview.interview_mode === 'voice';
+  await queueProcessing(services, interview, transaction, chunks || voice ? 'deriving_media' : undefined, voice ? new Date(Date.now() + LAST_PIECE_GRACE_MS) : undefined);
   return true;
 }
 

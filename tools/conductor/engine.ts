@@ -32,7 +32,8 @@ export interface Message {
 
 /** A spoken answer: the recorded piece it came from and where that piece starts on the interview's clock. */
 export interface SpokenFrom {
-  chunk_index: number;
+  /** The recorded answer, when it was recorded on its own (not in a realtime call's running recording). */
+  chunk_index: number | null;
   started_ms: number | null;
 }
 

@@ -5,12 +5,14 @@ import { modelAccess } from '../interviews/model-access.ts';
 
 /**
  * Which voice interview the widget can offer for a study, and why not when it cannot.
+ * `realtime`: a WebRTC call with the realtime model (a project key or the operator's
+ * LLM_API_KEY, model REALTIME_MODEL) speaks the conductor's turns and transcribes the answers.
  * `transcription`: the browser speaks the conductor's turns and records each answer, which the
  * server transcribes (a project key, or the operator's TRANSCRIPTION_URL).
  */
 export const VoiceOption = z.object({
   available: z.boolean().describe('Whether the widget offers a voice interview beside text'),
-  path: z.enum(['transcription']).nullable().describe('How voice runs: transcription = spoken turns in the browser, answers recorded and transcribed by the server'),
+  path: z.enum(['realtime', 'transcription']).nullable().describe('How voice runs: realtime = a WebRTC call with the realtime model; transcription = spoken turns in the browser, answers recorded and transcribed by the server'),
   reason: z.string().nullable().describe('Why voice is off, when it is'),
 });
 export type VoiceOption = z.output<typeof VoiceOption>;
@@ -29,8 +31,9 @@ function studyAllowsVoice(study: Pick<StudyRow, 'settings_json'>): boolean {
 
 export async function voiceOption(services: Services, projectId: string, study: Pick<StudyRow, 'settings_json'>): Promise<VoiceOption> {
   if (!studyAllowsVoice(study)) return off('The study runs text interviews only (settings.interview_mode is "text")');
-  const { transcription, keyProblem } = await modelAccess(services, projectId);
-  if (keyProblem && !transcription) return off(`${keyProblem.message}. ${keyProblem.action}`);
-  if (!transcription) return off('No transcription service: set the project\'s openai_api_key, or TRANSCRIPTION_URL on the server');
-  return { available: true, path: 'transcription', reason: null };
+  const { transcription, llm, keyProblem } = await modelAccess(services, projectId);
+  if (llm?.apiKey) return { available: true, path: 'realtime', reason: null };
+  if (transcription) return { available: true, path: 'transcription', reason: null };
+  if (keyProblem) return off(`${keyProblem.message}. ${keyProblem.action}`);
+  return off('No realtime model or transcription service: set the project\'s openai_api_key, or LLM_API_KEY or TRANSCRIPTION_URL on the server');
 }

@@ -3,26 +3,24 @@ import { capability } from '../../core/registry.ts';
 import type { Ctx } from '../../core/context.ts';
 import { AppError, DomainError, UnavailableError } from '../../core/errors.ts';
 import { creates } from '../common.ts';
-import type { Response } from 'undici';
+import { FormData, type Response } from 'undici';
 import { addressRefused, endpointFetch, modelAccess, REFUSED_ACTION, type Endpoint } from '../interviews/model-access.ts';
 import { SdkSessionId, sdkSession } from '../sdk/session-access.ts';
-import { segmentsOf } from './script.ts';
+import { segmentsOf, type Segment } from './script.ts';
 import { stateOf } from './engine.ts';
 
 /**
  * Voice runs on an OpenAI-compatible realtime service with the project's key (or the
  * operator's). Without one the widget keeps to text: these routes say so, not retryable.
  */
-async function voiceEndpoint(ctx: Ctx, sessionId: string, needTalk = false): Promise<Endpoint> {
+async function voiceEndpoint(ctx: Ctx, sessionId: string, needTalk = false): Promise<{ endpoint: Endpoint; segment: Segment | null }> {
   const { interview } = await sdkSession(ctx, sessionId);
   if (interview.status !== 'in_progress') {
     throw new DomainError('The interview has not started', { code: 'session_not_started', action: 'POST /api/sdk/conductor/:sessionId/start first' });
   }
-  if (needTalk) {
-    const study = interview.study_id ? await ctx.services.models.Study.findByPk(interview.study_id) : null;
-    const segment = segmentsOf(study?.script_json)[stateOf(interview).segment];
-    if (segment?.mode !== 'talk') throw new DomainError('Voice calls run only in a talk segment', { code: 'not_in_talk_mode' });
-  }
+  const study = interview.study_id ? await ctx.services.models.Study.findByPk(interview.study_id) : null;
+  const segment = segmentsOf(study?.script_json)[stateOf(interview).segment] ?? null;
+  if (needTalk && segment?.mode !== 'talk') throw new DomainError('Voice calls run only in a talk segment', { code: 'not_in_talk_mode' });
   const { llm, keyProblem } = await modelAccess(ctx.services, interview.project_id);
   if (keyProblem && !llm?.apiKey) {
     throw new UnavailableError(`Voice is not available: ${keyProblem.message}`, { code: keyProblem.code, retryable: false, action: `Continue the interview in text. ${keyProblem.action}.` });
@@ -34,16 +32,29 @@ async function voiceEndpoint(ctx: Ctx, sessionId: string, needTalk = false): Pro
       action: 'Continue the interview in text. To offer voice, set openai_api_key in the project settings (or LLM_API_KEY on the server).',
     });
   }
-  return llm;
+  return { endpoint: llm, segment };
 }
 
-async function upstream(endpoint: Endpoint, path: string, init: { body: string; type: string }): Promise<Response> {
+/**
+ * What the realtime model is told: it is the conductor's voice. The conductor decides every
+ * line (the browser asks for each with response.create), so the model never improvises; the
+ * segment's instruction tells it what the conversation is about.
+ */
+export function realtimeInstructions(segment: Segment | null): string {
+  return [
+    'You are the voice of a user-research interviewer. Say only the line each response gives you, word for word, warmly and neutrally.',
+    'Never add questions, advice, opinions or answers of your own.',
+    segment ? `This part of the interview: ${segment.instruction ?? segment.title}` : '',
+  ].filter(Boolean).join(' ');
+}
+
+async function upstream(endpoint: Endpoint, path: string, init: { body: string; type: string } | { form: FormData }): Promise<Response> {
   let res: Response;
   try {
     res = await endpointFetch(endpoint, path, {
       method: 'POST',
-      headers: { authorization: `Bearer ${endpoint.apiKey}`, 'content-type': init.type },
-      body: init.body,
+      headers: { authorization: `Bearer ${endpoint.apiKey}`, ...('type' in init ? { 'content-type': init.type } : {}) },
+      body: 'form' in init ? init.form : init.body,
       signal: AbortSignal.timeout(20_000),
     });
   } catch (err) {
@@ -83,7 +94,7 @@ export const transcriptionSecret = capability({
   output: Secret,
   rest: { method: 'POST', path: '/api/sdk/conductor/:sessionId/transcription-secret' },
   async handler(ctx, input) {
-    const endpoint = await voiceEndpoint(ctx, input.sessionId);
+    const { endpoint } = await voiceEndpoint(ctx, input.sessionId);
     const model = ctx.services.config.models.transcriptionModel;
     return mintSecret(endpoint, '/realtime/transcription_sessions', { input_audio_transcription: { model } }, model);
   },
@@ -98,7 +109,7 @@ export const stsSecret = capability({
   output: Secret,
   rest: { method: 'POST', path: '/api/sdk/conductor/:sessionId/sts-secret' },
   async handler(ctx, input) {
-    const endpoint = await voiceEndpoint(ctx, input.sessionId);
+    const { endpoint } = await voiceEndpoint(ctx, input.sessionId);
     const model = ctx.services.config.realtimeModel;
     return mintSecret(endpoint, '/realtime/sessions', { model }, model);
   },
@@ -108,14 +119,24 @@ export const realtimeCall = capability({
   ...voiceCap,
   name: 'sdk.conductor_realtime_call',
   title: 'Start a realtime voice call (widget)',
-  description: 'Exchanges the browser\'s WebRTC SDP offer for the realtime service\'s answer. Only once the interview has started and is in a talk segment.',
+  description: 'Exchanges the browser\'s WebRTC SDP offer for the realtime service\'s answer, starting the call with the current segment as the model\'s instructions. Only once the interview has started and is in a talk segment.',
   input: z.strictObject({ sessionId: SdkSessionId, sdp: z.string().min(10).max(100_000).describe('The WebRTC SDP offer') }),
   output: z.object({ sdp: z.string(), call_id: z.string().nullable(), model: z.string(), reasoning_enabled: z.boolean(), sideband_enabled: z.boolean() }),
   rest: { method: 'POST', path: '/api/sdk/conductor/:sessionId/realtime-call' },
   async handler(ctx, input) {
-    const endpoint = await voiceEndpoint(ctx, input.sessionId, true);
+    const { endpoint, segment } = await voiceEndpoint(ctx, input.sessionId, true);
     const model = ctx.services.config.realtimeModel;
-    const res = await upstream(endpoint, `/realtime/calls?model=${encodeURIComponent(model)}`, { body: input.sdp, type: 'application/sdp' });
+    // The call starts with its session: the model's instructions, transcription of the
+    // participant, and no reply of its own when they stop talking (the conductor decides).
+    const form = new FormData();
+    form.set('sdp', input.sdp);
+    form.set('session', JSON.stringify({
+      type: 'realtime',
+      model,
+      instructions: realtimeInstructions(segment),
+      audio: { input: { transcription: { model: ctx.services.config.models.transcriptionModel }, turn_detection: { type: 'server_vad', create_response: false } } },
+    }));
+    const res = await upstream(endpoint, '/realtime/calls', { form });
     const callId = res.headers.get('location')?.split('/').pop() ?? null;
     return { sdp: await res.text(), call_id: callId, model, reasoning_enabled: false, sideband_enabled: false };
   },

@@ -19,8 +19,8 @@ export const TASK_FOR_STEP: Record<Step, string> = {
   merging_media: 'interview_merge_media',
 };
 
-export async function queueStep(services: Services, interviewId: string, step: Step, transaction: Transaction, payload: Record<string, unknown> = {}): Promise<void> {
-  await addJob(services.db.sequelize, transaction, TASK_FOR_STEP[step], { interviewId, ...payload }, { jobKey: `interview:${interviewId}:${step}`, maxAttempts: 5 });
+export async function queueStep(services: Services, interviewId: string, step: Step, transaction: Transaction, payload: Record<string, unknown> = {}, runAt?: Date): Promise<void> {
+  await addJob(services.db.sequelize, transaction, TASK_FOR_STEP[step], { interviewId, ...payload }, { jobKey: `interview:${interviewId}:${step}`, maxAttempts: 5, ...(runAt ? { runAt } : {}) });
 }
 
 /** Where processing starts: media first when there is any, else straight to the transcript. */
@@ -37,8 +37,8 @@ export async function afterMedia(services: Services, interviewId: string, transa
   return segments ? 'extracting' : 'transcribing';
 }
 
-/** Marks an interview queued and enqueues its first step, in the caller's transaction. */
-export async function queueProcessing(services: Services, interview: InterviewRow, transaction: Transaction, from?: Step): Promise<void> {
+/** Marks an interview queued and enqueues its first step (at `runAt`, or now), in the caller's transaction. */
+export async function queueProcessing(services: Services, interview: InterviewRow, transaction: Transaction, from?: Step, runAt?: Date): Promise<void> {
   const step = from ?? (await firstStep(services, interview, transaction));
   await interview.update(
     {
@@ -50,7 +50,7 @@ export async function queueProcessing(services: Services, interview: InterviewRo
     },
     { transaction },
   );
-  await queueStep(services, interview.id, step, transaction);
+  await queueStep(services, interview.id, step, transaction, {}, runAt);
 }
 
 export class StepFailure extends Error {

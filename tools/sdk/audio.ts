@@ -5,6 +5,7 @@ import { newId } from '../../core/ids.ts';
 import { creates } from '../common.ts';
 import { UploadedFile } from '../interviews/upload.ts';
 import { SdkSessionId, sdkSession } from './session-access.ts';
+import { takesRecordings } from '../conductor/end.ts';
 
 const MiB = 1024 * 1024;
 export const CHUNKS_PER_DAY = 500;
@@ -50,7 +51,7 @@ export const sdkUploadAudio = capability({
   },
   async handler(ctx, input) {
     const { interview } = await sdkSession(ctx, input.session_id);
-    if (interview.status === 'completed' || interview.status === 'abandoned') {
+    if (!takesRecordings(interview)) {
       throw new DomainError('This interview has already ended', { code: 'session_ended' });
     }
     if (interview.consent_recording !== true) {
