@@ -147,6 +147,19 @@ describe('voice interview in the widget (transcription path)', () => {
     // The merged recording spans the interview's clock up to the last answer.
     const full = await o.call('GET', `/sessions/${session.id}/media/audio/full`);
     expect(full.status).toBe(200);
+    // In the merged recording the first answer's sound lies where its message says, with silence before it.
+    const merged = Buffer.from(await (await fetch(full.body.url)).arrayBuffer());
+    const pcm = execFileSync(ffmpeg, ['-v', 'error', '-i', 'pipe:0', '-f', 's16le', '-ac', '1', '-ar', '16000', 'pipe:1'], { input: merged, maxBuffer: 1 << 28 });
+    const rms = (fromMs: number, toMs: number) => {
+      let sum = 0;
+      let n = 0;
+      for (let i = Math.max(0, Math.round(fromMs * 16)) * 2; i < Math.min(pcm.length, Math.round(toMs * 16) * 2); i += 2, n++) sum += (pcm.readInt16LE(i) / 32768) ** 2;
+      return n ? Math.sqrt(sum / n) : 0;
+    };
+    const at = answers[0].timestamp_ms;
+    expect(rms(at, at + 6000)).toBeGreaterThan(0.01);
+    expect(at).toBeGreaterThan(600);
+    expect(rms(at - 500, at - 60)).toBeLessThan(0.001);
     const artifacts = (await o.call('GET', `/sessions/${session.id}/artifacts`)).body;
     expect(JSON.stringify(artifacts)).toContain('merged-audio');
     const evidence = (await o.call('GET', `/signals?session_id=${session.id}&limit=50`)).body.signals as any[];
@@ -156,6 +169,34 @@ describe('voice interview in the widget (transcription path)', () => {
     for (const e of fromAnswers) expect(e.timestamp_ms).toBe(answers.find((m: any) => m.content.includes(e.quote)).timestamp_ms);
     await page.close();
   }, 240_000);
+
+  it('resumes a voice interview after a reload, with its controls labelled, reachable by keyboard and in the invitation\'s colours', async () => {
+    const page = await browser.newPage();
+    fake.transcriptSegments = [{ start: 0, end: 3, text: 'I exported the monthly report on Monday and it took ages.' }];
+    await openAndChooseVoice(page);
+    await waitFor(page, `root.querySelectorAll('.vb-msg-participant').length >= 1`);
+    await page.reload();
+    await waitFor(page, `root.querySelector('.vb-voice') && !root.querySelector('.vb-voice').hidden && root.querySelectorAll('.vb-msg-participant').length >= 1`);
+    // Every control says what it does, the level meter is named, and the state is announced.
+    const controls = (await shadow(page, `[...root.querySelectorAll('.vb-voice button, .vb-row button')].filter((b) => !b.hidden).map((b) => b.getAttribute('aria-label') || b.textContent)`)) as string[];
+    expect(controls.every((c) => c && c.trim().length > 0)).toBe(true);
+    expect(controls).toEqual(expect.arrayContaining(['Mute', 'End interview']));
+    expect(await shadow(page, `root.querySelector('.vb-meter').getAttribute('aria-label')`)).toBe('Microphone level');
+    expect(await shadow(page, `root.querySelector('.vb-voice-state').getAttribute('role')`)).toBe('status');
+    expect(await shadow(page, `getComputedStyle(root.querySelector('.vb-voice-state')).color`)).toBe('rgb(17, 34, 51)');
+    // Keyboard: Tab reaches Mute, and Enter presses it.
+    let reached = false;
+    for (let i = 0; i < 12 && !reached; i++) {
+      await page.keyboard.press('Tab');
+      reached = (await shadow(page, `root.activeElement?.textContent`)) === 'Mute';
+    }
+    expect(reached).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await shadow(page, `root.activeElement.getAttribute('aria-pressed')`)).toBe('true');
+    await click(page, 'End interview');
+    await waitFor(page, `root.textContent.includes('Thank you! Your answers')`);
+    await page.close();
+  }, 120_000);
 
   it('keeps the recording when transcription fails, says so, and takes a retry', async () => {
     const page = await browser.newPage();
