@@ -1,9 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { RTCPeerConnection, type RTCDataChannel } from 'werift';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { chooseVoice, click, customerPage, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
 import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
@@ -15,16 +14,7 @@ import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
  * finishes each line the browser asks it to say, and sends transcriptions of the participant
  * on the data channel, as the realtime service does.
  */
-const script = {
-  version: 2,
-  goals: [{ id: 'g1', description: 'Understand exporting' }],
-  segments: [
-    { id: 'hello', mode: 'speak', title: 'Hello', speak_text: 'Welcome, thanks for joining.' },
-    { id: 'export', mode: 'talk', title: 'Exporting', instruction: 'Ask how they export their weekly report and what gets in the way.' },
-    { id: 'wish', mode: 'talk', title: 'Wishes', instruction: 'Ask what would make exporting easier.' },
-    { id: 'bye', mode: 'speak', title: 'Thanks', speak_text: 'Thank you, that was really helpful.' },
-  ],
-};
+const script = voiceScript('Ask how they export their weekly report and what gets in the way.', 'Ask what would make exporting easier.');
 const KEY = 'sk-realtime-test';
 const SPOKEN = ['I export the sales report every Friday and it is really slow.', 'A button that exports every region at once would help a lot.'];
 
@@ -58,25 +48,13 @@ function fakeRealtimePeer() {
   return { peer, answerOffer };
 }
 
-async function customerSite(widgetSrc: string, key: string) {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><head><title>Reports</title></head>
-<body><main><h1>Reports</h1></main><script src="${widgetSrc}" data-project-key="${key}" async></script></body></html>`);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
-const shadow = (page: Page, expr: string) => page.evaluate(`(() => { const root = document.querySelector('#verbatim-widget').shadowRoot; return ${expr}; })()`);
-const click = (page: Page, text: string) => shadow(page, `[...root.querySelectorAll('button')].find((b) => b.textContent === ${JSON.stringify(text)} && !b.hidden).click()`);
-const waitFor = (page: Page, expr: string, timeout = 60_000) =>
-  page.waitForFunction(`(() => { const root = document.querySelector('#verbatim-widget')?.shadowRoot; return root && (${expr}); })()`, undefined, { timeout, polling: 200 });
 
 let svc: TestService;
 let fake: FakeOpenAI;
 let browser: Browser;
 let o: Awaited<ReturnType<typeof ownerWithProject>>;
-let site: Awaited<ReturnType<typeof customerSite>>;
+let site: Awaited<ReturnType<typeof customerPage>>;
 let studyRef: string;
 const realtime = fakeRealtimePeer();
 
@@ -89,7 +67,7 @@ beforeAll(async () => {
   svc = await startTestService({ env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
   o = await ownerWithProject(svc, 'realtime@example.com', 'Realtime');
   await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: fake.url });
-  site = await customerSite(`${svc.url}/sdk/widget.js`, o.project.public_key);
+  site = await customerPage(`${svc.url}/sdk/widget.js`, o.project.public_key);
   const res = await o.call('POST', '/studies', {
     title: 'Realtime study', status: 'active', goals: script.goals, script, invitation: validInvitation,
     visibility: visibility([['include', 'subtree', '/']]), allowed_origins: [site.origin],
@@ -114,13 +92,7 @@ describe('voice interview over a realtime call', () => {
 
   it('relays the SDP, starts the session with the segment as instructions, stores both sides as messages and uploads the recording', async () => {
     const page = await browser.newPage();
-    await page.goto(`${site.origin}/reports`);
-    await page.locator('.vb-launcher').click();
-    await click(page, validInvitation.panel.cta);
-    await shadow(page, `[...root.querySelectorAll('input[type=checkbox]')].forEach((c) => c.click())`);
-    await click(page, 'Continue');
-    await waitFor(page, `[...root.querySelectorAll('button')].some((b) => b.textContent === 'Talk')`);
-    await click(page, 'Talk');
+    await chooseVoice(page, `${site.origin}/reports`);
     await waitFor(page, `root.textContent.includes('Thank you! Your answers')`, 120_000);
 
     // The proxy started the call with the current segment's instruction and no replies of the model's own.

@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
+import { chooseVoice, click, customerPage, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
 import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
@@ -17,27 +16,8 @@ import { openConductor } from './helpers/conductor.ts';
  * participant pauses, uploaded as an audio chunk, transcribed by a loopback transcription
  * server and answered by the built-in conductor.
  */
-const script = {
-  version: 2,
-  goals: [{ id: 'g1', description: 'Understand exporting' }],
-  segments: [
-    { id: 'hello', mode: 'speak', title: 'Hello', speak_text: 'Welcome, thanks for joining.' },
-    { id: 'export', mode: 'talk', title: 'Exporting', instruction: 'Ask: When did you last export a report, and how did it go?' },
-    { id: 'wish', mode: 'talk', title: 'Wishes', instruction: 'Ask: What would make exporting easier for you?' },
-    { id: 'bye', mode: 'speak', title: 'Thanks', speak_text: 'Thank you, that was really helpful.' },
-  ],
-};
+const script = voiceScript('Ask: When did you last export a report, and how did it go?', 'Ask: What would make exporting easier for you?');
 const KEY = 'sk-voice-test';
-
-/** A customer page embedding the widget. */
-async function customerSite(widgetSrc: string, key: string) {
-  const server = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><head><title>Reports</title></head>
-<body><main style="padding:24px"><h1>Reports</h1></main><script src="${widgetSrc}" data-project-key="${key}" async></script></body></html>`);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 /** Speech followed by silence, so the widget hears an answer and then a pause; Chromium loops the file. */
 async function microphoneFile(): Promise<string> {
@@ -48,18 +28,13 @@ async function microphoneFile(): Promise<string> {
   return out;
 }
 
-const shadow = (page: Page, expr: string) => page.evaluate(`(() => { const root = document.querySelector('#verbatim-widget').shadowRoot; return ${expr}; })()`);
-const click = (page: Page, text: string) => shadow(page, `[...root.querySelectorAll('button')].find((b) => b.textContent === ${JSON.stringify(text)} && !b.hidden).click()`);
-const waitFor = async (page: Page, expr: string, timeout = 60_000) => {
-  await page.waitForFunction(`(() => { const root = document.querySelector('#verbatim-widget')?.shadowRoot; return root && (${expr}); })()`, undefined, { timeout, polling: 200 });
-};
 
 let svc: TestService;
 let fake: FakeOpenAI;
 let browser: Browser;
 let denied: Browser;
 let o: Awaited<ReturnType<typeof ownerWithProject>>;
-let site: Awaited<ReturnType<typeof customerSite>>;
+let site: Awaited<ReturnType<typeof customerPage>>;
 let studyRef: string;
 let answerWav: string;
 
@@ -69,7 +44,7 @@ beforeAll(async () => {
     env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true', TRANSCRIPTION_URL: fake.url, TRANSCRIPTION_API_KEY: KEY, VOICE_ANSWER_TIMEOUT_SECONDS: '2' },
   });
   o = await ownerWithProject(svc, 'voice@example.com', 'Voice');
-  site = await customerSite(`${svc.url}/sdk/widget.js`, o.project.public_key);
+  site = await customerPage(`${svc.url}/sdk/widget.js`, o.project.public_key);
   const res = await o.call('POST', '/studies', {
     title: 'Voice study', status: 'active', goals: script.goals, script, invitation: validInvitation,
     visibility: visibility([['include', 'subtree', '/']]), allowed_origins: [site.origin],
@@ -91,16 +66,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-/** Opens the widget, consents to data use and recording, and picks voice. */
-async function openAndChooseVoice(page: Page) {
-  await page.goto(`${site.origin}/reports`);
-  await page.locator('.vb-launcher').click();
-  await click(page, validInvitation.panel.cta);
-  await shadow(page, `[...root.querySelectorAll('input[type=checkbox]')].forEach((c) => c.click())`);
-  await click(page, 'Continue');
-  await waitFor(page, `[...root.querySelectorAll('button')].some((b) => b.textContent === 'Talk')`);
-  await click(page, 'Talk');
-}
+const openAndChooseVoice = (page: Page) => chooseVoice(page, `${site.origin}/reports`);
 
 describe('voice interview in the widget (transcription path)', () => {
   it('says voice is available, and why not when a study keeps to text', async () => {
