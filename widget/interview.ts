@@ -63,12 +63,13 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   const typeInstead = h('button', { type: 'button', class: 'vb-secondary' }, 'Type instead');
   const retry = h('button', { type: 'button', class: 'vb-secondary' }, 'Try again');
   const voiceBar = h('div', { class: 'vb-voice' }, voiceState, caption, h('div', { class: 'vb-row' }, meter, stopAnswer, mute, typeInstead, retry));
-  /** Typing instead of speaking for the current answer. */
+  /** Answering by typing: a text interview, or the participant chose to type (until they choose to speak again). */
   let typing = !voice;
   let listening: Listening | null = null;
   let speaking: Promise<void> = Promise.resolve();
   let clockOffset = 0;
   let nextChunk = 0;
+  /** The recorded answer to send again with Try again; -1 when nothing was heard (Try again listens anew). */
   let failedChunk: number | null = null;
   let muted = false;
   // A realtime call, once the first question is asked: the model speaks, its transcription answers.
@@ -114,7 +115,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     caption.textContent = '';
     const now = listen(voice.stream, {
       onLevel: (v) => (meter.value = muted ? 0 : v),
-      onSpeech: () => setVoiceState('Listening…'),
+      onSpeech: () => (caption.textContent = 'I can hear you. Pause, or press Done, when you have finished.'),
       pauseMs: voice.pauseMs ?? 1500,
       giveUpMs: voice.giveUpMs ?? 60_000,
     });
