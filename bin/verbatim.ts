@@ -5,6 +5,7 @@ import { loadConfig } from '../core/config.ts';
 import { createLogger } from '../core/logger.ts';
 import { openServices, startService } from '../core/service.ts';
 import { StalePostgresError, inspectPostmaster, runningPostmaster, stopStartedPostgres } from '../core/embedded-postgres.ts';
+import { createSignInLink } from '../auth/email-code.ts';
 import { ensureUser } from '../tools/account/users.ts';
 import { readOutbox } from '../core/mailer.ts';
 import { rotateSigningKey } from '../auth/oauth/keys.ts';
@@ -23,6 +24,7 @@ Commands:
   login --email <address> [--name <name>] [--admin]
                                       create the user (and personal organization) if missing and
                                       print {"token", "user_id", "org_handle"} as one JSON line
+  login --link --email <address>      print a one-time sign-in URL for the workspace (/app), valid 10 minutes
   admin grant --email <address>       make an existing user an operator (admin routes); prints the user as JSON
   admin revoke --email <address>      take the operator flag away again
   admin list                          print the operators as JSON
@@ -119,11 +121,15 @@ async function withServices<T>(fn: (s: Awaited<ReturnType<typeof openServices>>[
 async function login(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
-    options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean', default: false } },
+    options: { email: { type: 'string' }, name: { type: 'string' }, admin: { type: 'boolean', default: false }, link: { type: 'boolean', default: false } },
     strict: true,
   });
   const email = values.email?.trim();
   if (!email || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) fail('login needs --email <address>, e.g. --email you@example.com', 2);
+  if (values.link) {
+    const url = await withServices((services) => createSignInLink(services, email));
+    return void process.stdout.write(`${url}\n`);
+  }
   const out = await withServices(async (services) => {
     const user = await services.db.sequelize.transaction((t) =>
       ensureUser(services.models, { email, name: values.name ?? null, isAdmin: values.admin }, t),

@@ -17,6 +17,7 @@ import { agentRoutes } from '../auth/agent-routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { oauthRoutes } from '../auth/oauth/routes.ts';
 import { signInRoutes } from '../auth/signin.ts';
+import { emailCodeRoutes } from '../auth/email-code.ts';
 import { linkingRoutes } from '../auth/linking.ts';
 import { requestId } from '../rest/request-id.ts';
 import { accessLog } from '../rest/access-log.ts';
@@ -110,6 +111,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.use(sessionRoutes(services));
   app.use(oauthRoutes(services));
   app.use(signInRoutes(services));
+  app.use(emailCodeRoutes(services));
   app.use(linkingRoutes(services));
   app.use(
     restRouter(catalog.capabilities, services, (cap) =>

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 export interface Inbox {
   url: string;
   messages: Array<{ to: string[]; raw: string }>;
-  /** The most recent 6-digit code sent to an address. */
+  /** The most recent 6-digit code (claim or sign-in) sent to an address. */
   otpFor(address: string): string | null;
   close(): Promise<void>;
 }
@@ -31,7 +31,7 @@ export async function smtpInbox(): Promise<Inbox> {
     messages,
     otpFor(address) {
       const m = [...messages].reverse().find((x) => x.to.includes(address));
-      return m ? (/claim code: (\d{6})/.exec(m.raw)?.[1] ?? null) : null;
+      return m ? (/(?:claim|sign-in) code: (\d{6})/.exec(m.raw)?.[1] ?? null) : null;
     },
     close: () => new Promise((r) => server.close(() => r())),
   };
