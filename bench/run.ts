@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { evaluateLocalExtractor, HELDOUT, labelledTranscripts, turnsOf } from '../test/helpers/extractor-eval.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
+import { appBundle } from '../rest/app-routes.ts';
+import { gzipSync } from 'node:zlib';
 import { ocrSecondsPerVideoMinute } from './ocr.ts';
 
 /**
@@ -191,6 +193,14 @@ async function extractorBench() {
 }
 
 await extractorBench();
+
+/** The workspace's first load (issue 16 goal: at most 250 KB of compressed JavaScript). */
+async function appBench() {
+  const { js, css } = await appBundle();
+  line('app_first_load_js_gzip_kb', gzipSync(js.body).length / 1024, 'KiB');
+  line('app_first_load_css_gzip_kb', gzipSync(css.body).length / 1024, 'KiB');
+}
+await appBench();
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-bench-'));
 fs.chmodSync(dataDir, 0o755);

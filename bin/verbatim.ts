@@ -78,6 +78,7 @@ async function start(workerOnly: boolean) {
         '',
         `  Verbatim is running${config.worker ? ' (with its worker)' : ''}`,
         '',
+        `  Workspace  ${base}/app  (sign in with an e-mailed code, or: npm run cli -- login --link --email you@example.com)`,
         `  Base URL   ${base}`,
         `  MCP        ${base}/mcp`,
         `  API docs   ${base}/api/docs`,

@@ -17,6 +17,7 @@ import { agentRoutes } from '../auth/agent-routes.ts';
 import { sessionRoutes } from '../auth/session-routes.ts';
 import { oauthRoutes } from '../auth/oauth/routes.ts';
 import { signInRoutes } from '../auth/signin.ts';
+import { appRoutes } from '../rest/app-routes.ts';
 import { emailCodeRoutes } from '../auth/email-code.ts';
 import { linkingRoutes } from '../auth/linking.ts';
 import { requestId } from '../rest/request-id.ts';
@@ -101,6 +102,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
 
   app.use('/api/sdk', sdkCors());
   app.use(widgetRoutes(services));
+  app.use(appRoutes(services));
   app.use(publicIconRoutes(services));
   app.use(billingWebhookRoutes(services));
   app.use(codehostWebhook(services));

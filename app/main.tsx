@@ -1,0 +1,58 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Redirect, Route, Router, Switch, useLocation } from 'wouter';
+import { api, data, whenSignedOut } from './api.ts';
+import { Shell } from './shell.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { Projects } from './pages/projects.tsx';
+import { ProjectHome } from './pages/project-home.tsx';
+
+const queries = new QueryClient({ defaultOptions: { queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, staleTime: 5_000 } } });
+
+/** Who is signed in: the session behind the auth_token cookie, or none. */
+export function useSession() {
+  return useQuery({ queryKey: ['session'], queryFn: async () => data(await api.GET('/api/auth/session')), retry: false });
+}
+
+function Workspace() {
+  const session = useSession();
+  const client = useQueryClient();
+  const [, navigate] = useLocation();
+  whenSignedOut(() => {
+    client.setQueryData(['session'], null);
+    navigate('/sign-in');
+  });
+  if (session.isPending) return <p className="muted" role="status">Loading…</p>;
+  const signedIn = !!session.data;
+  return (
+    <Switch>
+      <Route path="/sign-in">{signedIn ? <Redirect to="/projects" /> : <SignIn />}</Route>
+      <Route>
+        {!signedIn ? (
+          <Redirect to="/sign-in" />
+        ) : (
+          <Shell user={session.data!.user}>
+            <Switch>
+              <Route path="/projects" component={Projects} />
+              <Route path="/p/:org/:project">{(p) => <ProjectHome org={p.org} project={p.project} />}</Route>
+              <Route>
+                <Redirect to="/projects" />
+              </Route>
+            </Switch>
+          </Shell>
+        )}
+      </Route>
+    </Switch>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queries}>
+      <Router base="/app">
+        <Workspace />
+      </Router>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,56 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { postAuth } from '../api.ts';
+import { Problem } from '../shell.tsx';
+
+/** Sign-in with a six-digit code sent by e-mail (or a link from `npm run cli -- login --link`). */
+export function SignIn() {
+  const client = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [code, setCode] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const request = useMutation({ mutationFn: (to: string) => postAuth('/api/auth/email-code', { email: to }), onSuccess: (_r, to) => setSentTo(to) });
+  const verify = useMutation({
+    mutationFn: () => postAuth('/api/auth/email-code/verify', { email: sentTo, code }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['session'] }),
+  });
+  const ask = (e: FormEvent) => {
+    e.preventDefault();
+    request.mutate(email.trim());
+  };
+  const check = (e: FormEvent) => {
+    e.preventDefault();
+    verify.mutate();
+  };
+  return (
+    <main id="main" className="narrow">
+      <h1>Sign in to Verbatim</h1>
+      {!sentTo ? (
+        <form onSubmit={ask} className="stack">
+          <label htmlFor="email">Work e-mail</label>
+          <input id="email" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <button type="submit" disabled={request.isPending}>
+            {request.isPending ? 'Sending…' : 'Send me a code'}
+          </button>
+          <Problem error={request.error} />
+        </form>
+      ) : (
+        <form onSubmit={check} className="stack">
+          <p>
+            We sent a six-digit code to <strong>{sentTo}</strong>. It works for 10 minutes.
+          </p>
+          <label htmlFor="code">Code</label>
+          <input id="code" inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} />
+          <button type="submit" disabled={verify.isPending || code.length !== 6}>
+            {verify.isPending ? 'Checking…' : 'Sign in'}
+          </button>
+          <Problem error={verify.error} />
+          <button type="button" className="link" onClick={() => (setSentTo(null), setCode(''), verify.reset())}>
+            Use another address, or send a new code
+          </button>
+        </form>
+      )}
+      <p className="muted small">On this machine you can also run <code>npm run cli -- login --link --email you@example.com</code> and open the link it prints.</p>
+    </main>
+  );
+}

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { smtpInbox, type Inbox } from './helpers/smtp.ts';
+import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
+import { FIXTURES } from './helpers/extractor-eval.ts';
+import { form } from './helpers/media.ts';
+
+/** The research workspace at /app, in Chromium, as a researcher uses it. */
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let svc: TestService;
+let inbox: Inbox;
+let browser: Browser;
+
+beforeAll(async () => {
+  inbox = await smtpInbox();
+  svc = await startTestService({ env: { SMTP_URL: inbox.url, WORKER: 'on' } });
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await svc?.stop();
+  await inbox?.close();
+});
+
+/** axe-core on the page as it is: no serious or critical violation. */
+async function accessible(page: Page, name: string) {
+  // Evaluated over the DevTools protocol: the workspace's CSP (script-src 'self') rightly refuses inline scripts.
+  await page.evaluate(axeSource);
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${name}: ${v.id} (${v.impact})`)).toEqual([]);
+}
+
+async function shots(page: Page, name: string) {
+  await page.screenshot({ path: path.join(ARTIFACTS, `app-${name}-1280.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: path.join(ARTIFACTS, `app-${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${svc.url}/app`);
+  await page.waitForURL(/\/app\/sign-in$/);
+  await page.getByLabel('Work e-mail').fill(email);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  await page.getByLabel('Code').waitFor();
+  let code: string | null = null;
+  for (let i = 0; i < 50 && !code; i++) {
+    code = inbox.otpFor(email);
+    if (!code) await new Promise((r) => setTimeout(r, 50));
+  }
+  await page.getByLabel('Code').fill(code!);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/app\/projects$/);
+}
+
+describe('the workspace at /app', () => {
+  it('signs in with an e-mailed code, creates a project and shows an imported interview becoming processed, accessibly at desktop and phone width', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${svc.url}/app`);
+    await page.waitForURL(/\/app\/sign-in$/);
+    await accessible(page, 'sign-in');
+    await shots(page, 'sign-in');
+
+    // A wrong code says so, in words, and keeps the form.
+    await page.getByLabel('Work e-mail').fill('rae@example.com');
+    await page.getByRole('button', { name: 'Send me a code' }).click();
+    await page.getByLabel('Code').fill('000000' === inbox.otpFor('rae@example.com') ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/not right \(4 tries left\)/);
+    await page.getByRole('button', { name: /Use another address/ }).click();
+
+    await signIn(page, 'rae@example.com');
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await accessible(page, 'projects');
+    await page.getByLabel('Name').fill('Checkout research');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(/\/app\/p\/[^/]+\/checkout-research$/);
+    await page.getByRole('heading', { name: 'Checkout research' }).waitFor();
+    await shots(page, 'projects-created');
+
+    // An interview imported through the API appears and moves to processed without a reload.
+    const [, org, project] = /\/app\/p\/([^/]+)\/([^/]+)$/.exec(page.url())!;
+    const { token } = await svc.login('rae@example.com');
+    const fd = form({ transcript: { file: path.join(FIXTURES, 'checkout.txt'), type: 'text/plain' }, participant_name: 'Sam' });
+    const imported = await fetch(`${svc.url}/api/orgs/${org}/projects/${project}/sessions/import-transcript`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: fd });
+    expect(imported.status).toBe(201);
+    await page.locator('tr', { hasText: 'Sam' }).locator('.badge.processed').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-state=processed] strong').textContent()).toBe('1');
+    // Its evidence shows up for review.
+    await page.locator('section[aria-labelledby=review] li').first().waitFor({ timeout: 30_000 });
+    await accessible(page, 'project-home');
+    await shots(page, 'project-home');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await accessible(page, 'project-home-dark');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'app-project-home-dark-1280.png'), fullPage: true });
+    await page.close();
+  }, 180_000);
+
+  it('sends a page whose session ends back to sign-in', async () => {
+    const page = await browser.newPage();
+    await signIn(page, 'sol@example.com');
+    await page.getByLabel('Name').fill('Onboarding');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.getByRole('heading', { name: 'Onboarding' }).waitFor();
+    await svc.services.db.pool.query(`UPDATE user_sessions SET revoked_at = now() WHERE user_id = (SELECT id FROM users WHERE email = 'sol@example.com')`);
+    // The live interview list polls: the first refused call ends the session in the page.
+    await page.waitForURL(/\/app\/sign-in$/, { timeout: 30_000 });
+    await page.close();
+  }, 60_000);
+
+  it('opens the workspace from a command-line sign-in link', async () => {
+    const { createSignInLink } = await import('../auth/email-code.ts');
+    const url = await createSignInLink(svc.services, 'tam@example.com');
+    const page = await browser.newPage();
+    await page.goto(url);
+    await page.waitForURL(/\/app\/projects$/);
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await page.close();
+  }, 60_000);
+});
