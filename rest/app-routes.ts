@@ -15,6 +15,13 @@ interface Asset {
 }
 const asset = (body: string, type: string): Asset => ({ body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` });
 
+/** app/styles.css, then each area's app/styles/*.css in name order. */
+function stylesheet(): string {
+  const areas = path.join(dir, 'styles');
+  const files = fs.existsSync(areas) ? fs.readdirSync(areas).filter((f) => f.endsWith('.css')).sort().map((f) => path.join(areas, f)) : [];
+  return [path.join(dir, 'styles.css'), ...files].map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+}
+
 /** The workspace bundle (React from app/), built once per process on first use: no build step before `npm start`. */
 let bundle: Promise<{ js: Asset; css: Asset }> | null = null;
 export function appBundle(): Promise<{ js: Asset; css: Asset }> {
@@ -29,7 +36,7 @@ export function appBundle(): Promise<{ js: Asset; css: Asset }> {
     write: false,
     legalComments: 'none',
   })
-    .then((r) => ({ js: asset(r.outputFiles[0].text, 'application/javascript'), css: asset(fs.readFileSync(path.join(dir, 'styles.css'), 'utf8'), 'text/css') }))
+    .then((r) => ({ js: asset(r.outputFiles[0].text, 'application/javascript'), css: asset(stylesheet(), 'text/css') }))
     .catch((err) => {
       bundle = null;
       throw err;

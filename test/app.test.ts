@@ -1,16 +1,14 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { smtpInbox, type Inbox } from './helpers/smtp.ts';
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
+import { accessible, shots, signIn as signInAs } from './helpers/workspace.ts';
 import { FIXTURES } from './helpers/extractor-eval.ts';
 import { form } from './helpers/media.ts';
 
 /** The research workspace at /app, in Chromium, as a researcher uses it. */
-const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let svc: TestService;
 let inbox: Inbox;
@@ -27,37 +25,7 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-/** axe-core on the page as it is: no serious or critical violation. */
-async function accessible(page: Page, name: string) {
-  // Evaluated over the DevTools protocol: the workspace's CSP (script-src 'self') rightly refuses inline scripts.
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: Array<{ id: string; impact: string; nodes: unknown[] }> };
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${name}: ${v.id} (${v.impact})`)).toEqual([]);
-}
-
-async function shots(page: Page, name: string) {
-  await page.screenshot({ path: path.join(ARTIFACTS, `app-${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: path.join(ARTIFACTS, `app-${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${svc.url}/app`);
-  await page.waitForURL(/\/app\/sign-in$/);
-  await page.getByLabel('Work e-mail').fill(email);
-  await page.getByRole('button', { name: 'Send me a code' }).click();
-  await page.getByLabel('Code').waitFor();
-  let code: string | null = null;
-  for (let i = 0; i < 50 && !code; i++) {
-    code = inbox.otpFor(email);
-    if (!code) await new Promise((r) => setTimeout(r, 50));
-  }
-  await page.getByLabel('Code').fill(code!);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/app\/projects$/);
-}
+const signIn = (page: Page, email: string) => signInAs(page, svc, inbox, email);
 
 describe('the workspace at /app', () => {
   it('signs in with an e-mailed code, creates a project and shows an imported interview becoming processed, accessibly at desktop and phone width', async () => {

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
+import { ProjectNav } from '../project-nav.tsx';
 
 const STATES = ['pending', 'processing', 'processed', 'failed', 'not_started'] as const;
 const STATE_LABEL: Record<string, string> = { pending: 'Queued', processing: 'Processing', processed: 'Processed', failed: 'Failed', not_started: 'Not started' };
@@ -33,6 +34,7 @@ export function ProjectHome({ org, project }: { org: string; project: string }) 
 
   return (
     <>
+      <ProjectNav org={org} project={project} />
       <div className="row spread">
         <h1>{info.data?.name ?? project}</h1>
         {siblings.data && siblings.data.length > 1 ? (
