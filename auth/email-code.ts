@@ -108,6 +108,12 @@ export function emailCodeRoutes(services: Services): Router {
     }
   });
 
+  // Which ways to sign in this server offers, for the workspace's sign-in page.
+  router.get('/api/auth/methods', (_req, res) => {
+    const openid = !!services.config.signIn.clientId;
+    res.json({ email_code: true, openid, openid_issuer: openid ? new URL(services.config.signIn.issuer).host : null, openid_login: openid ? '/api/auth/google/login' : null });
+  });
+
   router.get('/api/auth/link', routeLimiter(pool, 'auth.link', 20), async (req, res, next) => {
     try {
       const token = typeof req.query.token === 'string' ? req.query.token : '';

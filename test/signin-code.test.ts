@@ -71,6 +71,12 @@ describe('sign-in with an e-mailed code', () => {
   });
 });
 
+describe('sign-in methods', () => {
+  it('says the e-mailed code is on and OpenID is off until OIDC_CLIENT_ID is set', async () => {
+    expect((await svc.api('GET', '/api/auth/methods')).body).toEqual({ email_code: true, openid: false, openid_issuer: null, openid_login: null });
+  });
+});
+
 describe('sign-in link from the command line', () => {
   it('prints a one-time URL that sets the cookie and opens the workspace', async () => {
     const out = await runCliToEnd(['login', '--link', '--email', 'dee@example.com'], { DATABASE_URL: svc.databaseUrl, DATA_DIR: svc.dataDir, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, BASE_URL: svc.url });

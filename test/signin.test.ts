@@ -61,6 +61,8 @@ async function signIn(account: string, returnTo = '/api/auth/session') {
 
 describe('sign-in through an OpenID provider', () => {
   it('signs in, creates the person with a personal workspace, sets the HTTP-only cookie and returns', async () => {
+    // The workspace's sign-in page offers the provider once it is configured.
+    expect((await svc.api('GET', '/api/auth/methods')).body).toMatchObject({ openid: true, openid_login: '/api/auth/google/login' });
     const back = await signIn('alice');
     expect(back.status, await back.clone().text()).toBe(302);
     expect(back.headers.get('location')).toBe('/api/auth/session');

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { postAuth } from '../api.ts';
 import { Problem } from '../shell.tsx';
 
@@ -9,6 +9,10 @@ export function SignIn() {
   const [email, setEmail] = useState('');
   const [code, setCode] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const methods = useQuery({
+    queryKey: ['auth-methods'],
+    queryFn: async () => (await (await fetch('/api/auth/methods')).json()) as { openid: boolean; openid_issuer: string | null; openid_login: string | null },
+  });
   const request = useMutation({ mutationFn: (to: string) => postAuth('/api/auth/email-code', { email: to }), onSuccess: (_r, to) => setSentTo(to) });
   const verify = useMutation({
     mutationFn: () => postAuth('/api/auth/email-code/verify', { email: sentTo, code }),
@@ -50,6 +54,13 @@ export function SignIn() {
           </button>
         </form>
       )}
+      {methods.data?.openid ? (
+        <p>
+          <a className="button secondary" href={`${methods.data.openid_login}?return_to=${encodeURIComponent('/app/projects')}`}>
+            Sign in with {methods.data.openid_issuer}
+          </a>
+        </p>
+      ) : null}
       <p className="muted small">On this machine you can also run <code>npm run cli -- login --link --email you@example.com</code> and open the link it prints.</p>
     </main>
   );
