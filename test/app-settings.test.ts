@@ -4,8 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { smtpInbox, type Inbox } from './helpers/smtp.ts';
-import { launchBrowser } from './helpers/browser.ts';
+import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
+import { fakeGithub } from './helpers/fake-github.ts';
+import { fakeLinear } from './helpers/fake-linear.ts';
 import { accessible, createProject, shots, signIn as signInAs } from './helpers/workspace.ts';
 
 /** The project settings page at /app/p/:org/:project/settings, in Chromium, as an owner uses it. */
@@ -87,6 +89,12 @@ describe('project settings', () => {
     await expect.poll(() => keys.getByTestId('key-health').textContent()).toMatch(/^Working: the provider accepted the key/);
     expect(provider.calls.some((c) => c.path === '/models' && c.auth === `Bearer ${KEY}`)).toBe(true);
     await accessible(page, 'settings');
+
+    // Removing the key leaves none stored.
+    await keys.getByLabel('API key').fill('');
+    await keys.getByRole('button', { name: 'Remove key' }).click();
+    await expect.poll(() => keys.getByTestId('stored-key').textContent()).toBe('not set');
+    await expect.poll(() => keys.getByTestId('key-health').textContent()).toBe('No key is stored.');
   }, 120_000);
 
   it('copies the embed snippet and checks a page that carries it', async () => {
@@ -95,7 +103,7 @@ describe('project settings', () => {
     expect(snippet).toMatch(/^<script src="http:\/\/127\.0\.0\.1:\d+\/sdk\/widget\.js" data-project-key="[^"]+" async><\/script>$/);
     await widget.getByRole('button', { name: 'Copy snippet' }).click();
     await widget.getByText('Copied', { exact: true }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(snippet);
     expect(await widget.getByRole('link', { name: 'See it on a demo page' }).getAttribute('href')).toMatch(/\/sdk\/demo\?key=/);
 
     // A page without the snippet is reported in words, with what to do.
@@ -155,6 +163,17 @@ describe('project settings', () => {
     expect((await res.body()).subarray(0, 2).toString()).toBe('PK');
   }, 90_000);
 
+  it('purges the research data after the handle is typed, keeping the project', async () => {
+    await page.getByRole('button', { name: 'Purge research data…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Purge research data' });
+    const confirm = dialog.getByRole('button', { name: 'Purge research data' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel(/to confirm/).fill(project);
+    await confirm.click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText(/^Purged \d+ records and \d+ stored files\.$/).waitFor();
+  }, 60_000);
+
   it('deletes a project only after its handle is typed', async () => {
     await page.goto(`${svc.url}/app/projects`);
     const doomed = await createProject(page, 'Old pilot');
@@ -177,4 +196,68 @@ describe('project settings', () => {
     expect((await svc.api('GET', `/api/orgs/${doomed.org}/projects/${doomed.project}`, { token })).status).toBe(404);
     expect((await svc.api('GET', `/api/orgs/${org}/projects/${project}`, { token })).status).toBe(200);
   }, 60_000);
+});
+
+describe('integrations on a server with GitHub and Linear apps', () => {
+  it('picks the repository and the team once both are connected', async () => {
+    const gh = await fakeGithub();
+    const lin = await fakeLinear();
+    const svc2 = await startTestService({
+      env: {
+        SMTP_URL: inbox.url,
+        CODEHOST_APP_ID: gh.appId,
+        CODEHOST_APP_PRIVATE_KEY: gh.privateKeyPem,
+        CODEHOST_APP_SLUG: 'verbatim-test',
+        CODEHOST_APP_URL: gh.url,
+        CODEHOST_API_URL: gh.url,
+        TRACKER_CLIENT_ID: 'lin-client',
+        TRACKER_CLIENT_SECRET: 'lin-secret',
+        TRACKER_AUTHORIZE_URL: `${lin.url}/oauth/authorize`,
+        TRACKER_TOKEN_URL: `${lin.url}/oauth/token`,
+        TRACKER_API_URL: lin.url,
+      },
+    });
+    const page = await context.newPage();
+    try {
+      await signInAs(page, svc2, inbox, 'ivy@example.com');
+      const { org, project } = await createProject(page, 'Delivery');
+      await page.goto(`${svc2.url}/app/p/${org}/${project}/settings`);
+      const integrations = section(page, 'Integrations');
+      await expect.poll(() => integrations.getByTestId('github-status').textContent()).toBe('Not connected');
+      // The connect buttons go to the providers: follow their redirects' targets without leaving the page.
+      await page.route(`${gh.url}/**`, (r) => r.fulfill({ status: 200, body: 'GitHub' }));
+      await integrations.getByRole('button', { name: 'Connect GitHub' }).click();
+      await page.waitForURL(`${gh.url}/apps/verbatim-test/installations/new?state=*`);
+      await page.goBack();
+
+      // Both providers send the person back to the API, which records the connection (as in test/integrations.test.ts).
+      const { token, userId } = await svc2.login('ivy@example.com');
+      const sealed = svc2.services.secrets.seal('ghu_acme', userId);
+      await svc2.services.db.pool.query(
+        `INSERT INTO user_identities (id, user_id, provider, external_id, login, token_ciphertext, token_key_id) VALUES ('uid_acme', $1, 'codehost', 'gh-acme', 'acme', $2, $3)`,
+        [userId, sealed.ciphertext, sealed.keyId],
+      );
+      const install = await svc2.api('GET', `/api/orgs/${org}/projects/${project}/codehost-app/install`, { token });
+      const ghState = new URL(install.body.install_url).searchParams.get('state')!;
+      expect((await svc2.api('GET', `/api/codehost/app/setup?installation_id=77&setup_action=install&state=${ghState}`, { token })).status).toBe(200);
+      const connect = await svc2.api('GET', `/api/orgs/${org}/tracker/connect`, { token });
+      const linState = new URL(connect.body.authorize_url).searchParams.get('state')!;
+      expect((await svc2.api('GET', `/api/tracker/callback?code=good-code&state=${linState}`, { token })).body.connected).toBe(true);
+
+      await page.reload();
+      await integrations.getByLabel('Repository').selectOption('acme/shop');
+      await integrations.getByRole('button', { name: 'Use this repository' }).click();
+      await expect.poll(() => integrations.getByTestId('github-status').textContent()).toBe('Connected to acme/shop');
+      await integrations.getByLabel('Team').selectOption({ label: 'Growth (TRI), triage' });
+      await integrations.getByRole('button', { name: 'Use this team' }).click();
+      await expect.poll(() => integrations.getByTestId('linear-status').textContent()).toBe('Connected to the Acme workspace, team Growth');
+      await accessible(page, 'settings-integrations');
+      await integrations.screenshot({ path: `${ARTIFACTS}/app-settings-integrations-1280.png` });
+    } finally {
+      await page.close();
+      await svc2.stop();
+      await gh.close();
+      await lin.close();
+    }
+  }, 120_000);
 });

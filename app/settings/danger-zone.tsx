@@ -29,7 +29,7 @@ export function DangerZone({ org, project }: { org: string; project: string }) {
   });
   const p = purge.data;
   return (
-    <section aria-labelledby="danger" className="panel stack danger-zone">
+    <section aria-labelledby="danger" className="panel stack settings danger-zone">
       <h2 id="danger">Purge or delete</h2>
       <div className="row spread">
         <p>Purge the research data: interviews, recordings, evidence, findings and work items. The project, its studies and settings stay.</p>
@@ -37,7 +37,7 @@ export function DangerZone({ org, project }: { org: string; project: string }) {
           Purge research data…
         </button>
       </div>
-      <p role="status">{p ? `Purged ${p.dbRowsDeleted} records and ${p.objectsDeleted} stored files${p.success ? '.' : '; some files could not be deleted.'}` : ''}</p>
+      <p role="status" className={p ? undefined : 'sr'}>{p ? `Purged ${p.dbRowsDeleted} records and ${p.objectsDeleted} stored files${p.success ? '.' : '; some files could not be deleted.'}` : ''}</p>
       <div className="row spread">
         <p>Delete the project and everything in it.</p>
         <button type="button" className="secondary" onClick={() => setOpen('delete')}>

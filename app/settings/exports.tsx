@@ -21,7 +21,7 @@ export function DataExport() {
   const job = jobs.data?.[0];
   const busy = job?.status === 'queued' || job?.status === 'running';
   return (
-    <section aria-labelledby="export" className="panel stack">
+    <section aria-labelledby="export" className="panel stack settings">
       <h2 id="export">Export your data</h2>
       <p className="muted small">A zip of JSON files with every project you can see: studies, interviews with transcripts, evidence, findings and work items. Recordings are listed with links.</p>
       <button type="button" className="settings-fit" onClick={() => request.mutate()} disabled={busy || request.isPending}>

@@ -18,7 +18,7 @@ export function Members({ org }: { org: string }) {
   });
   const pending = (invitations.data ?? []).filter((i) => i.status === 'pending');
   return (
-    <section aria-labelledby="members" className="panel stack">
+    <section aria-labelledby="members" className="panel stack settings">
       <h2 id="members">Members of {org}</h2>
       <p className="muted small">Everyone in the organization can reach its projects.</p>
       <Problem error={members.error} />

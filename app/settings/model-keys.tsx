@@ -19,7 +19,7 @@ export function ModelKeys({ org, project }: { org: string; project: string }) {
     },
   });
   return (
-    <section aria-labelledby="model-keys" className="panel stack">
+    <section aria-labelledby="model-keys" className="panel stack settings">
       <h2 id="model-keys">Model keys</h2>
       <p className="muted small">An OpenAI-compatible provider for transcription, evidence extraction and the interviewer. Without a key the built-in local extractor is used.</p>
       <Problem error={settings.error} />
@@ -135,7 +135,7 @@ function KeyHealth({ org, project }: { org: string; project: string }) {
         {!key ? 'Checking…' : !key.configured ? 'No key is stored.' : healthWords(key)}
       </p>
       {key?.configured ? (
-        <button type="button" className="secondary" onClick={() => check.mutate()} disabled={check.isPending}>
+        <button type="button" className="secondary settings-fit" onClick={() => check.mutate()} disabled={check.isPending}>
           {check.isPending ? 'Checking…' : 'Check the key now'}
         </button>
       ) : null}

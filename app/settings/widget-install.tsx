@@ -18,7 +18,7 @@ export function WidgetInstall({ org, project }: { org: string; project: string }
     }
   };
   return (
-    <section aria-labelledby="widget" className="panel stack">
+    <section aria-labelledby="widget" className="panel stack settings">
       <h2 id="widget">The widget</h2>
       <Problem error={setup.error} />
       {setup.data ? (
