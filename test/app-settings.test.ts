@@ -90,6 +90,12 @@ describe('project settings', () => {
     expect(provider.calls.some((c) => c.path === '/models' && c.auth === `Bearer ${KEY}`)).toBe(true);
     await accessible(page, 'settings');
 
+    // A provider that stops accepting the key shows up as a failing check, in words.
+    provider.status = 503;
+    await keys.getByRole('button', { name: 'Check the key now' }).click();
+    await expect.poll(() => keys.getByTestId('key-health').textContent()).toMatch(/^Not working: The provider did not accept the key at this address/);
+    provider.status = 200;
+
     // Removing the key leaves none stored.
     await keys.getByLabel('API key').fill('');
     await keys.getByRole('button', { name: 'Remove key' }).click();
