@@ -105,8 +105,13 @@ describe('findings in the workspace', () => {
     await page.getByRole('heading', { name: 'Findings', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'New finding' }).click();
     await page.getByLabel('Title').fill('Discount code is hard to find');
-    const boxes = page.getByRole('group', { name: 'Evidence' }).getByRole('checkbox');
-    await boxes.first().waitFor();
+    const picker = page.getByRole('group', { name: 'Evidence' });
+    await picker.getByRole('checkbox').first().waitFor();
+    await picker.getByLabel('Search evidence').fill('discount');
+    await picker.getByRole('status').filter({ hasText: 'matching' }).waitFor();
+    const boxes = picker.getByRole('checkbox');
+    expect(await boxes.count()).toBeGreaterThanOrEqual(2);
+    for (const text of await picker.locator('li').allTextContents()) expect(text).toMatch(/discount/i);
     await boxes.nth(0).check();
     await boxes.nth(1).check();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'selected' }).textContent()).toMatch(/^2 selected/);
@@ -137,7 +142,9 @@ describe('findings in the workspace', () => {
     // Its detail: the evidence, and sending it; with no repository bound, the envelope says what to do.
     await reviewed.getByRole('link', { name: 'Discount code is hard to find' }).click();
     await page.getByRole('heading', { name: 'Discount code is hard to find', level: 1 }).waitFor();
-    expect(await page.locator('section[aria-labelledby=evidence] li').count()).toBe(2);
+    const quotes = await page.locator('section[aria-labelledby=evidence] blockquote').allTextContents();
+    expect(quotes).toHaveLength(2);
+    for (const q of quotes) expect(q).toMatch(/discount/i);
     await page.getByRole('button', { name: 'Send to GitHub' }).click();
     const refusal = page.locator('section[aria-labelledby=delivery]').getByRole('alert');
     expect(await refusal.textContent()).toMatch(/no code-host repository.*select a repository/);
@@ -151,6 +158,10 @@ describe('findings in the workspace', () => {
     expect(gh.issues[0]).toMatchObject({ owner: 'acme', repo: 'shop', title: 'Discount code is hard to find' });
     await expect.poll(() => page.locator('[data-delivery-state]').textContent()).toBe('Awaiting product triage');
     expect(await page.locator('li[data-provider=github]').textContent()).toMatch(/acme\/shop · Sent/);
+    // Sent once: GitHub is no longer offered, and a reload still shows the issue.
+    expect(await page.getByRole('button', { name: 'Send to GitHub' }).count()).toBe(0);
+    await page.reload();
+    await page.getByRole('link', { name: 'Issue #1' }).waitFor();
     await accessible(page, 'finding-detail');
     await shots(page, 'finding-detail');
 

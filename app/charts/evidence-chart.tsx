@@ -19,6 +19,7 @@ function weekOf(iso: string): number {
   return d.getTime() / 1000;
 }
 const weekLabel = (sec: number) => new Date(sec * 1000).toLocaleDateString(undefined, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const tickLabel = (sec: number) => new Date(sec * 1000).toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** Evidence per week, by type or by surface: a uPlot chart, and the same numbers as a table. */
 export function EvidenceChart({ org, project }: { org: string; project: string }) {
@@ -48,7 +49,7 @@ export function EvidenceChart({ org, project }: { org: string; project: string }
   }, [cards.data, group]);
 
   return (
-    <section aria-labelledby="evidence-chart" className="stack">
+    <section aria-labelledby="evidence-chart" className="stack evidence-chart">
       <div className="row spread">
         <h2 id="evidence-chart">Evidence over time</h2>
         <fieldset className="segmented">
@@ -64,7 +65,7 @@ export function EvidenceChart({ org, project }: { org: string; project: string }
       {chart.weeks.length ? (
         <>
           <figure className="chart panel" aria-labelledby={`${name}-caption`}>
-            <LineChart x={chart.weeks} series={chart.series} />
+            <LineChart x={chart.weeks} series={chart.series} xLabel={tickLabel} />
             <figcaption id={`${name}-caption`} className="small">
               <span className="muted">Evidence cards per week, by {GROUPS[group]}:</span>
               <ul className="chart-legend">

@@ -61,7 +61,7 @@ export function FindingDelivery({ org, project, finding }: { org: string; projec
       <Problem error={deliveries.error} />
       {reviewed ? (
         <div className="row">
-          {PROVIDERS.map(([provider, label]) => (
+          {PROVIDERS.filter(([provider]) => !deliveries.data?.some((d) => d.provider === provider && d.status === 'sent')).map(([provider, label]) => (
             <button key={provider} type="button" disabled={send.isPending} onClick={() => send.mutate(provider)}>
               Send to {label}
             </button>

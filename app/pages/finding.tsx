@@ -25,7 +25,7 @@ export function FindingDetail({ org, project, findingRef: ref }: { org: string; 
       <Problem error={found.error} />
       {f ? (
         <>
-          <div className="stack">
+          <div className="finding-head">
             <h1>{f.title}</h1>
             <p className="muted">
               {STATE_LABEL[f.research_state]} · {f.target_surface.replace(/_/g, ' ')}
