@@ -132,6 +132,20 @@ describe('findings in the workspace', () => {
     const hunch = page.locator('section[data-state=draft] li', { hasText: 'A hunch' });
     await hunch.getByRole('button', { name: 'Mark reviewed: A hunch' }).click();
     expect(await hunch.getByRole('alert').textContent()).toMatch(/needs evidence before it can be reviewed.*Attach evidence/);
+    // Evidence added on its page updates the counts, on the page and on the board; then it can be reviewed.
+    await hunch.getByRole('link', { name: 'A hunch' }).click();
+    await page.getByRole('heading', { name: 'A hunch', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Add evidence' }).click();
+    await page.getByLabel('Search evidence').fill('pay');
+    await page.getByRole('status').filter({ hasText: 'matching' }).waitFor();
+    await page.getByRole('group', { name: 'Evidence' }).getByRole('checkbox').first().check();
+    await page.getByRole('button', { name: 'Add 1 to the finding' }).click();
+    await expect.poll(() => page.locator('[data-count=evidence]').textContent()).toBe('1 evidence card');
+    expect(await page.locator('section[aria-labelledby=evidence] blockquote').count()).toBe(1);
+    await page.getByRole('link', { name: '← All findings' }).click();
+    expect(await hunch.locator('[data-count=evidence]').textContent()).toBe('1 evidence card');
+    await hunch.getByRole('button', { name: 'Mark reviewed: A hunch' }).click();
+    await page.locator('section[data-state=reviewed] li', { hasText: 'A hunch' }).waitFor();
     await page.getByRole('button', { name: 'Mark reviewed: Discount code is hard to find' }).click();
     const reviewed = page.locator('section[data-state=reviewed] li', { hasText: 'Discount code is hard to find' });
     await reviewed.waitFor();
@@ -184,7 +198,8 @@ describe('findings in the workspace', () => {
     await accessible(page, 'home-chart-dark');
     await page.goto(`${svc.url}/app/p/${org}/${project}/findings`);
     await page.getByRole('heading', { name: 'Findings', level: 1 }).waitFor();
-    await page.locator('section[data-state=reviewed] li').waitFor();
+    await page.getByRole('button', { name: 'Close: A hunch' }).click();
+    await page.locator('section[data-state=closed] li', { hasText: 'A hunch' }).waitFor();
     await accessible(page, 'findings-board-dark');
     await shots(page, 'findings-board-dark');
     expect(crashes).toEqual([]);

@@ -6,6 +6,7 @@ import { ProjectNav } from '../project-nav.tsx';
 import { FindingControls } from '../findings/controls.tsx';
 import { FindingSummary } from '../findings/summary.tsx';
 import { FindingDelivery } from '../findings/delivery.tsx';
+import { AddEvidence } from '../findings/add-evidence.tsx';
 import { STATE_LABEL, findingsKey, path, useUpdateFinding } from '../findings/model.ts';
 
 /** One finding: its claim, the evidence behind it, and its delivery to GitHub or Linear. */
@@ -34,7 +35,7 @@ export function FindingDetail({ org, project, findingRef: ref }: { org: string; 
             {f.description ? <p>{f.description}</p> : null}
             <FindingControls org={org} project={project} finding={f} />
           </div>
-          <section aria-labelledby="evidence">
+          <section aria-labelledby="evidence" className="stack">
             <h2 id="evidence">Evidence</h2>
             {found.data!.evidence.length ? (
               <ul className="cards">
@@ -57,6 +58,7 @@ export function FindingDetail({ org, project, findingRef: ref }: { org: string; 
               <p className="muted">No evidence yet: a finding needs evidence before it can be reviewed.</p>
             )}
             <Problem error={update.error} />
+            {f.research_state !== 'closed' ? <AddEvidence org={org} project={project} findingRef={ref} attached={new Set(found.data!.evidence.map((s) => s.id))} /> : null}
           </section>
           <FindingDelivery org={org} project={project} finding={f} />
         </>
