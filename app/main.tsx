@@ -8,6 +8,8 @@ import { SignIn } from './pages/sign-in.tsx';
 import { Projects } from './pages/projects.tsx';
 import { ProjectHome } from './pages/project-home.tsx';
 import { ProjectSettings } from './pages/project-settings.tsx';
+import { Findings } from './pages/findings.tsx';
+import { FindingDetail } from './pages/finding.tsx';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, staleTime: 5_000 } } });
 
@@ -37,6 +39,8 @@ function Workspace() {
             <Switch>
               <Route path="/projects" component={Projects} />
               <Route path="/p/:org/:project/settings">{(p) => <ProjectSettings org={p.org} project={p.project} />}</Route>
+              <Route path="/p/:org/:project/findings/:ref">{(p) => <FindingDetail org={p.org} project={p.project} findingRef={p.ref} />}</Route>
+              <Route path="/p/:org/:project/findings">{(p) => <Findings org={p.org} project={p.project} />}</Route>
               <Route path="/p/:org/:project">{(p) => <ProjectHome org={p.org} project={p.project} />}</Route>
               <Route>
                 <Redirect to="/projects" />

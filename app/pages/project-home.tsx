@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
 import { ProjectNav } from '../project-nav.tsx';
+import { EvidenceChart } from '../charts/evidence-chart.tsx';
 
 const STATES = ['pending', 'processing', 'processed', 'failed', 'not_started'] as const;
 const STATE_LABEL: Record<string, string> = { pending: 'Queued', processing: 'Processing', processed: 'Processed', failed: 'Failed', not_started: 'Not started' };
@@ -103,6 +104,7 @@ export function ProjectHome({ org, project }: { org: string; project: string }) 
           <p className="muted">Nothing waiting.</p>
         )}
       </section>
+      <EvidenceChart org={org} project={project} />
       <section aria-labelledby="findings">
         <h2 id="findings">Top findings</h2>
         {findings.data?.findings.length ? (
