@@ -7,6 +7,7 @@ import { Shell } from './shell.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { Projects } from './pages/projects.tsx';
 import { ProjectHome } from './pages/project-home.tsx';
+import { EvidenceReview } from './pages/evidence/page.tsx';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, staleTime: 5_000 } } });
 
@@ -35,6 +36,7 @@ function Workspace() {
           <Shell user={session.data!.user}>
             <Switch>
               <Route path="/projects" component={Projects} />
+              <Route path="/p/:org/:project/evidence">{(p) => <EvidenceReview org={p.org} project={p.project} />}</Route>
               <Route path="/p/:org/:project">{(p) => <ProjectHome org={p.org} project={p.project} />}</Route>
               <Route>
                 <Redirect to="/projects" />
