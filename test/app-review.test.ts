@@ -151,6 +151,16 @@ describe('the evidence review queue', () => {
     await page.locator('.card').first().waitFor();
     await shots(page, 'evidence-search');
 
+    // Dismissed cards have their own view, from which one can be restored.
+    await page.goto(`${svc.url}/app/p/${org}/${project}/evidence`);
+    await page.getByLabel('Dismissed cards').check();
+    await page.waitForURL(/[?&]dismissed=1/);
+    await page.getByRole('status').filter({ hasText: counted(1) }).waitFor();
+    await page.getByText('Dismissed: Duplicate of the card above').waitFor();
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await card(page, ids[2]).getByText('Dismissed').waitFor({ state: 'detached' });
+    expect((await o.call('GET', `/signals/${ids[2]}`)).body.signal.dismissed_at).toBeNull();
+
     await page.emulateMedia({ colorScheme: 'dark' });
     await accessible(page, 'evidence-dark');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-evidence-dark-1280.png'), fullPage: true });

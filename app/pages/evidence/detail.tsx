@@ -4,7 +4,7 @@ import { clock, surfaceLabel, typeLabel } from './labels.ts';
 import { Status } from './list.tsx';
 import { useCard, type Signal } from './queries.ts';
 
-type Props = { org: string; project: string; card: Signal | undefined; onAction: (key: 'r' | 'd' | 'n' | 'f') => void; busy: boolean };
+type Props = { org: string; project: string; card: Signal | undefined; onAction: (key: 'r' | 'd' | 'n' | 'f' | 'restore') => void; busy: boolean };
 
 /** The selected card read in full (GET the signal): what was said, what it claims, and where it came from. */
 export function CardDetail({ org, project, card, onAction, busy }: Props) {
@@ -43,7 +43,14 @@ export function CardDetail({ org, project, card, onAction, busy }: Props) {
           Add to finding <kbd>f</kbd>
         </button>
       </div>
-      {s.dismissed_at ? <p className="small">Dismissed: {s.dismissed_reason}</p> : null}
+      {s.dismissed_at ? (
+        <div className="row small">
+          <span>Dismissed: {s.dismissed_reason}</span>
+          <button type="button" className="link" disabled={busy} onClick={() => onAction('restore')}>
+            Restore
+          </button>
+        </div>
+      ) : null}
       {s.annotation_text ? (
         <p className="small">
           <strong>Note:</strong> {s.annotation_text}

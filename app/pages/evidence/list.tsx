@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { surfaceLabel, typeLabel } from './labels.ts';
 import type { Signal } from './queries.ts';
 
-export const ROW = 104;
+export const ROW = 118;
 
 type Props = {
   cards: Signal[];

@@ -47,6 +47,7 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
       if (key === '?') return setOpen('?');
       if (!card) return;
       if (key === 'r') act.mutate({ id: card.id, kind: 'review' });
+      else if (key === 'restore') act.mutate({ id: card.id, kind: 'restore' });
       else if (key === 'd' || key === 'n' || key === 'f') setOpen(key);
     },
     [card, act],
@@ -91,10 +92,12 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
         </button>
       </div>
       <Filters filters={filters} interviews={interviews.data ?? []} />
-      <p className="muted small" role="status" aria-live="polite">
-        {queue.isPending ? 'Loading…' : `${total} ${total === 1 ? 'card' : 'cards'}`}
-        {card ? ` · card ${selected + 1} selected` : ''}
-      </p>
+      <div className="row muted small">
+        <p className="review-position" role="status">
+          {queue.isPending ? 'Loading…' : `${total} ${total === 1 ? 'card' : 'cards'}`}
+        </p>
+        {total ? <p className="review-position">· card {selected + 1} selected</p> : null}
+      </div>
       <Problem error={queue.error ?? act.error} />
       <div className="review">
         {total ? (

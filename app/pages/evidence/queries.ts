@@ -88,9 +88,9 @@ const pick = (s: Signal): Partial<Signal> => ({
   annotation_at: s.annotation_at,
 });
 
-type Action = { id: string } & ({ kind: 'review' } | { kind: 'dismiss'; reason: string } | { kind: 'annotate'; text: string });
+type Action = { id: string } & ({ kind: 'review' } | { kind: 'restore' } | { kind: 'dismiss'; reason: string } | { kind: 'annotate'; text: string });
 
-/** Review, dismiss or annotate one card. */
+/** Review, dismiss, restore or annotate one card. */
 export function useCardAction(org: string, project: string) {
   const patch = usePatchCard(org, project);
   return useMutation({
@@ -98,6 +98,7 @@ export function useCardAction(org: string, project: string) {
       const path = { orgHandle: org, projectHandle: project, signalId: a.id };
       const P = '/api/orgs/{orgHandle}/projects/{projectHandle}/signals/{signalId}' as const;
       if (a.kind === 'review') return data(await api.POST(`${P}/review`, { params: { path }, body: { review_status: 'reviewed' } })).signal;
+      if (a.kind === 'restore') return data(await api.POST(`${P}/undismiss`, { params: { path } })).signal;
       if (a.kind === 'dismiss') return data(await api.POST(`${P}/dismiss`, { params: { path }, body: { reason: a.reason } })).signal;
       return data(await api.POST(`${P}/annotate`, { params: { path }, body: { text: a.text } })).signal;
     },
