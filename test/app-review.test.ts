@@ -36,8 +36,9 @@ async function restFor(email: string, org: string, project: string): Promise<Own
 
 const card = (page: Page, id: string) => page.locator(`.card[data-id="${id}"]`);
 const selectedId = (page: Page) => page.locator('.card[aria-selected=true]').getAttribute('data-id');
-const counted = (n: number) => new RegExp(`^${n} cards?\\b`);
-const focusedId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-id'));
+const counted = (n: number) => new RegExp(`^${n.toLocaleString('en-US')} cards?\\b`);
+// Evaluated as text: the test project's types have no DOM.
+const focusedId = (page: Page) => page.evaluate(`document.activeElement?.getAttribute('data-id')`);
 
 describe('the evidence review queue', () => {
   it('reviews, dismisses, annotates and groups cards into a finding from the keyboard, and searches', async () => {
@@ -83,7 +84,7 @@ describe('the evidence review queue', () => {
     await dismiss.waitFor();
     for (let i = 0; i < 5; i++) {
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => !!document.activeElement?.closest('dialog'))).toBe(true);
+      expect(await page.evaluate(`!!document.activeElement?.closest('dialog')`)).toBe(true);
     }
     await accessible(page, 'evidence-dismiss');
     await page.keyboard.press('Escape');

@@ -94,7 +94,7 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
       <Filters filters={filters} interviews={interviews.data ?? []} />
       <div className="row muted small">
         <p className="review-position" role="status">
-          {queue.isPending ? 'Loading…' : `${total} ${total === 1 ? 'card' : 'cards'}`}
+          {queue.isPending ? 'Loading…' : `${total.toLocaleString('en-US')} ${total === 1 ? 'card' : 'cards'}`}
         </p>
         {total ? <p className="review-position">· card {selected + 1} selected</p> : null}
       </div>
