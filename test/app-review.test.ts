@@ -71,6 +71,7 @@ describe('the evidence review queue', () => {
     expect(await focusedId(page)).toBe(ids[1]);
     await page.keyboard.press('r');
     await card(page, ids[1]).getByText('Reviewed').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Card 2 marked reviewed' }).waitFor();
     await page.keyboard.press('j');
     expect(await focusedId(page)).toBe(ids[2]);
     await page.keyboard.press('r');

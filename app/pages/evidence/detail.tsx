@@ -30,17 +30,17 @@ export function CardDetail({ org, project, card, onAction, busy }: Props) {
         </p>
       ) : null}
       <div className="row" role="group" aria-label="Review this card">
-        <button type="button" disabled={busy || s.review_status === 'reviewed'} onClick={() => onAction('r')}>
-          Mark reviewed <kbd>r</kbd>
+        <button type="button" disabled={busy || s.review_status === 'reviewed'} aria-keyshortcuts="r" onClick={() => onAction('r')}>
+          Mark reviewed <kbd aria-hidden="true">r</kbd>
         </button>
-        <button type="button" className="secondary" disabled={!!s.dismissed_at} onClick={() => onAction('d')}>
-          Dismiss <kbd>d</kbd>
+        <button type="button" className="secondary" disabled={!!s.dismissed_at} aria-keyshortcuts="d" onClick={() => onAction('d')}>
+          Dismiss <kbd aria-hidden="true">d</kbd>
         </button>
-        <button type="button" className="secondary" onClick={() => onAction('n')}>
-          Annotate <kbd>n</kbd>
+        <button type="button" className="secondary" aria-keyshortcuts="n" onClick={() => onAction('n')}>
+          Annotate <kbd aria-hidden="true">n</kbd>
         </button>
-        <button type="button" className="secondary" onClick={() => onAction('f')}>
-          Add to finding <kbd>f</kbd>
+        <button type="button" className="secondary" aria-keyshortcuts="f" onClick={() => onAction('f')}>
+          Add to finding <kbd aria-hidden="true">f</kbd>
         </button>
       </div>
       {s.dismissed_at ? (

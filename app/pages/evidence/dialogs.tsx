@@ -3,7 +3,7 @@ import { Problem } from '../../shell.tsx';
 import { Dialog } from './dialog.tsx';
 import { useAddToFinding, useCardAction, useDraftFindings, type Signal } from './queries.ts';
 
-type Props = { org: string; project: string; card: Signal; onClose: () => void };
+type Props = { org: string; project: string; card: Signal; onClose: () => void; onSaved: (said: string) => void };
 
 function Actions({ busy, label, onClose }: { busy: boolean; label: string; onClose: () => void }) {
   return (
@@ -19,12 +19,12 @@ function Actions({ busy, label, onClose }: { busy: boolean; label: string; onClo
 }
 
 /** Asks why a card is dismissed before dismissing it. */
-export function DismissDialog({ org, project, card, onClose }: Props) {
+export function DismissDialog({ org, project, card, onClose, onSaved }: Props) {
   const [reason, setReason] = useState('');
   const act = useCardAction(org, project);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    act.mutate({ id: card.id, kind: 'dismiss', reason: reason.trim() }, { onSuccess: onClose });
+    act.mutate({ id: card.id, kind: 'dismiss', reason: reason.trim() }, { onSuccess: () => (onSaved('Card dismissed'), onClose()) });
   };
   return (
     <Dialog title="Dismiss this card" onClose={onClose}>
@@ -42,12 +42,12 @@ export function DismissDialog({ org, project, card, onClose }: Props) {
 }
 
 /** A researcher's note on the card. */
-export function AnnotateDialog({ org, project, card, onClose }: Props) {
+export function AnnotateDialog({ org, project, card, onClose, onSaved }: Props) {
   const [text, setText] = useState(card.annotation_text ?? '');
   const act = useCardAction(org, project);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    act.mutate({ id: card.id, kind: 'annotate', text }, { onSuccess: onClose });
+    act.mutate({ id: card.id, kind: 'annotate', text }, { onSuccess: () => (onSaved('Note saved'), onClose()) });
   };
   return (
     <Dialog title="Annotate this card" onClose={onClose}>
@@ -64,14 +64,14 @@ export function AnnotateDialog({ org, project, card, onClose }: Props) {
 }
 
 /** Puts the card in a draft finding, or starts a new finding from it. */
-export function FindingDialog({ org, project, card, onClose }: Props) {
+export function FindingDialog({ org, project, card, onClose, onSaved }: Props) {
   const drafts = useDraftFindings(org, project, true);
   const [choice, setChoice] = useState('new');
   const [title, setTitle] = useState(card.headline ?? '');
   const add = useAddToFinding(org, project);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    add.mutate(choice === 'new' ? { id: card.id, title: title.trim() } : { id: card.id, finding: choice }, { onSuccess: onClose });
+    add.mutate(choice === 'new' ? { id: card.id, title: title.trim() } : { id: card.id, finding: choice }, { onSuccess: (f) => (onSaved(`Added to the finding “${f.title}”`), onClose()) });
   };
   return (
     <Dialog title="Add to a finding" onClose={onClose}>

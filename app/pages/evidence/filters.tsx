@@ -23,7 +23,9 @@ export function Filters({ filters, interviews }: { filters: F; interviews: Array
       if (q.trim() !== (filters.q ?? '')) set('q', q.trim() || undefined);
     }, 300);
     return () => clearTimeout(t);
-  });
+  }, [q]);
+  // The URL changed on its own (back, a link): the field follows.
+  useEffect(() => setQ(filters.q ?? ''), [filters.q]);
 
   return (
     <form role="search" aria-label="Filter evidence" className="review-filters" onSubmit={(e) => (e.preventDefault(), set('q', q.trim() || undefined))}>

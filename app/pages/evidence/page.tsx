@@ -30,6 +30,8 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
   const total = queue.data?.pages[0]?.total ?? 0;
   const [selected, setSelected] = useState(0);
   const [open, setOpen] = useState<Open>(null);
+  // What the last action did, for screen readers.
+  const [said, setSaid] = useState('');
   const focusRequest = useRef(false);
   const act = useCardAction(org, project);
   const card = cards[selected];
@@ -46,11 +48,11 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
     (key: string) => {
       if (key === '?') return setOpen('?');
       if (!card) return;
-      if (key === 'r') act.mutate({ id: card.id, kind: 'review' });
-      else if (key === 'restore') act.mutate({ id: card.id, kind: 'restore' });
+      if (key === 'r') act.mutate({ id: card.id, kind: 'review' }, { onSuccess: () => setSaid(`Card ${selected + 1} marked reviewed`) });
+      else if (key === 'restore') act.mutate({ id: card.id, kind: 'restore' }, { onSuccess: () => setSaid(`Card ${selected + 1} restored`) });
       else if (key === 'd' || key === 'n' || key === 'f') setOpen(key);
     },
-    [card, act],
+    [card, act, selected],
   );
 
   useEffect(() => {
@@ -88,7 +90,7 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
       <div className="row spread">
         <h1>Evidence</h1>
         <button type="button" className="secondary" aria-keyshortcuts="?" onClick={() => setOpen('?')}>
-          Keyboard shortcuts <kbd>?</kbd>
+          Keyboard shortcuts <kbd aria-hidden="true">?</kbd>
         </button>
       </div>
       <Filters filters={filters} interviews={interviews.data ?? []} />
@@ -97,6 +99,9 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
           {queue.isPending ? 'Loading…' : `${total.toLocaleString('en-US')} ${total === 1 ? 'card' : 'cards'}`}
         </p>
         {total ? <p className="review-position">· card {selected + 1} selected</p> : null}
+        <p className="review-position" role="status">
+          {said}
+        </p>
       </div>
       <Problem error={queue.error ?? act.error} />
       <div className="review">
@@ -118,9 +123,9 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
         </section>
       </div>
       {open === '?' ? <HelpDialog onClose={close} /> : null}
-      {open === 'd' && card ? <DismissDialog org={org} project={project} card={card} onClose={close} /> : null}
-      {open === 'n' && card ? <AnnotateDialog org={org} project={project} card={card} onClose={close} /> : null}
-      {open === 'f' && card ? <FindingDialog org={org} project={project} card={card} onClose={close} /> : null}
+      {open === 'd' && card ? <DismissDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
+      {open === 'n' && card ? <AnnotateDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
+      {open === 'f' && card ? <FindingDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
     </>
   );
 }
