@@ -34,6 +34,15 @@ async function restFor(email: string, org: string, project: string): Promise<Own
   return { token, P, call } as unknown as Owner;
 }
 
+/** A page whose script errors and console errors (a refused inline style would be one) fail the test. */
+async function watchedPage() {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  return { page, errors };
+}
+
 const card = (page: Page, id: string) => page.locator(`.card[data-id="${id}"]`);
 const selectedId = (page: Page) => page.locator('.card[aria-selected=true]').getAttribute('data-id');
 const counted = (n: number) => new RegExp(`^${n.toLocaleString('en-US')} cards?\\b`);
@@ -43,8 +52,9 @@ const focusedId = (page: Page) => page.evaluate(`document.activeElement?.getAttr
 describe('the evidence review queue', () => {
   it('reviews, dismisses, annotates and groups cards into a finding from the keyboard, and searches', async () => {
     const email = 'ria@example.com';
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await watchedPage();
     await signInAs(page, svc, inbox, email);
+    errors.length = 0; // the signed-out page's session check answers 401, as it should
     const { org, project } = await createProject(page, 'Review queue');
     const o = await restFor(email, org, project);
     await importedInterview(svc, o, 'checkout.txt', { participant_name: 'Maria' });
@@ -166,13 +176,15 @@ describe('the evidence review queue', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await accessible(page, 'evidence-dark');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-evidence-dark-1280.png'), fullPage: true });
+    expect(errors).toEqual([]);
     await page.close();
   }, 240_000);
 
   it('stays a window of rows with 10,000 cards, and reaches the last one with End or by scrolling', async () => {
     const email = 'max@example.com';
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const { page, errors } = await watchedPage();
     await signInAs(page, svc, inbox, email);
+    errors.length = 0; // the signed-out page's session check answers 401, as it should
     const { org, project } = await createProject(page, 'Large queue');
     const o = await restFor(email, org, project);
     const sessionId = await importedInterview(svc, o, 'checkout.txt');
@@ -214,6 +226,7 @@ describe('the evidence review queue', () => {
     for (let i = 0; i < 400 && !(await last.isVisible()); i++) await page.mouse.wheel(0, 20_000);
     await last.waitFor();
     expect(await page.locator('.card').count()).toBeLessThan(100);
+    expect(errors).toEqual([]);
     await page.close();
   }, 240_000);
 });
