@@ -10,6 +10,7 @@ import { ProjectHome } from './pages/project-home.tsx';
 import { ProjectSettings } from './pages/project-settings.tsx';
 import { Findings } from './pages/findings.tsx';
 import { FindingDetail } from './pages/finding.tsx';
+import { EvidenceReview } from './pages/evidence/page.tsx';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, staleTime: 5_000 } } });
 
@@ -41,6 +42,7 @@ function Workspace() {
               <Route path="/p/:org/:project/settings">{(p) => <ProjectSettings org={p.org} project={p.project} />}</Route>
               <Route path="/p/:org/:project/findings/:ref">{(p) => <FindingDetail org={p.org} project={p.project} findingRef={p.ref} />}</Route>
               <Route path="/p/:org/:project/findings">{(p) => <Findings org={p.org} project={p.project} />}</Route>
+              <Route path="/p/:org/:project/evidence">{(p) => <EvidenceReview org={p.org} project={p.project} />}</Route>
               <Route path="/p/:org/:project">{(p) => <ProjectHome org={p.org} project={p.project} />}</Route>
               <Route>
                 <Redirect to="/projects" />

@@ -1,0 +1,138 @@
+import { useState, type FormEvent } from 'react';
+import { Problem } from '../../shell.tsx';
+import { Dialog } from './dialog.tsx';
+import { useAddToFinding, useCardAction, useDraftFindings, type Signal } from './queries.ts';
+
+type Props = { org: string; project: string; card: Signal; onClose: () => void; onSaved: (said: string) => void };
+
+function Actions({ busy, label, onClose }: { busy: boolean; label: string; onClose: () => void }) {
+  return (
+    <div className="row">
+      <button type="submit" disabled={busy}>
+        {busy ? 'Saving…' : label}
+      </button>
+      <button type="button" className="secondary" onClick={onClose}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+/** Asks why a card is dismissed before dismissing it. */
+export function DismissDialog({ org, project, card, onClose, onSaved }: Props) {
+  const [reason, setReason] = useState('');
+  const act = useCardAction(org, project);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    act.mutate({ id: card.id, kind: 'dismiss', reason: reason.trim() }, { onSuccess: () => (onSaved('Card dismissed'), onClose()) });
+  };
+  return (
+    <Dialog title="Dismiss this card" onClose={onClose}>
+      <form className="stack" onSubmit={submit}>
+        <p className="muted small">{card.headline ?? card.quote}</p>
+        <label className="stack">
+          <span>Reason</span>
+          <input data-autofocus required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+        </label>
+        <Problem error={act.error} />
+        <Actions busy={act.isPending} label="Dismiss" onClose={onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** A researcher's note on the card. */
+export function AnnotateDialog({ org, project, card, onClose, onSaved }: Props) {
+  const [text, setText] = useState(card.annotation_text ?? '');
+  const act = useCardAction(org, project);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    act.mutate({ id: card.id, kind: 'annotate', text }, { onSuccess: () => (onSaved('Note saved'), onClose()) });
+  };
+  return (
+    <Dialog title="Annotate this card" onClose={onClose}>
+      <form className="stack" onSubmit={submit}>
+        <label className="stack">
+          <span>Note</span>
+          <textarea data-autofocus required rows={4} maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} />
+        </label>
+        <Problem error={act.error} />
+        <Actions busy={act.isPending} label="Save note" onClose={onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
+/** Puts the card in a draft finding, or starts a new finding from it. */
+export function FindingDialog({ org, project, card, onClose, onSaved }: Props) {
+  const drafts = useDraftFindings(org, project, true);
+  const [choice, setChoice] = useState('new');
+  const [title, setTitle] = useState(card.headline ?? '');
+  const add = useAddToFinding(org, project);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    add.mutate(choice === 'new' ? { id: card.id, title: title.trim() } : { id: card.id, finding: choice }, { onSuccess: (f) => (onSaved(`Added to the finding “${f.title}”`), onClose()) });
+  };
+  return (
+    <Dialog title="Add to a finding" onClose={onClose}>
+      <form className="stack" onSubmit={submit}>
+        <fieldset className="stack review-choices">
+          <legend>Finding</legend>
+          {drafts.isPending ? <p className="muted" role="status">Loading draft findings…</p> : null}
+          {(drafts.data ?? []).map((f) => (
+            <label key={f.finding_ref} className="row">
+              <input type="radio" name="finding" value={f.finding_ref} checked={choice === f.finding_ref} onChange={() => setChoice(f.finding_ref)} />
+              <span>
+                {f.title} <span className="muted small">· {f.evidence_count} evidence</span>
+              </span>
+            </label>
+          ))}
+          <label className="row">
+            <input type="radio" name="finding" value="new" checked={choice === 'new'} onChange={() => setChoice('new')} />
+            <span>A new finding</span>
+          </label>
+        </fieldset>
+        {choice === 'new' ? (
+          <label className="stack">
+            <span>Title of the new finding</span>
+            <input data-autofocus required maxLength={300} value={title} onChange={(e) => setTitle(e.target.value)} />
+          </label>
+        ) : null}
+        <Problem error={drafts.error ?? add.error} />
+        <Actions busy={add.isPending} label={choice === 'new' ? 'Create finding' : 'Add to finding'} onClose={onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
+export const SHORTCUTS: Array<[string, string]> = [
+  ['j or ↓', 'Next card'],
+  ['k or ↑', 'Previous card'],
+  ['Home / End', 'First / last card'],
+  ['r', 'Mark reviewed'],
+  ['d', 'Dismiss, with a reason'],
+  ['n', 'Annotate'],
+  ['f', 'Add to a finding'],
+  ['/', 'Search'],
+  ['?', 'These shortcuts'],
+];
+
+export function HelpDialog({ onClose }: { onClose: () => void }) {
+  return (
+    <Dialog title="Keyboard shortcuts" onClose={onClose}>
+      <dl className="review-keys">
+        {SHORTCUTS.map(([k, what]) => (
+          <div key={k}>
+            <dt>
+              <kbd>{k}</kbd>
+            </dt>
+            <dd>{what}</dd>
+          </div>
+        ))}
+      </dl>
+      <button type="button" data-autofocus onClick={onClose}>
+        Close
+      </button>
+    </Dialog>
+  );
+}
