@@ -27,7 +27,7 @@ async function previewLabel(page: Page): Promise<string | null> {
   const frame = page.frames().find((f) => f.url().includes('/sdk/demo'));
   if (!frame) return null;
   return frame
-    .evaluate(() => document.querySelector('#verbatim-widget')?.shadowRoot?.querySelector('.vb-launcher')?.textContent ?? null)
+    .evaluate<string | null>(`document.querySelector('#verbatim-widget')?.shadowRoot?.querySelector('.vb-launcher')?.textContent ?? null`)
     .catch(() => null);
 }
 
@@ -107,6 +107,10 @@ describe('studies in the workspace', () => {
     expect(await placement.textContent()).toMatch(/no page rules/);
     await expect.poll(() => previewLabel(page), { timeout: 15_000 }).toBe('Share feedback');
 
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Nothing in the editor is wider than a phone.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await accessible(page, 'study-editor-saved');
     await shots(page, 'study-editor');
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -8,9 +8,9 @@ const STYLES = ['calm', 'lattice', 'beam', 'ticket'] as const;
 const SHAPES = ['capsule', 'rounded', 'square'] as const;
 const CORNERS = ['bottom-right', 'bottom-left'] as const;
 const MODES = [
-  ['passive', 'Launcher: a button people can open'],
-  ['contextual', 'Launcher with a teaser showing the headline'],
-  ['direct_link', 'Direct link only: no launcher, opened from the recruitment link'],
+  ['passive', 'Launcher'],
+  ['contextual', 'Launcher with a teaser'],
+  ['direct_link', 'Direct link only, no launcher'],
 ] as const;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
