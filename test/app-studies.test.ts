@@ -35,7 +35,7 @@ describe('studies in the workspace', () => {
   it('creates a study, edits it with inline review, saves, previews the widget and where it appears', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await signIn(page, svc, inbox, 'stu@example.com');
-    await createProject(page, 'Checkout research');
+    const { org, project } = await createProject(page, 'Checkout research');
     await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Studies' }).click();
     await page.getByRole('heading', { name: 'Studies' }).waitFor();
     // A fresh project has its starter study.
@@ -49,6 +49,10 @@ describe('studies in the workspace', () => {
     await page.getByRole('button', { name: 'Create study' }).click();
     await page.waitForURL(/\/studies\/std_/);
     await page.getByRole('heading', { name: 'Checkout interviews', level: 1 }).waitFor();
+    // Offered everywhere, like the starter study, it cannot be activated: the page says why.
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByRole('alert').getByText(/Another active study is offered on the same page/).waitFor();
+    expect(await page.getByRole('group', { name: 'Status' }).textContent()).toContain('draft');
 
     // The conductor's questions for a segment follow its instruction as the author types.
     const value = page.locator('li[data-segment=value]');
@@ -68,6 +72,20 @@ describe('studies in the workspace', () => {
     await value.locator('[data-code=missing_instruction]').waitFor({ state: 'detached' });
     await accessible(page, 'study-editor');
 
+    // Segments are added (with their errors shown where they are), reordered and removed.
+    await page.getByRole('button', { name: 'Add a segment' }).click();
+    const added = page.locator('li[data-segment=segment-7]');
+    await added.locator('[data-code=missing_title]').waitFor();
+    expect(await added.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
+    await added.getByLabel('Title').fill('Pricing');
+    await added.locator('[data-code=missing_title]').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Remove Pricing' }).click();
+    await added.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Move Where it got hard up' }).click();
+    const order = () => page.locator('li[data-segment]').evaluateAll((els) => els.map((e) => e.getAttribute('data-segment')));
+    expect(await order()).toEqual(['welcome', 'context', 'friction', 'task', 'value', 'thanks']);
+    await expect.poll(() => page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Move Where it got hard up');
+
     // A failed save says why in words and keeps the form.
     await page.getByLabel('Only on the pages the rules name').check();
     await page.getByRole('button', { name: 'Add a rule' }).click();
@@ -83,6 +101,11 @@ describe('studies in the workspace', () => {
     await page.getByLabel('Rule 1 pathname').fill('/checkout');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText(/Saved \(version 2\)/).waitFor();
+    const { token } = await svc.login('stu@example.com');
+    const ref = /\/studies\/(std_[^/]+)$/.exec(page.url())![1];
+    const stored = (await (await fetch(`${svc.url}/api/orgs/${org}/projects/${project}/studies/${ref}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { study: { script_json: string; visibility: { rules: unknown[] } } };
+    expect(JSON.parse(stored.study.script_json).segments.map((s: { id: string }) => s.id)).toEqual(['welcome', 'context', 'friction', 'task', 'value', 'thanks']);
+    expect(stored.study.visibility.rules).toEqual([{ effect: 'include', match: 'exact', pathname: '/checkout' }]);
     await page.getByRole('button', { name: 'Activate' }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();
 

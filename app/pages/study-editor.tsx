@@ -44,7 +44,10 @@ function Editor({ org, project, initial }: { org: string; project: string; initi
   };
   const save = useMutation({
     mutationFn: async () => data(await api.PATCH('/api/orgs/{orgHandle}/projects/{projectHandle}/studies/{studyId}', { params: { path }, body: { expected_version: saved.version, ...bodyOf(draft) } })).study,
-    onSuccess: afterSave,
+    onSuccess: (study) => {
+      status.reset();
+      afterSave(study);
+    },
   });
   const status = useMutation({
     mutationFn: async (to: 'draft' | 'active' | 'paused' | 'closed') =>

@@ -77,6 +77,7 @@ export function PagePreview({ org, project, initialPath, reloads }: { org: strin
           )}
         </div>
       ) : null}
+      <p className="muted small">Below, the real widget on the demo page at this path: it shows the study the page gets, so only active studies appear. It reloads after each save.</p>
       {setup.data ? (
         <iframe
           key={`${pathname} ${reloads}`}

@@ -22,11 +22,21 @@ export function Segments({ segments, onChange, review }: { segments: SegmentDraf
     const [s] = next.splice(i, 1);
     next.splice(i + by, 0, s);
     onChange(next);
+    // Keep the keyboard on the segment that moved, on the button that can still move it.
+    const to = i + by;
+    const dir = (by < 0 && to > 0) || to === next.length - 1 ? 'up' : 'down';
+    requestAnimationFrame(() => document.getElementById(`seg-${s.key}-${to === 0 ? 'down' : dir}`)?.focus());
+  };
+  const remove = (i: number) => {
+    onChange(segments.filter((_, j) => j !== i));
+    requestAnimationFrame(() => document.getElementById('segments')?.focus());
   };
   const add = () => onChange([...segments, { key: newKey(), id: freeId(segments), mode: 'talk', title: '', speak_text: '', instruction: '', conductor_context: '' }]);
   return (
     <section aria-labelledby="segments" className="stack">
-      <h2 id="segments">Segments</h2>
+      <h2 id="segments" tabIndex={-1}>
+        Segments
+      </h2>
       <ol className="segments">
         {segments.map((s, i) => (
           <SegmentEditor
@@ -37,7 +47,7 @@ export function Segments({ segments, onChange, review }: { segments: SegmentDraf
             said={review?.bySegment.get(s.key)}
             onSet={(patch) => set(i, patch)}
             onMove={(by) => move(i, by)}
-            onRemove={() => onChange(segments.filter((_, j) => j !== i))}
+            onRemove={() => remove(i)}
           />
         ))}
       </ol>
@@ -83,10 +93,10 @@ function SegmentEditor({ segment: s, index, count, said, onSet, onMove, onRemove
           {n}. {name}
         </h3>
         <div className="row">
-          <button type="button" className="secondary" onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Move ${name} up`}>
+          <button type="button" id={fieldId('up')} className="secondary" onClick={() => onMove(-1)} disabled={index === 0} aria-label={`Move ${name} up`}>
             ↑
           </button>
-          <button type="button" className="secondary" onClick={() => onMove(1)} disabled={index === count - 1} aria-label={`Move ${name} down`}>
+          <button type="button" id={fieldId('down')} className="secondary" onClick={() => onMove(1)} disabled={index === count - 1} aria-label={`Move ${name} down`}>
             ↓
           </button>
           <button type="button" className="secondary" onClick={onRemove} aria-label={`Remove ${name}`}>
