@@ -5,7 +5,7 @@ import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
 import { ProjectNav } from '../project-nav.tsx';
 import { studiesKey } from './studies.tsx';
-import { MOVES, bodyOf, draftOf, type Draft, type Goal, type Study } from '../studies/draft.ts';
+import { MOVES, bodyOf, draftOf, stable, type Draft, type Goal, type Study } from '../studies/draft.ts';
 import { useScriptReview } from '../studies/review.ts';
 import { Issues, Segments } from '../studies/segments.tsx';
 import { InvitationEditor } from '../studies/invitation.tsx';
@@ -33,7 +33,7 @@ function Editor({ org, project, initial }: { org: string; project: string; initi
   const [reloads, setReloads] = useState(0);
   const { review, error: reviewError } = useScriptReview(org, project, draft);
   const patch = (p: Partial<Draft>) => setDraft((d) => ({ ...d, ...p }));
-  const dirty = JSON.stringify(bodyOf(draft)) !== JSON.stringify(bodyOf(draftOf(saved)));
+  const dirty = stable(bodyOf(draft)) !== stable(bodyOf(draftOf(saved)));
 
   const afterSave = (study: Study) => {
     setSaved(study);
@@ -99,7 +99,7 @@ function Editor({ org, project, initial }: { org: string; project: string; initi
             <Problem error={reviewError} />
           </section>
           <Segments segments={draft.segments} onChange={(segments) => patch({ segments })} review={review} />
-          <InvitationEditor invitation={draft.invitation} onChange={(invitation) => patch({ invitation })} />
+          <InvitationEditor invitation={draft.invitation} invalid={saved.invitation_state === 'invalid'} onChange={(invitation) => patch({ invitation })} />
           <VisibilityEditor draft={draft} onChange={patch} />
           <div className="panel stack savebar">
             <Problem error={save.error} />

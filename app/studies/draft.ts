@@ -62,14 +62,32 @@ export function draftOf(study: Study): Draft {
       instruction: s.instruction ?? '',
       conductor_context: s.conductor_context ?? '',
     })),
-    invitation: (study.invitation as Invitation | null) ?? null,
+    invitation: study.invitation ? editable(study.invitation as Partial<Invitation>) : null,
     where: !vis ? 'everywhere' : vis.enabled ? 'targeted' : 'nowhere',
-    rules: vis?.rules ?? [],
-    priority: vis?.priority ?? 0,
-    languages: vis?.languages ?? [],
-    order: vis?.order ?? 0,
+    rules: Array.isArray(vis?.rules) ? vis.rules : [],
+    priority: typeof vis?.priority === 'number' ? vis.priority : 0,
+    languages: Array.isArray(vis?.languages) ? vis.languages : [],
+    order: typeof vis?.order === 'number' ? vis.order : 0,
     origins: study.allowed_origins,
   };
+}
+
+/** An invitation the form can show even when the stored one is incomplete (invitation_state invalid). */
+function editable(inv: Partial<Invitation>): Invitation {
+  return {
+    ...inv,
+    launcher: { ...starterInvitation.launcher, ...inv.launcher },
+    presentation_mode: inv.presentation_mode ?? 'passive',
+    brand_color: { ...starterInvitation.brand_color, ...inv.brand_color },
+    placement: { ...starterInvitation.placement, ...inv.placement },
+  };
+}
+
+/** JSON with object keys sorted, to compare drafts whatever order the server returns keys in. */
+export function stable(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x,
+  );
 }
 
 /** The script as the API takes it: empty optional texts left out. */

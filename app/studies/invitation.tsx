@@ -40,7 +40,7 @@ function Choice<T extends string>({ label, value, options, onChange }: { label: 
 }
 
 /** How the widget invites people: launcher, panel, colours, corner and presentation mode. */
-export function InvitationEditor({ invitation, onChange }: { invitation: Invitation | null; onChange: (i: Invitation | null) => void }) {
+export function InvitationEditor({ invitation, invalid, onChange }: { invitation: Invitation | null; invalid: boolean; onChange: (i: Invitation | null) => void }) {
   if (!invitation) {
     return (
       <section aria-labelledby="invitation" className="panel stack">
@@ -67,6 +67,7 @@ export function InvitationEditor({ invitation, onChange }: { invitation: Invitat
           Remove invitation
         </button>
       </div>
+      {invalid ? <p className="problem">The saved invitation is incomplete or invalid, so the widget cannot show this study. Check the fields below and save.</p> : null}
       <Choice label="Presentation mode" value={inv.presentation_mode} options={MODES} onChange={(presentation_mode) => onChange({ ...inv, presentation_mode })} />
       <fieldset className="grid2">
         <legend>Launcher</legend>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { api, data } from '../api.ts';
 import { scriptOf, type Draft } from './draft.ts';
@@ -28,7 +28,9 @@ function useDebounced<T>(value: T, ms: number): T {
 
 /** POST P/studies/validate-script on the draft, a moment after the author stops typing. */
 export function useScriptReview(org: string, project: string, draft: Draft | null) {
-  const snapshot = useDebounced(draft ? { script: scriptOf(draft), keys: draft.segments.map((s) => s.key) } : null, 400);
+  // Debounced as text: a new object each render would restart the timer forever.
+  const json = useDebounced(draft ? JSON.stringify({ script: scriptOf(draft), keys: draft.segments.map((s) => s.key) }) : null, 400);
+  const snapshot = useMemo(() => (json ? (JSON.parse(json) as { script: ReturnType<typeof scriptOf>; keys: string[] }) : null), [json]);
   const query = useQuery({
     queryKey: ['validate-script', org, project, snapshot?.script],
     enabled: !!snapshot,
