@@ -2,9 +2,9 @@ import { newKey, type Mode, type SegmentDraft } from './draft.ts';
 import type { Issue, Review } from './review.ts';
 
 const MODES: Array<[Mode, string]> = [
-  ['speak', 'Speak: the conductor says a text'],
-  ['talk', 'Talk: a conversation'],
-  ['observe', 'Observe: the participant shows a task'],
+  ['speak', 'Speak (say a text)'],
+  ['talk', 'Talk (a conversation)'],
+  ['observe', 'Observe (show a task)'],
 ];
 
 function freeId(segments: SegmentDraft[]): string {
