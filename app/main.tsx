@@ -11,6 +11,8 @@ import { ProjectSettings } from './pages/project-settings.tsx';
 import { Findings } from './pages/findings.tsx';
 import { FindingDetail } from './pages/finding.tsx';
 import { EvidenceReview } from './pages/evidence/page.tsx';
+import { Studies } from './pages/studies.tsx';
+import { StudyEditor } from './pages/study-editor.tsx';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, staleTime: 5_000 } } });
 
@@ -43,6 +45,8 @@ function Workspace() {
               <Route path="/p/:org/:project/findings/:ref">{(p) => <FindingDetail org={p.org} project={p.project} findingRef={p.ref} />}</Route>
               <Route path="/p/:org/:project/findings">{(p) => <Findings org={p.org} project={p.project} />}</Route>
               <Route path="/p/:org/:project/evidence">{(p) => <EvidenceReview org={p.org} project={p.project} />}</Route>
+              <Route path="/p/:org/:project/studies">{(p) => <Studies org={p.org} project={p.project} />}</Route>
+              <Route path="/p/:org/:project/studies/:ref">{(p) => <StudyEditor key={p.ref} org={p.org} project={p.project} studyRef={p.ref} />}</Route>
               <Route path="/p/:org/:project">{(p) => <ProjectHome org={p.org} project={p.project} />}</Route>
               <Route>
                 <Redirect to="/projects" />
