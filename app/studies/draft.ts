@@ -1,4 +1,5 @@
 import type { components } from '../api-types.ts';
+import * as template from '../../tools/studies/starter-template.ts';
 
 export type Study = components['schemas']['StudyOutput'];
 export type Invitation = components['schemas']['StudyInvitation'];
@@ -118,39 +119,10 @@ export function bodyOf(d: Draft) {
   };
 }
 
-/** A new study's template: the starter study's goals, script and invitation (tools/studies/starter.ts). */
-export const starterGoals: Goal[] = [
-  { id: 'g-context', description: 'Understand what the participant was trying to get done when they came to the product' },
-  { id: 'g-friction', description: 'Find the moments where the product slowed them down or confused them' },
-  { id: 'g-value', description: 'Learn what would make the product worth recommending' },
-];
-
-export const starterScript: Script = {
-  version: 2,
-  goals: starterGoals,
-  segments: [
-    { id: 'welcome', mode: 'speak', title: 'Welcome and consent reminder', speak_text: 'Thanks for joining. This conversation takes about ten minutes. There are no wrong answers: we are testing the product, not you. You can stop at any time.' },
-    { id: 'context', mode: 'talk', title: 'What brought you here', instruction: 'Ask what the participant was trying to get done today and what they used before. Ask for a concrete recent example.', conductor_context: 'Serves g-context. Prefer stories about the last time over opinions in general.' },
-    { id: 'task', mode: 'observe', title: 'Show us how you do it', instruction: 'Ask the participant to show how they do the task they described, thinking aloud. Do not help unless they are stuck for a minute.', conductor_context: 'Serves g-friction. Note hesitations, back-tracking, errors and workarounds.' },
-    { id: 'friction', mode: 'talk', title: 'Where it got hard', instruction: 'Ask about any moment where the product slowed them down. Ask what they expected to happen instead, and how they worked around it.', conductor_context: 'Serves g-friction. One follow-up per moment; never suggest that something was hard.' },
-    { id: 'value', mode: 'talk', title: 'What would make it worth it', instruction: 'Ask what would have to change for them to recommend the product to a colleague.', conductor_context: 'Serves g-value.' },
-    { id: 'thanks', mode: 'speak', title: 'Thank you', speak_text: 'That is everything. Thank you: what you told us goes straight to the team building this.' },
-  ],
-};
-
-export const starterInvitation: Invitation = {
-  launcher: { label: 'Share feedback', icon: 'feedback', style: 'calm', shape: 'capsule' },
-  panel: {
-    eyebrow: 'Help us improve',
-    headline: 'Have ten minutes to tell us how it went?',
-    body: 'A short conversation about what you were trying to get done and where the product got in your way. There are no wrong answers.',
-    duration_minutes: 10,
-    cta: 'Start the conversation',
-  },
-  presentation_mode: 'passive',
-  brand_color: { light: '#3355FF' },
-  placement: { desktop: 'bottom-right', mobile: 'bottom-right' },
-};
+/** A new study's template: the starter study's goals, script and invitation, from the one definition the server uses. */
+export const starterGoals = template.starterGoals as Goal[];
+export const starterScript = template.starterScript as Script;
+export const starterInvitation = template.starterInvitation as Invitation;
 
 /** Status moves the API allows (tools/studies/rules.ts), as buttons. */
 export const MOVES: Record<string, Array<{ to: 'draft' | 'active' | 'paused' | 'closed'; label: string }>> = {
