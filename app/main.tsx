@@ -7,6 +7,8 @@ import { Shell } from './shell.tsx';
 import { SignIn } from './pages/sign-in.tsx';
 import { Projects } from './pages/projects.tsx';
 import { ProjectHome } from './pages/project-home.tsx';
+import { Interviews } from './pages/interviews.tsx';
+import { Interview } from './pages/interview.tsx';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, staleTime: 5_000 } } });
 
@@ -35,6 +37,8 @@ function Workspace() {
           <Shell user={session.data!.user}>
             <Switch>
               <Route path="/projects" component={Projects} />
+              <Route path="/p/:org/:project/interviews">{(p) => <Interviews org={p.org} project={p.project} />}</Route>
+              <Route path="/p/:org/:project/interviews/:id">{(p) => <Interview key={p.id} org={p.org} project={p.project} id={p.id} />}</Route>
               <Route path="/p/:org/:project">{(p) => <ProjectHome org={p.org} project={p.project} />}</Route>
               <Route>
                 <Redirect to="/projects" />
