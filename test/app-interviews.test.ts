@@ -88,7 +88,7 @@ describe('interviews in the workspace', () => {
       expect(text.toLowerCase()).toContain(m.text!.toLowerCase());
     }
     const first = signals.find((s) => s.id === marks[0].id)!;
-    await page.locator(`mark[data-signal="${first.id}"] button`).click();
+    await page.locator(`mark[data-signal="${first.id}"]`).click();
     const card = page.locator('.iv-picked');
     await card.waitFor();
     expect(await card.locator('blockquote').textContent()).toBe(first.quote);
@@ -148,8 +148,9 @@ describe('interviews in the workspace', () => {
       const m = /\/api\/storage\/uploads\/[^/]+\/(\d+)\?/.exec(r.url());
       if (m && r.method() === 'PUT') puts.push(Number(m[1]));
     });
+    const PART_2 = /\/api\/storage\/uploads\/[^/]+\/2\?/;
     let secondPart = 0;
-    await page.route(/\/api\/storage\/uploads\/[^/]+\/2\?/, async (route) => {
+    await page.route(PART_2, async (route) => {
       if (secondPart++ === 0) return route.abort('connectionreset');
       return route.continue();
     });
@@ -161,6 +162,22 @@ describe('interviews in the workspace', () => {
     expect(puts.filter((n) => n === 1)).toHaveLength(1);
     expect(puts.filter((n) => n === 2)).toHaveLength(2);
     await row(page, 'Noor').waitFor();
+
+    // A network down for longer than the retries pauses the upload; resuming sends only what the server lacks.
+    await page.unroute(PART_2);
+    await page.route(PART_2, (route) => route.abort('internetdisconnected'));
+    puts.length = 0;
+    await page.getByLabel('Participant name (optional)').fill('Noor again');
+    await page.getByLabel('Transcript or recording files').setInputFiles(wav);
+    const resume = page.getByRole('button', { name: 'Resume long-silence.wav' });
+    await resume.waitFor({ timeout: 60_000 });
+    expect(await page.getByText('Upload paused: the parts already sent are kept.').count()).toBe(1);
+    await page.unroute(PART_2);
+    await resume.click();
+    // The newest upload is listed first.
+    await page.getByRole('list', { name: 'Uploads' }).locator('> li').first().getByText('Uploaded; the recording is queued for processing.').waitFor({ timeout: 60_000 });
+    expect(puts.filter((n) => n === 1)).toHaveLength(1);
+    await row(page, 'Noor again').waitFor();
     await page.close();
   }, 240_000);
 

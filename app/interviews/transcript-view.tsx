@@ -18,6 +18,7 @@ export interface Card {
   signal_type: string;
 }
 export interface Media {
+  name: string;
   url: string;
   mime: string;
 }
@@ -38,10 +39,16 @@ export function TranscriptView({ segments, cards, media, onPick }: { segments: S
   const timed = !!media && segments.some((s) => s.start_ms !== null);
   const playing = now === null ? null : segments.find((s) => s.start_ms !== null && now >= s.start_ms && now < (s.end_ms ?? Infinity))?.id;
   const seek = (ms: number | null) => {
-    if (ms === null || !player.current) return;
-    player.current.currentTime = ms / 1000;
+    const el = player.current;
+    if (ms === null || !el) return;
+    const go = () => {
+      el.currentTime = ms / 1000;
+      void el.play().catch(() => {});
+    };
     setNow(ms);
-    void player.current.play().catch(() => {});
+    // Before its metadata is in, a media element drops a seek: wait for it.
+    if (el.readyState >= HTMLMediaElement.HAVE_METADATA) go();
+    else el.addEventListener('loadedmetadata', go, { once: true });
   };
   const label = (c: Card) => c.headline ?? c.signal_type.replace(/_/g, ' ');
 
@@ -79,15 +86,20 @@ export function TranscriptView({ segments, cards, media, onPick }: { segments: S
             <p>
               {pieces(s.text, ranges.get(s.id)).map((p, i) =>
                 p.signalId ? (
-                  <mark key={i} data-signal={p.signalId}>
-                    <button
-                      type="button"
-                      className="iv-mark"
-                      title={label(cards.find((c) => c.id === p.signalId)!)}
-                      onClick={() => onPick(p.signalId!)}
-                    >
-                      {p.text}
-                    </button>
+                  <mark
+                    key={i}
+                    data-signal={p.signalId}
+                    role="button"
+                    tabIndex={0}
+                    title={label(cards.find((c) => c.id === p.signalId)!)}
+                    onClick={() => onPick(p.signalId!)}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Enter' && e.key !== ' ') return;
+                      e.preventDefault();
+                      onPick(p.signalId!);
+                    }}
+                  >
+                    {p.text}
                   </mark>
                 ) : (
                   <span key={i}>{p.text}</span>

@@ -17,7 +17,7 @@ function mediaOf(artifacts: Artifact[]): Media | null {
   const video = ok.find((a) => a.kind === 'source' && a.mime_type.startsWith('video/') && probe?.canPlayType(a.mime_type));
   const audio = ok.find((a) => a.name === 'audio') ?? ok.find((a) => a.kind === 'source' && a.mime_type.startsWith('audio/'));
   const pick = video ?? audio;
-  return pick ? { url: pick.download_url!, mime: pick.mime_type } : null;
+  return pick ? { name: pick.name, url: pick.download_url!, mime: pick.mime_type } : null;
 }
 
 /** One interview: transcript by speaker with its evidence marked, the recording in sync, the timeline and what was read on screen. */
@@ -39,7 +39,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
     queryKey: [...key, 'signals'],
     queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/signals', { params: { path: { orgHandle: org, projectHandle: project }, query: { session_id: id, limit: 200 } } })).signals,
   });
-  const artifacts = useQuery({ queryKey: [...key, 'artifacts'], queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/sessions/{sessionId}/artifacts', { params: { path } })).artifacts });
+  const artifacts = useQuery({ queryKey: [...key, 'artifacts'], staleTime: 10 * 60_000, queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/sessions/{sessionId}/artifacts', { params: { path } })).artifacts });
   const timeline = useQuery({ queryKey: [...key, 'timeline'], queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/sessions/{sessionId}/timeline', { params: { path } })).items });
 
   // When processing settles, what it produced (transcript, evidence, media) is read again.
@@ -55,7 +55,11 @@ export function Interview({ org, project, id }: { org: string; project: string; 
 
   const s = session.data;
   const card = cards.data?.find((c) => c.id === picked);
-  const media = mediaOf(artifacts.data ?? []);
+  // Each read of the artifacts signs new URLs: keep the one playing, or the player would start over.
+  const fresh = mediaOf(artifacts.data ?? []);
+  const kept = useRef<Media | null>(null);
+  if (fresh?.name !== kept.current?.name) kept.current = fresh;
+  const media = kept.current;
   const frames = (artifacts.data ?? []).filter((a) => a.kind === 'frame' && a.available);
   const screenText = (artifacts.data ?? []).filter((a) => a.kind === 'screen_text');
   const events = (timeline.data ?? []).filter((t) => t.kind !== 'transcript');
@@ -69,7 +73,10 @@ export function Interview({ org, project, id }: { org: string; project: string; 
       </p>
       <div className="row spread">
         <h1>{s ? (s.participant_name ?? 'Anonymous') : 'Interview'}</h1>
-        {p ? <ProcessingBadge status={p.status} step={p.current_step} /> : null}
+        <div className="row">
+          {p ? <ProcessingBadge status={p.status} step={p.current_step} /> : null}
+          {p && s ? <RowAction org={org} project={project} id={id} status={p.status} name={s.participant_name ?? 'Anonymous'} /> : null}
+        </div>
       </div>
       <Problem error={session.error} />
       {s ? (
@@ -84,7 +91,6 @@ export function Interview({ org, project, id }: { org: string; project: string; 
         </p>
       ) : null}
       {p?.status === 'failed' ? <Problem error={{ message: p.error_message ?? 'Processing failed.', action: p.action ?? undefined }} /> : null}
-      {p && s ? <RowAction org={org} project={project} id={id} status={p.status} name={s.participant_name ?? 'Anonymous'} /> : null}
 
       <div className="iv-layout">
         <section aria-labelledby="transcript" className="stack">
@@ -116,7 +122,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
             <h2 id="evidence">Evidence ({cards.data?.length ?? 0})</h2>
             <Problem error={cards.error} />
             {cards.data?.length ? (
-              <ul className="cards">
+              <ul className="cards iv-cards">
                 {cards.data.map((c) => (
                   <li key={c.id}>
                     <button type="button" className="link" onClick={() => setPicked(c.id)} aria-pressed={picked === c.id}>
