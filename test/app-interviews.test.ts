@@ -57,6 +57,10 @@ describe('interviews in the workspace', () => {
     await page.getByText('Imported; evidence is being extracted.').waitFor();
     await row(page, 'Maria').locator('.badge[data-status=processed]').waitFor({ timeout: 60_000 });
     expect(Number(await row(page, 'Maria').locator('td').nth(4).textContent())).toBeGreaterThan(0);
+    // Nothing is wider than a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Search and filters narrow the list.
     await page.getByLabel('Search participants').fill('nobody');
@@ -93,6 +97,14 @@ describe('interviews in the workspace', () => {
     await card.waitFor();
     expect(await card.locator('blockquote').textContent()).toBe(first.quote);
     expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('picked');
+    // A mark is reached and chosen from the keyboard too.
+    const other = signals.find((s) => s.id === marks[marks.length - 1].id)!;
+    await page.locator(`mark[data-signal="${other.id}"]`).focus();
+    await page.keyboard.press('Enter');
+    await card.locator('blockquote', { hasText: other.quote }).waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await accessible(page, 'interview');
     await shots(page, 'interview');
     await page.emulateMedia({ colorScheme: 'dark' });

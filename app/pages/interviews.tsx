@@ -43,7 +43,7 @@ export function Interviews({ org, project }: { org: string; project: string }) {
       <ProjectNav org={org} project={project} />
       <h1>Interviews</h1>
       <AddInterviews org={org} project={project} />
-      <section aria-labelledby="list" className="stack">
+      <section aria-labelledby="list" className="stack iv-list">
         <h2 id="list">All interviews</h2>
         <form className="iv-filters" role="search" onSubmit={(e) => e.preventDefault()}>
           <label>
@@ -96,8 +96,8 @@ export function Interviews({ org, project }: { org: string; project: string }) {
               <thead>
                 <tr>
                   <th scope="col">Participant</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Status</th>
+                  <th scope="col" className="iv-opt">Source</th>
+                  <th scope="col" className="iv-opt">Status</th>
                   <th scope="col">Processing</th>
                   <th scope="col">Evidence</th>
                   <th scope="col">
@@ -112,8 +112,8 @@ export function Interviews({ org, project }: { org: string; project: string }) {
                       <Link href={`/p/${org}/${project}/interviews/${s.id}`}>{s.participant_name ?? 'Anonymous'}</Link>
                       <div className="muted small">{new Date(s.created_at).toLocaleString()}</div>
                     </td>
-                    <td>{s.source}</td>
-                    <td>{STATUS_LABEL[s.status] ?? s.status}</td>
+                    <td className="iv-opt">{s.source}</td>
+                    <td className="iv-opt">{STATUS_LABEL[s.status] ?? s.status}</td>
                     <td>
                       <ProcessingBadge status={s.processing_status} step={s.processing_step} />
                     </td>
