@@ -150,6 +150,36 @@ describe('interviews in the workspace', () => {
     await page.close();
   }, 240_000);
 
+  it('shows the frames of a screen recording and the text read on them', async () => {
+    const { page } = await onInterviews('tess@example.com', 'Screen study');
+    // Two screens, three seconds each, from screenshots of this browser.
+    const dir = fs.mkdtempSync(path.join(mediaDir, 'screens-'));
+    const shooter = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    let n = 1;
+    for (const [title, line] of [['Checkout', 'Continue to payment'], ['Invoice settings', 'Export as spreadsheet']]) {
+      await shooter.setContent(`<body style="font-family:sans-serif;margin:60px"><h1 style="font-size:64px">${title}</h1><p style="font-size:40px">${line}</p></body>`);
+      const png = await shooter.screenshot();
+      for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(dir, `shot-${n++}.png`), png);
+    }
+    await shooter.close();
+    const mp4 = path.join(mediaDir, 'screens.mp4');
+    execFileSync(ffmpeg, ['-v', 'error', '-y', '-framerate', '1', '-i', path.join(dir, 'shot-%d.png'), '-f', 'lavfi', '-i', 'sine=frequency=300:duration=6', '-r', '5', '-pix_fmt', 'yuv420p', '-shortest', mp4]);
+    await page.getByLabel('Participant name (optional)').fill('Tess');
+    await page.getByLabel('Transcript or recording files').setInputFiles(mp4);
+    await row(page, 'Tess').locator('.badge[data-status=processed]').waitFor({ timeout: 120_000 });
+    await row(page, 'Tess').getByRole('link', { name: 'Tess' }).click();
+    const screen = page.locator('section[aria-labelledby=screen]');
+    await screen.waitFor();
+    await screen.locator('pre', { hasText: 'Checkout' }).waitFor();
+    await screen.locator('pre', { hasText: 'Invoice settings' }).waitFor();
+    expect(await screen.getByRole('img', { name: /^Frame at 0:0\d$/ }).count()).toBe(2);
+    // The frame images load (same-origin signed URLs, allowed by the page's policy).
+    expect(await screen.locator('img').first().evaluate((i: any) => i.complete && i.naturalWidth > 0)).toBe(true);
+    await accessible(page, 'interview-screen');
+    await shots(page, 'interview-screen');
+    await page.close();
+  }, 240_000);
+
   it('resumes an upload whose part failed on the network, sending only the part that failed again', async () => {
     const { page } = await onInterviews('noor@example.com', 'Long recordings');
     // 400 s of 48 kHz stereo WAV: about 73 MiB, two parts of the server's 64 MiB.

@@ -154,17 +154,28 @@ export function Interview({ org, project, id }: { org: string; project: string; 
             <section aria-labelledby="screen">
               <h2 id="screen">On screen</h2>
               <ul className="cards">
-                {screenText.map((t) => (
-                  <li key={t.name} data-artifact={t.name}>
-                    <span className="muted small">Read at {clock(Number(t.meta?.timestamp_ms ?? 0))}</span>
-                    <pre className="iv-ocr">{String(t.meta?.text ?? '')}</pre>
-                  </li>
-                ))}
-                {frames.map((f) => (
-                  <li key={f.name}>
-                    <img src={f.download_url!} alt={`Frame at ${clock(Number(f.meta?.timestamp_ms ?? 0))}`} loading="lazy" className="iv-frame" />
-                  </li>
-                ))}
+                {frames.map((f) => {
+                  const read = screenText.find((t) => t.meta?.frame === f.name);
+                  return (
+                    <li key={f.name} data-artifact={f.name}>
+                      <figure className="iv-figure">
+                        <img src={f.download_url!} alt={`Frame at ${clock(Number(f.meta?.timestamp_ms ?? 0))}`} className="iv-frame" />
+                        <figcaption>
+                          <span className="muted small">At {clock(Number(f.meta?.timestamp_ms ?? 0))}</span>
+                          {read ? <pre className="iv-ocr">{String(read.meta?.text ?? '')}</pre> : <span className="muted small"> · no text read</span>}
+                        </figcaption>
+                      </figure>
+                    </li>
+                  );
+                })}
+                {screenText
+                  .filter((t) => !frames.some((f) => f.name === t.meta?.frame))
+                  .map((t) => (
+                    <li key={t.name} data-artifact={t.name}>
+                      <span className="muted small">Read at {clock(Number(t.meta?.timestamp_ms ?? 0))}</span>
+                      <pre className="iv-ocr">{String(t.meta?.text ?? '')}</pre>
+                    </li>
+                  ))}
               </ul>
             </section>
           ) : null}
