@@ -54,6 +54,18 @@ function putPart(url: string, body: Blob, onBytes: (n: number) => void): Promise
  * A failure that outlasts the retries is thrown; calling again with the same file resumes from the stored parts.
  */
 export async function uploadRecording(org: string, project: string, file: File, fields: { participant_name?: string }, onProgress: (p: Progress) => void) {
+  const resumed = load(keyOf(org, project, file)) !== null;
+  try {
+    return await send(org, project, file, fields, onProgress);
+  } catch (err) {
+    // A saved upload the server no longer holds (expired, say): start it over once.
+    const status = (err as { status?: number }).status;
+    if (resumed && (status === 404 || status === 409)) return send(org, project, file, fields, onProgress);
+    throw err;
+  }
+}
+
+async function send(org: string, project: string, file: File, fields: { participant_name?: string }, onProgress: (p: Progress) => void) {
   const path = { orgHandle: org, projectHandle: project };
   const key = keyOf(org, project, file);
   let saved = load(key);
