@@ -150,6 +150,25 @@ describe('interviews in the workspace', () => {
     await page.close();
   }, 240_000);
 
+  it('retries a failed interview from the list and shows it getting processed', async () => {
+    const { page } = await onInterviews('fay@example.com', 'Failing study');
+    const mp3 = await speech('The export was slow.', 'app-failing', 'mp3');
+    fake.status = 401; // the transcription service refuses the key
+    try {
+      await page.getByLabel('Participant name (optional)').fill('Fay');
+      await page.getByLabel('Transcript or recording files').setInputFiles(mp3);
+      await row(page, 'Fay').locator('.badge[data-status=failed]').waitFor({ timeout: 60_000 });
+    } finally {
+      fake.status = 200;
+    }
+    await page.getByLabel('Processing').selectOption('failed');
+    await page.getByRole('button', { name: 'Retry Fay' }).click();
+    // The filter no longer matches once it is queued again; the full list follows it to processed.
+    await page.getByLabel('Processing').selectOption('');
+    await row(page, 'Fay').locator('.badge[data-status=processed]').waitFor({ timeout: 60_000 });
+    await page.close();
+  }, 180_000);
+
   it('shows the frames of a screen recording and the text read on them', async () => {
     const { page } = await onInterviews('tess@example.com', 'Screen study');
     // Two screens, three seconds each, from screenshots of this browser.
