@@ -13,6 +13,8 @@ import { FindingDetail } from './pages/finding.tsx';
 import { EvidenceReview } from './pages/evidence/page.tsx';
 import { Studies } from './pages/studies.tsx';
 import { StudyEditor } from './pages/study-editor.tsx';
+import { Interviews } from './pages/interviews.tsx';
+import { Interview } from './pages/interview.tsx';
 
 const queries = new QueryClient({ defaultOptions: { queries: { retry: (n, err) => n < 2 && (err as { status?: number }).status !== 401, staleTime: 5_000 } } });
 
@@ -47,6 +49,8 @@ function Workspace() {
               <Route path="/p/:org/:project/evidence">{(p) => <EvidenceReview org={p.org} project={p.project} />}</Route>
               <Route path="/p/:org/:project/studies">{(p) => <Studies org={p.org} project={p.project} />}</Route>
               <Route path="/p/:org/:project/studies/:ref">{(p) => <StudyEditor key={p.ref} org={p.org} project={p.project} studyRef={p.ref} />}</Route>
+              <Route path="/p/:org/:project/interviews">{(p) => <Interviews org={p.org} project={p.project} />}</Route>
+              <Route path="/p/:org/:project/interviews/:id">{(p) => <Interview key={p.id} org={p.org} project={p.project} id={p.id} />}</Route>
               <Route path="/p/:org/:project">{(p) => <ProjectHome org={p.org} project={p.project} />}</Route>
               <Route>
                 <Redirect to="/projects" />

@@ -37,6 +37,16 @@ export async function sendObject(req: Request, res: Response, log: Logger, open:
   }
 }
 
+/** A single `bytes=` range within size; null when there is none (or several, answered whole). */
+function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!m || (!m[1] && !m[2])) return null;
+  const start = m[1] ? Number(m[1]) : Math.max(0, size - Number(m[2]));
+  const end = m[1] && m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  if (start >= size || start > end) return 'unsatisfiable';
+  return { start, end };
+}
+
 const forbidden = () => new AppError(403, 'The link is invalid or has expired', { code: 'signed_url_invalid' });
 
 /**
@@ -56,9 +66,22 @@ export function storageRoutes(services: Services): Router {
       const head = await storage.head(key);
       if (!head) throw new MediaMissingError();
       res.setHeader('Content-Type', head.contentType);
-      res.setHeader('Content-Length', String(head.size));
       res.setHeader('Cache-Control', 'private, max-age=60');
+      res.setHeader('Accept-Ranges', 'bytes');
       if (typeof req.query.filename === 'string') res.attachment(req.query.filename);
+      // One byte range, as S3 serves it: media players need it to seek.
+      const range = byteRange(req.get('range'), head.size);
+      if (range === 'unsatisfiable') {
+        res.setHeader('Content-Range', `bytes */${head.size}`);
+        return void res.status(416).end();
+      }
+      if (range) {
+        res.status(206);
+        res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${head.size}`);
+        res.setHeader('Content-Length', String(range.end - range.start + 1));
+        return await sendObject(req, res, services.log, () => storage.get(key, range));
+      }
+      res.setHeader('Content-Length', String(head.size));
       await sendObject(req, res, services.log, () => storage.get(key));
     } catch (err) {
       next(err);

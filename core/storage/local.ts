@@ -45,7 +45,8 @@ export class LocalStorage implements Storage {
     return { key, size: (await fsp.stat(target)).size, contentType };
   }
 
-  async get(key: string): Promise<Readable> {
+  /** The object, or the bytes start..end (inclusive) of it: what a Range request asks for. */
+  async get(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const target = this.file(key);
     try {
       await fsp.access(target);
@@ -53,7 +54,7 @@ export class LocalStorage implements Storage {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new MediaMissingError();
       throw err;
     }
-    return fs.createReadStream(target);
+    return fs.createReadStream(target, range);
   }
 
   async head(key: string): Promise<StoredObject | null> {

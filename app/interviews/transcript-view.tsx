@@ -1,0 +1,114 @@
+import { useMemo, useRef, useState } from 'react';
+import { locate, pieces } from './highlight.ts';
+
+export interface Segment {
+  id: string;
+  idx: number;
+  speaker: string | null;
+  role: string;
+  start_ms: number | null;
+  end_ms: number | null;
+  text: string;
+}
+export interface Card {
+  id: string;
+  quote: string;
+  segment_id: string | null;
+  headline?: string | null;
+  signal_type: string;
+}
+export interface Media {
+  name: string;
+  url: string;
+  mime: string;
+}
+
+export const clock = (ms: number) => {
+  const s = Math.floor(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+};
+
+/**
+ * The transcript by speaker. With a recording, the player follows it: a line's time seeks, and the line
+ * being played is highlighted (aria-current). Evidence quotes are marked; choosing one shows its card (and seeks there).
+ */
+export function TranscriptView({ segments, cards, media, onPick }: { segments: Segment[]; cards: Card[]; media: Media | null; onPick: (id: string) => void }) {
+  const player = useRef<HTMLMediaElement | null>(null);
+  const [now, setNow] = useState<number | null>(null);
+  const ranges = useMemo(() => locate(segments, cards), [segments, cards]);
+  const timed = !!media && segments.some((s) => s.start_ms !== null);
+  const playing = now === null ? null : segments.find((s) => s.start_ms !== null && now >= s.start_ms && now < (s.end_ms ?? Infinity))?.id;
+  const seek = (ms: number | null) => {
+    const el = player.current;
+    if (ms === null || !el) return;
+    const go = () => {
+      el.currentTime = ms / 1000;
+      void el.play().catch(() => {});
+    };
+    setNow(ms);
+    // Before its metadata is in, a media element drops a seek: wait for it.
+    if (el.readyState >= HTMLMediaElement.HAVE_METADATA) go();
+    else el.addEventListener('loadedmetadata', go, { once: true });
+  };
+  const label = (c: Card) => c.headline ?? c.signal_type.replace(/_/g, ' ');
+
+  return (
+    <>
+      {media ? (
+        <div className="iv-player">
+          {media.mime.startsWith('video/') ? (
+            <video ref={(el) => void (player.current = el)} src={media.url} controls preload="auto" onTimeUpdate={(e) => setNow(e.currentTarget.currentTime * 1000)} aria-label="Interview recording" />
+          ) : (
+            <audio ref={(el) => void (player.current = el)} src={media.url} controls preload="auto" onTimeUpdate={(e) => setNow(e.currentTarget.currentTime * 1000)} aria-label="Interview recording" />
+          )}
+        </div>
+      ) : null}
+      <ol className="iv-transcript" aria-label="Transcript">
+        {segments.map((s) => (
+          <li
+            key={s.id}
+            data-segment={s.id}
+            data-role={s.role}
+            aria-current={playing === s.id ? 'true' : undefined}
+            onClick={timed && s.start_ms !== null ? () => seek(s.start_ms) : undefined}
+            className={timed ? 'seekable' : undefined}
+          >
+            <div className="iv-who">
+              <strong>{s.speaker ?? (s.role === 'unknown' ? 'Speaker' : s.role)}</strong>
+              {timed && s.start_ms !== null ? (
+                <button type="button" className="link" onClick={(e) => (e.stopPropagation(), seek(s.start_ms))} aria-label={`Play from ${clock(s.start_ms)}`}>
+                  {clock(s.start_ms)}
+                </button>
+              ) : s.start_ms !== null ? (
+                <span className="muted small">{clock(s.start_ms)}</span>
+              ) : null}
+            </div>
+            <p>
+              {pieces(s.text, ranges.get(s.id)).map((p, i) =>
+                p.signalId ? (
+                  <mark
+                    key={i}
+                    data-signal={p.signalId}
+                    role="button"
+                    tabIndex={0}
+                    title={label(cards.find((c) => c.id === p.signalId)!)}
+                    onClick={() => onPick(p.signalId!)}
+                    onKeyDown={(e) => {
+                      if (e.key !== 'Enter' && e.key !== ' ') return;
+                      e.preventDefault();
+                      onPick(p.signalId!);
+                    }}
+                  >
+                    {p.text}
+                  </mark>
+                ) : (
+                  <span key={i}>{p.text}</span>
+                ),
+              )}
+            </p>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}
