@@ -262,4 +262,24 @@ describe('interviews in the workspace', () => {
     await accessible(page, 'interviews-refused');
     await page.close();
   }, 120_000);
+
+  it('opens an evidence card\'s moment (?t=) with that line marked', async () => {
+    const { page, org, project } = await onInterviews('tia@example.com', 'Moments');
+    const { token } = await svc.login('tia@example.com');
+    const fd = new FormData();
+    fd.set('transcript', new Blob([fs.readFileSync(path.join(FIXTURES, 'analytics.srt'))], { type: 'text/plain' }), 'analytics.srt');
+    const imported = await fetch(`${svc.url}/api/orgs/${org}/projects/${project}/sessions/import-transcript`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: fd });
+    const id = ((await imported.json()) as { session: { id: string } }).session.id;
+    let card: { quote: string; timestamp_ms: number | null } | undefined;
+    for (let i = 0; i < 120 && !card; i++) {
+      const r = (await (await fetch(`${svc.url}/api/orgs/${org}/projects/${project}/signals?session_id=${id}&limit=50`, { headers: { authorization: `Bearer ${token}` } })).json()) as { signals: Array<{ quote: string; timestamp_ms: number | null }> };
+      card = r.signals.filter((c) => c.timestamp_ms !== null && c.timestamp_ms > 0).at(-1);
+      if (!card) await new Promise((r) => setTimeout(r, 500));
+    }
+    await page.goto(`${svc.url}/app/p/${org}/${project}/interviews/${id}?t=${card!.timestamp_ms}`);
+    const marked = page.locator('.iv-transcript li[aria-current=true]');
+    await marked.waitFor();
+    expect(await marked.textContent()).toContain(card!.quote.slice(0, 30));
+    await page.close();
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { locate, pieces } from './highlight.ts';
 
 export interface Segment {
@@ -32,9 +32,9 @@ export const clock = (ms: number) => {
  * The transcript by speaker. With a recording, the player follows it: a line's time seeks, and the line
  * being played is highlighted (aria-current). Evidence quotes are marked; choosing one shows its card (and seeks there).
  */
-export function TranscriptView({ segments, cards, media, onPick }: { segments: Segment[]; cards: Card[]; media: Media | null; onPick: (id: string) => void }) {
+export function TranscriptView({ segments, cards, media, onPick, at = null }: { segments: Segment[]; cards: Card[]; media: Media | null; onPick: (id: string) => void; at?: number | null }) {
   const player = useRef<HTMLMediaElement | null>(null);
-  const [now, setNow] = useState<number | null>(null);
+  const [now, setNow] = useState<number | null>(at);
   const ranges = useMemo(() => locate(segments, cards), [segments, cards]);
   const timed = !!media && segments.some((s) => s.start_ms !== null);
   const playing = now === null ? null : segments.find((s) => s.start_ms !== null && now >= s.start_ms && now < (s.end_ms ?? Infinity))?.id;
@@ -51,6 +51,20 @@ export function TranscriptView({ segments, cards, media, onPick }: { segments: S
     else el.addEventListener('loadedmetadata', go, { once: true });
   };
   const label = (c: Card) => c.headline ?? c.signal_type.replace(/_/g, ' ');
+
+  // A link to a moment (?t= from an evidence card): that line is shown, marked and cued in the player.
+  const jumped = useRef(false);
+  useEffect(() => {
+    if (jumped.current || at === null || !segments.length) return;
+    jumped.current = true;
+    const line = [...segments].reverse().find((s) => s.start_ms !== null && s.start_ms <= at) ?? segments[0];
+    document.querySelector(`[data-segment="${CSS.escape(line.id)}"]`)?.scrollIntoView({ block: 'center' });
+    const el = player.current;
+    if (!el) return;
+    const cue = () => (el.currentTime = at / 1000);
+    if (el.readyState >= HTMLMediaElement.HAVE_METADATA) cue();
+    else el.addEventListener('loadedmetadata', cue, { once: true });
+  }, [at, segments]);
 
   return (
     <>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
 import { ProjectNav } from '../project-nav.tsx';
@@ -27,6 +27,9 @@ export function Interview({ org, project, id }: { org: string; project: string; 
   const client = useQueryClient();
   const [picked, setPicked] = useState<string | null>(null);
   const pickedHeading = useRef<HTMLHeadingElement>(null);
+  // ?t=<ms>: the moment an evidence card links to.
+  const t = Number(new URLSearchParams(useSearch()).get('t') ?? NaN);
+  const at = Number.isFinite(t) && t >= 0 ? t : null;
 
   const session = useQuery({ queryKey: [...key, 'session'], queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/sessions/{sessionId}', { params: { path } })).session });
   const processing = useQuery({
@@ -97,7 +100,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
           <h2 id="transcript">Transcript</h2>
           <Problem error={transcript.error} />
           {transcript.data?.segments.length ? (
-            <TranscriptView segments={transcript.data.segments} cards={cards.data ?? []} media={media} onPick={setPicked} />
+            <TranscriptView segments={transcript.data.segments} cards={cards.data ?? []} media={media} onPick={setPicked} at={at} />
           ) : (
             <p className="muted">{transcript.isPending ? 'Loading…' : 'No transcript yet.'}</p>
           )}
