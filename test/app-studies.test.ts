@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startTestService, type TestService } from './helpers/service.ts';
-import { smtpInbox, type Inbox } from './helpers/smtp.ts';
-import { launchBrowser } from './helpers/browser.ts';
-import { accessible, createProject, shots, signIn } from './helpers/workspace.ts';
+import type { TestService } from './helpers/service.ts';
+import type { Inbox } from './helpers/smtp.ts';
+import { accessible, createProject, shots, signIn, startWorkspace } from './helpers/workspace.ts';
 
 /** The studies area of the workspace: list, create, edit with live review, widget and placement previews. */
 
@@ -11,16 +10,11 @@ let svc: TestService;
 let inbox: Inbox;
 let browser: Browser;
 
+let stop = async () => {};
 beforeAll(async () => {
-  inbox = await smtpInbox();
-  svc = await startTestService({ env: { SMTP_URL: inbox.url, WORKER: 'on' } });
-  browser = await launchBrowser();
+  ({ svc, inbox, browser, stop } = await startWorkspace());
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await svc?.stop();
-  await inbox?.close();
-});
+afterAll(() => stop());
 
 /** The launcher's label, read inside the widget's shadow root in the preview iframe. */
 async function previewLabel(page: Page): Promise<string | null> {

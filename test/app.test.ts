@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { startTestService, type TestService } from './helpers/service.ts';
-import { smtpInbox, type Inbox } from './helpers/smtp.ts';
-import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
-import { accessible, shots, signIn as signInAs } from './helpers/workspace.ts';
+import type { TestService } from './helpers/service.ts';
+import type { Inbox } from './helpers/smtp.ts';
+import { ARTIFACTS } from './helpers/browser.ts';
+import { accessible, shots, signIn as signInAs, startWorkspace } from './helpers/workspace.ts';
 import { FIXTURES } from './helpers/extractor-eval.ts';
 import { form } from './helpers/media.ts';
 
@@ -14,16 +14,11 @@ let svc: TestService;
 let inbox: Inbox;
 let browser: Browser;
 
+let stop = async () => {};
 beforeAll(async () => {
-  inbox = await smtpInbox();
-  svc = await startTestService({ env: { SMTP_URL: inbox.url, WORKER: 'on' } });
-  browser = await launchBrowser();
+  ({ svc, inbox, browser, stop } = await startWorkspace());
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await svc?.stop();
-  await inbox?.close();
-});
+afterAll(() => stop());
 
 const signIn = (page: Page, email: string) => signInAs(page, svc, inbox, email);
 

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { TestService } from './service.ts';
-import type { Inbox } from './smtp.ts';
-import { ARTIFACTS } from './browser.ts';
+import { startTestService, type TestService } from './service.ts';
+import { smtpInbox, type Inbox } from './smtp.ts';
+import { ARTIFACTS, launchBrowser } from './browser.ts';
 
 const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -51,4 +51,21 @@ export async function createProject(page: Page, name: string): Promise<{ org: st
   await page.getByRole('heading', { name }).waitFor();
   const [, org, project] = /\/app\/p\/([^/]+)\/([^/]+)$/.exec(page.url())!;
   return { org, project };
+}
+
+/** The service (worker on, mail to an SMTP sink) and a Chromium, as the workspace tests need them. */
+export async function startWorkspace(env: Record<string, string> = {}, browserArgs: string[] = []) {
+  const inbox = await smtpInbox();
+  const svc = await startTestService({ env: { SMTP_URL: inbox.url, WORKER: 'on', ...env } });
+  const browser = await launchBrowser(browserArgs);
+  return {
+    svc,
+    inbox,
+    browser,
+    async stop() {
+      await browser.close();
+      await svc.stop();
+      await inbox.close();
+    },
+  };
 }

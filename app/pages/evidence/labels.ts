@@ -1,17 +1,5 @@
-export const TYPES = [
-  'struggling_moment',
-  'desired_outcome',
-  'workaround',
-  'hiring_criteria',
-  'firing_moment',
-  'emotional_response',
-  'no_issue_found',
-  'smooth_completion',
-  'critical_error',
-  'recovery_success',
-  'decision_point',
-] as const;
-export const SURFACES = ['product_under_test', 'service_widget_interview', 'interviewer_conductor_behavior', 'ambiguous_needs_review'] as const;
+// The words of SPEC 2.6.1 and 2.6, from the one list the server validates against.
+export { SIGNAL_TYPES as TYPES, TARGET_SURFACES as SURFACES } from '../../../tools/evidence/types.ts';
 
 const SURFACE_LABEL: Record<string, string> = {
   product_under_test: 'Product under test',
