@@ -134,4 +134,32 @@ describe('studies in the workspace', () => {
     await accessible(page, 'study-editor-dark');
     await page.close();
   }, 180_000);
+
+  it('keeps an unsaved edit when the session ends mid-edit, and puts it back after signing in again', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page, svc, inbox, 'una@example.com');
+    await createProject(page, 'Drafts');
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Studies' }).click();
+    await page.locator('tr[data-study=starter-study] a').first().click();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const editorUrl = page.url();
+    const title = page.locator('#study-title');
+    await title.fill('Starter study, reworded before the session ends');
+    // The session ends elsewhere (signed out in another tab).
+    expect((await page.request.post(`${svc.url}/api/auth/logout`)).status()).toBe(200);
+    // Saving is refused with the session gone: the page goes to sign-in.
+    await title.fill('Starter study, reworded before the session ended');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL(/\/app\/sign-in$/, { timeout: 30_000 });
+    await signIn(page, svc, inbox, 'una@example.com');
+    await page.goto(editorUrl);
+    await page.getByRole('status').filter({ hasText: 'Your unsaved changes from before were kept' }).waitFor();
+    expect(await page.locator('#study-title').inputValue()).toBe('Starter study, reworded before the session ended');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'Starter study, reworded before the session ended', level: 1 }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'were kept' }).count()).toBe(0);
+    await page.close();
+  }, 120_000);
 });

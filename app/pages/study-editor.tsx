@@ -1,4 +1,5 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { keepDraft, keptDraft } from '../kept-draft.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api, data } from '../api.ts';
@@ -29,11 +30,15 @@ function Editor({ org, project, initial }: { org: string; project: string; initi
   const client = useQueryClient();
   const path = { orgHandle: org, projectHandle: project, studyId: initial.ref };
   const [saved, setSaved] = useState(initial);
-  const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
+  const keepKey = `study:${initial.ref}:${initial.version}`;
+  const [restored] = useState(() => keptDraft<Draft>(keepKey) !== null);
+  const [draft, setDraft] = useState<Draft>(() => keptDraft<Draft>(keepKey) ?? draftOf(initial));
   const [reloads, setReloads] = useState(0);
   const { review, error: reviewError } = useScriptReview(org, project, draft);
   const patch = (p: Partial<Draft>) => setDraft((d) => ({ ...d, ...p }));
   const dirty = stable(bodyOf(draft)) !== stable(bodyOf(draftOf(saved)));
+  // Unsaved changes outlive a session that ends mid-edit; saving forgets them.
+  useEffect(() => keepDraft(keepKey, dirty && saved.version === initial.version ? draft : null), [keepKey, dirty, draft, saved.version, initial.version]);
 
   const afterSave = (study: Study) => {
     setSaved(study);
@@ -73,6 +78,11 @@ function Editor({ org, project, initial }: { org: string; project: string; initi
           ))}
         </div>
       </div>
+      {restored && dirty ? (
+        <p className="small" role="status">
+          Your unsaved changes from before were kept. Save them, or change them back.
+        </p>
+      ) : null}
       {dirty ? (
         <p id="save-first" className="muted small">
           You have unsaved changes: save them before changing the status.
@@ -92,7 +102,7 @@ function Editor({ org, project, initial }: { org: string; project: string; initi
             <h2 id="basics">Title and goals</h2>
             <label className="stack field">
               <span>Title</span>
-              <input value={draft.title} maxLength={200} required onChange={(e) => patch({ title: e.target.value })} />
+              <input id="study-title" value={draft.title} maxLength={200} required onChange={(e) => patch({ title: e.target.value })} />
             </label>
             <Goals goals={draft.goals} onChange={(goals) => patch({ goals })} />
             <Issues id={undefined} issues={review?.general ?? []} />
