@@ -136,8 +136,10 @@ describe('code host (GitHub App)', () => {
     const stranger = await svc.login('stranger@example.com');
     expect((await svc.api('GET', `/api/codehost/app/setup?installation_id=77&state=${state2}`, { token: stranger.token })).body.code).toBe('integration_state_invalid');
     const state3 = new URL((await o.call('GET', '/codehost-app/install')).body.install_url).searchParams.get('state')!;
-    const setup = await svc.api('GET', `/api/codehost/app/setup?installation_id=77&setup_action=install&state=${state3}`, { token: o.token });
-    expect(setup.body).toEqual({ installation_id: '77', account_login: 'acme', project_ref: o.project.project_ref });
+    // A browser coming back from the code host is sent on to the project's settings in the workspace.
+    const setup = await fetch(`${svc.url}/api/codehost/app/setup?installation_id=77&setup_action=install&state=${state3}`, { headers: { authorization: `Bearer ${o.token}`, accept: 'text/html' }, redirect: 'manual' });
+    expect(setup.status).toBe(302);
+    expect(setup.headers.get('location')).toBe(`${svc.url}/app/p/${o.project.project_ref}/settings`);
     expect((await svc.api('GET', `/api/codehost/app/setup?installation_id=77&setup_action=install&state=${state3}`, { token: o.token })).body.code).toBe('integration_state_invalid');
 
     // Another customer cannot attach this installation by guessing its number.
@@ -274,7 +276,7 @@ describe('tracker (Linear)', () => {
     const again = await svc.api('GET', `/api/orgs/${o.orgHandle}/tracker/connect`, { token: o.token });
     const state2 = new URL(again.body.authorize_url).searchParams.get('state')!;
     const callback = await svc.api('GET', `/api/tracker/callback?code=good-code&state=${state2}`, { token: o.token });
-    expect(callback.body).toMatchObject({ connected: true, workspace_name: 'Acme', webhook: { status: 'registered' } });
+    expect(callback.body).toMatchObject({ connected: true, workspace_name: 'Acme', webhook: { status: 'registered' }, workspace_url: `${svc.url}/app/projects` });
     expect(lin.webhooks[0]).toMatchObject({ url: `${svc.url}/api/webhooks/tracker`, resourceTypes: ['Issue', 'Comment'], secret: TRACKER_SECRET });
     expect((await svc.api('GET', `/api/orgs/${o.orgHandle}/tracker/connection`, { token: o.token })).body).toMatchObject({ connected: true, workspace_id: 'lin_org_1' });
     expect((await svc.api('GET', `/api/orgs/${o.orgHandle}/tracker/claim`, { token: o.token })).body.webhook.status).toBe('registered');

@@ -78,12 +78,17 @@ export const codehostSetup = capability({
     setup_action: z.string().max(40).optional(),
     state: z.string().min(1).max(200),
   }),
-  output: z.object({ installation_id: z.string(), account_login: z.string().nullable(), project_ref: z.string().nullable() }),
+  output: z.object({
+    installation_id: z.string(),
+    account_login: z.string().nullable(),
+    project_ref: z.string().nullable(),
+    workspace_url: z.string().describe('Where a browser is sent next: the project\'s settings in the workspace'),
+  }),
   annotations: updates,
   scope: 'write',
   access: 'user',
   mcp: false,
-  rest: { method: 'GET', path: '/api/codehost/app/setup' },
+  rest: { method: 'GET', path: '/api/codehost/app/setup', redirect: 'workspace_url' },
   async handler(ctx, input) {
     const { services } = ctx;
     const userId = (ctx.principal as UserPrincipal).userId;
@@ -105,7 +110,9 @@ export const codehostSetup = capability({
       const project = flow.project_id ? await services.models.Project.findByPk(flow.project_id, { transaction }) : null;
       if (project) await project.update({ codehost_installation_id: input.installation_id }, { transaction });
       const org = project ? await services.models.Organization.findByPk(project.organization_id, { transaction }) : null;
-      return { installation_id: input.installation_id, account_login: login, project_ref: project && org ? `${org.handle}/${project.handle}` : null };
+      const projectRef = project && org ? `${org.handle}/${project.handle}` : null;
+      const workspace_url = `${services.baseUrl()}/app/${projectRef ? `p/${projectRef}/settings` : 'projects'}`;
+      return { installation_id: input.installation_id, account_login: login, project_ref: projectRef, workspace_url };
     });
   },
 });

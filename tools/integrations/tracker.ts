@@ -61,12 +61,12 @@ export const trackerCallback = capability({
   title: 'Tracker connected (callback)',
   description: 'Where the tracker sends the signed-in person who began the connection back: exchanges the code, stores the workspace token sealed, and registers the webhook.',
   input: z.strictObject({ code: z.string().min(1).max(2000).optional(), state: z.string().min(1).max(200), error: z.string().max(200).optional(), error_description: z.string().max(1000).optional() }),
-  output: ConnectionStatus,
+  output: ConnectionStatus.extend({ workspace_url: z.string().describe('Where a browser is sent next: the workspace') }),
   annotations: updates,
   scope: 'write',
   access: 'user',
   mcp: false,
-  rest: { method: 'GET', path: '/api/tracker/callback' },
+  rest: { method: 'GET', path: '/api/tracker/callback', redirect: 'workspace_url' },
   async handler(ctx, input) {
     const flow = await finishFlow(ctx.services, 'tracker_connect', input.state, (ctx.principal as { userId: string }).userId);
     if (input.error || !input.code) throw new AppError(400, `The tracker did not authorize the connection: ${input.error_description ?? input.error ?? 'no code'}`, { code: 'tracker_authorization_denied' });
@@ -89,7 +89,7 @@ export const trackerCallback = capability({
          webhook_status = 'pending', webhook_id = NULL, webhook_error = NULL, connected_at = now(), updated_at = now()`,
       [flow.organization_id, sealed.ciphertext, sealed.keyId, who.organization.id, who.organization.name, flow.user_id],
     );
-    return statusOf(await registerWebhook(ctx.services, (await connectionOf(ctx.services, flow.organization_id))!));
+    return { ...statusOf(await registerWebhook(ctx.services, (await connectionOf(ctx.services, flow.organization_id))!)), workspace_url: `${ctx.services.baseUrl()}/app/projects` };
   },
 });
 
