@@ -250,6 +250,13 @@ describe('interviews in the workspace', () => {
     });
     await page.getByLabel('Transcript or recording files').setInputFiles({ name: 'huge.txt', mimeType: 'text/plain', buffer: Buffer.alloc(5 * 1024 * 1024 + 1, 'a') });
     await page.getByRole('alert').filter({ hasText: 'huge.txt is 5.0 MiB; a transcript can be at most 5 MiB. It was not uploaded.' }).waitFor();
+    // A 2 GiB transcript (sparse) dropped on the page is refused the same way, without being read.
+    const twoGiB = path.join(mediaDir, 'two-gib.txt');
+    fs.writeFileSync(twoGiB, '');
+    fs.truncateSync(twoGiB, 2 * 1024 ** 3);
+    await page.getByLabel('Transcript or recording files').setInputFiles(twoGiB);
+    await page.getByRole('alert').filter({ hasText: /two-gib\.txt is 2(\.0)? GiB; a transcript can be at most 5 MiB/ }).waitFor();
+    fs.rmSync(twoGiB);
     // A 21 GiB recording (a sparse file: nothing is written to disk).
     const big = path.join(mediaDir, 'whole-day.mp4');
     fs.writeFileSync(big, '');
