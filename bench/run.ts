@@ -10,6 +10,7 @@ import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { appBundle } from '../rest/app-routes.ts';
 import { gzipSync } from 'node:zlib';
 import { ocrSecondsPerVideoMinute } from './ocr.ts';
+import { interviewViewMs } from './app-view.ts';
 
 /**
  * `npm run bench`: starts the service on a fresh database (embedded Postgres in a temporary
@@ -261,6 +262,14 @@ try {
 
   await pipelineBench(base, auth, org_handle, service.pid!);
   await evidenceBench(base, auth, org_handle, env, express.rps);
+  {
+    const { default: pg } = await import('pg');
+    const password = fs.readFileSync(path.join(env.DATA_DIR, 'pg-password'), 'utf8').trim();
+    const db = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${env.EMBEDDED_PG_PORT}/verbatim` });
+    await db.connect();
+    line('app_interview_view_2h_200_cards_ms', await interviewViewMs(base, token, org_handle, db), 'ms');
+    await db.end();
+  }
   line('ocr_seconds_per_video_minute', await ocrSecondsPerVideoMinute(), 's');
 } finally {
   for (const c of children) c.kill('SIGTERM');
