@@ -60,6 +60,11 @@ describe('the workspace at /app', () => {
     await page.locator('section[aria-labelledby=review] li').first().waitFor({ timeout: 30_000 });
     await accessible(page, 'project-home');
     await shots(page, 'project-home');
+    // Nothing on the home is wider than a phone.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const wide = await page.evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > 390.5).map((e) => e.tagName + '.' + e.className).slice(0, 8).join(', ')`);
+    expect(await page.evaluate('document.documentElement.scrollWidth'), wide as string).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'dark' });
     await accessible(page, 'project-home-dark');
     await page.screenshot({ path: path.join(ARTIFACTS, 'app-project-home-dark-1280.png'), fullPage: true });
