@@ -4,6 +4,7 @@ import { nounPhrases } from '../../core/nlp.ts';
 import { HEADLINE_MAX, describe } from './headline.ts';
 import { sentenceFeatures, type SentenceContext } from './sentence-features.ts';
 import { SentenceModel } from './sentence-model.ts';
+import { lexiconCues } from './lexicon.ts';
 import type { EvidenceGrade, ExtractedEvidence, Extractor, SignalType, TargetSurface, Turn } from './types.ts';
 
 const INTENSIFIERS = /\b(really|so|very|super|extremely|incredibly|totally|completely|absolutely|literally|always|never|every single|hours?)\b/gi;
@@ -92,9 +93,11 @@ export function participantSentences(turns: Turn[]): ParticipantSentence[] {
       continue;
     }
     const said = sentences(turn.text);
+    // Each sentence's word cues are read once: they are features of it and of its neighbours.
+    const cues = said.map((x) => lexiconCues(x.text));
     for (const [index, { text }] of said.entries()) {
       if (text.split(/\s+/).length < 2) continue;
-      out.push({ turn, text, context: { question, index, count: said.length, before: said[index - 1]?.text ?? null, after: said[index + 1]?.text ?? null } });
+      out.push({ turn, text, context: { question, index, count: said.length, cues: { own: cues[index], before: cues[index - 1] ?? [], after: cues[index + 1] ?? [] } } });
     }
   }
   return out;

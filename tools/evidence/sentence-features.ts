@@ -1,5 +1,5 @@
 import { parse, type Token } from '../../core/nlp.ts';
-import { intentOf, lexiconCues } from './lexicon.ts';
+import { intentOf } from './lexicon.ts';
 
 /** Where a sentence sits: the question it answers and its place in the participant's turn. */
 export interface SentenceContext {
@@ -9,9 +9,8 @@ export interface SentenceContext {
   index: number;
   /** Number of sentences in the turn. */
   count: number;
-  /** The sentences before and after it in the same turn, or null. */
-  before: string | null;
-  after: string | null;
+  /** The word cues (lexiconCues) of the sentence and of the sentences before and after it in the same turn. */
+  cues: { own: string[]; before: string[]; after: string[] };
 }
 
 const FIRST_PERSON = new Set(['i', 'we', 'me', 'us', 'my', 'our']);
@@ -78,9 +77,9 @@ export function sentenceFeatures(text: string, ctx: SentenceContext): string[] {
   f.add(sentiment <= -0.3 ? 'sent:--' : sentiment < -0.05 ? 'sent:-' : sentiment > 0.3 ? 'sent:++' : sentiment > 0.05 ? 'sent:+' : 'sent:0');
   const n = words.length;
   f.add(n < 4 ? 'len:1-3' : n < 9 ? 'len:4-8' : n < 17 ? 'len:9-16' : 'len:17+');
-  for (const cue of lexiconCues(text)) f.add(cue);
-  if (ctx.before) for (const cue of lexiconCues(ctx.before)) f.add(`before:${cue}`);
-  if (ctx.after) for (const cue of lexiconCues(ctx.after)) f.add(`after:${cue}`);
+  for (const cue of ctx.cues.own) f.add(cue);
+  for (const cue of ctx.cues.before) f.add(`before:${cue}`);
+  for (const cue of ctx.cues.after) f.add(`after:${cue}`);
   const at = ctx.index === 0 ? 'first' : ctx.index === 1 ? 'second' : 'later';
   f.add(`at:${at}`);
   if (ctx.index === ctx.count - 1) f.add('at:last');
