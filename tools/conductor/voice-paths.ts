@@ -29,11 +29,16 @@ function studyAllowsVoice(study: Pick<StudyRow, 'settings_json'>): boolean {
   }
 }
 
-export async function voiceOption(services: Services, projectId: string, study: Pick<StudyRow, 'settings_json'>): Promise<VoiceOption> {
-  if (!studyAllowsVoice(study)) return off('The study runs text interviews only (settings.interview_mode is "text")');
+/** What the project can do for voice, whatever the study: read once per project. */
+export async function projectVoice(services: Services, projectId: string): Promise<VoiceOption> {
   const { transcription, llm, keyProblem } = await modelAccess(services, projectId);
   if (llm?.apiKey) return { available: true, path: 'realtime', reason: null };
   if (transcription) return { available: true, path: 'transcription', reason: null };
   if (keyProblem) return off(`${keyProblem.message}. ${keyProblem.action}`);
   return off('No realtime model or transcription service: set the project\'s openai_api_key, or LLM_API_KEY or TRANSCRIPTION_URL on the server');
+}
+
+/** The voice a study offers: the project's, unless the study keeps to text. */
+export function studyVoice(project: VoiceOption, study: Pick<StudyRow, 'settings_json'>): VoiceOption {
+  return studyAllowsVoice(study) ? project : off('The study runs text interviews only (settings.interview_mode is "text")');
 }

@@ -3,7 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
 import { recruitmentUrl } from '../studies/record.ts';
-import { VoiceOption, voiceOption } from '../conductor/voice-paths.ts';
+import { VoiceOption, projectVoice, studyVoice } from '../conductor/voice-paths.ts';
 
 /** The one tag a site adds to show the project's widget. */
 export function embedSnippet(ctx: Ctx): string {
@@ -41,6 +41,7 @@ export const getWidgetSetup = capability({
   async handler(ctx) {
     const { project } = projectOf(ctx);
     const base = ctx.services.baseUrl();
+    const voice = await projectVoice(ctx.services, project.id);
     const studies = await ctx.services.models.Study.findAll({ where: { project_id: project.id }, order: [['created_at', 'ASC']] });
     return {
       public_key: project.public_key,
@@ -54,15 +55,15 @@ export const getWidgetSetup = capability({
         'Activate the study, then check a page with POST P/widget-installation/verify.',
         'For a direct-link invitation, share the study\'s recruitment_url.',
       ],
-      studies: await Promise.all(studies.map(async (s) => ({
+      studies: studies.map((s) => ({
         study_ref: s.id,
         title: s.title,
         status: s.status,
         presentation_mode: (s.invitation_json as { presentation_mode?: string } | null)?.presentation_mode ?? null,
         allowed_origins: s.allowed_origins,
         recruitment_url: recruitmentUrl(s),
-        voice: await voiceOption(ctx.services, project.id, s),
-      }))),
+        voice: studyVoice(voice, s),
+      })),
     };
   },
 });

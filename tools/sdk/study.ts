@@ -5,7 +5,7 @@ import { readOnly } from '../common.ts';
 import { Invitation } from '../studies/schemas.ts';
 import { StudyIdParam, findStudy } from '../studies/record.ts';
 import { invitationState } from '../studies/placement.ts';
-import { VoiceOption, voiceOption } from '../conductor/voice-paths.ts';
+import { VoiceOption, projectVoice, studyVoice } from '../conductor/voice-paths.ts';
 
 export const sdkGetStudy = capability({
   name: 'sdk.get_study',
@@ -49,7 +49,7 @@ export const sdkGetStudy = capability({
         invitation: invitationState(study) === 'valid' ? (study.invitation_json as z.input<typeof Invitation>) : null,
         intake_ref: study.intake_id,
         allowed_selectors: study.allowed_selectors,
-        voice: await voiceOption(ctx.services, study.project_id, study),
+        voice: studyVoice(await projectVoice(ctx.services, study.project_id), study),
       },
     };
   },
