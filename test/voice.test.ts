@@ -73,6 +73,11 @@ describe('voice interview in the widget (transcription path)', () => {
     const setup = (await o.call('GET', '/widget-setup')).body;
     const voiceStudy = setup.studies.find((s: any) => s.title === 'Voice study');
     expect(voiceStudy.voice).toEqual({ available: true, path: 'transcription', reason: null });
+    // The same answer over MCP.
+    const mcp = await svc.mcp(o.token);
+    const viaMcp = await mcp.callTool({ name: 'projects.get_widget_setup', arguments: { projectRef: o.project.project_ref } });
+    expect((viaMcp.structuredContent as any).studies.find((st: any) => st.title === 'Voice study').voice).toEqual({ available: true, path: 'transcription', reason: null });
+    await mcp.close();
     const textOnly = await o.call('POST', '/studies', { title: 'Text only', goals: script.goals, script, settings: { interview_mode: 'text' } });
     const after = (await o.call('GET', '/widget-setup')).body.studies.find((s: any) => s.study_ref === textOnly.body.study.ref);
     expect(after.voice).toMatchObject({ available: false, path: null, reason: expect.stringContaining('text') });
