@@ -22,6 +22,10 @@ import { interviewViewMs } from './app-view.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+/** `BENCH_SKIP=extractor,app,ocr` leaves those sections out while iterating on one figure. */
+const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
+/** `BENCH_CPU_PROF=dir` runs the service under `node --cpu-prof`; `bench/profile-summary.ts` reads the result. */
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -193,7 +197,7 @@ async function extractorBench() {
   line('local_extract_ms_per_1000_words', (performance.now() - started) / rounds / (words / 1000), 'ms');
 }
 
-await extractorBench();
+if (!SKIP.has('extractor')) await extractorBench();
 
 /** The workspace's first load (issue 16 goal: at most 250 KB of compressed JavaScript). */
 async function appBench() {
@@ -201,7 +205,7 @@ async function appBench() {
   line('app_first_load_js_gzip_kb', gzipSync(js.body).length / 1024, 'KiB');
   line('app_first_load_css_gzip_kb', gzipSync(css.body).length / 1024, 'KiB');
 }
-await appBench();
+if (!SKIP.has('app')) await appBench();
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-bench-'));
 fs.chmodSync(dataDir, 0o755);
@@ -225,7 +229,8 @@ try {
     NODE_ENV: 'production',
     ENCRYPTION_KEY: 'b'.repeat(64),
   };
-  const service = await launch(['bin/verbatim.ts', 'start'], env, /Verbatim is running/);
+  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
+  const service = await launch([...profile, 'bin/verbatim.ts', 'start'], env, /Verbatim is running/);
   children.push(service);
   const base = `http://127.0.0.1:${port}`;
 
@@ -267,10 +272,10 @@ try {
     const password = fs.readFileSync(path.join(env.DATA_DIR, 'pg-password'), 'utf8').trim();
     const db = new pg.Client({ connectionString: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${env.EMBEDDED_PG_PORT}/verbatim` });
     await db.connect();
-    line('app_interview_view_2h_200_cards_ms', await interviewViewMs(base, token, org_handle, db), 'ms');
+    if (!SKIP.has('app')) line('app_interview_view_2h_200_cards_ms', await interviewViewMs(base, token, org_handle, db), 'ms');
     await db.end();
   }
-  line('ocr_seconds_per_video_minute', await ocrSecondsPerVideoMinute(), 's');
+  if (!SKIP.has('ocr')) line('ocr_seconds_per_video_minute', await ocrSecondsPerVideoMinute(), 's');
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1500));
