@@ -1,52 +1,73 @@
 import type { OrgContext, UserPrincipal, Services } from '../core/context.ts';
-import type { ProjectRow, Role } from '../models/index.ts';
+import type { ProjectAttrs, Role } from '../models/index.ts';
 import { ForbiddenError, NotFoundError } from '../core/errors.ts';
+
+const memberKey = (userId: string, orgHandle: string) => `${userId} ${orgHandle}`;
+const memberTopics = (userId: string, org: OrgContext) => [`member:${userId}`, `org:${org.id}`];
+
+function orgOf(row: Record<string, unknown>): OrgContext {
+  return { id: row.org__id as string, handle: row.org__handle as string, name: row.org__name as string, personal: row.org__personal as boolean, role: row.org__role as Role };
+}
 
 /**
  * The caller's org by handle. A non-member gets the same 404 as a missing org, so a
- * response never confirms that another organisation exists.
+ * response never confirms that another organisation exists. Memberships are kept in this
+ * process until a change to the member or the org is notified (auth/auth-cache.ts).
  */
 export async function resolveOrg(services: Services, principal: UserPrincipal, orgHandle: string): Promise<OrgContext> {
-  const { rows } = await services.db.pool.query<OrgContext>({
-    name: 'resolve-org',
-    text: `SELECT o.id, o.handle, o.name, o.personal, m.role
-             FROM organizations o JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2
-            WHERE o.handle = $1`,
-    values: [orgHandle, principal.userId],
+  const org = await services.auth.members.get(memberKey(principal.userId, orgHandle), async () => {
+    const { rows } = await services.db.pool.query<OrgContext>({
+      name: 'resolve-org',
+      text: `SELECT o.id, o.handle, o.name, o.personal, m.role
+               FROM organizations o JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2
+              WHERE o.handle = $1`,
+      values: [orgHandle, principal.userId],
+    });
+    return rows[0] ? { value: rows[0], topics: memberTopics(principal.userId, rows[0]) } : null;
   });
-  const org = rows[0];
   if (!org) throw new NotFoundError('Organization not found');
   return org;
 }
 
+/**
+ * The caller's org and project: one prepared statement either way. With the membership
+ * known, only the project row is read; without it, membership and project come together.
+ * The project row is a plain row, never a model instance.
+ */
 export async function resolveProject(
   services: Services,
   principal: UserPrincipal,
   orgHandle: string,
   projectHandle: string,
-): Promise<{ org: OrgContext; project: ProjectRow }> {
-  // Hot path of every project route: one prepared statement resolves membership and project.
-  const { rows } = await services.db.pool.query<Record<string, unknown>>({
-    name: 'resolve-project',
-    text: `SELECT p.*, o.id AS org__id, o.handle AS org__handle, o.name AS org__name, o.personal AS org__personal, m.role AS org__role
-             FROM organizations o
-             JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2
-             LEFT JOIN projects p ON p.organization_id = o.id AND p.handle = $3
-            WHERE o.handle = $1`,
-    values: [orgHandle, principal.userId, projectHandle],
+): Promise<{ org: OrgContext; project: ProjectAttrs }> {
+  let project: ProjectAttrs | undefined;
+  const org = await services.auth.members.get(memberKey(principal.userId, orgHandle), async () => {
+    const { rows } = await services.db.pool.query<Record<string, unknown>>({
+      name: 'resolve-project',
+      text: `SELECT p.*, o.id AS org__id, o.handle AS org__handle, o.name AS org__name, o.personal AS org__personal, m.role AS org__role
+               FROM organizations o
+               JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2
+               LEFT JOIN projects p ON p.organization_id = o.id AND p.handle = $3
+              WHERE o.handle = $1`,
+      values: [orgHandle, principal.userId, projectHandle],
+    });
+    const row = rows[0];
+    if (!row) return null;
+    const { org__id, org__handle, org__name, org__personal, org__role, ...fields } = row;
+    if (fields.id) project = fields as unknown as ProjectAttrs;
+    const value = orgOf(row);
+    return { value, topics: memberTopics(principal.userId, value) };
   });
-  const row = rows[0];
-  if (!row) throw new NotFoundError('Organization not found');
-  if (!row.id) throw new NotFoundError('Project not found');
-  const { org__id, org__handle, org__name, org__personal, org__role, ...projectFields } = row;
-  const org: OrgContext = {
-    id: org__id as string,
-    handle: org__handle as string,
-    name: org__name as string,
-    personal: org__personal as boolean,
-    role: org__role as Role,
-  };
-  const project = services.models.Project.build(projectFields as never, { isNewRecord: false, raw: true });
+  if (!org) throw new NotFoundError('Organization not found');
+  if (!project) {
+    const { rows } = await services.db.pool.query<ProjectAttrs>({
+      name: 'project-by-handle',
+      text: `SELECT * FROM projects WHERE organization_id = $1 AND handle = $2`,
+      values: [org.id, projectHandle],
+    });
+    project = rows[0];
+  }
+  if (!project) throw new NotFoundError('Project not found');
   return { org, project };
 }
 

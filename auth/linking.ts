@@ -6,6 +6,7 @@ import { AppError, AuthenticationError, ConflictError, UnavailableError, Validat
 import { newId } from '../core/ids.ts';
 import { authenticate, bearerFrom } from './principal.ts';
 import { safeReturn, signedCookie } from './signed-cookie.ts';
+import { cookieOf } from '../rest/cookies.ts';
 
 type Provider = 'codehost' | 'tracker';
 const COOKIE = 'verbatim_link';
@@ -52,7 +53,6 @@ export function linkingRoutes(services: Services): Router {
     return { app, config };
   };
   const callback = (provider: Provider) => `${services.baseUrl()}/api/auth/${provider}/callback`;
-  const cookies = (req: Request) => (req as Request & { cookies?: Record<string, string> }).cookies ?? {};
 
   for (const provider of ['codehost', 'tracker'] as const) {
     router.get(`/api/auth/${provider}/login`, async (req, res, next) => {
@@ -72,7 +72,7 @@ export function linkingRoutes(services: Services): Router {
 
     router.get(`/api/auth/${provider}/callback`, async (req, res, next) => {
       try {
-        const flow = await flows.open(cookies(req)[COOKIE]);
+        const flow = await flows.open(cookieOf(req, COOKIE));
         if (!flow || flow.provider !== provider) throw new ValidationError('The linking expired or was started elsewhere; start again', { code: 'link_state_missing' });
         const { app, config } = configFor(provider);
         let tokens;

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
-import { recheckCache } from './recheck-cache.ts';
+import type { CredentialState, SessionState } from './auth-cache.ts';
+import { cookieOf } from '../rest/cookies.ts';
 import type { UserPrincipal, Services } from '../core/context.ts';
 import { AuthenticationError } from '../core/errors.ts';
 import { decodeJwt } from 'jose';
@@ -21,61 +22,40 @@ export function bearerFrom(req: Request): string | null {
     if (!m) throw new AuthenticationError('Authorization header must be "Bearer <token>"', { code: 'invalid_token' });
     return m[1];
   }
-  const cookie = (req as Request & { cookies?: Record<string, string> }).cookies?.auth_token;
-  return cookie || null;
-}
-
-interface SessionState {
-  isAdmin: boolean;
-}
-
-/**
- * How long a process trusts its last look at a session row. Revocation in this process
- * takes effect at once (forgetSession); in other processes within this many milliseconds.
- */
-export const SESSION_RECHECK_MS = 5_000;
-const sessions = recheckCache<string, SessionState>(SESSION_RECHECK_MS);
-
-export function forgetSession(sessionId: string): void {
-  sessions.delete(sessionId);
+  return cookieOf(req, 'auth_token') || null;
 }
 
 async function sessionState(services: Services, sessionId: string, userId: string): Promise<SessionState> {
-  const state = await sessions.get(sessionId, async () => {
-    const { rows } = await services.db.pool.query<{ is_admin: boolean }>({
+  const state = await services.auth.sessions.get(sessionId, async () => {
+    const { rows } = await services.db.pool.query<{ is_admin: boolean; expires_at: Date }>({
       name: 'session-state',
-      text: `SELECT u.is_admin FROM user_sessions s JOIN users u ON u.id = s.user_id
+      text: `SELECT u.is_admin, s.expires_at FROM user_sessions s JOIN users u ON u.id = s.user_id
               WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
       values: [sessionId, userId],
     });
-    return rows[0] ? { isAdmin: rows[0].is_admin } : null;
+    const row = rows[0];
+    return row ? { value: { isAdmin: row.is_admin }, topics: [`session:${sessionId}`, `user:${userId}`], expiresAt: row.expires_at.getTime() } : null;
   });
   if (!state) throw new AuthenticationError('Session is no longer valid', { code: 'session_revoked', action: 'Sign in again' });
   return state;
 }
 
-interface CredentialState {
-  userId: string | null;
-  registrationId: string;
-  scopes: string[];
-}
-const credentials = recheckCache<string, CredentialState>(SESSION_RECHECK_MS);
-
-/** A claim changed this registration's credentials: this process stops trusting its copy at once. */
-export function forgetRegistration(registrationId: string): void {
-  credentials.deleteWhere((state) => state.registrationId === registrationId);
-}
-
-/** An agent credential (api key by its hash, access token by its jti), re-read like sessions. */
+/** An agent credential (api key by its hash, access token by its jti), kept like sessions. */
 async function credentialState(services: Services, tokenHash: string): Promise<CredentialState> {
-  const state = await credentials.get(tokenHash, async () => {
-    const { rows } = await services.db.pool.query<{ user_id: string | null; registration_id: string; scopes: string[] }>({
+  const state = await services.auth.credentials.get(tokenHash, async () => {
+    const { rows } = await services.db.pool.query<{ user_id: string | null; registration_id: string; scopes: string[]; expires_at: Date | null }>({
       name: 'agent-credential',
-      text: `SELECT r.user_id, c.registration_id, c.scopes FROM agent_credentials c JOIN agent_registrations r ON r.id = c.registration_id
+      text: `SELECT r.user_id, c.registration_id, c.scopes, c.expires_at FROM agent_credentials c JOIN agent_registrations r ON r.id = c.registration_id
               WHERE c.token_hash = $1 AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > now()) AND r.status <> 'revoked'`,
       values: [tokenHash],
     });
-    return rows[0] ? { userId: rows[0].user_id, registrationId: rows[0].registration_id, scopes: rows[0].scopes } : null;
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      value: { userId: row.user_id, registrationId: row.registration_id, scopes: row.scopes },
+      topics: [`credential:${tokenHash}`, `registration:${row.registration_id}`, ...(row.user_id ? [`user:${row.user_id}`] : [])],
+      expiresAt: row.expires_at?.getTime() ?? null,
+    };
   });
   if (!state) throw new AuthenticationError('The agent credential is not valid', { code: 'invalid_token', action: 'Drop it and restart discovery' });
   return state;
@@ -107,15 +87,20 @@ export async function authenticate(services: Services, token: string | null, aud
   }
   if (token.startsWith('vbk_')) return agentPrincipal(services, sha256(token));
   if (iss === AGENT_TOKEN_ISSUER) {
-    let claims;
-    try {
-      claims = await verifyAgentToken(services.agentTokenKey, token);
-    } catch {
-      throw new AuthenticationError('Invalid or expired agent token', { code: 'invalid_token', action: 'Drop it and restart discovery' });
-    }
-    return agentPrincipal(services, sha256(claims.jti));
+    const jti = await services.auth.verified.get(token, async () => {
+      try {
+        const claims = await verifyAgentToken(services.agentTokenKey, token);
+        return { claims: claims.jti, expiresAt: (claims.exp ?? 0) * 1000 };
+      } catch {
+        throw new AuthenticationError('Invalid or expired agent token', { code: 'invalid_token', action: 'Drop it and restart discovery' });
+      }
+    });
+    return agentPrincipal(services, sha256(jti));
   }
-  const claims = await services.tokens.verify(token);
+  const claims = await services.auth.verified.get(token, async () => {
+    const verified = await services.tokens.verify(token);
+    return { claims: verified, expiresAt: verified.expiresAt };
+  });
   const state = await sessionState(services, claims.sessionId, claims.userId);
   return { kind: 'user', userId: claims.userId, isAdmin: state.isAdmin, scopes: null, sessionId: claims.sessionId };
 }

@@ -4,6 +4,7 @@ import type { Services } from '../core/context.ts';
 import { AppError, UnavailableError, ValidationError } from '../core/errors.ts';
 import { routeLimiter } from '../core/rate-limit.ts';
 import { safeReturn, signedCookie } from './signed-cookie.ts';
+import { cookieOf } from '../rest/cookies.ts';
 import { ensureUser } from '../tools/account/users.ts';
 import { USER_TOKEN_TTL_SECONDS } from './user-tokens.ts';
 
@@ -59,7 +60,7 @@ export function signInRoutes(services: Services): Router {
   router.get('/api/auth/google/callback', async (req: Request, res, next) => {
     try {
       const config = await configuration();
-      const flow = await flows.open((req as Request & { cookies?: Record<string, string> }).cookies?.[FLOW_COOKIE]);
+      const flow = await flows.open(cookieOf(req, FLOW_COOKIE));
       if (!flow) throw new ValidationError('The sign-in expired or was started elsewhere; start again', { code: 'sign_in_state_missing' });
       let tokens;
       try {

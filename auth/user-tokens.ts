@@ -12,6 +12,8 @@ export const USER_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
 export interface UserTokenClaims {
   userId: string;
   sessionId: string;
+  /** When the token expires, in ms since the epoch. */
+  expiresAt: number;
 }
 
 export interface UserTokens {
@@ -40,10 +42,10 @@ export function createUserTokens(rawKey: Uint8Array, models: Models): UserTokens
     async verify(token) {
       try {
         const { payload } = await jwtVerify(token, key, { issuer: ISSUER, audience: AUDIENCE, algorithms: ['HS256'] });
-        if (payload.typ !== 'user' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') {
+        if (payload.typ !== 'user' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.exp !== 'number') {
           throw new AuthenticationError('Invalid token', { code: 'invalid_token' });
         }
-        return { userId: payload.sub, sessionId: payload.sid };
+        return { userId: payload.sub, sessionId: payload.sid, expiresAt: payload.exp * 1000 };
       } catch (err) {
         if (err instanceof AuthenticationError) throw err;
         if (err instanceof joseErrors.JWTExpired) throw new AuthenticationError('Token expired', { code: 'token_expired', action: 'Sign in again' });

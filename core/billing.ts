@@ -1,4 +1,4 @@
-import type { ProjectRow } from '../models/index.ts';
+import type { ProjectAttrs } from '../models/index.ts';
 
 /**
  * The billing check interviews pass before they are created. The service uses the credit
@@ -6,7 +6,7 @@ import type { ProjectRow } from '../models/index.ts';
  * organization may not record more; `openBilling` (BILLING=off) lets everything through.
  */
 export interface BillingGate {
-  checkInterviewAllowed(project: ProjectRow): Promise<void>;
+  checkInterviewAllowed(project: ProjectAttrs): Promise<void>;
 }
 
 export const openBilling: BillingGate = {

@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database } from './database.ts';
 import type { Logger } from './logger.ts';
-import type { Models, ProjectRow, Role } from '../models/index.ts';
+import type { Models, ProjectAttrs, Role } from '../models/index.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { UserTokens } from '../auth/user-tokens.ts';
 import type { Storage } from './storage/storage.ts';
@@ -9,6 +9,8 @@ import type { BillingGate } from './billing.ts';
 import type { Mailer } from './mailer.ts';
 import type { KeyObject } from 'node:crypto';
 import type { OAuth } from '../auth/oauth/provider.ts';
+import type { ChangeFeed } from './change-feed.ts';
+import type { AuthCache } from '../auth/auth-cache.ts';
 import { NotFoundError } from './errors.ts';
 
 /**
@@ -62,6 +64,9 @@ export interface Services {
   oauth(): Promise<OAuth>;
   /** Public base address, e.g. http://127.0.0.1:3000. */
   baseUrl(): string;
+  /** Change notifications from Postgres, for caches that must never answer stale. */
+  changes: ChangeFeed;
+  auth: AuthCache;
 }
 
 export interface Ctx {
@@ -69,7 +74,7 @@ export interface Ctx {
   surface: 'rest' | 'mcp';
   principal: Principal | null;
   org: OrgContext | null;
-  project: ProjectRow | null;
+  project: ProjectAttrs | null;
   services: Services;
   log: Logger;
   /** The browser `Origin` of an SDK call (null when the request had none). */
@@ -90,7 +95,7 @@ export function orgOf(ctx: Ctx): OrgContext {
   return ctx.org;
 }
 
-export function projectOf(ctx: Ctx): { project: ProjectRow; org: OrgContext } {
+export function projectOf(ctx: Ctx): { project: ProjectAttrs; org: OrgContext } {
   if (!ctx.project || !ctx.org) throw new NotFoundError('Project not found');
   return { project: ctx.project, org: ctx.org };
 }

@@ -1,5 +1,4 @@
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
-import cookieParser from 'cookie-parser';
 import type { Catalog } from './catalog.ts';
 import type { Services } from './context.ts';
 import { restRouter } from '../rest/router.ts';
@@ -49,9 +48,10 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(accessLog(services.log));
-  app.use(cookieParser());
   // Query values reach lookups on every route (SDK keys, OAuth, sign-in): no text Postgres cannot hold.
   app.use((req, _res, next) => {
+    // `req.query` parses the query string on every read: only when there is one.
+    if (!req.url.includes('?')) return next();
     let refused: unknown;
     try {
       refuseUnsafeText(req.query);

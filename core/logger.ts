@@ -9,6 +9,8 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
+  /** Whether a record at `level` would be written (to skip building one that would not). */
+  enabled(level: Exclude<LogLevel, 'silent'>): boolean;
 }
 
 export const REDACTED = '[Redacted]';
@@ -48,18 +50,25 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
-/** The pino instance behind each Logger, for pino-http's access log. */
-const pinos = new WeakMap<Logger, Pino>();
-
-function wrap(p: Pino): Logger {
-  const log: Logger = {
-    debug: (m, f) => p.debug(f ?? {}, redactText(m)),
-    info: (m, f) => p.info(f ?? {}, redactText(m)),
-    warn: (m, f) => p.warn(f ?? {}, redactText(m)),
-    error: (m, f) => p.error(f ?? {}, redactText(m)),
-    child: (fields) => wrap(p.child(redact(fields) as Record<string, unknown>)),
+/**
+ * A Logger over a pino instance made on first use: a child logger per request costs nothing
+ * until something is actually written at an enabled level.
+ */
+function wrap(make: () => Pino): Logger {
+  let made: Pino | null = null;
+  const p = () => (made ??= make());
+  const write = (level: 'debug' | 'info' | 'warn' | 'error') => (m: string, f?: Record<string, unknown>) => {
+    const target = p();
+    if (target.isLevelEnabled(level)) target[level](f ?? {}, redactText(m));
   };
-  pinos.set(log, p);
+  const log: Logger = {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    enabled: (level) => p().isLevelEnabled(level),
+    child: (fields) => wrap(() => p().child(redact(fields) as Record<string, unknown>)),
+  };
   return log;
 }
 
@@ -86,10 +95,5 @@ export function createLogger(level: LogLevel = 'info', base: Record<string, unkn
     },
     destination ?? pino.destination({ dest: 2, sync: true }),
   );
-  return wrap(Object.keys(base).length ? root.child(redact(base) as Record<string, unknown>) : root);
-}
-
-/** The pino logger behind `log` (a fresh one at `info` for a Logger made elsewhere). */
-export function pinoOf(log: Logger): Pino {
-  return pinos.get(log) ?? pinos.get(createLogger('info'))!;
+  return wrap(() => (Object.keys(base).length ? root.child(redact(base) as Record<string, unknown>) : root));
 }

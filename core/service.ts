@@ -16,6 +16,8 @@ import { openBilling } from './billing.ts';
 import { creditBilling } from '../tools/billing/gate.ts';
 import { createMailer } from './mailer.ts';
 import { createOAuth, type OAuth } from '../auth/oauth/provider.ts';
+import { openChangeFeed, type ChangeFeed } from './change-feed.ts';
+import { createAuthCache } from '../auth/auth-cache.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import { createApp } from './http.ts';
 import type { Services } from './context.ts';
@@ -54,6 +56,7 @@ export async function openServices(
 ): Promise<{ services: Services; address: { url: string }; closeDb(): Promise<void> }> {
   const location = await locateDatabase(config, log, { attach });
   let db: Database | null = null;
+  let changes: ChangeFeed | null = null;
   try {
     db = connect(location.url, log);
     await migrate(db.sequelize);
@@ -71,17 +74,22 @@ export async function openServices(
     const agentTokenKey = createSecretKey(await serverSecret(db.sequelize, 'agent_token_key'));
     const runtimeTokenKey = createSecretKey(await serverSecret(db.sequelize, 'runtime_token_key'));
     let oauth: Promise<OAuth> | null = null;
-    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: config.billing === 'off' ? openBilling : creditBilling(db), mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)) };
+    changes = await openChangeFeed(location.url, log);
+    const auth = createAuthCache(changes);
+    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: config.billing === 'off' ? openBilling : creditBilling(db), mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)), changes, auth };
     const database = db;
+    const feed = changes;
     return {
       services,
       address,
       async closeDb() {
+        await feed.close();
         await database.close();
         await location.embedded?.stop();
       },
     };
   } catch (err) {
+    await changes?.close();
     await db?.close();
     await location.embedded?.stop();
     throw err;

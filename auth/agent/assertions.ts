@@ -1,7 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, errors as joseErrors, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { Services } from '../../core/context.ts';
 import { AppError } from '../../core/errors.ts';
-import { forgetRegistration } from '../principal.ts';
 
 export const REVOKED_EVENT = 'urn:service:agent-auth:event:identity-assertion-revoked';
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -84,10 +83,10 @@ export async function revokeByLogoutToken(services: Services, token: string): Pr
        (SELECT id FROM agent_registrations WHERE provider_issuer = $1 AND provider_subject = $2)`,
     [payload.iss, payload.sub],
   );
-  const revoked = await services.db.pool.query<{ id: string }>(
-    `UPDATE agent_registrations SET status = 'revoked', updated_at = now() WHERE provider_issuer = $1 AND provider_subject = $2 RETURNING id`,
+  await services.db.pool.query(
+    `UPDATE agent_registrations SET status = 'revoked', updated_at = now() WHERE provider_issuer = $1 AND provider_subject = $2`,
     [payload.iss, payload.sub],
   );
-  for (const r of revoked.rows) forgetRegistration(r.id);
+  await services.changes.settle();
   return rowCount ?? 0;
 }

@@ -5,7 +5,6 @@ import { newId } from '../../core/ids.ts';
 import { describeIssues } from '../../core/invoke.ts';
 import { ensureUser } from '../../tools/account/users.ts';
 import { sanitiseContext } from './sanitize.ts';
-import { forgetRegistration } from '../principal.ts';
 import { verifyIdJag } from './assertions.ts';
 import { ACCESS_TOKEN_TTL_SECONDS, EMAIL_ACT_ISSUER, newApiKey, newClaimToken, newOtp, otpHash, sameHash, sha256, signAgentToken } from './tokens.ts';
 import type { KeyObject } from 'node:crypto';
@@ -244,7 +243,7 @@ export async function complete({ services, tokenKey }: AgentDeps, body: unknown)
     return { result: { registration_id: r.id, status: 'claimed', credential_type: 'access_token', credential: token, credential_expires: expires.toISOString(), scopes: r.post_claim_scopes } };
   });
   if ('error' in outcome) throw outcome.error;
-  forgetRegistration(outcome.result.registration_id);
+  await services.changes.settle();
   return outcome.result;
 }
 

@@ -35,6 +35,8 @@ export interface AgentTokenClaims {
   jti: string;
   scope: string;
   act: { iss: string; sub: string };
+  /** Expiry, seconds since the epoch (set on every token this service signs). */
+  exp?: number;
 }
 
 export function agentTokenKey(raw: Buffer): KeyObject {

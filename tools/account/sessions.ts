@@ -3,7 +3,6 @@ import { capability } from '../../core/registry.ts';
 import { principalOf } from '../../core/context.ts';
 import { ConflictError, ValidationError } from '../../core/errors.ts';
 import { Handle, RESERVED_HANDLES, updates } from '../common.ts';
-import { forgetSession } from '../../auth/principal.ts';
 
 export const revokeOlderSessions = capability({
   name: 'auth.revoke_other_sessions',
@@ -23,7 +22,7 @@ export const revokeOlderSessions = capability({
       `UPDATE user_sessions SET revoked_at = now(), updated_at = now() WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL RETURNING id`,
       [p.userId, p.sessionId],
     );
-    for (const r of rows) forgetSession(r.id);
+    await ctx.services.changes.settle();
     return { revoked: rows.length };
   },
 });

@@ -1,25 +1,22 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
-import { NotFoundError } from '../../core/errors.ts';
-import { readOnly, sqlWhere } from '../common.ts';
+import { NotFoundError, ValidationError } from '../../core/errors.ts';
+import { readOnly } from '../common.ts';
+import { decodeCursor, encodeCursor, readPage, totalOf } from './list-query.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Signal, signalRecord, type SignalRecord } from './record.ts';
 import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
 import { caseFileOf, provenanceOf } from './case-file.ts';
 import { linksOf } from './links.ts';
-import type { SignalRow } from '../../models/index.ts';
+import type { SignalAttrs, SignalRow } from '../../models/index.ts';
 
-/** Every column but the search vector, which callers never see. */
-export const SIGNAL_COLUMNS = `id, project_id, interview_id, signal_type, target_surface, confidence, intensity, quote, timestamp_ms, segment_id, page_url,
-  page_title, preceding_actions, user_goal, outcome, transcript_uncertain, transcript_uncertainty_note, headline, claim, reconstruction,
-  observed_facts_json, evidence_grade, window_start_ms, window_end_ms, annotation_text, annotation_by, annotation_at, dismissed_at,
-  dismissed_reason, dismissed_by, review_status, review_note, reviewed_by, reviewed_at, source, manual, created_by, created_at, updated_at`;
+export { SIGNAL_COLUMNS } from './list-query.ts';
 
-/** Raw `signals` rows (from a pool query) as SPEC 2.6 records. */
-export function signalRecordsOf(ctx: Ctx, rows: Array<Record<string, unknown>>): SignalRecord[] {
+/** Raw `signals` rows (from a pool query) as SPEC 2.6 records: plain rows, no model instances. */
+export function signalRecordsOf(ctx: Ctx, rows: readonly object[]): SignalRecord[] {
   const ref = projectRefOf(ctx);
-  return rows.map((r) => signalRecord(ctx.services.models.Signal.build(r as never, { raw: true, isNewRecord: false }), ref));
+  return rows.map((r) => signalRecord(r as unknown as SignalAttrs, ref));
 }
 
 export const SignalIdParam = z.string().min(1).max(64).describe('Evidence card id (sig_...)');
@@ -45,7 +42,8 @@ export const listSignals = capability({
   description:
     'Lists a project\'s evidence cards (quotes from interviews, typed as struggles, workarounds, desired outcomes...), newest first. ' +
     'Filters: type, target_surface, session_id, task_id (or "none" for cards not linked to a work item), search (full text over quote, ' +
-    'headline and claim), min_confidence, dismissed (default false). Pages with limit (default 20) and offset; returns { signals, total }.',
+    'headline and claim), min_confidence, dismissed (default false). Pages with limit (default 20) and either offset or cursor: pass ' +
+    'next_cursor back as cursor for the next page, which stays right while new cards arrive. Returns { signals, total, next_cursor }.',
   input: z.strictObject({
     type: z.enum(SIGNAL_TYPES).optional(),
     target_surface: z.enum(TARGET_SURFACES).optional(),
@@ -56,30 +54,31 @@ export const listSignals = capability({
     dismissed: z.boolean().default(false),
     limit: z.number().int().min(1).max(200).default(20),
     offset: z.number().int().min(0).default(0),
+    cursor: z.string().min(1).max(300).optional().describe('next_cursor from the previous page (not with offset)'),
   }),
-  output: z.object({ signals: z.array(Signal), total: z.number().int() }),
+  output: z.object({
+    signals: z.array(Signal),
+    total: z.number().int(),
+    next_cursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+  }),
   annotations: readOnly,
   scope: 'read',
   access: 'project',
   rest: { method: 'GET', path: 'P/signals' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const where = sqlWhere('project_id = $1', project.id);
-    where.raw(input.dismissed ? 'dismissed_at IS NOT NULL' : 'dismissed_at IS NULL');
-    if (input.type) where.add('signal_type = ?', input.type);
-    if (input.target_surface) where.add('target_surface = ?', input.target_surface);
-    if (input.session_id) where.add('interview_id = ?', input.session_id);
-    if (input.task_id === 'none') where.raw('NOT EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = signals.id)');
-    else if (input.task_id) where.add('EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = signals.id AND l.task_id = ?)', input.task_id);
-    if (input.min_confidence !== undefined) where.add('confidence >= ?', input.min_confidence);
-    if (input.search) where.add(`search @@ websearch_to_tsquery('english', ?)`, input.search);
-    const { clause, bind } = where;
+    const { limit, offset, cursor, ...filter } = input;
+    if (cursor && offset) throw new ValidationError('cursor and offset: send one or the other', { code: 'cursor_with_offset' });
+    const after = cursor ? decodeCursor(cursor) : null;
     const pool = ctx.services.db.pool;
-    const [count, page] = await Promise.all([
-      pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM signals WHERE ${clause}`, bind),
-      pool.query(`SELECT ${SIGNAL_COLUMNS} FROM signals WHERE ${clause} ORDER BY created_at DESC, id DESC LIMIT ${input.limit} OFFSET ${input.offset}`, bind),
-    ]);
-    return { signals: signalRecordsOf(ctx, page.rows), total: count.rows[0].n };
+    const page = await readPage(pool, project.id, filter, { limit, offset, after });
+    const total = await totalOf(pool, project.id, filter, page.version);
+    const last = page.rows.length === limit ? page.rows[page.rows.length - 1] : null;
+    return {
+      signals: signalRecordsOf(ctx, page.rows),
+      total,
+      next_cursor: last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
+    };
   },
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SignalRow } from '../../models/index.ts';
+import type { SignalAttrs } from '../../models/index.ts';
 import { Timestamp, iso, isoRequired } from '../common.ts';
 import { EVIDENCE_GRADES, SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
 
@@ -141,7 +141,7 @@ export const Signal = z
 export type SignalRecord = z.input<typeof Signal>;
 
 /** The flat SPEC 2.6 record of a stored evidence card. */
-export function signalRecord(s: SignalRow, projectRef: string): SignalRecord {
+export function signalRecord(s: SignalAttrs, projectRef: string): SignalRecord {
   return {
     id: s.id,
     project_ref: projectRef,

@@ -6,7 +6,7 @@ import type { UserPrincipal } from '../../core/context.ts';
 import { Octokit } from '@octokit/rest';
 import { newId } from '../../core/ids.ts';
 import { readOnly, updates } from '../common.ts';
-import { Project, projectRecord } from '../projects/record.ts';
+import { Project, projectRecord, writeProject } from '../projects/record.ts';
 import { codehostApp, codehostClient, providerError } from './apps.ts';
 import { beginFlow, finishFlow } from './flows.ts';
 
@@ -154,8 +154,8 @@ export const codehostSelectInstallation = capability({
     if (!(await orgInstallations(ctx.services, org.id)).some((r) => r.installation_id === input.installation_id)) {
       throw new NotFoundError('installation_id: this organization has no such installation', { action: 'Install the app with GET P/codehost-app/install first' });
     }
-    await project.update({ codehost_installation_id: input.installation_id, ...(project.codehost_installation_id !== input.installation_id ? { codehost_repo_url: null } : {}) });
-    return { project: projectRecord(project, org) };
+    const changes = { codehost_installation_id: input.installation_id, ...(project.codehost_installation_id !== input.installation_id ? { codehost_repo_url: null } : {}) };
+    return { project: projectRecord(await writeProject(ctx.services, project, changes), org) };
   },
 });
 
@@ -206,7 +206,7 @@ export const codehostSelectRepo = capability({
     const { project, org } = projectOf(ctx);
     const repo = (await installationRepos(ctx)).find((r) => r.full_name.toLowerCase() === input.repo.toLowerCase());
     if (!repo) throw new NotFoundError('repo: the attached installation cannot reach that repository');
-    await project.update({ codehost_repo_url: repo.full_name, codehost_default_branch: repo.default_branch });
-    return { project: projectRecord(project, org) };
+    const changes = { codehost_repo_url: repo.full_name, codehost_default_branch: repo.default_branch };
+    return { project: projectRecord(await writeProject(ctx.services, project, changes), org) };
   },
 });

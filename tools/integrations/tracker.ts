@@ -4,7 +4,7 @@ import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { AppError, NotFoundError } from '../../core/errors.ts';
 import { readOnly, updates, deletes } from '../common.ts';
-import { Project, projectRecord } from '../projects/record.ts';
+import { Project, projectRecord, writeProject } from '../projects/record.ts';
 import { trackerApp, trackerClient, trackerQuery } from './apps.ts';
 import { beginFlow, finishFlow } from './flows.ts';
 import { connectionOf, registerWebhook, requireConnection, type Connection } from './tracker-connection.ts';
@@ -227,7 +227,6 @@ export const trackerSelectTeam = capability({
   async handler(ctx, input) {
     const { project, org } = projectOf(ctx);
     if (!(await teamsOf(ctx)).some((t) => t.id === input.team_id)) throw new NotFoundError('team_id: no such team in the connected workspace');
-    await project.update({ tracker_team_id: input.team_id });
-    return { project: projectRecord(project, org) };
+    return { project: projectRecord(await writeProject(ctx.services, project, { tracker_team_id: input.team_id }), org) };
   },
 });

@@ -16,7 +16,7 @@ export const deleteProject = capability({
   rest: { method: 'DELETE', path: 'P' },
   async handler(ctx) {
     const { project } = projectOf(ctx);
-    await project.destroy();
+    await ctx.services.models.Project.destroy({ where: { id: project.id } });
     return { success: true };
   },
 });

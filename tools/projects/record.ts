@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { OrgContext } from '../../core/context.ts';
-import type { ProjectRow } from '../../models/index.ts';
+import type { OrgContext, Services } from '../../core/context.ts';
+import { NotFoundError } from '../../core/errors.ts';
+import type { ProjectAttrs } from '../../models/index.ts';
 import { Timestamp, isoRequired } from '../common.ts';
 
 export const Project = z
@@ -27,7 +28,7 @@ export const Project = z
 
 export type ProjectRecord = z.input<typeof Project>;
 
-export function projectRecord(project: ProjectRow, org: Pick<OrgContext, 'handle' | 'role'>): ProjectRecord {
+export function projectRecord(project: ProjectAttrs, org: Pick<OrgContext, 'handle' | 'role'>): ProjectRecord {
   return {
     ref: project.id,
     handle: project.handle,
@@ -55,3 +56,10 @@ export const RepoSlug = z
   .string()
   .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/, 'must be "owner/repo"')
   .nullable();
+
+/** Writes `changes` to the project's row and answers the row as stored (ctx.project is a plain row). */
+export async function writeProject(services: Services, project: ProjectAttrs, changes: Partial<ProjectAttrs>): Promise<ProjectAttrs> {
+  const [, rows] = await services.models.Project.update(changes as never, { where: { id: project.id }, returning: true });
+  if (!rows[0]) throw new NotFoundError('Project not found');
+  return rows[0].get({ plain: true }) as ProjectAttrs;
+}

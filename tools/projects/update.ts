@@ -3,7 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { projectOf } from '../../core/context.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { updates } from '../common.ts';
-import { Project, ProjectDescription, ProjectName, RepoSlug, projectRecord } from './record.ts';
+import { Project, ProjectDescription, ProjectName, RepoSlug, projectRecord, writeProject } from './record.ts';
 
 export const updateProject = capability({
   name: 'projects.update',
@@ -24,7 +24,6 @@ export const updateProject = capability({
   async handler(ctx, input) {
     const { project, org } = projectOf(ctx);
     if (Object.keys(input).length === 0) throw new ValidationError('Nothing to update: send at least one field');
-    await project.update(input);
-    return { project: projectRecord(project, org) };
+    return { project: projectRecord(await writeProject(ctx.services, project, input), org) };
   },
 });

@@ -3,7 +3,7 @@ import { Op } from 'sequelize';
 import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { ValidationError } from '../../core/errors.ts';
-import type { ProjectRow } from '../../models/index.ts';
+import type { ProjectAttrs } from '../../models/index.ts';
 import { readOnly } from '../common.ts';
 import { Invitation, Language } from './schemas.ts';
 import { placementOf, resolve } from './placement.ts';
@@ -31,7 +31,7 @@ export type PlacementResultT =
  * Which study a page resolves to. Active studies compete first; when none is offered there
  * but a paused or draft one would be, the answer is `unavailable: inactive`.
  */
-export async function resolvePlacement(ctx: Ctx, project: ProjectRow, pathname: string, language: string | null): Promise<PlacementResultT> {
+export async function resolvePlacement(ctx: Ctx, project: ProjectAttrs, pathname: string, language: string | null): Promise<PlacementResultT> {
   const { models } = ctx.services;
   const studies = await models.Study.findAll({ where: { project_id: project.id, status: { [Op.ne]: 'closed' } }, order: [['created_at', 'ASC']] });
   const invalid = studies.filter((s) => s.status === 'active' && s.visibility_json != null && !placementOf(s));

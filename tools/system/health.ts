@@ -2,13 +2,34 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { readOnly } from '../common.ts';
 import { sealedKeyIds } from '../../auth/encryption-canary.ts';
+import type { Services } from '../../core/context.ts';
+
+/** How old a health answer may be: load balancers poll this route, and it must not cost a query each time. */
+export const HEALTH_PROBE_MS = 1_000;
+const probes = new WeakMap<Services, { at: number; checks: Promise<{ database: boolean; encryption_key: boolean }> }>();
+
+async function probe({ db, secrets }: Services) {
+  const database = await db.pool.query('SELECT 1').then(() => true, () => false);
+  const unknown = database ? (await sealedKeyIds(db.sequelize).catch(() => [])).filter((id) => !secrets.knows(id)) : [];
+  return { database, encryption_key: unknown.length === 0 };
+}
+
+/** The last probe when it is recent, else a new one shared by every request that arrives meanwhile. */
+function checks(services: Services) {
+  const last = probes.get(services);
+  if (last && Date.now() - last.at < HEALTH_PROBE_MS) return last.checks;
+  const next = { at: Date.now(), checks: probe(services) };
+  probes.set(services, next);
+  return next.checks;
+}
 
 export const health = capability({
   name: 'system.health',
   title: 'Service health',
   description:
     'Whether the service is up and its database answers; checks.encryption_key is false when this process ' +
-    'cannot open a secret stored in the database (sealed with a key it does not have).',
+    'cannot open a secret stored in the database (sealed with a key it does not have). ' +
+    'The checks are at most a second old.',
   input: z.strictObject({}),
   output: z.object({
     status: z.string(),
@@ -21,10 +42,7 @@ export const health = capability({
   mcp: false,
   rest: { method: 'GET', path: '/api/health' },
   async handler(ctx) {
-    const { db, secrets } = ctx.services;
-    const database = await db.pool.query('SELECT 1').then(() => true, () => false);
-    const unknown = database ? (await sealedKeyIds(db.sequelize).catch(() => [])).filter((id) => !secrets.knows(id)) : [];
-    const encryption_key = unknown.length === 0;
+    const { database, encryption_key } = await checks(ctx.services);
     return {
       status: database && encryption_key ? 'ok' : 'degraded',
       environment: ctx.services.config.environment,
