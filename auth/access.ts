@@ -23,16 +23,16 @@ export async function resolveOrg(services: Services, principal: UserPrincipal, o
               WHERE o.handle = $1`,
       values: [orgHandle, principal.userId],
     });
-    return rows[0] ? { value: rows[0], topics: memberTopics(principal.userId, rows[0]) } : null;
+    return rows[0] ? { value: Object.freeze(rows[0]), topics: memberTopics(principal.userId, rows[0]) } : null;
   });
   if (!org) throw new NotFoundError('Organization not found');
   return org;
 }
 
 /**
- * The caller's org and project: one prepared statement either way. With the membership
- * known, only the project row is read; without it, membership and project come together.
- * The project row is a plain row, never a model instance.
+ * The caller's org and project, kept per person until a change to the membership, the org or
+ * the project is notified (auth/auth-cache.ts). A miss is one prepared statement. The project
+ * is a plain frozen row, never a model instance.
  */
 export async function resolveProject(
   services: Services,
@@ -40,8 +40,8 @@ export async function resolveProject(
   orgHandle: string,
   projectHandle: string,
 ): Promise<{ org: OrgContext; project: ProjectAttrs }> {
-  let project: ProjectAttrs | undefined;
-  const org = await services.auth.members.get(memberKey(principal.userId, orgHandle), async () => {
+  let memberOnly: OrgContext | null = null;
+  const found = await services.auth.projects.get(`${principal.userId} ${orgHandle} ${projectHandle}`, async () => {
     const { rows } = await services.db.pool.query<Record<string, unknown>>({
       name: 'resolve-project',
       text: `SELECT p.*, o.id AS org__id, o.handle AS org__handle, o.name AS org__name, o.personal AS org__personal, m.role AS org__role
@@ -54,21 +54,16 @@ export async function resolveProject(
     const row = rows[0];
     if (!row) return null;
     const { org__id, org__handle, org__name, org__personal, org__role, ...fields } = row;
-    if (fields.id) project = fields as unknown as ProjectAttrs;
-    const value = orgOf(row);
-    return { value, topics: memberTopics(principal.userId, value) };
+    const org = Object.freeze(orgOf(row));
+    if (!fields.id) {
+      memberOnly = org;
+      return null;
+    }
+    const project = Object.freeze(fields) as unknown as ProjectAttrs;
+    return { value: Object.freeze({ org, project }), topics: [...memberTopics(principal.userId, org), `project:${project.id}`] };
   });
-  if (!org) throw new NotFoundError('Organization not found');
-  if (!project) {
-    const { rows } = await services.db.pool.query<ProjectAttrs>({
-      name: 'project-by-handle',
-      text: `SELECT * FROM projects WHERE organization_id = $1 AND handle = $2`,
-      values: [org.id, projectHandle],
-    });
-    project = rows[0];
-  }
-  if (!project) throw new NotFoundError('Project not found');
-  return { org, project };
+  if (found) return found;
+  throw new NotFoundError(memberOnly ? 'Project not found' : 'Organization not found');
 }
 
 export function requireRole(org: OrgContext, roles: Role[] | undefined, what: string): void {

@@ -265,8 +265,8 @@ try {
   line('mcp_vs_rest_p50', mcp.p50 / Math.max(rest.p50, 0.001), 'ratio');
   line('service_rss_after_load', rssMiB(service.pid!), 'MiB');
 
-  await pipelineBench(base, auth, org_handle, service.pid!);
-  await evidenceBench(base, auth, org_handle, env, express.rps);
+  if (!SKIP.has('pipeline')) await pipelineBench(base, auth, org_handle, service.pid!);
+  if (!SKIP.has('pipeline') && !SKIP.has('evidence')) await evidenceBench(base, auth, org_handle, env, express.rps);
   {
     const { default: pg } = await import('pg');
     const password = fs.readFileSync(path.join(env.DATA_DIR, 'pg-password'), 'utf8').trim();

@@ -105,5 +105,7 @@ async function run(cap: Capability, ctx: Ctx, user: UserPrincipal | null, parsed
   }
   if (ctx.org && user) requireRole(ctx.org, cap.roles, cap.title.toLowerCase());
   const output = await cap.handler(ctx, parsed as never);
+  // What this write changed reaches every process's caches (migration 0021); this answer waits until this process has it.
+  if (!cap.annotations.readOnlyHint) await services.changes.settle();
   return cap.output.parse(output) as Record<string, unknown>;
 }

@@ -1,9 +1,10 @@
 import type { MigrationContext } from '../migrate.ts';
 
 /**
- * Issue 17. (1) Every write to a table that decides who may do what sends a notification on
- * the `verbatim_changes` channel (payload `topic:id`), whatever process or tool wrote it, so
- * every server process drops what it cached about that session, credential, member or org.
+ * Issue 17. (1) Every write to a table that decides who may do what (and to projects) sends a
+ * notification on the `verbatim_changes` channel (payload `topic:id`), whatever process or tool
+ * wrote it, so every server process drops what it cached about that session, credential,
+ * member, org or project.
  * (2) `evidence_versions` counts committed writes to a project's evidence, bumped at commit
  * (a deferred trigger, so the row is locked only while committing); a list reads it in the
  * same statement as its page and reuses a total counted at the same version.
@@ -31,6 +32,10 @@ export async function up({ context: sql }: MigrationContext): Promise<void> {
       FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('user', 'id');
     CREATE TRIGGER memberships_changed AFTER INSERT OR UPDATE OR DELETE ON memberships
       FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('member', 'user_id');
+    CREATE TRIGGER org_members_changed AFTER INSERT OR UPDATE OR DELETE ON memberships
+      FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('members', 'organization_id');
+    CREATE TRIGGER projects_changed AFTER UPDATE OR DELETE ON projects
+      FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('project', 'id');
     CREATE TRIGGER organizations_changed AFTER UPDATE OR DELETE ON organizations
       FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('org', 'id');
     CREATE TRIGGER agent_credentials_changed AFTER UPDATE OR DELETE ON agent_credentials
@@ -81,6 +86,7 @@ export async function down({ context: sql }: MigrationContext): Promise<void> {
     DROP FUNCTION verbatim_bump_evidence_version(); DROP TABLE evidence_versions;
     DROP TRIGGER user_sessions_changed ON user_sessions; DROP TRIGGER users_changed ON users;
     DROP TRIGGER memberships_changed ON memberships; DROP TRIGGER organizations_changed ON organizations;
+    DROP TRIGGER org_members_changed ON memberships; DROP TRIGGER projects_changed ON projects;
     DROP TRIGGER agent_credentials_changed ON agent_credentials; DROP TRIGGER agent_registrations_changed ON agent_registrations;
     DROP FUNCTION verbatim_notify_change();
   `);

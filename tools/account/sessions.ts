@@ -22,7 +22,6 @@ export const revokeOlderSessions = capability({
       `UPDATE user_sessions SET revoked_at = now(), updated_at = now() WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL RETURNING id`,
       [p.userId, p.sessionId],
     );
-    await ctx.services.changes.settle();
     return { revoked: rows.length };
   },
 });

@@ -12,7 +12,18 @@ export const Member = z.object({
   joined_at: Timestamp,
 });
 
-export async function membersOf(services: Services, orgId: string): Promise<Array<z.input<typeof Member>>> {
+export type MemberRecord = z.input<typeof Member>;
+
+/** An org's members, cached until a membership or one of the members changes (migration 0021). */
+export async function membersOf(services: Services, orgId: string): Promise<MemberRecord[]> {
+  const members = await services.auth.memberLists.get(orgId, async () => {
+    const rows = await readMembers(services, orgId);
+    return { value: Object.freeze(rows.map((r) => Object.freeze(r))), topics: [`members:${orgId}`, `org:${orgId}`, ...rows.map((r) => `user:${r.user_id}`)] };
+  });
+  return members ? [...members] : [];
+}
+
+async function readMembers(services: Services, orgId: string): Promise<MemberRecord[]> {
   const { rows } = await services.db.pool.query<{ user_id: string; email: string; name: string | null; role: 'owner' | 'admin' | 'member'; joined_at: Date }>({
     name: 'org-members',
     text: `SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at

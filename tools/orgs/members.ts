@@ -87,8 +87,6 @@ export const updateMember = capability({
       if (input.role !== 'owner') await assertOtherOwner(ctx, org.id, input.userId, transaction);
       await membership.update({ role: input.role }, { transaction });
     });
-    // Every process drops the old role (migration 0021 notifies); this answer waits until this one has.
-    await ctx.services.changes.settle();
     return { member: await memberOrThrow(ctx, org, input.userId) };
   },
 });
@@ -115,7 +113,6 @@ export const removeMember = capability({
       await assertOtherOwner(ctx, org.id, input.userId, transaction);
       await membership.destroy({ transaction });
     });
-    await ctx.services.changes.settle();
     return { success: true };
   },
 });
