@@ -6,6 +6,7 @@ import { resolveOrg, resolveProject, requireRole } from '../auth/access.ts';
 import { projectForKey } from '../auth/sdk-key.ts';
 import { refuseUnsafeText } from './input-guard.ts';
 import { fromDatabaseError } from './db-errors.ts';
+import { checkOutput, outputCheckFor } from './output-check.ts';
 
 export interface Call {
   services: Services;
@@ -107,5 +108,5 @@ async function run(cap: Capability, ctx: Ctx, user: UserPrincipal | null, parsed
   const output = await cap.handler(ctx, parsed as never);
   // What this write changed reaches every process's caches (migration 0021); this answer waits until this process has it.
   if (!cap.annotations.readOnlyHint) await services.changes.settle();
-  return cap.output.parse(output) as Record<string, unknown>;
+  return checkOutput(cap.output, output, outputCheckFor(services.config.environment), cap.name);
 }

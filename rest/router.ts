@@ -1,4 +1,5 @@
-import express, { type Request, type Response, type NextFunction, type RequestHandler } from 'express';
+import type { Request, Response, NextFunction, RequestHandler } from 'express';
+import { RouteTable } from './route-table.ts';
 import type { Capability } from '../core/registry.ts';
 import { contextParams, expandPath, pathParams, restPaths } from '../core/registry.ts';
 import type { Services } from '../core/context.ts';
@@ -103,16 +104,15 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
   };
 }
 
-export function restRouter(capabilities: Capability[], services: Services, limiter: (cap: Capability) => RequestHandler | null) {
-  const router = express.Router();
+export function restRouter(capabilities: Capability[], services: Services, limiter: (cap: Capability) => RequestHandler | null): RequestHandler {
+  const table = new RouteTable();
   // Fixed segments before parameters: `media/:type/full` must win over `media/:type/:chunkIndex`.
   const ordered = capabilities.filter((c) => c.rest).sort((a, b) => pathParams(a.rest!.path).length - pathParams(b.rest!.path).length);
   for (const cap of ordered) {
     if (!cap.rest) continue;
-    const method = cap.rest.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
     const limit = limiter(cap);
     const handlers = limit ? [limit, restHandler(cap, services)] : [restHandler(cap, services)];
-    for (const path of restPaths(cap.rest)) router[method](expandPath(path), ...handlers);
+    for (const path of restPaths(cap.rest)) table.add(cap.rest.method, expandPath(path), handlers);
   }
-  return router;
+  return table.handler();
 }

@@ -23,7 +23,8 @@ export async function membersOf(services: Services, orgId: string): Promise<Memb
   return members ? [...members] : [];
 }
 
-async function readMembers(services: Services, orgId: string): Promise<MemberRecord[]> {
+/** The members as stored now, for a handler that just changed them (the cache hears of it a moment later). */
+export async function readMembers(services: Services, orgId: string): Promise<MemberRecord[]> {
   const { rows } = await services.db.pool.query<{ user_id: string; email: string; name: string | null; role: 'owner' | 'admin' | 'member'; joined_at: Date }>({
     name: 'org-members',
     text: `SELECT u.id AS user_id, u.email, u.name, m.role, m.created_at AS joined_at

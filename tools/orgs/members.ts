@@ -5,7 +5,7 @@ import { orgOf, principalOf, type OrgContext, type Ctx } from '../../core/contex
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { creates, deletes, readOnly, Success, updates } from '../common.ts';
-import { Member, Role, membersOf } from './members-record.ts';
+import { Member, Role, membersOf, readMembers } from './members-record.ts';
 import { ensureUser } from '../account/users.ts';
 
 export const listMembers = capability({
@@ -55,7 +55,7 @@ export const addMember = capability({
 });
 
 async function memberOrThrow(ctx: Ctx, org: OrgContext, userId: string) {
-  const member = (await membersOf(ctx.services, org.id)).find((m) => m.user_id === userId);
+  const member = (await readMembers(ctx.services, org.id)).find((m) => m.user_id === userId);
   if (!member) throw new NotFoundError('Member not found');
   return member;
 }
