@@ -78,7 +78,8 @@ type McpCall = Call & { principal: UserPrincipal };
 
 /**
  * Who is calling travels with each message as the SDK's authInfo (the shared Server holds no
- * caller). The token itself is not passed on: it was verified before the message got here.
+ * caller); handlers read the call from `extra`. The token itself is not passed on (it was verified
+ * before the message got here), and `scopes` is informational: the principal's own scopes decide.
  */
 function authInfoFor(call: McpCall): AuthInfo {
   return { token: '', clientId: call.principal.registrationId ?? call.principal.userId, scopes: call.principal.scopes ?? [], extra: { call } };
@@ -229,6 +230,10 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
     return server;
   }
 
+  // Shared by every caller. The only state a Server keeps between messages is what the last
+  // initialize said about its client (capabilities, clientInfo), which only matters for requests
+  // the server sends to the client: this one never does (stateless HTTP has no channel for them),
+  // so a client that skips initialize is served exactly like one that does.
   const endpoints = new Map<ToolNames, InProcessTransport>();
   for (const mode of ['dotted', 'underscore'] as const) {
     const server = buildServer(mode);
