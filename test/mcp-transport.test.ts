@@ -71,6 +71,35 @@ describe('one shared MCP Server', () => {
     });
   });
 
+  it('reads resources and renders prompts concurrently as each caller', async () => {
+    const overview = (ref: string) => `service://projects/${ref}/overview`;
+    const calls = Array.from({ length: 32 }, (_, i) => {
+      const user = users[i % users.length];
+      const other = users[(i + 1) % users.length];
+      const kind = ['own', 'foreign', 'prompt', 'list'][i % 4];
+      const body =
+        kind === 'own' || kind === 'foreign'
+          ? { method: 'resources/read', params: { uri: overview(kind === 'own' ? user.projectRef : other.projectRef) } }
+          : kind === 'prompt'
+            ? { method: 'prompts/get', params: { name: 'plan-study', arguments: { projectRef: user.projectRef, question: 'Why do trials stall?' } } }
+            : { method: 'resources/list', params: {} };
+      return { user, kind, req: post(user.token, { jsonrpc: '2.0', id: 1, ...body }) };
+    });
+    const answers = await Promise.all(calls.map((c) => c.req));
+    calls.forEach(({ user, kind }, i) => {
+      const { json } = answers[i];
+      expect(json.id).toBe(1);
+      if (kind === 'foreign') return expect(json.error.code).toBe(-32002);
+      expect(json.error).toBeUndefined();
+      if (kind === 'own') expect(json.result.contents[0].uri).toBe(overview(user.projectRef));
+      if (kind === 'prompt') expect(json.result.description).toContain(user.projectRef);
+      if (kind === 'list') {
+        const overviews = (json.result.resources as Array<{ uri: string }>).map((r) => r.uri).filter((u) => u.endsWith('/overview'));
+        expect(overviews).toEqual([overview(user.projectRef)]);
+      }
+    });
+  });
+
   it('answers a batch with an array in request order, even when its ids repeat', async () => {
     const [a, b] = users;
     const { status, json } = await post(a.token, [
