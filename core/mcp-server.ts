@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
@@ -22,6 +22,8 @@ import { AppError, NotFoundError, ValidationError, internalEnvelope, jsonRpcCode
 import { resolveProject, resolveOrg } from '../auth/access.ts';
 import { matchResourceUri, resourceTemplate } from './mcp-registry.ts';
 import { HANDLE_PATTERN } from './ids.ts';
+import { InProcessTransport } from './mcp-transport.ts';
+import { serveMcpPost } from './mcp-http.ts';
 
 export const PROJECT_REF = z
   .string()
@@ -72,13 +74,30 @@ function toolError(err: AppError, requestId: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(envelope) }] };
 }
 
+type McpCall = Call & { principal: UserPrincipal };
+
 /**
- * Stateless Streamable HTTP: every POST gets a fresh low-level Server and transport, so any
- * process can answer any request. The low-level Server (not McpServer) lets the scope gate
- * answer with SPEC's JSON-RPC -31003 while other tool failures are isError results.
+ * Who is calling travels with each message as the SDK's authInfo (the shared Server holds no
+ * caller); handlers read the call from `extra`. The token itself is not passed on (it was verified
+ * before the message got here), and `scopes` is informational: the principal's own scopes decide.
+ */
+function authInfoFor(call: McpCall): AuthInfo {
+  return { token: '', clientId: call.principal.registrationId ?? call.principal.userId, scopes: call.principal.scopes ?? [], extra: { call } };
+}
+
+function callOf(extra: { authInfo?: AuthInfo }): McpCall {
+  const call = extra.authInfo?.extra?.call as McpCall | undefined;
+  if (!call) throw new Error('MCP message without a caller');
+  return call;
+}
+
+/**
+ * Stateless Streamable HTTP: one low-level Server per tool-name style, built at startup and
+ * connected to an in-process transport; every POST hands its messages to it with the caller
+ * attached, so any process can answer any request. The low-level Server (not McpServer) lets the
+ * scope gate answer with SPEC's JSON-RPC -31003 while other tool failures are isError results.
  */
 export function createMcpEndpoint(catalog: Catalog, services: Services, version: string) {
-  // Building a validator compiles a whole Ajv instance: share one instead of one per request.
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const resources = catalog.resources.map((r) => ({ r, template: resourceTemplate(r) }));
   const tools = new Map<ToolNames, Map<string, Tool>>();
@@ -114,7 +133,7 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
     log: services.log.child({ requestId: call.requestId }),
   });
 
-  function buildServer(call: Call & { principal: UserPrincipal }, mode: ToolNames): Server {
+  function buildServer(mode: ToolNames): Server {
     const server = new Server(
       { name: 'verbatim', title: 'Verbatim', version },
       {
@@ -124,7 +143,7 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
       },
     );
     const byName = tools.get(mode)!;
-    const guard = async <T>(fn: () => Promise<T>, notFound?: number): Promise<T> => {
+    const guard = async <T>(call: McpCall, fn: () => Promise<T>, notFound?: number): Promise<T> => {
       try {
         return await fn();
       } catch (err) {
@@ -134,7 +153,8 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
 
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...byName.values()].map((t) => t.listing) as never }));
 
-    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+      const call = callOf(extra);
       const tool = byName.get(request.params.name);
       if (!tool) throw rpcError(new ValidationError(`Unknown tool ${request.params.name}`, { code: 'unknown_tool' }), call.requestId, services);
       try {
@@ -151,20 +171,22 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
       }
     });
 
-    server.setRequestHandler(ListResourcesRequestSchema, async () =>
-      guard(async () => {
+    server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
+      const call = callOf(extra);
+      return guard(call, async () => {
         const ctx = baseCtx(call);
         const lists = await Promise.all(catalog.resources.map(async (r) => (await r.list(ctx)).map((item) => ({ ...item, mimeType: r.mimeType }))));
         return { resources: lists.flat() };
-      }),
-    );
+      });
+    });
 
     server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
       resourceTemplates: catalog.resources.map((r) => ({ uriTemplate: r.uriTemplate, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType })),
     }));
 
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
-      guard(async () => {
+    server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+      const call = callOf(extra);
+      return guard(call, async () => {
         const uri = request.params.uri;
         for (const { r, template } of resources) {
           const params = matchResourceUri(template, uri);
@@ -176,8 +198,8 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
           return { contents: [{ uri, mimeType: r.mimeType, text }] };
         }
         throw new NotFoundError(`No resource at ${uri}`);
-      }),
-    );
+      });
+    });
 
     server.setRequestHandler(ListPromptsRequestSchema, async () => ({
       prompts: catalog.prompts.map((p) => ({
@@ -192,8 +214,9 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
       })),
     }));
 
-    server.setRequestHandler(GetPromptRequestSchema, async (request) =>
-      guard(async () => {
+    server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+      const call = callOf(extra);
+      return guard(call, async () => {
         const p = catalog.prompts.find((x) => x.name === request.params.name);
         if (!p) throw new ValidationError(`Unknown prompt ${request.params.name}`, { code: 'unknown_prompt' });
         const args = parseOrThrow(p.args, request.params.arguments ?? {});
@@ -202,21 +225,28 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
           ...(result.description ? { description: result.description } : {}),
           messages: result.messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
         };
-      }, -32602),
-    );
+      }, -32602);
+    });
     return server;
+  }
+
+  // Shared by every caller. The only state a Server keeps between messages is what the last
+  // initialize said about its client (capabilities, clientInfo), which only matters for requests
+  // the server sends to the client: this one never does (stateless HTTP has no channel for them),
+  // so a client that skips initialize is served exactly like one that does.
+  const endpoints = new Map<ToolNames, InProcessTransport>();
+  for (const mode of ['dotted', 'underscore'] as const) {
+    const server = buildServer(mode);
+    server.onerror = (err) => services.log.debug('MCP protocol error', { error: err.message });
+    const transport = new InProcessTransport();
+    // The transport starts at once; connect has wired onmessage before its first await.
+    void server.connect(transport);
+    endpoints.set(mode, transport);
   }
 
   return async function handle(req: Request, res: Response, principal: UserPrincipal) {
     const mode: ToolNames = req.query.tool_names === 'underscore' ? 'underscore' : 'dotted';
-    const call = { services, principal, requestId: req.requestId, surface: 'mcp' as const };
-    const server = buildServer(call, mode);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    const call: McpCall = { services, principal, requestId: req.requestId, surface: 'mcp' };
+    await serveMcpPost(req, res, endpoints.get(mode)!, { authInfo: authInfoFor(call), requestInfo: { headers: req.headers } });
   };
 }
