@@ -11,6 +11,8 @@ import { appBundle } from '../rest/app-routes.ts';
 import { gzipSync } from 'node:zlib';
 import { ocrSecondsPerVideoMinute } from './ocr.ts';
 import { interviewViewMs } from './app-view.ts';
+import { explainEvidenceList } from './explain.ts';
+import { stackCosts } from './stack.ts';
 
 /**
  * `npm run bench`: starts the service on a fresh database (embedded Postgres in a temporary
@@ -24,7 +26,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** `BENCH_SKIP=extractor,app,ocr` leaves those sections out while iterating on one figure. */
 const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
-/** `BENCH_CPU_PROF=dir` runs the service under `node --cpu-prof`; `bench/profile-summary.ts` reads the result. */
+/** `BENCH_EXPLAIN=file` writes the evidence list's query plans there. `BENCH_CPU_PROF=dir` runs the service under `node --cpu-prof`; `bench/profile-summary.ts` reads the result. */
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 function freePort(): Promise<number> {
@@ -155,6 +157,13 @@ async function evidenceBench(base: string, auth: Record<string, string>, org: st
   );
   // Steady state: autovacuum would have run on a table this size; counts then use index-only scans.
   await client.query('VACUUM ANALYZE signals');
+  if (process.env.BENCH_EXPLAIN) {
+    // A work item with 200 linked cards, so the task filters have something to find.
+    await client.query(`INSERT INTO tasks (id, project_id, title, status) VALUES ('tsk_bench', $1, 'Bench', 'backlog')`, [rows[0].project]);
+    await client.query(`INSERT INTO signal_task_links (id, signal_id, task_id) SELECT 'stl_bench_' || g, 'sig_bench_' || g, 'tsk_bench' FROM generate_series(1, 10000, 50) g`);
+    await client.query('VACUUM ANALYZE signal_task_links');
+    fs.writeFileSync(process.env.BENCH_EXPLAIN, await explainEvidenceList(client, rows[0].project, rows[0].interview, 'tsk_bench'));
+  }
   await client.end();
   const P = `${base}/api/orgs/${org}/projects/bench`;
   const list = await measure({ url: `${P}/signals?limit=50`, headers: auth });
@@ -206,6 +215,7 @@ async function appBench() {
   line('app_first_load_css_gzip_kb', gzipSync(css.body).length / 1024, 'KiB');
 }
 if (!SKIP.has('app')) await appBench();
+for (const [name, ns] of Object.entries(await stackCosts())) line(name, ns, 'ns');
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-bench-'));
 fs.chmodSync(dataDir, 0o755);

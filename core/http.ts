@@ -23,7 +23,7 @@ import { requestId } from '../rest/request-id.ts';
 import { accessLog } from '../rest/access-log.ts';
 import { apiNotFound, asAppError, errorHandler } from '../rest/errors.ts';
 import { jsonBody } from '../rest/json-body.ts';
-import { refuseUnsafeText } from './input-guard.ts';
+import { queryGuard } from '../rest/query-guard.ts';
 import { createMcpEndpoint } from './mcp-server.ts';
 import { routeLimiter } from './rate-limit.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
@@ -48,18 +48,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.set('query parser', 'simple');
   app.use(requestId);
   app.use(accessLog(services.log));
-  // Query values reach lookups on every route (SDK keys, OAuth, sign-in): no text Postgres cannot hold.
-  app.use((req, _res, next) => {
-    // `req.query` parses the query string on every read: only when there is one.
-    if (!req.url.includes('?')) return next();
-    let refused: unknown;
-    try {
-      refuseUnsafeText(req.query);
-    } catch (err) {
-      refused = err;
-    }
-    next(refused);
-  });
+  app.use(queryGuard);
   // REST routes parse their own bodies (limits differ per route; some are multipart).
   app.use('/mcp', jsonBody('1mb'), mcpBodyError(services));
 

@@ -22,7 +22,7 @@ export interface EvidenceFilter {
 }
 
 /** A position in the newest-first order: the last card of the previous page. */
-interface Position {
+export interface Position {
   at: string;
   id: string;
 }
@@ -70,8 +70,8 @@ export interface EvidencePage {
   version: number;
 }
 
-/** One round trip: the page and, from the same snapshot, the project's evidence version. */
-export async function readPage(pool: pg.Pool, projectId: string, f: EvidenceFilter, page: { limit: number; offset: number; after: Position | null }): Promise<EvidencePage> {
+/** The page and, from the same snapshot, the project's evidence version: one statement. */
+export function pageQuery(projectId: string, f: EvidenceFilter, page: { limit: number; offset: number; after: Position | null }) {
   const where = whereOf(projectId, f);
   if (page.after) {
     where.bind.push(page.after.at, page.after.id);
@@ -80,15 +80,22 @@ export async function readPage(pool: pg.Pool, projectId: string, f: EvidenceFilt
   const text = `SELECT v.version, s.* FROM (SELECT ${VERSION}) v LEFT JOIN LATERAL (
       SELECT ${SIGNAL_COLUMNS}, created_at::text AS cursor_at FROM signals WHERE ${where.clause}
        ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}) s ON true`;
-  const { rows } = await pool.query<SignalAttrs & { cursor_at: string; version: number }>(prepared(text, where.bind));
+  return prepared(text, where.bind);
+}
+
+export async function readPage(pool: pg.Pool, projectId: string, f: EvidenceFilter, page: { limit: number; offset: number; after: Position | null }): Promise<EvidencePage> {
+  const { rows } = await pool.query<SignalAttrs & { cursor_at: string; version: number }>(pageQuery(projectId, f, page));
   return { version: rows[0].version, rows: rows[0].id === null ? [] : rows };
 }
 
 /** Counts the filter's cards, with the version of the snapshot it counted. */
-export async function countCards(pool: pg.Pool, projectId: string, f: EvidenceFilter): Promise<{ total: number; version: number }> {
+export function countQuery(projectId: string, f: EvidenceFilter) {
   const where = whereOf(projectId, f);
-  const text = `SELECT count(*)::int AS total, ${VERSION} FROM signals WHERE ${where.clause}`;
-  const { rows } = await pool.query<{ total: number; version: number }>(prepared(text, where.bind));
+  return prepared(`SELECT count(*)::int AS total, ${VERSION} FROM signals WHERE ${where.clause}`, where.bind);
+}
+
+export async function countCards(pool: pg.Pool, projectId: string, f: EvidenceFilter): Promise<{ total: number; version: number }> {
+  const { rows } = await pool.query<{ total: number; version: number }>(countQuery(projectId, f));
   return rows[0];
 }
 
