@@ -44,11 +44,13 @@ export async function openChangeFeed(url: string, log: Logger): Promise<ChangeFe
   };
 
   const connect = async () => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({ connectionString: url, application_name: 'verbatim change feed' });
     c.on('notification', (msg) => {
       if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
       const marker = markers.get(msg.payload);
       if (marker) return marker();
+      // Another process's marker changes nothing.
+      if (msg.payload.startsWith('settle:')) return;
       generation++;
       for (const l of listeners) l.onChange(msg.payload);
     });

@@ -88,8 +88,8 @@ export function createApp(catalog: Catalog, services: Services): Express {
   });
 
   app.use('/api/sdk', sdkCors());
-  // Routes outside the capability registry. None lives under /api/orgs/, where the hot capability
-  // routes are, so those requests skip this whole group instead of testing each of its routes.
+  // Routes outside the capability registry. None lives under /api/orgs/ or at /api/health, where
+  // the hot capability routes are, so those requests skip this whole group instead of testing each of its routes.
   const edge = express.Router();
   for (const routes of [
     docsRouter(),
@@ -109,7 +109,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
     linkingRoutes(services),
   ])
     edge.use(routes);
-  app.use((req, res, next) => (req.path.startsWith('/api/orgs/') ? next() : edge(req, res, next)));
+  app.use((req, res, next) => (req.path.startsWith('/api/orgs/') || req.path === '/api/health' ? next() : edge(req, res, next)));
   app.use(
     restRouter(catalog.capabilities, services, (cap) =>
       cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,
