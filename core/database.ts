@@ -55,7 +55,8 @@ export async function locateDatabase(config: Config, log: Logger, opts: { attach
 }
 
 export function connect(url: string, log: Logger, poolSize = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // UTC like Sequelize's connections, so timestamps read as text (tools/common.ts isoRequired) are UTC too.
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c TimeZone=UTC' });
   pool.on('error', (err) => log.warn('postgres pool error', { message: err.message }));
   pool.on('connect', (client) => client.on('error', (err) => log.warn('postgres client error', { message: err.message })));
   const sequelize = new Sequelize(url, {

@@ -21,8 +21,21 @@ export const deletes = { readOnlyHint: false, destructiveHint: true, idempotentH
 /** Milliseconds into an interview as m:ss. */
 export const clock = (ms: number) => `${Math.floor(ms / 60000)}:${String(Math.floor((ms % 60000) / 1000)).padStart(2, '0')}`;
 
-export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : new Date(d).toISOString());
-export const isoRequired = (d: Date | string): string => new Date(d).toISOString();
+const PG_UTC = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * ISO 8601 in UTC with milliseconds. A timestamptz as Postgres writes it in UTC
+ * ("2026-11-23 17:37:22.123456+00", what hot queries read as text) is rewritten without
+ * building a Date; the fraction is cut to milliseconds, as a Date would.
+ */
+export const isoRequired = (d: Date | string): string => {
+  if (typeof d === 'string') {
+    const m = PG_UTC.exec(d);
+    if (m) return `${m[1]}T${m[2]}.${((m[3] ?? '') + '000').slice(0, 3)}Z`;
+  }
+  return new Date(d).toISOString();
+};
+export const iso = (d: Date | string | null | undefined): string | null => (d == null ? null : isoRequired(d));
 
 /** Handles that would shadow routes or confuse people; never given to an org or project. */
 export const RESERVED_HANDLES = new Set([

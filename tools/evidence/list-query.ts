@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { ValidationError } from '../../core/errors.ts';
 import { sqlWhere } from '../common.ts';
 import type { SignalAttrs } from '../../models/index.ts';
@@ -10,6 +10,15 @@ export const SIGNAL_COLUMNS = `id, project_id, interview_id, signal_type, target
   page_title, preceding_actions, user_goal, outcome, transcript_uncertain, transcript_uncertainty_note, headline, claim, reconstruction,
   observed_facts_json, evidence_grade, window_start_ms, window_end_ms, annotation_text, annotation_by, annotation_at, dismissed_at,
   dismissed_reason, dismissed_by, review_status, review_note, reviewed_by, reviewed_at, source, manual, created_by, created_at, updated_at`;
+
+/** The columns a SPEC 2.6 record is made of (signalRecord), and no more: the list reads only these. */
+const RECORD_COLUMNS = `id, interview_id, signal_type, target_surface, confidence, intensity, quote, timestamp_ms, segment_id, page_url,
+  page_title, preceding_actions, user_goal, outcome, transcript_uncertain, transcript_uncertainty_note, headline, claim, reconstruction,
+  observed_facts_json, evidence_grade, window_start_ms, window_end_ms, annotation_text, annotation_by, annotation_at, dismissed_at,
+  dismissed_reason, dismissed_by, review_status, review_note, source, created_at`;
+
+/** Timestamps stay Postgres's text (UTC on our pool): isoRequired rewrites them without a Date, and the cursor keeps microseconds. */
+const TEXT_TIMESTAMPS = { getTypeParser: (oid: number, format?: string) => (oid === 1184 ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text')) };
 
 export interface EvidenceFilter {
   type?: SignalType;
@@ -59,13 +68,21 @@ function whereOf(projectId: string, f: EvidenceFilter) {
   return where;
 }
 
-/** A prepared statement per distinct SQL text (one per combination of filters). */
-const prepared = (text: string, values: unknown[]) => ({ name: `q${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`, text, values });
+/** A prepared statement per distinct SQL text: one per combination of filters, as values are always bound. */
+const names = new Map<string, string>();
+function prepared(text: string, values: unknown[]) {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `q${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`));
+  return { name, text, values };
+}
 
 const VERSION = `coalesce((SELECT version FROM evidence_versions WHERE project_id = $1), 0) AS version`;
 
+/** A card row as the list reads it: timestamps as Postgres's UTC text. */
+export type SignalText = Omit<SignalAttrs, 'created_at' | 'annotation_at' | 'dismissed_at'> & { created_at: string; annotation_at: string | null; dismissed_at: string | null };
+
 export interface EvidencePage {
-  rows: Array<SignalAttrs & { cursor_at: string }>;
+  rows: SignalText[];
   /** The project's evidence version the page was read at. */
   version: number;
 }
@@ -77,14 +94,15 @@ export function pageQuery(projectId: string, f: EvidenceFilter, page: { limit: n
     where.bind.push(page.after.at, page.after.id);
     where.raw(`(created_at, id) < ($${where.bind.length - 1}::timestamptz, $${where.bind.length})`);
   }
+  where.bind.push(page.limit, page.offset);
   const text = `SELECT v.version, s.* FROM (SELECT ${VERSION}) v LEFT JOIN LATERAL (
-      SELECT ${SIGNAL_COLUMNS}, created_at::text AS cursor_at FROM signals WHERE ${where.clause}
-       ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}) s ON true`;
+      SELECT ${RECORD_COLUMNS} FROM signals WHERE ${where.clause}
+       ORDER BY created_at DESC, id DESC LIMIT $${where.bind.length - 1} OFFSET $${where.bind.length}) s ON true`;
   return prepared(text, where.bind);
 }
 
 export async function readPage(pool: pg.Pool, projectId: string, f: EvidenceFilter, page: { limit: number; offset: number; after: Position | null }): Promise<EvidencePage> {
-  const { rows } = await pool.query<SignalAttrs & { cursor_at: string; version: number }>(pageQuery(projectId, f, page));
+  const { rows } = await pool.query<SignalText & { version: number }>({ ...pageQuery(projectId, f, page), types: TEXT_TIMESTAMPS });
   return { version: rows[0].version, rows: rows[0].id === null ? [] : rows };
 }
 

@@ -5,7 +5,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { readOnly } from '../common.ts';
 import { decodeCursor, encodeCursor, readPage, totalOf } from './list-query.ts';
 import { projectRefOf } from '../studies/record.ts';
-import { Signal, signalRecord, type SignalRecord } from './record.ts';
+import { Signal, signalRecord, type SignalFields, type SignalRecord } from './record.ts';
 import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
 import { caseFileOf, provenanceOf } from './case-file.ts';
 import { linksOf } from './links.ts';
@@ -16,7 +16,7 @@ export { SIGNAL_COLUMNS } from './list-query.ts';
 /** Raw `signals` rows (from a pool query) as SPEC 2.6 records: plain rows, no model instances. */
 export function signalRecordsOf(ctx: Ctx, rows: readonly object[]): SignalRecord[] {
   const ref = projectRefOf(ctx);
-  return rows.map((r) => signalRecord(r as unknown as SignalAttrs, ref));
+  return rows.map((r) => signalRecord(r as unknown as SignalFields, ref));
 }
 
 export const SignalIdParam = z.string().min(1).max(64).describe('Evidence card id (sig_...)');
@@ -77,7 +77,7 @@ export const listSignals = capability({
     return {
       signals: signalRecordsOf(ctx, page.rows),
       total,
-      next_cursor: last ? encodeCursor({ at: last.cursor_at, id: last.id }) : null,
+      next_cursor: last ? encodeCursor({ at: last.created_at, id: last.id }) : null,
     };
   },
 });

@@ -141,7 +141,10 @@ export const Signal = z
 export type SignalRecord = z.input<typeof Signal>;
 
 /** The flat SPEC 2.6 record of a stored evidence card. */
-export function signalRecord(s: SignalAttrs, projectRef: string): SignalRecord {
+/** A stored card's fields; timestamps as Dates or as Postgres's UTC text. */
+export type SignalFields = Omit<SignalAttrs, 'created_at' | 'annotation_at' | 'dismissed_at'> & { created_at: Date | string; annotation_at: Date | string | null; dismissed_at: Date | string | null };
+
+export function signalRecord(s: SignalFields, projectRef: string): SignalRecord {
   return {
     id: s.id,
     project_ref: projectRef,
