@@ -3,6 +3,7 @@ import { FeedCache } from '../core/feed-cache.ts';
 import type { OrgContext } from '../core/context.ts';
 import type { ProjectAttrs } from '../models/index.ts';
 import type { MemberRecord } from '../tools/orgs/members-record.ts';
+import type { TokenIdentity } from './principal.ts';
 
 export interface SessionState {
   isAdmin: boolean;
@@ -43,22 +44,26 @@ export function createAuthCache(feed: ChangeFeed): AuthCache {
   };
 }
 
-/** Claims of tokens whose signature was checked, until their `exp`. Bounded: cleared when full. */
+/** Whom tokens whose signature was checked name, until they expire. Bounded: cleared when full. */
 export class VerifiedTokens {
-  private entries = new Map<string, { claims: unknown; expiresAt: number }>();
+  private entries = new Map<string, { identity: TokenIdentity; expiresAt: number }>();
   private readonly maxEntries: number;
 
   constructor(maxEntries = 10_000) {
     this.maxEntries = maxEntries;
   }
 
-  async get<C>(token: string, verify: () => Promise<{ claims: C; expiresAt: number }>): Promise<C> {
+  peek(token: string): TokenIdentity | null {
     const hit = this.entries.get(token);
-    if (hit && hit.expiresAt > Date.now()) return hit.claims as C;
-    if (hit) this.entries.delete(token);
-    const fresh = await verify();
+    if (!hit) return null;
+    if (hit.expiresAt > Date.now()) return hit.identity;
+    this.entries.delete(token);
+    return null;
+  }
+
+  keep(token: string, identity: TokenIdentity, expiresAt: number): TokenIdentity {
     if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(token, fresh);
-    return fresh.claims;
+    this.entries.set(token, { identity, expiresAt });
+    return identity;
   }
 }

@@ -69,9 +69,16 @@ async function agentPrincipal(services: Services, tokenHash: string): Promise<Us
   return { kind: 'agent', userId: state.userId, isAdmin: false, scopes: state.scopes, sessionId: null, registrationId: state.registrationId };
 }
 
-/** Resolves a principal from a token, or throws 401. Returns null when no token was sent. */
-export async function authenticate(services: Services, token: string | null, audience?: string): Promise<UserPrincipal | null> {
-  if (!token) return null;
+/** Who a token names, once its signature is checked: a user session, or an agent credential by its hash. */
+export type TokenIdentity = { kind: 'session'; userId: string; sessionId: string } | { kind: 'credential'; tokenHash: string };
+
+/**
+ * Checks a token's signature and reads whom it names. Session and agent tokens are kept until
+ * they expire (an API key's hash for good): what they say cannot change, and whether they still
+ * count is asked of the session or credential each time. OAuth tokens are never kept: the
+ * authorization server answers for them.
+ */
+async function identify(services: Services, token: string, audience?: string): Promise<TokenIdentity | UserPrincipal> {
   const iss = issuerOf(token);
   if (iss && iss === `${services.baseUrl()}/api/oauth`) {
     // OAuth access tokens are bound to one resource: the REST API (base URL) or the MCP endpoint.
@@ -85,22 +92,26 @@ export async function authenticate(services: Services, token: string | null, aud
     const scopes = (claims.scope ?? '').split(' ').filter((s) => s.startsWith('agent:'));
     return { kind: 'agent', userId: claims.sub, isAdmin: false, scopes, sessionId: null };
   }
-  if (token.startsWith('vbk_')) return agentPrincipal(services, sha256(token));
+  if (token.startsWith('vbk_')) return services.auth.verified.keep(token, { kind: 'credential', tokenHash: sha256(token) }, Infinity);
   if (iss === AGENT_TOKEN_ISSUER) {
-    const jti = await services.auth.verified.get(token, async () => {
-      try {
-        const claims = await verifyAgentToken(services.agentTokenKey, token);
-        return { claims: claims.jti, expiresAt: (claims.exp ?? 0) * 1000 };
-      } catch {
-        throw new AuthenticationError('Invalid or expired agent token', { code: 'invalid_token', action: 'Drop it and restart discovery' });
-      }
-    });
-    return agentPrincipal(services, sha256(jti));
+    let claims;
+    try {
+      claims = await verifyAgentToken(services.agentTokenKey, token);
+    } catch {
+      throw new AuthenticationError('Invalid or expired agent token', { code: 'invalid_token', action: 'Drop it and restart discovery' });
+    }
+    return services.auth.verified.keep(token, { kind: 'credential', tokenHash: sha256(claims.jti) }, (claims.exp ?? 0) * 1000);
   }
-  const claims = await services.auth.verified.get(token, async () => {
-    const verified = await services.tokens.verify(token);
-    return { claims: verified, expiresAt: verified.expiresAt };
-  });
-  const state = await sessionState(services, claims.sessionId, claims.userId);
-  return { kind: 'user', userId: claims.userId, isAdmin: state.isAdmin, scopes: null, sessionId: claims.sessionId };
+  const claims = await services.tokens.verify(token);
+  return services.auth.verified.keep(token, { kind: 'session', userId: claims.userId, sessionId: claims.sessionId }, claims.expiresAt);
+}
+
+/** Resolves a principal from a token, or throws 401. Returns null when no token was sent. */
+export async function authenticate(services: Services, token: string | null, audience?: string): Promise<UserPrincipal | null> {
+  if (!token) return null;
+  const identity = services.auth.verified.peek(token) ?? (await identify(services, token, audience));
+  if (identity.kind === 'credential') return agentPrincipal(services, identity.tokenHash);
+  if (identity.kind !== 'session') return identity;
+  const state = await sessionState(services, identity.sessionId, identity.userId);
+  return { kind: 'user', userId: identity.userId, isAdmin: state.isAdmin, scopes: null, sessionId: identity.sessionId };
 }

@@ -44,6 +44,9 @@ function mcpBodyError(services: Services) {
 export function createApp(catalog: Catalog, services: Services): Express {
   const app = express();
   app.disable('x-powered-by');
+  // A body hash per JSON answer costs more than it saves: API answers change with every write, and
+  // the assets that benefit (app, widget) set their own ETag.
+  app.set('etag', false);
   app.set('trust proxy', services.config.trustProxy);
   app.set('query parser', 'simple');
   app.use(requestId);

@@ -75,7 +75,8 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
         }
         Object.assign(input, req.body);
       }
-      for (const [key, value] of Object.entries(req.query)) {
+      // `req.query` parses the query string on every read: only when there is one.
+      for (const [key, value] of req.url.includes('?') ? Object.entries(req.query) : []) {
         if (sdk && key === 'key') continue;
         if (bodyless || queryFields.has(key)) input[key] = (coerce.get(key) ?? ((v: unknown) => v))(value);
         else throw new ValidationError(`unknown query parameter ${key}`);
