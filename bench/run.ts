@@ -17,9 +17,12 @@ import { stackCosts } from './stack.ts';
 /**
  * `npm run bench`: starts the service on a fresh database (embedded Postgres in a temporary
  * folder, or DATABASE_URL) and a bare Express hello-world, each in its own process, and
- * measures them with autocannon from this one. Prints `name: value unit` lines.
- * Goals: REST read >= 80 % of bare Express; MCP p50 <= 1.5 x REST p50; >= 1,000 imported interviews
- * a minute through extraction; <= 32 MiB RSS growth during a 100 MiB upload.
+ * measures them with autocannon from this one. Prints `name: value unit` lines; every ratio is
+ * against the bare Express measured in the same run.
+ * Goals (issue 17): health >= 0.85 x Express; REST project read >= 0.60 x (stretch 0.80); MCP p50
+ * <= 1.3 x REST p50; evidence list >= 0.25 x with p99 <= 25 ms; search >= 0.20 x; RSS <= 120 MiB idle
+ * and <= 200 MiB after the load; 1,000-interview burst import -> evidence p50 <= 3 s at >= 1,000 a
+ * minute; <= 32 MiB RSS growth during a 100 MiB upload. Docs: docs/performance.md.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
@@ -172,6 +175,7 @@ async function evidenceBench(base: string, auth: Record<string, string>, org: st
   const search = await measure({ url: `${P}/signals?limit=50&search=discount`, headers: auth });
   line('evidence_search_rps', search.rps, 'req/s');
   line('evidence_search_p99', search.p99, 'ms');
+  line('evidence_search_vs_express', search.rps / expressRps, 'ratio');
   const mcp = await measure({
     url: `${base}/mcp`,
     method: 'POST',
@@ -255,6 +259,7 @@ try {
 
   const health = await measure({ url: `${base}/api/health` });
   line('health_rps', health.rps, 'req/s');
+  line('health_vs_express', health.rps / express.rps, 'ratio');
 
   const rest = await measure({ url: `${base}/api/orgs/${org_handle}/projects/bench`, headers: auth });
   line('rest_project_read_rps', rest.rps, 'req/s');
