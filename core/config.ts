@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3Config } from './storage/s3.ts';
@@ -14,6 +15,8 @@ export interface Config {
   /** Port of the embedded Postgres when DATABASE_URL is not set. */
   embeddedPgPort: number;
   worker: boolean;
+  /** Jobs one worker process runs at once (WORKER_CONCURRENCY; default from the machine's cores). */
+  workerConcurrency: number;
   encryptionKey: string | null;
   encryptionKeysPrevious: string[];
   logLevel: LogLevel;
@@ -106,6 +109,7 @@ const EnvSchema = z
     DATABASE_URL: text,
     EMBEDDED_PG_PORT: port,
     WORKER: oneOf(['on', 'off']),
+    WORKER_CONCURRENCY: check((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1, 'a whole number from 1'),
     ENCRYPTION_KEY: text, // its format is checked where it is used (auth/secret-box.ts)
     ENCRYPTION_KEYS_PREVIOUS: text,
     LOG_LEVEL: oneOf(LOG_LEVELS),
@@ -199,6 +203,15 @@ function storageFrom(env: Env): Config['storage'] {
   };
 }
 
+/**
+ * Processing steps mostly wait on Postgres (a transcript's extraction is ~15 round trips and a
+ * few ms of CPU), so a worker keeps a few jobs in flight per core; more would only queue on the
+ * database pool it shares with HTTP.
+ */
+export function defaultWorkerConcurrency(cores = os.availableParallelism()): number {
+  return Math.min(8, Math.max(2, cores * 2));
+}
+
 function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
   if (!value || value === 'false') return false;
   if (value === 'true') return true;
@@ -217,6 +230,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || null,
     embeddedPgPort: env.EMBEDDED_PG_PORT ? Number(env.EMBEDDED_PG_PORT) : 54329,
     worker: env.WORKER !== 'off',
+    workerConcurrency: env.WORKER_CONCURRENCY ? Number(env.WORKER_CONCURRENCY) : defaultWorkerConcurrency(),
     encryptionKey: env.ENCRYPTION_KEY || null,
     encryptionKeysPrevious: (env.ENCRYPTION_KEYS_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     logLevel: env.LOG_LEVEL ?? (env.NODE_ENV === 'test' ? 'warn' : 'info'),
