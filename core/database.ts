@@ -54,14 +54,15 @@ export async function locateDatabase(config: Config, log: Logger, opts: { attach
   return { url: embedded.url(DEFAULT_DB), embedded };
 }
 
-export function connect(url: string, log: Logger, poolSize = 10): Database {
+export function connect(url: string, log: Logger, sizes: { poolSize?: number; ormPoolSize?: number } = {}): Database {
+  const { poolSize = 10, ormPoolSize = poolSize } = sizes;
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   pool.on('error', (err) => log.warn('postgres pool error', { message: err.message }));
   pool.on('connect', (client) => client.on('error', (err) => log.warn('postgres client error', { message: err.message })));
   const sequelize = new Sequelize(url, {
     dialect: 'postgres',
     logging: false,
-    pool: { max: poolSize, min: 0, idle: 10_000 },
+    pool: { max: ormPoolSize, min: 0, idle: 10_000 },
     define: { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
   });
   return {
