@@ -2,7 +2,7 @@ import type { TaskFactory } from '../runner.ts';
 import { runStep } from '../../tools/interviews/steps.ts';
 import { extractEvidence } from '../../tools/evidence/extract.ts';
 import { detectRecurrence } from '../../tools/evidence/recurrence.ts';
-import { storeSignals } from '../../tools/evidence/store.ts';
+import { replaceSignals } from '../../tools/evidence/store.ts';
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId, replaceManualEvidence } = payload as { interviewId: string; replaceManualEvidence?: boolean };
@@ -10,12 +10,8 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const rows = await extractEvidence(services, interview, warn);
     return {
       finish: async (transaction) => {
-        const { models } = services;
-        await models.Signal.destroy({ where: { interview_id: interview.id, ...(replaceManualEvidence ? {} : { manual: false }) }, transaction });
-        if (rows.length) {
-          await storeSignals(services, rows, transaction);
-          await detectRecurrence(services, interview.project_id, rows.map((r) => r.id), transaction);
-        }
+        await replaceSignals(services, interview.id, rows, replaceManualEvidence === true, transaction);
+        if (rows.length) await detectRecurrence(services, interview.project_id, rows.map((r) => r.id), transaction);
         return null; // runStep counts the interview's evidence as it marks it processed
       },
     };

@@ -12,14 +12,15 @@ const complete: [Exclude<keyof NewSignal, (typeof COLUMNS)[number]>] extends [ne
 void complete;
 
 const list = COLUMNS.join(', ');
-const SQL = `INSERT INTO signals (${list}, created_at, updated_at) SELECT ${list}, now(), now() FROM jsonb_populate_recordset(NULL::signals, $1::jsonb)`;
+// Data-modifying CTEs: the old cards go and the new ones come in one statement (one round trip).
+const SQL = `WITH gone AS (DELETE FROM signals WHERE interview_id = $1 AND (NOT manual OR $2::boolean))
+  INSERT INTO signals (${list}, created_at, updated_at) SELECT ${list}, now(), now() FROM jsonb_populate_recordset(NULL::signals, $3::jsonb)`;
 
 /**
- * Stores an extraction's cards in one statement, in the caller's transaction: the rows travel
- * as one JSON array, so no model instance is built per card (Signal.bulkCreate cost about a
- * millisecond of CPU per interview).
+ * Replaces an interview's pipeline evidence with an extraction's cards (manual cards too when
+ * `replaceManual`), in the caller's transaction. The cards travel as one JSON array, so no
+ * model instance is built per card (Signal.bulkCreate cost about a millisecond of CPU per interview).
  */
-export async function storeSignals(services: Services, rows: NewSignal[], transaction: Transaction): Promise<void> {
-  if (!rows.length) return;
-  await services.db.sequelize.query(SQL, { bind: [JSON.stringify(rows)], transaction });
+export async function replaceSignals(services: Services, interviewId: string, rows: NewSignal[], replaceManual: boolean, transaction: Transaction): Promise<void> {
+  await services.db.sequelize.query(SQL, { bind: [interviewId, replaceManual, JSON.stringify(rows)], transaction });
 }
