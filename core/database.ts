@@ -54,7 +54,8 @@ export async function locateDatabase(config: Config, log: Logger, opts: { attach
   return { url: embedded.url(DEFAULT_DB), embedded };
 }
 
-export function connect(url: string, log: Logger, poolSize = 10): Database {
+export function connect(url: string, log: Logger, sizes: { poolSize?: number; ormPoolSize?: number } = {}): Database {
+  const { poolSize = 10, ormPoolSize = poolSize } = sizes;
   // UTC like Sequelize's connections, so timestamps read as text (tools/common.ts isoRequired) are UTC too.
   const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c TimeZone=UTC' });
   pool.on('error', (err) => log.warn('postgres pool error', { message: err.message }));
@@ -62,7 +63,7 @@ export function connect(url: string, log: Logger, poolSize = 10): Database {
   const sequelize = new Sequelize(url, {
     dialect: 'postgres',
     logging: false,
-    pool: { max: poolSize, min: 0, idle: 10_000 },
+    pool: { max: ormPoolSize, min: 0, idle: 10_000 },
     define: { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
   });
   return {

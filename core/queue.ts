@@ -6,6 +6,8 @@ export interface JobOptions {
   jobKey?: string;
   maxAttempts?: number;
   runAt?: Date;
+  /** Lower runs first (graphile-worker's order is priority, then run_at); default 0. */
+  priority?: number;
 }
 
 /**
@@ -14,7 +16,7 @@ export interface JobOptions {
  */
 export async function addJob(sequelize: Sequelize, transaction: Transaction | null, task: string, payload: Record<string, unknown>, opts: JobOptions = {}): Promise<void> {
   await sequelize.query(
-    `SELECT graphile_worker.add_job($1, $2::json, job_key => $3, max_attempts => $4, run_at => $5, job_key_mode => 'replace')`,
-    { bind: [task, JSON.stringify(payload), opts.jobKey ?? null, opts.maxAttempts ?? 5, opts.runAt ?? new Date()], ...(transaction ? { transaction } : {}) },
+    `SELECT graphile_worker.add_job($1, $2::json, job_key => $3, max_attempts => $4, run_at => $5, job_key_mode => 'replace', priority => $6)`,
+    { bind: [task, JSON.stringify(payload), opts.jobKey ?? null, opts.maxAttempts ?? 5, opts.runAt ?? new Date(), opts.priority ?? 0], ...(transaction ? { transaction } : {}) },
   );
 }

@@ -58,7 +58,8 @@ export async function openServices(
   let db: Database | null = null;
   let changes: ChangeFeed | null = null;
   try {
-    db = connect(location.url, log);
+    // Each running job holds at most one ORM connection, beside the ones HTTP requests use.
+    db = connect(location.url, log, { ormPoolSize: config.worker ? 10 + config.workerConcurrency : 10 });
     await migrate(db.sequelize);
     await migrateQueue(db.pool, log);
     const models = defineModels(db.sequelize);

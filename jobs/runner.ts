@@ -87,15 +87,19 @@ export async function startWorker(services: Services, pool: pg.Pool): Promise<Wo
     await pool.query(`DELETE FROM worker_heartbeats WHERE seen_at < now() - interval '1 day'`);
     await recoverCrashedWorkers(pool, (dead) => utils.forceUnlockWorkers(dead));
   };
+  const concurrency = services.config.workerConcurrency;
   const runner: Runner = await run({
     pgPool: pool,
     taskList,
     crontab,
-    concurrency: 2,
+    concurrency,
     pollInterval: 2000,
     noHandleSignals: true,
     logger: workerLogger(services.log),
     events,
+    // Jobs are fetched (and locked under the pool's id, which the heartbeat covers) a batch at a
+    // time and completed in batches: a job then costs no round trip of its own to the queue.
+    preset: { worker: { localQueue: { size: concurrency + 1 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
   });
   await beat().catch((err) => services.log.warn('worker heartbeat failed', { message: (err as Error).message }));
   const timer = setInterval(() => beat().catch((err) => services.log.warn('worker heartbeat failed', { message: (err as Error).message })), HEARTBEAT_MS);

@@ -15,7 +15,8 @@ import { timedMerge } from '../../tools/interviews/timed-merge.ts';
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
   const bin = tools(services.config);
-  await runStep(services, interviewId, 'deriving_media', helpers, async ({ interview, dir }) => {
+  await runStep(services, interviewId, 'deriving_media', helpers, async ({ interview, scratch }) => {
+    const dir = await scratch();
     const { models } = services;
     const stored: Array<Parameters<typeof recordArtifact>[2]> = [];
     const keep = async (file: string, name: string, kind: string, mime: string, meta?: Record<string, unknown>) => {

@@ -2,6 +2,7 @@ import type { TaskFactory } from '../runner.ts';
 import { runStep } from '../../tools/interviews/steps.ts';
 import { extractEvidence } from '../../tools/evidence/extract.ts';
 import { detectRecurrence } from '../../tools/evidence/recurrence.ts';
+import { replaceSignals } from '../../tools/evidence/store.ts';
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId, replaceManualEvidence } = payload as { interviewId: string; replaceManualEvidence?: boolean };
@@ -9,13 +10,9 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const rows = await extractEvidence(services, interview, warn);
     return {
       finish: async (transaction) => {
-        const { models } = services;
-        await models.Signal.destroy({ where: { interview_id: interview.id, ...(replaceManualEvidence ? {} : { manual: false }) }, transaction });
-        await models.Signal.bulkCreate(rows, { transaction });
-        await detectRecurrence(services, interview.project_id, rows.map((r) => r.id), transaction);
-        const count = await models.Signal.count({ where: { interview_id: interview.id }, transaction });
-        await interview.update({ evidence_count: count }, { transaction });
-        return null;
+        await replaceSignals(services, interview.id, rows, replaceManualEvidence === true, transaction);
+        if (rows.length) await detectRecurrence(services, interview.project_id, rows.map((r) => r.id), transaction);
+        return null; // runStep counts the interview's evidence as it marks it processed
       },
     };
   });

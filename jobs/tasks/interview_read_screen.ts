@@ -14,7 +14,8 @@ import { screenReader } from '../../tools/interviews/ocr.ts';
  */
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
-  await runStep(services, interviewId, 'reading_screen', helpers, async ({ interview, dir, warn }) => {
+  await runStep(services, interviewId, 'reading_screen', helpers, async ({ interview, scratch, warn }) => {
+    const dir = await scratch();
     const { models } = services;
     const frames = (await models.Artifact.findAll({ where: { interview_id: interview.id, kind: 'frame' } })).sort(
       (a, b) => Number(a.meta?.timestamp_ms ?? 0) - Number(b.meta?.timestamp_ms ?? 0),

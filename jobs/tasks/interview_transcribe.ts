@@ -15,7 +15,7 @@ const PIECE_SECONDS = 600;
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
   const bin = tools(services.config);
-  await runStep(services, interviewId, 'transcribing', helpers, async ({ interview, dir, warn }) => {
+  await runStep(services, interviewId, 'transcribing', helpers, async ({ interview, scratch, warn }) => {
     const { models } = services;
     if (await models.TranscriptSegment.count({ where: { interview_id: interview.id } })) {
       return { finish: async () => 'extracting' }; // imported or already transcribed
@@ -30,6 +30,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
         action: 'Set openai_api_key in the project settings (or TRANSCRIPTION_URL on the server), then POST P/sessions/:sessionId/retry-transcription',
       });
     }
+    const dir = await scratch();
     const file = path.join(dir, 'audio.mp3');
     await downloadTo(services, audio.storage_key, file, 'audio');
     await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);

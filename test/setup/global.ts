@@ -55,7 +55,7 @@ export default async function setup(project: TestProject) {
   }
   const templateDb = `verbatim_template_${process.pid}`;
   await ensureDatabase(adminUrl, templateDb);
-  const db = connect(withDatabase(adminUrl, templateDb), log, 4);
+  const db = connect(withDatabase(adminUrl, templateDb), log, { poolSize: 4 });
   await migrate(db.sequelize);
   await migrateQueue(db.pool, log);
   await db.close();

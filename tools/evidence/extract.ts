@@ -1,6 +1,7 @@
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow, SignalAttrs } from '../../models/index.ts';
 import { newId } from '../../core/ids.ts';
+import { selectRows } from '../../core/sql.ts';
 import { modelAccess, recordKeyUse } from '../interviews/model-access.ts';
 import { LocalExtractor } from './local-extractor.ts';
 import { LlmExtractor } from './llm-extractor.ts';
@@ -11,9 +12,8 @@ import type { StepWork } from '../interviews/steps.ts';
 
 export type NewSignal = Omit<SignalAttrs, 'created_at' | 'updated_at' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'created_by'>;
 
-export async function turnsOf(services: Services, interviewId: string): Promise<Turn[]> {
-  const segments = await services.models.TranscriptSegment.findAll({ where: { interview_id: interviewId }, order: [['idx', 'ASC']] });
-  return segments.map((s) => ({ segment_id: s.id, idx: s.idx, role: s.role, speaker: s.speaker, start_ms: s.start_ms, end_ms: s.end_ms, text: s.text }));
+export function turnsOf(services: Services, interviewId: string): Promise<Turn[]> {
+  return selectRows<Turn>(services, `SELECT id AS segment_id, idx, role, speaker, start_ms, end_ms, text FROM transcript_segments WHERE interview_id = $1 ORDER BY idx`, [interviewId]);
 }
 
 /**

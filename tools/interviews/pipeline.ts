@@ -19,8 +19,27 @@ export const TASK_FOR_STEP: Record<Step, string> = {
   merging_media: 'interview_merge_media',
 };
 
-export async function queueStep(services: Services, interviewId: string, step: Step, transaction: Transaction, payload: Record<string, unknown> = {}, runAt?: Date): Promise<void> {
-  await addJob(services.db.sequelize, transaction, TASK_FOR_STEP[step], { interviewId, ...payload }, { jobKey: `interview:${interviewId}:${step}`, maxAttempts: 5, ...(runAt ? { runAt } : {}) });
+/**
+ * The next step of an interview already being processed runs before the first step of one
+ * still waiting: in a burst, work in flight finishes (and its evidence appears) before more
+ * is started, instead of every interview advancing one step per pass over the backlog.
+ */
+export const CONTINUING_PRIORITY = -1;
+
+export async function queueStep(
+  services: Services,
+  interviewId: string,
+  step: Step,
+  transaction: Transaction,
+  payload: Record<string, unknown> = {},
+  opts: { runAt?: Date; continuing?: boolean } = {},
+): Promise<void> {
+  await addJob(services.db.sequelize, transaction, TASK_FOR_STEP[step], { interviewId, ...payload }, {
+    jobKey: `interview:${interviewId}:${step}`,
+    maxAttempts: 5,
+    ...(opts.runAt ? { runAt: opts.runAt } : {}),
+    ...(opts.continuing ? { priority: CONTINUING_PRIORITY } : {}),
+  });
 }
 
 /** Where processing starts: media first when there is any, else straight to the transcript. */
@@ -50,7 +69,7 @@ export async function queueProcessing(services: Services, interview: InterviewRo
     },
     { transaction },
   );
-  await queueStep(services, interview.id, step, transaction, {}, runAt);
+  await queueStep(services, interview.id, step, transaction, {}, { runAt });
 }
 
 export class StepFailure extends Error {

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { JobHelpers } from 'graphile-worker';
-import type { Transaction } from 'sequelize';
+import { col, fn, literal, type Transaction } from 'sequelize';
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow, ProcessingWarning } from '../../models/index.ts';
 import { StepFailure, queueStep, type Step } from './pipeline.ts';
@@ -10,8 +10,8 @@ import { recordFailure, recordUsage } from '../billing/usage.ts';
 
 export interface StepWork {
   interview: InterviewRow;
-  /** A scratch folder for this run, removed afterwards. */
-  dir: string;
+  /** A scratch folder for this run, made on first call and removed afterwards (extraction needs none). */
+  scratch(): Promise<string>;
   /** Records a warning on the processing status at once (what this step did differently than configured). */
   warn(w: Omit<ProcessingWarning, 'step'>): Promise<void>;
 }
@@ -31,27 +31,40 @@ export async function runStep(
   work: (w: StepWork) => Promise<{ finish: (t: Transaction) => Promise<Step | null> }>,
 ): Promise<void> {
   const { models, db } = services;
-  const interview = await models.Interview.findByPk(interviewId);
-  if (!interview) return; // deleted meanwhile: nothing to do
-  // Warnings describe the run that made the current result: a step that runs again starts clean.
   const others = (list: ProcessingWarning[] | null, code?: string) => (list ?? []).filter((w) => w.step !== step || (code !== undefined && w.code !== code));
-  await interview.update({ processing_status: 'processing', processing_step: step, processing_started_at: interview.processing_started_at ?? new Date(), processing_warnings: others(interview.processing_warnings) });
+  // One round trip marks the step started and reads the interview. Warnings describe the run
+  // that made the current result: a step that runs again starts without its old ones.
+  const [, [interview]] = await models.Interview.update(
+    {
+      processing_status: 'processing',
+      processing_step: step,
+      processing_started_at: fn('COALESCE', col('processing_started_at'), fn('now')) as unknown as Date,
+      processing_warnings: literal(
+        `COALESCE((SELECT jsonb_agg(w ORDER BY n) FROM jsonb_array_elements(processing_warnings) WITH ORDINALITY AS e(w, n) WHERE w->>'step' IS DISTINCT FROM ${db.sequelize.escape(step)}), '[]'::jsonb)`,
+      ) as unknown as ProcessingWarning[],
+    },
+    { where: { id: interviewId }, returning: true },
+  );
+  if (!interview) return; // deleted meanwhile: nothing to do
   const warn: StepWork['warn'] = async (w) => {
     await interview.update({ processing_warnings: [...others(interview.processing_warnings, w.code), { step, ...w }] });
   };
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `verbatim-${step}-`));
+  let dir = null as Promise<string> | null;
+  const scratch = () => (dir ??= fs.mkdtemp(path.join(os.tmpdir(), `verbatim-${step}-`)));
   try {
-    const { finish } = await work({ interview, dir, warn });
+    const { finish } = await work({ interview, scratch, warn });
     await db.sequelize.transaction(async (transaction) => {
       const fresh = await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE });
       if (!fresh) return;
       const next = await finish(transaction);
       if (next) {
         await fresh.update({ processing_step: next, processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null }, { transaction });
-        await queueStep(services, interviewId, next, transaction);
+        await queueStep(services, interviewId, next, transaction, {}, { continuing: true });
       } else {
+        // The interview's evidence as processing ends, counted in the same statement.
+        const evidence = literal(`(SELECT count(*) FROM signals WHERE interview_id = ${db.sequelize.escape(interviewId)})`) as unknown as number;
         await fresh.update(
-          { processing_status: 'processed', processing_step: null, processed_at: new Date(), processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null },
+          { processing_status: 'processed', processing_step: null, processed_at: new Date(), evidence_count: evidence, processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null },
           { transaction },
         );
         await recordUsage(services, interviewId, transaction);
@@ -77,6 +90,7 @@ export async function runStep(
     if (!(err instanceof StepFailure)) services.log.error('processing step crashed', { interviewId, step, error: err instanceof Error ? err.stack : String(err) });
     if (!final) throw err;
   } finally {
-    await fs.rm(dir, { recursive: true, force: true });
+    const made = await dir?.catch(() => null);
+    if (made) await fs.rm(made, { recursive: true, force: true });
   }
 }
