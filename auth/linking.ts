@@ -1,5 +1,6 @@
 import express, { type Request, type Router } from 'express';
-import * as oidc from 'openid-client';
+import type { Configuration } from 'openid-client';
+import { openidClient } from './openid.ts';
 import type { Services } from '../core/context.ts';
 import type { LinkingApp } from '../core/config.ts';
 import { AppError, AuthenticationError, ConflictError, UnavailableError, ValidationError } from '../core/errors.ts';
@@ -34,8 +35,8 @@ async function identityOf(provider: Provider, app: LinkingApp, token: string): P
 export function linkingRoutes(services: Services): Router {
   const router = express.Router();
   const flows = signedCookie<{ provider: Provider; userId: string; state: string; verifier: string; returnTo: string }>(services, 'link_cookie_key', 600);
-  const configs = new Map<Provider, oidc.Configuration>();
-  const configFor = (provider: Provider) => {
+  const configs = new Map<Provider, Configuration>();
+  const configFor = async (provider: Provider) => {
     const app = services.config.linking[provider];
     if (!app.clientId) {
       throw new UnavailableError(`Linking a ${provider === 'codehost' ? 'code-host' : 'tracker'} account is not configured`, {
@@ -44,6 +45,7 @@ export function linkingRoutes(services: Services): Router {
         action: `Set ${provider.toUpperCase()}_CLIENT_ID and ${provider.toUpperCase()}_CLIENT_SECRET`,
       });
     }
+    const oidc = await openidClient();
     let config = configs.get(provider);
     if (!config) {
       config = new oidc.Configuration({ issuer: new URL(app.authorizeUrl).origin, authorization_endpoint: app.authorizeUrl, token_endpoint: app.tokenUrl }, app.clientId, app.clientSecret ?? undefined);
@@ -59,7 +61,8 @@ export function linkingRoutes(services: Services): Router {
       try {
         const principal = await authenticate(services, bearerFrom(req));
         if (!principal || principal.kind !== 'user') throw new AuthenticationError('Sign in first: linking adds an account to yours', { code: 'sign_in_required' });
-        const { app, config } = configFor(provider);
+        const { app, config } = await configFor(provider);
+        const oidc = await openidClient();
         const verifier = oidc.randomPKCECodeVerifier();
         const state = oidc.randomState();
         res.cookie(COOKIE, await flows.seal({ provider, userId: principal.userId, state, verifier, returnTo: safeReturn(req.query.return_to) }), { httpOnly: true, sameSite: 'lax', secure: services.baseUrl().startsWith('https:'), maxAge: 600_000, path: '/api/auth' });
@@ -74,7 +77,8 @@ export function linkingRoutes(services: Services): Router {
       try {
         const flow = await flows.open(cookieOf(req, COOKIE));
         if (!flow || flow.provider !== provider) throw new ValidationError('The linking expired or was started elsewhere; start again', { code: 'link_state_missing' });
-        const { app, config } = configFor(provider);
+        const { app, config } = await configFor(provider);
+        const oidc = await openidClient();
         let tokens;
         try {
           tokens = await oidc.authorizationCodeGrant(config, new URL(req.originalUrl, services.baseUrl()), { pkceCodeVerifier: flow.verifier, expectedState: flow.state });

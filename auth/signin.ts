@@ -1,5 +1,6 @@
 import express, { type Router, type Request } from 'express';
-import * as oidc from 'openid-client';
+import type { Configuration } from 'openid-client';
+import { openidClient } from './openid.ts';
 import type { Services } from '../core/context.ts';
 import { AppError, UnavailableError, ValidationError } from '../core/errors.ts';
 import { routeLimiter } from '../core/rate-limit.ts';
@@ -19,13 +20,14 @@ const FLOW_SECONDS = 600;
 export function signInRoutes(services: Services): Router {
   const router = express.Router();
   const cfg = services.config.signIn;
-  let discovered: Promise<oidc.Configuration> | null = null;
+  let discovered: Promise<Configuration> | null = null;
   const configuration = () => {
     if (!cfg.clientId) {
       throw new UnavailableError('Sign-in is not configured on this server', { code: 'sign_in_unconfigured', retryable: false, action: 'Set OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (and OIDC_ISSUER for a provider other than Google)' });
     }
-    discovered ??= oidc
-      .discovery(new URL(cfg.issuer), cfg.clientId, cfg.clientSecret ?? undefined, undefined, cfg.issuer.startsWith('http:') ? { execute: [oidc.allowInsecureRequests] } : undefined)
+    const clientId = cfg.clientId;
+    discovered ??= openidClient()
+      .then((oidc) => oidc.discovery(new URL(cfg.issuer), clientId, cfg.clientSecret ?? undefined, undefined, cfg.issuer.startsWith('http:') ? { execute: [oidc.allowInsecureRequests] } : undefined))
       .catch((err) => {
         discovered = null;
         throw err;
@@ -39,6 +41,7 @@ export function signInRoutes(services: Services): Router {
   router.get('/api/auth/google/login', routeLimiter(services.db.pool, 'auth.signin', 10), async (req, res, next) => {
     try {
       const config = await configuration();
+      const oidc = await openidClient();
       const verifier = oidc.randomPKCECodeVerifier();
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
@@ -60,6 +63,7 @@ export function signInRoutes(services: Services): Router {
   router.get('/api/auth/google/callback', async (req: Request, res, next) => {
     try {
       const config = await configuration();
+      const oidc = await openidClient();
       const flow = await flows.open(cookieOf(req, FLOW_COOKIE));
       if (!flow) throw new ValidationError('The sign-in expired or was started elsewhere; start again', { code: 'sign_in_state_missing' });
       let tokens;

@@ -248,6 +248,7 @@ try {
   const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
   const service = await launch([...profile, 'bin/verbatim.ts', 'start'], env, /Verbatim is running/);
   children.push(service);
+  line('service_rss_idle', rssMiB(service.pid!), 'MiB');
   const base = `http://127.0.0.1:${port}`;
 
   const login = spawn(process.execPath, ['bin/verbatim.ts', 'login', '--email', 'bench@example.com'], { cwd: root, env: { ...process.env, ...env } });

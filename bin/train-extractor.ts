@@ -9,8 +9,8 @@
  */
 import fs from 'node:fs';
 import { MODEL_FILE } from '../tools/evidence/sentence-model.ts';
-import { labelledTranscripts, TRAINING_SETS } from '../tools/evidence/training/corpus.ts';
-import { crossValidate, fit } from '../tools/evidence/training/fit.ts';
+import { labelledTranscripts, TRAINING_SETS } from '../training/corpus.ts';
+import { crossValidate, fit } from '../training/fit.ts';
 
 const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
 

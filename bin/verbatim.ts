@@ -10,6 +10,7 @@ import { ensureUser } from '../tools/account/users.ts';
 import { readOutbox } from '../core/mailer.ts';
 import { rotateSigningKey } from '../auth/oauth/keys.ts';
 import { listOperators, setAdminFlag } from '../tools/admin/operators.ts';
+import { boundHeapGrowth, releaseStartupGarbage } from '../core/heap.ts';
 
 const HELP = `Verbatim — interviews in, evidence out.
 
@@ -44,6 +45,7 @@ function fail(message: string, code = 1): never {
 const CRASH_STOP_MS = 10_000;
 
 async function start(workerOnly: boolean) {
+  boundHeapGrowth();
   const config = loadConfig();
   if (workerOnly) config.worker = true;
   const log = createLogger(config.logLevel);
@@ -69,6 +71,7 @@ async function start(workerOnly: boolean) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`Port ${config.port} is in use: stop what runs there or set PORT.`);
     fail(`Could not start: ${err instanceof Error ? err.message : String(err)}`);
   }
+  releaseStartupGarbage();
   const base = service.url;
   if (workerOnly) {
     process.stdout.write(`Verbatim worker running against ${config.databaseUrl ? 'DATABASE_URL' : path.join(config.dataDir, 'pg')}. Ctrl-C stops it.\n`);

@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { newId } from './ids.ts';
+import { lazyModule } from './lazy.ts';
 
 export interface Mail {
   to: string;
@@ -19,12 +20,14 @@ export interface Mailer {
  * outbox in DATA_DIR that an operator reads with `npm run cli -- outbox` (never over the API).
  */
 export function createMailer(opts: { smtpUrl: string | null; from: string; dataDir: string }): Mailer {
-  if (opts.smtpUrl) {
-    const transport = nodemailer.createTransport(opts.smtpUrl);
+  const smtpUrl = opts.smtpUrl;
+  if (smtpUrl) {
+    // nodemailer loads with the first mail: most processes never send one.
+    const transport = lazyModule(async (): Promise<Transporter> => (await import('nodemailer')).default.createTransport(smtpUrl));
     return {
       kind: 'smtp',
       async send(mail) {
-        await transport.sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
+        await (await transport()).sendMail({ from: opts.from, to: mail.to, subject: mail.subject, text: mail.text });
       },
     };
   }

@@ -1,8 +1,12 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import type { Agent, RequestInit, Response } from 'undici';
 import { AppError, DomainError } from './errors.ts';
+import { lazyModule } from './lazy.ts';
+
+/** undici (~5 MiB of heap) loads with the first outbound call: widget checks, previews, model endpoints. */
+export const undici = lazyModule(() => import('undici'));
 
 export interface SafeFetchOptions {
   /** Operators may allow loopback addresses (tests, local development); never private or metadata ones. */
@@ -71,11 +75,13 @@ export async function safeFetch(raw: string, opts: SafeFetchOptions = {}): Promi
   const maxBytes = opts.maxBytes ?? 1024 * 1024;
   const signal = AbortSignal.timeout(opts.timeoutMs ?? 5000);
   let url = checkUrl(raw, allowLoopback);
+  const { fetch: undiciFetch } = await undici();
+  const dispatcher = await outboundDispatcher(allowLoopback);
   for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
     const res = await undiciFetch(url, {
       redirect: 'manual',
       signal,
-      dispatcher: outboundDispatcher(allowLoopback),
+      dispatcher,
       headers: { 'user-agent': 'VerbatimBot/1.0 (+widget and listing checks)', accept: 'text/html,*/*;q=0.5' },
     }).catch((err: unknown) => {
       const cause = (err as { cause?: unknown }).cause;
@@ -117,7 +123,8 @@ const dispatchers = new Map<boolean, Agent>();
  * The one connection pool for addresses a user can set: every connection it opens resolves
  * its name through the guarded lookup, so a pooled keep-alive socket was checked when opened.
  */
-function outboundDispatcher(allowLoopback: boolean): Agent {
+async function outboundDispatcher(allowLoopback: boolean): Promise<Agent> {
+  const { Agent } = await undici();
   let agent = dispatchers.get(allowLoopback);
   if (!agent) dispatchers.set(allowLoopback, (agent = new Agent({ connect: { lookup: guardedLookup(allowLoopback) } })));
   return agent;
@@ -130,8 +137,9 @@ function outboundDispatcher(allowLoopback: boolean): Agent {
  */
 export async function guardedFetch(raw: string, init: RequestInit, opts: { allowLoopback: boolean }): Promise<Response> {
   const url = checkUrl(raw, opts.allowLoopback);
+  const [{ fetch: undiciFetch }, dispatcher] = await Promise.all([undici(), outboundDispatcher(opts.allowLoopback)]);
   try {
-    return await undiciFetch(url, { ...init, redirect: 'error', dispatcher: outboundDispatcher(opts.allowLoopback) });
+    return await undiciFetch(url, { ...init, redirect: 'error', dispatcher });
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause;
     throw cause instanceof AppError ? cause : err;

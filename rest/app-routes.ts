@@ -3,7 +3,6 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
-import { build } from 'esbuild';
 import type { Services } from '../core/context.ts';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../app');
@@ -25,17 +24,20 @@ function stylesheet(): string {
 /** The workspace bundle (React from app/), built once per process on first use: no build step before `npm start`. */
 let bundle: Promise<{ js: Asset; css: Asset }> | null = null;
 export function appBundle(): Promise<{ js: Asset; css: Asset }> {
-  bundle ??= build({
-    entryPoints: [path.join(dir, 'main.tsx')],
-    bundle: true,
-    minify: true,
-    format: 'esm',
-    target: 'es2022',
-    jsx: 'automatic',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    write: false,
-    legalComments: 'none',
-  })
+  bundle ??= import('esbuild')
+    .then(({ build }) =>
+      build({
+        entryPoints: [path.join(dir, 'main.tsx')],
+        bundle: true,
+        minify: true,
+        format: 'esm',
+        target: 'es2022',
+        jsx: 'automatic',
+        define: { 'process.env.NODE_ENV': '"production"' },
+        write: false,
+        legalComments: 'none',
+      }),
+    )
     .then((r) => ({ js: asset(r.outputFiles[0].text, 'application/javascript'), css: asset(stylesheet(), 'text/css') }))
     .catch((err) => {
       bundle = null;

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import { z } from 'zod';
 import type { Ctx, Services } from '../core/context.ts';
 import { AppError, AuthenticationError, DomainError, ValidationError } from '../core/errors.ts';
@@ -47,7 +47,12 @@ function refuse(socket: Duplex, err: unknown): void {
  * All state lives in Postgres, so a participant may reconnect to any process and resume.
  */
 export function attachConductor(server: Server, services: Services): { close(): void } {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  // ws loads with the first interview socket, not in every process.
+  let wss: WebSocketServer | null = null;
+  const socketServer = async () => {
+    const { WebSocketServer } = await import('ws');
+    return (wss ??= new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES }));
+  };
   server.on('upgrade', (req, socket, head) => {
     let url: URL;
     let sessionId: string;
@@ -79,13 +84,13 @@ export function attachConductor(server: Server, services: Services): { close(): 
       if (interview.status !== 'in_progress' && !isEnded(interview)) {
         throw new DomainError('The interview has not started', { code: 'session_not_started', action: 'POST /api/sdk/conductor/:sessionId/start first' });
       }
-      return ctx;
+      return { ctx, sockets: await socketServer() };
     })().then(
-      (ctx) => wss.handleUpgrade(req, socket, head, (ws) => serve(ws, ctx, sessionId)),
+      ({ ctx, sockets }) => sockets.handleUpgrade(req, socket, head, (ws) => serve(ws, ctx, sessionId)),
       (err) => refuse(socket, err),
     );
   });
-  return { close: () => wss.clients.forEach((ws) => ws.terminate()) };
+  return { close: () => wss?.clients.forEach((ws) => ws.terminate()) };
 }
 
 function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import multer from 'multer';
+import type multer from 'multer';
 import { PassThrough } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import type { MultipartFile } from '../core/registry.ts';
@@ -134,6 +134,7 @@ export async function parseMultipart(req: Request, res: import('express').Respon
   if (!req.is('multipart/form-data')) throw new ValidationError('The body must be multipart/form-data', { code: 'multipart_required' });
   const engine = new StreamingStorage(storage, files);
   const largest = Math.max(...Object.values(files).map((f) => f.maxBytes));
+  const { default: multer } = await import('multer');
   const upload = multer({ storage: engine, limits: { fileSize: largest + 1, files: Object.keys(files).length, fields: 20, fieldSize: 64 * 1024 } }).any();
   try {
     await new Promise<void>((resolve, reject) => upload(req, res, (err?: unknown) => (err ? reject(err) : resolve())));

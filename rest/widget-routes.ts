@@ -2,7 +2,6 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import express, { type Router } from 'express';
-import { build } from 'esbuild';
 import type { Services } from '../core/context.ts';
 import { escapeHtml } from '../core/html.ts';
 
@@ -11,7 +10,8 @@ const entry = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../wid
 /** The widget bundle, built once per process from widget/ (no build step before `npm start`). */
 let bundle: Promise<{ code: string; etag: string }> | null = null;
 export function widgetBundle(): Promise<{ code: string; etag: string }> {
-  bundle ??= build({ entryPoints: [entry], bundle: true, minify: true, format: 'iife', target: 'es2020', write: false, legalComments: 'none' })
+  bundle ??= import('esbuild')
+    .then(({ build }) => build({ entryPoints: [entry], bundle: true, minify: true, format: 'iife', target: 'es2020', write: false, legalComments: 'none' }))
     .then((r) => {
       const code = r.outputFiles[0].text;
       return { code, etag: `"${createHash('sha256').update(code).digest('base64url').slice(0, 16)}"` };

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { evaluateLocalExtractor, HELDOUT, labelledTranscripts, turnsOf, type Evaluation } from './helpers/extractor-eval.ts';
 import { SentenceModel } from '../tools/evidence/sentence-model.ts';
-import { TRAINING_SETS } from '../tools/evidence/training/corpus.ts';
-import { crossValidate, fit } from '../tools/evidence/training/fit.ts';
+import { TRAINING_SETS } from '../training/corpus.ts';
+import { crossValidate, fit } from '../training/fit.ts';
 
 const HELDOUT_FLOOR = { recall: 0.5, precision: 0.55 };
 import { SIGNAL_TYPES } from '../tools/evidence/types.ts';

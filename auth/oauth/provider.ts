@@ -1,4 +1,5 @@
-import Provider, { errors, type Configuration } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration } from 'oidc-provider';
 import { createLocalJWKSet, jwtVerify, type JWK } from 'jose';
 import { signingKeys } from './keys.ts';
 import type { Services } from '../../core/context.ts';
@@ -31,6 +32,8 @@ export interface OAuthOptions {
  * endpoint or the REST API.
  */
 export async function createOAuth(services: Services, { accessTokenTTL = 3600 }: OAuthOptions = {}): Promise<OAuth> {
+  // oidc-provider (~7 MiB of heap) loads when the first OAuth request or token arrives (services.oauth() is lazy).
+  const { default: Provider, errors } = await import('oidc-provider');
   const base = services.baseUrl();
   const issuer = issuerOf(base);
   const keys = await signingKeys(services.db.sequelize);

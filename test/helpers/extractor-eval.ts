@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { labelledTranscripts, matches, turnsOf, type Label } from '../../tools/evidence/training/corpus.ts';
+import { labelledTranscripts, matches, turnsOf, type Label } from '../../training/corpus.ts';
 import { LocalExtractor } from '../../tools/evidence/local-extractor.ts';
-import { evaluate, type Evaluation } from '../../tools/evidence/training/evaluate.ts';
+import { evaluate, type Evaluation } from '../../training/evaluate.ts';
 
 export { labelledTranscripts, matches, turnsOf, type Evaluation, type Label };
 

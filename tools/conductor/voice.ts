@@ -3,7 +3,8 @@ import { capability } from '../../core/registry.ts';
 import type { Ctx } from '../../core/context.ts';
 import { AppError, DomainError, UnavailableError } from '../../core/errors.ts';
 import { creates } from '../common.ts';
-import { FormData, type Response } from 'undici';
+import type { FormData, Response } from 'undici';
+import { undici } from '../../core/safe-fetch.ts';
 import { addressRefused, endpointFetch, modelAccess, REFUSED_ACTION, type Endpoint } from '../interviews/model-access.ts';
 import { SdkSessionId, sdkSession } from '../sdk/session-access.ts';
 import { segmentsOf, type Segment } from './script.ts';
@@ -128,7 +129,7 @@ export const realtimeCall = capability({
     const model = ctx.services.config.realtimeModel;
     // The call starts with its session: the model's instructions, transcription of the
     // participant, and no reply of its own when they stop talking (the conductor decides).
-    const form = new FormData();
+    const form = new (await undici()).FormData();
     form.set('sdp', input.sdp);
     form.set('session', JSON.stringify({
       type: 'realtime',

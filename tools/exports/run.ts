@@ -9,7 +9,7 @@ const FAILED_MESSAGE = 'The archive could not be written. Request a new export; 
 
 async function writeArchive(services: Services, job: ExportRow) {
   const { pool } = services.db;
-  const zip = zipToStorage(services.storage, exportKey(job));
+  const zip = await zipToStorage(services.storage, exportKey(job));
   try {
     const counts = zeroCounts();
     const generatedAt = new Date();

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { ZipArchive, type EntryData } from 'archiver';
+import type { EntryData } from 'archiver';
 import type { Storage, StoredObject } from '../../core/storage/storage.ts';
 
 const never = new Promise<never>(() => {});
@@ -9,7 +9,9 @@ const never = new Promise<never>(() => {});
  * compressed, so at most one file is held in memory; a storage or archive failure rejects
  * whichever call is waiting instead of leaving it stalled on backpressure.
  */
-export function zipToStorage(storage: Storage, key: string) {
+export async function zipToStorage(storage: Storage, key: string) {
+  // archiver and its stream helpers load with the first export, not in every process.
+  const { ZipArchive } = await import('archiver');
   const archive = new ZipArchive({ zlib: { level: 6 } });
   // S3's uploader accepts only a Node Readable; archiver's stream is not one.
   const body = new PassThrough();

@@ -1,8 +1,13 @@
-import { Octokit } from '@octokit/rest';
-import { createAppAuth } from '@octokit/auth-app';
-import { LinearClient } from '@linear/sdk';
+import type { Octokit } from '@octokit/rest';
+import type { LinearClient } from '@linear/sdk';
 import type { Services } from '../../core/context.ts';
 import { AppError, UnavailableError } from '../../core/errors.ts';
+import { lazyModule } from '../../core/lazy.ts';
+
+/** The providers' SDKs load at the first call (the tracker's alone is ~12 MiB of heap). */
+export const octokitModule = lazyModule(() => import('@octokit/rest'));
+const appAuthModule = lazyModule(() => import('@octokit/auth-app'));
+const linearModule = lazyModule(() => import('@linear/sdk'));
 
 /** The code-host app (a GitHub App); unconfigured, 503 naming the settings. */
 export function codehostApp(services: Services) {
@@ -18,8 +23,9 @@ export function codehostApp(services: Services) {
 }
 
 /** Octokit acting as the app, or as one of its installations. */
-export function codehostClient(services: Services, installationId?: string): Octokit {
+export async function codehostClient(services: Services, installationId?: string): Promise<Octokit> {
   const app = codehostApp(services);
+  const [{ Octokit }, { createAppAuth }] = await Promise.all([octokitModule(), appAuthModule()]);
   return new Octokit({
     baseUrl: app.apiUrl,
     authStrategy: createAppAuth,
@@ -42,14 +48,16 @@ export function trackerApp(services: Services) {
   return app;
 }
 
-export function trackerClient(services: Services, accessToken: string): LinearClient {
+export async function trackerClient(services: Services, accessToken: string): Promise<LinearClient> {
+  const { LinearClient } = await linearModule();
   return new LinearClient({ accessToken, apiUrl: `${services.config.linking.tracker.apiUrl}/graphql` });
 }
 
 /** A GraphQL call through the tracker's own client; provider failures become our envelope. */
-export async function trackerQuery<T>(client: LinearClient, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+export async function trackerQuery<T>(client: LinearClient | Promise<LinearClient>, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+  const linear = await client;
   try {
-    const res = await client.client.rawRequest<T, Record<string, unknown>>(query, variables);
+    const res = await linear.client.rawRequest<T, Record<string, unknown>>(query, variables);
     return res.data as T;
   } catch (err) {
     throw providerError('tracker', err);

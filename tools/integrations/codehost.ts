@@ -3,11 +3,10 @@ import { capability } from '../../core/registry.ts';
 import { projectOf } from '../../core/context.ts';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import type { UserPrincipal } from '../../core/context.ts';
-import { Octokit } from '@octokit/rest';
 import { newId } from '../../core/ids.ts';
 import { readOnly, updates } from '../common.ts';
 import { Project, projectRecord, writeProject } from '../projects/record.ts';
-import { codehostApp, codehostClient, providerError } from './apps.ts';
+import { codehostApp, codehostClient, octokitModule, providerError } from './apps.ts';
 import { beginFlow, finishFlow } from './flows.ts';
 
 const managers = ['owner', 'admin'] as ('owner' | 'admin')[];
@@ -57,7 +56,9 @@ async function checkInstallationIsTheirs(services: Parameters<typeof codehostApp
     throw new ForbiddenError('Link your code-host account first, so we can see which installations are yours', { code: 'codehost_identity_required', action: 'GET /api/auth/codehost/login, then install the app again' });
   }
   const token = services.secrets.open({ keyId: row.token_key_id, ciphertext: row.token_ciphertext }, userId);
-  const octokit = new Octokit({ baseUrl: codehostApp(services).apiUrl, auth: token, request: { timeout: 10_000 } });
+  const { apiUrl } = codehostApp(services);
+  const { Octokit } = await octokitModule();
+  const octokit = new Octokit({ baseUrl: apiUrl, auth: token, request: { timeout: 10_000 } });
   let installations: Array<{ id: number }>;
   try {
     installations = await octokit.paginate(octokit.rest.apps.listInstallationsForAuthenticatedUser, { per_page: 100 });
@@ -96,7 +97,7 @@ export const codehostSetup = capability({
     await checkInstallationIsTheirs(services, userId, input.installation_id);
     const { rows: elsewhere } = await services.db.pool.query(`SELECT 1 FROM codehost_installations WHERE installation_id = $1 AND organization_id <> $2`, [input.installation_id, flow.organization_id]);
     if (elsewhere.length) throw new ConflictError('That installation belongs to another organization here', { code: 'installation_attached_elsewhere' });
-    const installation = await codehostClient(services).rest.apps.getInstallation({ installation_id: Number(input.installation_id) }).catch((err) => {
+    const installation = await (await codehostClient(services)).rest.apps.getInstallation({ installation_id: Number(input.installation_id) }).catch((err) => {
       throw providerError('codehost', err);
     });
     const account = installation.data.account as { login?: string; slug?: string } | null;
@@ -162,7 +163,7 @@ export const codehostSelectInstallation = capability({
 async function installationRepos(ctx: Parameters<typeof projectOf>[0]) {
   const { project } = projectOf(ctx);
   if (!project.codehost_installation_id) throw new ValidationError('No code-host installation is attached to this project', { code: 'codehost_not_attached', action: 'POST P/codehost-app/select-installation first' });
-  const octokit = codehostClient(ctx.services, project.codehost_installation_id);
+  const octokit = await codehostClient(ctx.services, project.codehost_installation_id);
   try {
     const repos = await octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, { per_page: 100 });
     return repos.map((r) => ({ full_name: r.full_name, default_branch: r.default_branch ?? 'main', private: r.private, html_url: r.html_url }));

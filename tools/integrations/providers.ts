@@ -21,7 +21,7 @@ async function createGithubIssue(services: Services, project: ProjectAttrs, draf
   const repoSlug = project.codehost_repo_url!;
   const [owner, repo] = repoSlug.split('/');
   try {
-    const { data } = await codehostClient(services, project.codehost_installation_id!).rest.issues.create({ owner, repo, title: draft.title, body: draft.body, labels: ['verbatim'] });
+    const { data } = await (await codehostClient(services, project.codehost_installation_id!)).rest.issues.create({ owner, repo, title: draft.title, body: draft.body, labels: ['verbatim'] });
     return { issue_id: String(data.id), issue_number: data.number, issue_url: data.html_url, issue_state: data.state, target: repoSlug, placement: 'backlog_fallback' };
   } catch (err) {
     throw providerError('codehost', err);
@@ -30,7 +30,7 @@ async function createGithubIssue(services: Services, project: ProjectAttrs, draf
 
 /** Tracker issues go to the team's triage when it has one, else to its backlog. The project is checked to have a team (send.ts). */
 async function createLinearIssue(services: Services, project: ProjectAttrs, draft: { title: string; body: string }): Promise<CreatedIssue> {
-  const client = trackerClient(services, (await requireConnection(services, project.organization_id)).token);
+  const client = await trackerClient(services, (await requireConnection(services, project.organization_id)).token);
   const { team } = await trackerQuery<{ team: { key: string; triageEnabled: boolean; states: { nodes: Array<{ id: string; type: string; position: number }> } } }>(
     client,
     `query VerbatimTeamStates($id: String!) { team(id: $id) { key triageEnabled states { nodes { id type position } } } }`,
@@ -58,13 +58,13 @@ export async function readIssue(services: Services, provider: Provider, project:
   if (provider === 'github') {
     const [owner, repo] = (project.codehost_repo_url ?? '/').split('/');
     try {
-      const { data } = await codehostClient(services, project.codehost_installation_id ?? undefined).rest.issues.get({ owner, repo, issue_number: issueNumber ?? 0 });
+      const { data } = await (await codehostClient(services, project.codehost_installation_id ?? undefined)).rest.issues.get({ owner, repo, issue_number: issueNumber ?? 0 });
       return { state: data.state, category: githubCategory(data.state, data.state_reason ?? null) };
     } catch (err) {
       throw providerError('codehost', err);
     }
   }
-  const client = trackerClient(services, (await requireConnection(services, project.organization_id)).token);
+  const client = await trackerClient(services, (await requireConnection(services, project.organization_id)).token);
   const { issue } = await trackerQuery<{ issue: { state: { name: string; type: string } } }>(client, `query VerbatimIssue($id: String!) { issue(id: $id) { state { name type } } }`, { id: issueId });
   return { state: issue.state.name, category: linearCategory(issue.state.type, issue.state.name) };
 }

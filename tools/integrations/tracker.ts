@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import * as oidc from 'openid-client';
+import { openidClient } from '../../auth/openid.ts';
 import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { AppError, NotFoundError } from '../../core/errors.ts';
@@ -12,8 +12,9 @@ import { connectionOf, registerWebhook, requireConnection, type Connection } fro
 const managers = ['owner', 'admin'] as ('owner' | 'admin')[];
 const TRACKER_SCOPE = 'read,write,issues:create';
 
-function oauthConfig(ctx: Ctx) {
+async function oauthConfig(ctx: Ctx) {
   const app = trackerApp(ctx.services);
+  const oidc = await openidClient();
   const config = new oidc.Configuration({ issuer: new URL(app.authorizeUrl).origin, authorization_endpoint: app.authorizeUrl, token_endpoint: app.tokenUrl }, app.clientId!, app.clientSecret!);
   if (app.tokenUrl.startsWith('http:')) oidc.allowInsecureRequests(config);
   return config;
@@ -48,7 +49,8 @@ export const trackerConnect = capability({
   mcp: false,
   rest: { method: 'GET', path: '/api/orgs/:orgHandle/tracker/connect' },
   async handler(ctx) {
-    const config = oauthConfig(ctx);
+    const config = await oauthConfig(ctx);
+    const oidc = await openidClient();
     const verifier = oidc.randomPKCECodeVerifier();
     const state = await beginFlow(ctx.services, 'tracker_connect', { organization_id: ctx.org!.id, project_id: null, user_id: (ctx.principal as { userId: string }).userId, verifier });
     const url = oidc.buildAuthorizationUrl(config, { redirect_uri: callbackUrl(ctx), scope: TRACKER_SCOPE, state, code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', actor: 'app' });
@@ -75,7 +77,8 @@ export const trackerCallback = capability({
     url.searchParams.set('state', input.state);
     let token: string;
     try {
-      const tokens = await oidc.authorizationCodeGrant(oauthConfig(ctx), url, { pkceCodeVerifier: flow.verifier!, expectedState: input.state });
+      const oidc = await openidClient();
+      const tokens = await oidc.authorizationCodeGrant(await oauthConfig(ctx), url, { pkceCodeVerifier: flow.verifier!, expectedState: input.state });
       token = tokens.access_token;
     } catch (err) {
       throw new AppError(502, `The tracker refused the code exchange: ${err instanceof Error ? err.message : 'unknown error'}`, { code: 'tracker_error', retryable: false, action: 'Start the connection again' });

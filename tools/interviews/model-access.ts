@@ -1,6 +1,6 @@
-import { fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import type { RequestInit, Response } from 'undici';
 import type { Services } from '../../core/context.ts';
-import { guardedFetch } from '../../core/safe-fetch.ts';
+import { guardedFetch, undici } from '../../core/safe-fetch.ts';
 import { AppError } from '../../core/errors.ts';
 import { DEFAULT_OPENAI_BASE_URL } from '../settings/catalog.ts';
 
@@ -18,9 +18,9 @@ export interface Endpoint {
  * The one way to call a model endpoint. A project's base URL is a user's choice, so it goes
  * through the SSRF guard; the operator's (environment) addresses are trusted as configured.
  */
-export function endpointFetch(endpoint: Endpoint, path: string, init: RequestInit): Promise<Response> {
+export async function endpointFetch(endpoint: Endpoint, path: string, init: RequestInit): Promise<Response> {
   const url = `${endpoint.baseUrl.replace(/\/+$/, '')}${path}`;
-  if (endpoint.source === 'operator') return undiciFetch(url, { ...init, redirect: 'error' });
+  if (endpoint.source === 'operator') return (await undici()).fetch(url, { ...init, redirect: 'error' });
   return guardedFetch(url, init, { allowLoopback: endpoint.allowLoopback });
 }
 

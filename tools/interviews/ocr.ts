@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createWorker, type Line, type Worker } from 'tesseract.js';
+import type { Line, Worker } from 'tesseract.js';
 
 const require = createRequire(import.meta.url);
 
@@ -36,6 +36,7 @@ function keptLine(line: Line): { text: string; height: number } | null {
  * no cache is written.
  */
 export async function screenReader(): Promise<{ read(image: string | Buffer): Promise<FrameText>; close(): Promise<void> }> {
+  const { createWorker } = await import('tesseract.js');
   // Without an errorHandler tesseract.js rethrows a failed job (an unreadable image) outside any promise, ending the process.
   const worker: Worker = await createWorker('eng', 1, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none', errorHandler: () => {} });
   return {

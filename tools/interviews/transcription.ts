@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { FormData, type Response } from 'undici';
+import type { Response } from 'undici';
+import { undici } from '../../core/safe-fetch.ts';
 import { addressRefused, endpointFetch, REFUSED_ACTION, type Endpoint } from './model-access.ts';
 import { StepFailure } from './pipeline.ts';
 
@@ -16,7 +17,7 @@ export interface TimedText {
  * places them in the interview.
  */
 export async function transcribeFile(endpoint: Endpoint, file: string, offsetMs: number, opts: { mime?: string; timeoutMs?: number } = {}): Promise<TimedText[]> {
-  const form = new FormData();
+  const form = new (await undici()).FormData();
   form.set('file', new Blob([await fs.readFile(file)], { type: opts.mime ?? 'audio/mpeg' }), path.basename(file));
   form.set('model', endpoint.model);
   form.set('response_format', 'verbose_json');

@@ -1,6 +1,6 @@
-import { LocalExtractor, participantSentences } from '../local-extractor.ts';
-import { sentenceFeatures } from '../sentence-features.ts';
-import { CLASSES, SentenceModel, type SentenceModelData } from '../sentence-model.ts';
+import { LocalExtractor, participantSentences } from '../tools/evidence/local-extractor.ts';
+import { sentenceFeatures } from '../tools/evidence/sentence-features.ts';
+import { CLASSES, SentenceModel, type SentenceModelData } from '../tools/evidence/sentence-model.ts';
 import { covers, turnsOf, type LabelledTranscript } from './corpus.ts';
 import { evaluate } from './evaluate.ts';
 import { learn, type Example } from './learn.ts';

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignRoles, decodeText, parseTranscript } from '../../interviews/transcript-formats.ts';
-import type { Turn } from '../types.ts';
+import { assignRoles, decodeText, parseTranscript } from '../tools/interviews/transcript-formats.ts';
+import type { Turn } from '../tools/evidence/types.ts';
 
-const FIXTURE_ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures');
+const FIXTURE_ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures');
 
 /**
  * The labelled transcripts the sentence model learns from. test/fixtures/heldout is never one

@@ -1,4 +1,4 @@
-import { CLASSES, softmax } from '../sentence-model.ts';
+import { CLASSES, softmax } from '../tools/evidence/sentence-model.ts';
 
 export interface Example {
   features: string[];

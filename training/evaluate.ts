@@ -1,4 +1,4 @@
-import type { ExtractedEvidence, Extractor } from '../types.ts';
+import type { ExtractedEvidence, Extractor } from '../tools/evidence/types.ts';
 import { matches, turnsOf, type Label, type LabelledTranscript } from './corpus.ts';
 
 export interface Evaluation {
