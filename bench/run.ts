@@ -62,6 +62,22 @@ async function measure(opts: autocannon.Options) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+/**
+ * p50 of one request at a time, timed to the microsecond: autocannon's percentiles are whole
+ * milliseconds, too coarse to compare two paths that both answer in 1 to 2 ms.
+ */
+async function sequentialP50Ms(url: string, init: RequestInit, n = 1500): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < n + 200; i++) {
+    const started = performance.now();
+    const res = await fetch(url, init);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`${url}: ${res.status}`);
+    if (i >= 200) times.push(performance.now() - started);
+  }
+  return times.sort((x, y) => x - y)[Math.floor(times.length / 2)];
+}
+
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 /** A realistic ~20-turn interview with varied answers, so the extractor has real work. */
@@ -269,18 +285,19 @@ try {
   line('rest_project_read_p50', rest.p50, 'ms');
   line('rest_project_read_p99', rest.p99, 'ms');
 
-  const mcp = await measure({
-    url: `${base}/mcp`,
-    method: 'POST',
-    headers: { ...auth, accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects.get', arguments: { projectRef: `${org_handle}/bench` } } }),
-  });
+  const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects.get', arguments: { projectRef: `${org_handle}/bench` } } });
+  const mcp = await measure({ url: `${base}/mcp`, method: 'POST', headers: { ...auth, accept: 'application/json, text/event-stream' }, body: mcpBody });
   line('mcp_project_read_rps', mcp.rps, 'req/s');
   line('mcp_project_read_p50', mcp.p50, 'ms');
   line('mcp_project_read_p99', mcp.p99, 'ms');
 
   line('rest_read_vs_express', rest.rps / express.rps, 'ratio');
   line('mcp_vs_rest_p50', mcp.p50 / Math.max(rest.p50, 0.001), 'ratio');
+  const restOne = await sequentialP50Ms(`${base}/api/orgs/${org_handle}/projects/bench`, { headers: auth });
+  const mcpOne = await sequentialP50Ms(`${base}/mcp`, { method: 'POST', headers: { ...auth, accept: 'application/json, text/event-stream' }, body: mcpBody });
+  line('rest_project_read_p50_one_at_a_time', restOne, 'ms');
+  line('mcp_project_read_p50_one_at_a_time', mcpOne, 'ms');
+  line('mcp_vs_rest_p50_one_at_a_time', mcpOne / restOne, 'ratio');
   line('service_rss_after_load', rssMiB(service.pid!), 'MiB');
 
   if (!SKIP.has('pipeline')) await pipelineBench(base, auth, org_handle, service.pid!);
