@@ -17,6 +17,17 @@ import { deprecationHeaders } from './deprecation.ts';
 
 type Coercer = (value: unknown) => unknown;
 
+/**
+ * What `res.json` sends (same status, type and length), without its conditional-GET check and
+ * header helpers: no ETag is made (core/http.ts), so there is nothing to be fresh against. Node
+ * drops the body of a HEAD answer itself.
+ */
+function sendJson(res: Response, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
+
 /** Query strings carry text; turn each value into the type the input schema declares. */
 function coercerFor(schema: JsonSchema | undefined): Coercer {
   const types = propertyTypes(schema);
@@ -96,7 +107,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       });
       const location = binding.redirect ? output[binding.redirect] : undefined;
       if (typeof location === 'string' && req.accepts(['json', 'html']) === 'html') return res.redirect(302, location);
-      res.status(status).json(output);
+      sendJson(res, status, output);
     } catch (err) {
       // Nothing half-written: files this request stored go when it fails.
       await Promise.all(stored.map((k) => services.storage.delete(k).catch(() => {})));

@@ -17,6 +17,7 @@ export async function up({ context: sql }: MigrationContext): Promise<void> {
       topic text := TG_ARGV[0];
       col text := TG_ARGV[1];
     BEGIN
+      -- pg_notify is strict: a row whose column is null (a setting sealed with no key) notifies nothing.
       IF TG_OP <> 'INSERT' THEN
         PERFORM pg_notify('verbatim_changes', topic || ':' || (to_jsonb(OLD) ->> col));
       END IF;
@@ -42,6 +43,16 @@ export async function up({ context: sql }: MigrationContext): Promise<void> {
       FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('credential', 'token_hash');
     CREATE TRIGGER agent_registrations_changed AFTER UPDATE OR DELETE ON agent_registrations
       FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('registration', 'id');
+
+    -- Secrets sealed with a key: health's encryption check is probed again when they change.
+    CREATE TRIGGER project_settings_sealed AFTER INSERT OR UPDATE OR DELETE ON project_settings
+      FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('sealed', 'key_id');
+    CREATE TRIGGER tracker_connections_sealed AFTER INSERT OR UPDATE OR DELETE ON tracker_connections
+      FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('sealed', 'token_key_id');
+    CREATE TRIGGER user_identities_sealed AFTER INSERT OR UPDATE OR DELETE ON user_identities
+      FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('sealed', 'token_key_id');
+    CREATE TRIGGER server_secrets_sealed AFTER INSERT OR UPDATE OR DELETE ON server_secrets
+      FOR EACH ROW EXECUTE FUNCTION verbatim_notify_change('sealed', 'name');
 
     CREATE TABLE evidence_versions (
       project_id text PRIMARY KEY REFERENCES projects(id) ON DELETE CASCADE,
@@ -87,6 +98,8 @@ export async function down({ context: sql }: MigrationContext): Promise<void> {
     DROP TRIGGER user_sessions_changed ON user_sessions; DROP TRIGGER users_changed ON users;
     DROP TRIGGER memberships_changed ON memberships; DROP TRIGGER organizations_changed ON organizations;
     DROP TRIGGER org_members_changed ON memberships; DROP TRIGGER projects_changed ON projects;
+    DROP TRIGGER project_settings_sealed ON project_settings; DROP TRIGGER tracker_connections_sealed ON tracker_connections;
+    DROP TRIGGER user_identities_sealed ON user_identities; DROP TRIGGER server_secrets_sealed ON server_secrets;
     DROP TRIGGER agent_credentials_changed ON agent_credentials; DROP TRIGGER agent_registrations_changed ON agent_registrations;
     DROP FUNCTION verbatim_notify_change();
   `);

@@ -14,8 +14,19 @@ async function probe({ db, secrets }: Services) {
   return { database, encryption_key: unknown.length === 0 };
 }
 
-/** The last probe when it is recent, else a new one shared by every request that arrives meanwhile. */
+const listening = new WeakSet<Services>();
+
+/**
+ * The last probe when it is recent, else a new one shared by every request that arrives
+ * meanwhile. A sealed secret written anywhere (migration 0021 notifies `sealed:`) drops it, so
+ * the encryption check is never older than the last change of a key.
+ */
 function checks(services: Services) {
+  if (!listening.has(services)) {
+    listening.add(services);
+    const drop = () => probes.delete(services);
+    services.changes.subscribe((topic) => topic.startsWith('sealed:') && drop(), drop);
+  }
   const last = probes.get(services);
   if (last && Date.now() - last.at < HEALTH_PROBE_MS) return last.checks;
   const next = { at: Date.now(), checks: probe(services) };
