@@ -5,12 +5,6 @@ import { sqlWhere } from '../common.ts';
 import type { SignalAttrs } from '../../models/index.ts';
 import type { SignalType, TargetSurface } from './types.ts';
 
-/** Every column but the search vector, which callers never see. */
-export const SIGNAL_COLUMNS = `id, project_id, interview_id, signal_type, target_surface, confidence, intensity, quote, timestamp_ms, segment_id, page_url,
-  page_title, preceding_actions, user_goal, outcome, transcript_uncertain, transcript_uncertainty_note, headline, claim, reconstruction,
-  observed_facts_json, evidence_grade, window_start_ms, window_end_ms, annotation_text, annotation_by, annotation_at, dismissed_at,
-  dismissed_reason, dismissed_by, review_status, review_note, reviewed_by, reviewed_at, source, manual, created_by, created_at, updated_at`;
-
 /** The columns a SPEC 2.6 record is made of (signalRecord), and no more: the list reads only these. */
 const RECORD_COLUMNS = `id, interview_id, signal_type, target_surface, confidence, intensity, quote, timestamp_ms, segment_id, page_url,
   page_title, preceding_actions, user_goal, outcome, transcript_uncertain, transcript_uncertainty_note, headline, claim, reconstruction,

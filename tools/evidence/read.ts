@@ -9,9 +9,7 @@ import { Signal, signalRecord, type SignalFields, type SignalRecord } from './re
 import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
 import { caseFileOf, provenanceOf } from './case-file.ts';
 import { linksOf } from './links.ts';
-import type { SignalAttrs, SignalRow } from '../../models/index.ts';
-
-export { SIGNAL_COLUMNS } from './list-query.ts';
+import type { SignalRow } from '../../models/index.ts';
 
 /** Raw `signals` rows (from a pool query) as SPEC 2.6 records: plain rows, no model instances. */
 export function signalRecordsOf(ctx: Ctx, rows: readonly object[]): SignalRecord[] {
