@@ -52,7 +52,7 @@ export function linkingRoutes(services: Services): Router {
       if (app.tokenUrl.startsWith('http:')) oidc.allowInsecureRequests(config);
       configs.set(provider, config);
     }
-    return { app, config };
+    return { app, config, oidc };
   };
   const callback = (provider: Provider) => `${services.baseUrl()}/api/auth/${provider}/callback`;
 
@@ -61,8 +61,7 @@ export function linkingRoutes(services: Services): Router {
       try {
         const principal = await authenticate(services, bearerFrom(req));
         if (!principal || principal.kind !== 'user') throw new AuthenticationError('Sign in first: linking adds an account to yours', { code: 'sign_in_required' });
-        const { app, config } = await configFor(provider);
-        const oidc = await openidClient();
+        const { app, config, oidc } = await configFor(provider);
         const verifier = oidc.randomPKCECodeVerifier();
         const state = oidc.randomState();
         res.cookie(COOKIE, await flows.seal({ provider, userId: principal.userId, state, verifier, returnTo: safeReturn(req.query.return_to) }), { httpOnly: true, sameSite: 'lax', secure: services.baseUrl().startsWith('https:'), maxAge: 600_000, path: '/api/auth' });
@@ -77,8 +76,7 @@ export function linkingRoutes(services: Services): Router {
       try {
         const flow = await flows.open(cookieOf(req, COOKIE));
         if (!flow || flow.provider !== provider) throw new ValidationError('The linking expired or was started elsewhere; start again', { code: 'link_state_missing' });
-        const { app, config } = await configFor(provider);
-        const oidc = await openidClient();
+        const { app, config, oidc } = await configFor(provider);
         let tokens;
         try {
           tokens = await oidc.authorizationCodeGrant(config, new URL(req.originalUrl, services.baseUrl()), { pkceCodeVerifier: flow.verifier, expectedState: flow.state });

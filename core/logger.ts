@@ -52,24 +52,23 @@ export function redact(value: unknown, depth = 0): unknown {
 
 /**
  * A Logger over a pino instance made on first use: a child logger per request costs nothing
- * until something is actually written at an enabled level.
+ * until something is actually written at an enabled level. A child has its root's level, so the
+ * root answers whether a level is on without the child being made.
  */
-function wrap(make: () => Pino): Logger {
+function wrap(make: () => Pino, root: Pino): Logger {
   let made: Pino | null = null;
   const p = () => (made ??= make());
   const write = (level: 'debug' | 'info' | 'warn' | 'error') => (m: string, f?: Record<string, unknown>) => {
-    const target = p();
-    if (target.isLevelEnabled(level)) target[level](f ?? {}, redactText(m));
+    if (root.isLevelEnabled(level)) p()[level](f ?? {}, redactText(m));
   };
-  const log: Logger = {
+  return {
     debug: write('debug'),
     info: write('info'),
     warn: write('warn'),
     error: write('error'),
-    enabled: (level) => p().isLevelEnabled(level),
-    child: (fields) => wrap(() => p().child(redact(fields) as Record<string, unknown>)),
+    enabled: (level) => root.isLevelEnabled(level),
+    child: (fields) => wrap(() => p().child(redact(fields) as Record<string, unknown>), root),
   };
-  return log;
 }
 
 /**
@@ -95,5 +94,5 @@ export function createLogger(level: LogLevel = 'info', base: Record<string, unkn
     },
     destination ?? pino.destination({ dest: 2, sync: true }),
   );
-  return wrap(() => (Object.keys(base).length ? root.child(redact(base) as Record<string, unknown>) : root));
+  return wrap(() => (Object.keys(base).length ? root.child(redact(base) as Record<string, unknown>) : root), root);
 }

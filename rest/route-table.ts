@@ -43,12 +43,13 @@ export class RouteTable {
   handler(): RequestHandler {
     return (req: Request, res: Response, next: NextFunction) => {
       const method = req.method === 'HEAD' ? 'GET' : req.method;
-      const bucket = this.buckets.get(`${method} ${segmentsOf(req.path)}`);
+      const path = req.path;
+      const bucket = this.buckets.get(`${method} ${segmentsOf(path)}`);
       if (!bucket) return next();
       let found: { route: Route; params: Record<string, string> } | null = null;
       try {
         for (const route of bucket) {
-          const m = route.match(req.path);
+          const m = route.match(path);
           if (m) {
             found = { route, params: m.params };
             break;

@@ -1,5 +1,6 @@
 import type { Request, Response, NextFunction, RequestHandler } from 'express';
 import { RouteTable } from './route-table.ts';
+import { queryOf } from './query-guard.ts';
 import type { Capability } from '../core/registry.ts';
 import { contextParams, expandPath, pathParams, restPaths } from '../core/registry.ts';
 import type { Services } from '../core/context.ts';
@@ -86,8 +87,7 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
         }
         Object.assign(input, req.body);
       }
-      // `req.query` parses the query string on every read: only when there is one.
-      for (const [key, value] of req.url.includes('?') ? Object.entries(req.query) : []) {
+      for (const [key, value] of Object.entries(queryOf(req))) {
         if (sdk && key === 'key') continue;
         if (bodyless || queryFields.has(key)) input[key] = (coerce.get(key) ?? ((v: unknown) => v))(value);
         else throw new ValidationError(`unknown query parameter ${key}`);
