@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 
 /**
- * `node bench/profile-summary.ts <file.cpuprofile> [top]`: where a `--cpu-prof` run spent its
- * time, as self time per package (or project folder) and the heaviest functions.
+ * `node bench/profile-summary.ts <file.cpuprofile> [top] [from-end to-end]`: where a `--cpu-prof`
+ * run spent its time, as self time per package (or project folder) and the heaviest functions.
+ * With `from-end to-end` (seconds before the profile's end) only that window counts: e.g. `27 9`
+ * is the evidence list and search phases at the end of a default bench run.
  */
 interface Node {
   id: number;
@@ -15,13 +17,19 @@ interface Profile {
   timeDeltas: number[];
 }
 
-const [file, topArg] = process.argv.slice(2);
+const [file, topArg, fromEnd, toEnd] = process.argv.slice(2);
 if (!file) throw new Error('usage: node bench/profile-summary.ts <file.cpuprofile> [top]');
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
 const top = Number(topArg ?? 25);
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
 const self = new Map<number, number>();
-profile.samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const at: number[] = [];
+profile.samples.forEach((_, i) => at.push((at[i - 1] ?? 0) + (profile.timeDeltas[i] ?? 0)));
+const end = at[at.length - 1] ?? 0;
+const inWindow = (t: number) => fromEnd === undefined || (t >= end - Number(fromEnd) * 1e6 && t <= end - Number(toEnd ?? 0) * 1e6);
+profile.samples.forEach((id, i) => {
+  if (inWindow(at[i])) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+});
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 
 function area(url: string): string {

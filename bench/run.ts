@@ -190,6 +190,30 @@ async function evidenceBench(base: string, auth: Record<string, string>, org: st
   const list = await measure({ url: `${P}/signals?limit=50`, headers: auth });
   line('evidence_list_rps', list.rps, 'req/s');
   line('evidence_list_p99', list.p99, 'ms');
+  // 200 pages, each asked two ways (with and without min_confidence=0): 400 different answers in
+  // turn, twice what the kept answers hold, so every answer is made afresh.
+  const cursors: string[] = [''];
+  while (cursors.length < 200) {
+    const page = (await (await fetch(`${P}/signals?limit=50${cursors.at(-1) ? `&cursor=${cursors.at(-1)}` : ''}`, { headers: auth })).json()) as { next_cursor: string };
+    cursors.push(page.next_cursor);
+  }
+  let turn = 0;
+  const listPath = new URL(`${P}/signals`).pathname;
+  const fresh = await measure({
+    url: `${P}/signals`,
+    headers: auth,
+    requests: [
+      {
+        setupRequest: (req) => {
+          const cursor = cursors[turn % cursors.length];
+          const variant = Math.floor(turn++ / cursors.length) % 2 ? '&min_confidence=0' : '';
+          return { ...req, path: `${listPath}?limit=50${variant}${cursor ? `&cursor=${cursor}` : ''}` };
+        },
+      },
+    ],
+  });
+  line('evidence_list_fresh_rps', fresh.rps, 'req/s');
+  line('evidence_list_fresh_vs_express', fresh.rps / expressRps, 'ratio');
   const search = await measure({ url: `${P}/signals?limit=50&search=discount`, headers: auth });
   line('evidence_search_rps', search.rps, 'req/s');
   line('evidence_search_p99', search.p99, 'ms');

@@ -1,3 +1,4 @@
+import type { AnswerCache } from './answer-cache.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database.ts';
 import type { Logger } from './logger.ts';
@@ -67,6 +68,8 @@ export interface Services {
   /** Change notifications from Postgres, for caches that must never answer stale. */
   changes: ChangeFeed;
   auth: AuthCache;
+  /** Serialised answers of versioned reads (Capability.version). */
+  answers: AnswerCache;
 }
 
 export interface Ctx {

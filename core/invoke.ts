@@ -65,7 +65,37 @@ export interface CallContext {
   origin?: string | null;
 }
 
-export async function invoke(cap: Capability, input: unknown, context: CallContext, call: Call) {
+export async function invoke(cap: Capability, input: unknown, context: CallContext, call: Call): Promise<Record<string, unknown>> {
+  return called(cap, input, context, call, async (ctx, user, parsed) => {
+    await enter(cap, ctx, user, context);
+    return answer(cap, ctx, parsed);
+  });
+}
+
+/**
+ * The same call, answered as JSON text (REST). A versioned read (Capability.version) sends
+ * again the bytes of the answer made at the version Postgres has now, without running the
+ * handler; access is checked on every call all the same.
+ */
+export async function invokeJson(cap: Capability, input: unknown, context: CallContext, call: Call): Promise<string | Buffer> {
+  return called(cap, input, context, call, async (ctx, user, parsed) => {
+    await enter(cap, ctx, user, context);
+    if (!cap.version) return JSON.stringify(await answer(cap, ctx, parsed));
+    // Read before the answer: an answer made at a later version is only fresher than this key says.
+    const version = await cap.version(ctx);
+    const key = `${cap.name} ${ctx.project?.id ?? ''} ${ctx.org?.handle ?? ''} ${ctx.project?.handle ?? ''} ${JSON.stringify(parsed)}`;
+    const kept = ctx.services.answers.get(key, version);
+    if (kept) return kept;
+    const body = Buffer.from(JSON.stringify(await answer(cap, ctx, parsed)));
+    ctx.services.answers.set(key, version, body);
+    return body;
+  });
+}
+
+type Step<T> = (ctx: Ctx, user: UserPrincipal | null, parsed: unknown) => Promise<T>;
+
+/** Authenticate, gate scope and validate; then the step, with database errors typed. */
+async function called<T>(cap: Capability, input: unknown, context: CallContext, call: Call, step: Step<T>): Promise<T> {
   const { services } = call;
   const ctx: Ctx = {
     requestId: call.requestId,
@@ -90,14 +120,15 @@ export async function invoke(cap: Capability, input: unknown, context: CallConte
   refuseUnsafeText({ orgHandle: context.orgHandle, projectHandle: context.projectHandle });
   const parsed = parseOrThrow(cap.input, input);
   try {
-    return await run(cap, ctx, user, parsed, context);
+    return await step(ctx, user, parsed);
   } catch (err) {
     // Races (two creates of one handle) and values only Postgres checks: typed, on both surfaces.
     throw fromDatabaseError(err) ?? err;
   }
 }
 
-async function run(cap: Capability, ctx: Ctx, user: UserPrincipal | null, parsed: unknown, context: CallContext) {
+/** Resolves the org or project the call names, and the caller's role in it. */
+async function enter(cap: Capability, ctx: Ctx, user: UserPrincipal | null, context: CallContext): Promise<void> {
   const { services } = ctx;
   if (cap.access === 'project') {
     Object.assign(ctx, await resolveProject(services, user!, context.orgHandle!, context.projectHandle!));
@@ -105,8 +136,12 @@ async function run(cap: Capability, ctx: Ctx, user: UserPrincipal | null, parsed
     ctx.org = await resolveOrg(services, user!, context.orgHandle!);
   }
   if (ctx.org && user) requireRole(ctx.org, cap.roles, cap.title.toLowerCase());
+}
+
+/** Runs the handler and checks its answer against the output schema. */
+async function answer(cap: Capability, ctx: Ctx, parsed: unknown): Promise<Record<string, unknown>> {
   const output = await cap.handler(ctx, parsed as never);
   // What this write changed reaches every process's caches (migration 0021); this answer waits until this process has it.
-  if (!cap.annotations.readOnlyHint) await services.changes.settle();
-  return checkOutput(cap.output, output, outputCheckFor(services.config.environment), cap.name);
+  if (!cap.annotations.readOnlyHint) await ctx.services.changes.settle();
+  return checkOutput(cap.output, output, outputCheckFor(ctx.services.config.environment), cap.name);
 }

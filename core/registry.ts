@@ -89,6 +89,12 @@ export interface Capability<I extends ObjectSchema = ObjectSchema, O extends Obj
   deprecated?: Deprecation;
   /** Per-IP limit on the REST route, in a 60-second window. */
   rateLimit?: number;
+  /**
+   * For a read whose answer depends only on its input, the project and data Postgres versions
+   * (e.g. `evidence_versions`): the version now. While it holds, REST sends the bytes of the same
+   * answer again instead of running the handler (core/answer-cache.ts).
+   */
+  version?(ctx: Ctx): Promise<number>;
   handler(ctx: Ctx, input: z.output<I>): Promise<z.input<O>>;
 }
 

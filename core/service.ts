@@ -1,3 +1,4 @@
+import { AnswerCache } from './answer-cache.ts';
 import fs from 'node:fs';
 import { createSecretKey } from 'node:crypto';
 import path from 'node:path';
@@ -77,7 +78,7 @@ export async function openServices(
     let oauth: Promise<OAuth> | null = null;
     changes = await openChangeFeed(location.url, log);
     const auth = createAuthCache(changes);
-    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: config.billing === 'off' ? openBilling : creditBilling(db), mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)), changes, auth };
+    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: config.billing === 'off' ? openBilling : creditBilling(db), mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)), changes, auth, answers: new AnswerCache() };
     const database = db;
     const feed = changes;
     return {

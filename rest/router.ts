@@ -5,7 +5,7 @@ import type { Capability } from '../core/registry.ts';
 import { contextParams, expandPath, pathParams, restPaths } from '../core/registry.ts';
 import type { Services } from '../core/context.ts';
 import { jsonSchema, propertyTypes, type JsonSchema } from '../core/json-schema.ts';
-import { invoke } from '../core/invoke.ts';
+import { invoke, invokeJson } from '../core/invoke.ts';
 import { AuthenticationError, ValidationError } from '../core/errors.ts';
 import { parseMultipart } from './multipart.ts';
 import { storeBinaryBody } from './binary.ts';
@@ -26,7 +26,7 @@ type Coercer = (value: unknown) => unknown;
 function sendJson(res: Response, status: number, body: unknown): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
+  res.end(typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body));
 }
 
 /** Query strings carry text; turn each value into the type the input schema declares. */
@@ -99,12 +99,9 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       const pathValues = req.params as Record<string, string>;
       for (const p of params) input[p] = (coerce.get(p) ?? ((v: unknown) => v))(pathValues[p]);
       const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkAccess, origin: sdk ? requestOriginOf(req.headers) : null };
-      const output = await invoke(cap, input, context, {
-        services,
-        principal,
-        requestId: req.requestId,
-        surface: 'rest',
-      });
+      const call = { services, principal, requestId: req.requestId, surface: 'rest' as const };
+      if (!binding.redirect) return sendJson(res, status, await invokeJson(cap, input, context, call));
+      const output = await invoke(cap, input, context, call);
       const location = binding.redirect ? output[binding.redirect] : undefined;
       if (typeof location === 'string' && req.accepts(['json', 'html']) === 'html') return res.redirect(302, location);
       sendJson(res, status, output);

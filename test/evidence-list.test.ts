@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { startTestService, type TestService } from './helpers/service.ts';
 import { importedText, ownerWithProject } from './helpers/fixtures.ts';
 import { isoRequired } from '../tools/common.ts';
+import { AnswerCache } from '../core/answer-cache.ts';
 
 /** Issue 17: keyset pages, totals kept per evidence version, and timestamps read as text. */
 let svc: TestService;
@@ -98,5 +99,55 @@ describe('evidence list pages', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('answers kept per evidence version', () => {
+  const raw = async (path: string, token = o.token) => {
+    const res = await fetch(`${svc.url}${o.P}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, text: await res.text() };
+  };
+
+  it('sends the same page again only while the evidence version holds', async () => {
+    const path = '/signals?type=workaround&limit=3';
+    const first = await raw(path);
+    expect(first.status).toBe(200);
+    expect((await raw(path)).text).toBe(first.text);
+    // A change the version does not see (its trigger off) is not read: the kept answer is sent.
+    const id = JSON.parse(first.text).signals[0].id;
+    const pool = svc.services.db.pool;
+    await pool.query('ALTER TABLE signals DISABLE TRIGGER signals_version');
+    try {
+      await pool.query(`UPDATE signals SET quote = 'Changed unseen.' WHERE id = $1`, [id]);
+    } finally {
+      await pool.query('ALTER TABLE signals ENABLE TRIGGER signals_version');
+    }
+    expect((await raw(path)).text).toBe(first.text);
+    // Any change the version counts, from any client, is in the very next answer.
+    await pool.query(`UPDATE signals SET quote = 'Changed in SQL.' WHERE id = $1`, [id]);
+    const after = JSON.parse((await raw(path)).text);
+    expect(after.signals[0]).toMatchObject({ id, quote: 'Changed in SQL.' });
+    expect(after.signals.slice(1)).toEqual(JSON.parse(first.text).signals.slice(1));
+  });
+
+  it('checks who asks on every call, kept answer or not', async () => {
+    const path = '/signals?limit=2';
+    expect((await raw(path)).status).toBe(200);
+    const stranger = await svc.login('stranger-pages@example.com');
+    const refused = await raw(path, stranger.token);
+    expect(refused.status).toBe(404);
+    expect(refused.text).not.toContain('signals');
+    expect((await raw(path, 'not-a-token')).status).toBe(401);
+  });
+
+  it('keeps at most its byte budget, oldest out first, and never an answer over a sixteenth of it', () => {
+    const cache = new AnswerCache(1600);
+    for (let i = 0; i < 20; i++) cache.set(`k${i}`, 1, Buffer.alloc(100, i));
+    expect(cache.size).toBe(16);
+    expect(cache.get('k3', 1)).toBeNull();
+    expect(cache.get('k19', 1)?.[0]).toBe(19);
+    expect(cache.get('k19', 2)).toBeNull();
+    cache.set('big', 1, Buffer.alloc(101));
+    expect(cache.get('big', 1)).toBeNull();
   });
 });

@@ -100,6 +100,12 @@ export async function readPage(pool: pg.Pool, projectId: string, f: EvidenceFilt
   return { version: rows[0].version, rows: rows[0].id === null ? [] : rows };
 }
 
+/** The project's evidence version now: it goes up at the commit of any change to its cards or their links. */
+export async function evidenceVersion(pool: pg.Pool, projectId: string): Promise<number> {
+  const { rows } = await pool.query<{ version: number }>({ name: 'evidence_version', text: `SELECT ${VERSION}`, values: [projectId] });
+  return Number(rows[0].version);
+}
+
 /** Counts the filter's cards, with the version of the snapshot it counted. */
 export function countQuery(projectId: string, f: EvidenceFilter) {
   const where = whereOf(projectId, f);

@@ -3,7 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { readOnly } from '../common.ts';
-import { decodeCursor, encodeCursor, readPage, totalOf } from './list-query.ts';
+import { decodeCursor, encodeCursor, evidenceVersion, readPage, totalOf } from './list-query.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Signal, signalRecord, type SignalFields, type SignalRecord } from './record.ts';
 import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
@@ -63,6 +63,8 @@ export const listSignals = capability({
   scope: 'read',
   access: 'project',
   rest: { method: 'GET', path: 'P/signals' },
+  // A page reads only the project's cards and their links, which evidence_versions counts.
+  version: (ctx) => evidenceVersion(ctx.services.db.pool, projectOf(ctx).project.id),
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
     const { limit, offset, cursor, ...filter } = input;
