@@ -227,6 +227,21 @@ async function evidenceBench(base: string, auth: Record<string, string>, org: st
   line('evidence_list_mcp_rps', mcp.rps, 'req/s');
   line('evidence_list_mcp_p99', mcp.p99, 'ms');
   line('evidence_list_vs_express', list.rps / expressRps, 'ratio');
+
+  // The same answer from bare Express: the ceiling for a body of this size on this machine.
+  const body = await (await fetch(`${P}/signals?limit=50`, { headers: auth })).text();
+  const helloPort = await freePort();
+  const hello = await launch(['bench/hello.ts'], { PORT: String(helloPort) }, /ready/);
+  try {
+    await fetch(`http://127.0.0.1:${helloPort}/page`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+    const same = await measure({ url: `http://127.0.0.1:${helloPort}/page` });
+    line('evidence_page_bytes', Buffer.byteLength(body), 'B');
+    line('express_same_page_rps', same.rps, 'req/s');
+    line('evidence_list_vs_express_same_page', list.rps / same.rps, 'ratio');
+    line('evidence_list_fresh_vs_express_same_page', fresh.rps / same.rps, 'ratio');
+  } finally {
+    hello.kill('SIGTERM');
+  }
 }
 
 const line = (name: string, value: number, unit: string) => process.stdout.write(`${name}: ${Number(value.toFixed(2))} ${unit}\n`);
