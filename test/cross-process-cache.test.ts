@@ -8,7 +8,7 @@ import { TEST_ENCRYPTION_KEY, cloneDatabase } from './helpers/service.ts';
 
 /**
  * Issue 17: each API process caches who may do what (verified tokens, sessions, memberships)
- * and evidence totals. Two server processes on one database, started as a user does: whatever
+ * and evidence totals, and keeps evidence list answers per evidence version. Two server processes on one database, started as a user does: whatever
  * is written through A is seen through B on the very next request, and nothing cached for one
  * person answers another.
  */
