@@ -281,6 +281,13 @@ for (const [name, ns] of Object.entries(await stackCosts())) line(name, ns, 'ns'
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-bench-'));
 fs.chmodSync(dataDir, 0o755);
 const children: ChildProcess[] = [];
+// A bench stopped from outside takes its service (and that service's Postgres) with it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const c of children) c.kill('SIGTERM');
+    process.exit(130);
+  });
+}
 try {
   const helloPort = await freePort();
   children.push(await launch(['bench/hello.ts'], { PORT: String(helloPort) }, /ready/));
