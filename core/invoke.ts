@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Capability } from './registry.ts';
 import { isUserBound, type Ctx, type Principal, type Services, type UserPrincipal } from './context.ts';
@@ -72,24 +73,39 @@ export async function invoke(cap: Capability, input: unknown, context: CallConte
   });
 }
 
+/** A REST answer: JSON text, with an entity tag when the capability is versioned. `body` null: the caller's copy is current. */
+export interface JsonAnswer {
+  body: string | Buffer | null;
+  etag: string | null;
+}
+
 /**
  * The same call, answered as JSON text (REST). A versioned read (Capability.version) sends
  * again the bytes of the answer made at the version Postgres has now, without running the
- * handler; access is checked on every call all the same.
+ * handler, and tags them with that version: a caller whose `If-None-Match` names the tag gets
+ * no body at all. Access is checked on every call all the same.
  */
-export async function invokeJson(cap: Capability, input: unknown, context: CallContext, call: Call): Promise<string | Buffer> {
+export async function invokeJson(cap: Capability, input: unknown, context: CallContext, call: Call, ifNoneMatch?: string): Promise<JsonAnswer> {
   return called(cap, input, context, call, async (ctx, user, parsed) => {
     await enter(cap, ctx, user, context);
-    if (!cap.version) return JSON.stringify(await answer(cap, ctx, parsed));
+    if (!cap.version) return { body: JSON.stringify(await answer(cap, ctx, parsed)), etag: null };
     // Read before the answer: an answer made at a later version is only fresher than this key says.
     const version = await cap.version(ctx);
     const key = `${cap.name} ${ctx.project?.id ?? ''} ${ctx.org?.handle ?? ''} ${ctx.project?.handle ?? ''} ${JSON.stringify(parsed)}`;
+    const etag = `"${createHash('sha1').update(key).digest('base64url').slice(0, 16)}.${version}"`;
+    if (ifNoneMatch && matchesTag(ifNoneMatch, etag)) return { body: null, etag };
     const kept = ctx.services.answers.get(key, version);
-    if (kept) return kept;
+    if (kept) return { body: kept, etag };
     const body = Buffer.from(JSON.stringify(await answer(cap, ctx, parsed)));
     ctx.services.answers.set(key, version, body);
-    return body;
+    return { body, etag };
   });
+}
+
+/** RFC 9110 13.1.2: `*` or a list of tags, compared weakly. */
+function matchesTag(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
 }
 
 type Step<T> = (ctx: Ctx, user: UserPrincipal | null, parsed: unknown) => Promise<T>;

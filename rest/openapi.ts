@@ -75,6 +75,9 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
       parameters.push({ name: header, in: 'header', required: required.has(field), schema, ...(schema.description ? { description: schema.description } : {}) });
       delete props[field];
     }
+    if (cap.version) {
+      parameters.push({ name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' }, description: 'The ETag of a copy you hold: 304 with no body while it is current' });
+    }
     const bodyless = binding.method === 'GET' || binding.method === 'DELETE';
     for (const name of Object.keys(props)) {
       if (!bodyless && !binding.query?.includes(name)) continue;
@@ -92,7 +95,9 @@ export function openApiDocument(capabilities: Capability[], opts: { serverUrl: s
         [String(binding.status ?? 200)]: {
           description: cap.title,
           content: { 'application/json': { schema: hoist(jsonSchema(cap.output, 'output'), components, 'output') } },
+          ...(cap.version ? { headers: { ETag: { description: 'Names this answer at the current data version', schema: { type: 'string' } } } } : {}),
         },
+        ...(cap.version ? { '304': { description: 'Not modified: the copy named by If-None-Match is current' } } : {}),
         ...errorResponses(cap, !bodyless),
       },
       security: cap.access === 'public' ? [] : cap.access === 'sdk' ? [{ sdkKey: [] }, { sdkKeyQuery: [] }] : [{ bearerAuth: [] }, { cookieAuth: [] }],

@@ -100,7 +100,19 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
       for (const p of params) input[p] = (coerce.get(p) ?? ((v: unknown) => v))(pathValues[p]);
       const context = { orgHandle: pathValues.orgHandle, projectHandle: pathValues.projectHandle, sdkAccess, origin: sdk ? requestOriginOf(req.headers) : null };
       const call = { services, principal, requestId: req.requestId, surface: 'rest' as const };
-      if (!binding.redirect) return sendJson(res, status, await invokeJson(cap, input, context, call));
+      if (!binding.redirect) {
+        const answer = await invokeJson(cap, input, context, call, req.headers['if-none-match']);
+        if (answer.etag) {
+          res.setHeader('ETag', answer.etag);
+          // The copy a client keeps must be checked again before each use: the version moves with every write.
+          res.setHeader('Cache-Control', 'private, no-cache');
+        }
+        if (answer.body === null) {
+          res.statusCode = 304;
+          return res.end();
+        }
+        return sendJson(res, status, answer.body);
+      }
       const output = await invoke(cap, input, context, call);
       const location = binding.redirect ? output[binding.redirect] : undefined;
       if (typeof location === 'string' && req.accepts(['json', 'html']) === 'html') return res.redirect(302, location);

@@ -140,6 +140,29 @@ describe('answers kept per evidence version', () => {
     expect((await raw(path, 'not-a-token')).status).toBe(401);
   });
 
+  it('tags a page with its version, answers 304 to a current copy, and a changed page in full', async () => {
+    const path = `${svc.url}${o.P}/signals?type=workaround&limit=2`;
+    const get = (token: string, etag?: string) => fetch(path, { headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) } });
+    const first = await get(o.token);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+\.\d+"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const again = await get(o.token, etag);
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    expect((await get(o.token, `"other", W/${etag}`)).status).toBe(304);
+    // Another filter is another answer.
+    expect((await fetch(`${svc.url}${o.P}/signals?type=workaround&limit=3`, { headers: { authorization: `Bearer ${o.token}`, 'if-none-match': etag } })).status).toBe(200);
+    // A tag never lets a stranger past the access check.
+    const stranger = await svc.login('stranger-tags@example.com');
+    expect((await get(stranger.token, etag)).status).toBe(404);
+    expect((await manual('Tagged.')).status).toBe(201);
+    const changed = await get(o.token, etag);
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).not.toBe(etag);
+    expect(((await changed.json()) as any).signals[0].quote).toBe('Tagged.');
+  });
+
   it('keeps at most its byte budget, oldest out first, and never an answer over a sixteenth of it', () => {
     const cache = new AnswerCache(1600);
     for (let i = 0; i < 20; i++) cache.set(`k${i}`, 1, Buffer.alloc(100, i));
