@@ -1,4 +1,3 @@
-import { AnswerCache } from './answer-cache.ts';
 import fs from 'node:fs';
 import { createSecretKey } from 'node:crypto';
 import path from 'node:path';
@@ -22,6 +21,7 @@ import { createAuthCache } from '../auth/auth-cache.ts';
 import { loadCatalog, type Catalog } from './catalog.ts';
 import { createApp } from './http.ts';
 import type { Services } from './context.ts';
+import { AnswerCache } from './answer-cache.ts';
 import { migrateQueue, startWorker, type WorkerHandle } from '../jobs/runner.ts';
 import { tools } from '../tools/interviews/media.ts';
 import { attachConductor } from '../rest/conductor-ws.ts';

@@ -20,8 +20,8 @@ type Coercer = (value: unknown) => unknown;
 
 /**
  * What `res.json` sends (same status, type and length), without its conditional-GET check and
- * header helpers: no ETag is made (core/http.ts), so there is nothing to be fresh against. Node
- * drops the body of a HEAD answer itself.
+ * header helpers: Express makes no ETag (core/http.ts); versioned reads bring their own. `body`
+ * may already be JSON text or bytes. Node drops the body of a HEAD answer itself.
  */
 function sendJson(res: Response, status: number, body: unknown): void {
   res.statusCode = status;
