@@ -105,35 +105,40 @@ try {
   const mcp = { url: `${base}/mcp`, method: 'POST' as const, headers: { ...auth, accept: 'application/json, text/event-stream' }, body: mcpBody };
   await measure({ ...rest, duration: 1 });
   await measure({ ...mcp, duration: 1 });
-  // A batch of one goes through the SDK's Server (core/mcp-fast-call.ts answers only a lone tools/call): the path every call took before.
-  const sdk = { ...mcp, body: `[${mcpBody}]` };
-  await measure({ ...sdk, duration: 1 });
-  const ratios: Record<string, number[]> = { rps_rest_over_mcp: [], rps_rest_over_mcp_sdk: [], mean_latency_mcp_over_rest: [], mean_latency_mcp_sdk_over_rest: [], cpu_mcp_over_rest: [], cpu_mcp_sdk_over_rest: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    const r = await measure(rest);
-    const m = await measure(mcp);
-    const k = await measure(sdk);
-    for (const [name, x] of Object.entries({ rest: r, mcp: m, mcp_sdk: k })) {
-      line(`round${round}_${name}_rps`, x.rps, 'req/s');
-      line(`round${round}_${name}_cpu_per_request`, x.cpuPerRequest, 'µs');
+  if (process.env.BENCH_ONLY === 'mcp') {
+    // For a profile of the MCP path alone.
+    for (let round = 0; round < ROUNDS; round++) line(`round${round}_mcp_cpu_per_request`, (await measure(mcp)).cpuPerRequest, 'µs');
+  } else {
+    // A batch of one goes through the SDK's Server (core/mcp-fast-call.ts answers only a lone tools/call): the path every call took before.
+    const sdk = { ...mcp, body: `[${mcpBody}]` };
+    await measure({ ...sdk, duration: 1 });
+    const ratios: Record<string, number[]> = { rps_rest_over_mcp: [], rps_rest_over_mcp_sdk: [], mean_latency_mcp_over_rest: [], mean_latency_mcp_sdk_over_rest: [], cpu_mcp_over_rest: [], cpu_mcp_sdk_over_rest: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      const r = await measure(rest);
+      const m = await measure(mcp);
+      const k = await measure(sdk);
+      for (const [name, x] of Object.entries({ rest: r, mcp: m, mcp_sdk: k })) {
+        line(`round${round}_${name}_rps`, x.rps, 'req/s');
+        line(`round${round}_${name}_cpu_per_request`, x.cpuPerRequest, 'µs');
+      }
+      ratios.rps_rest_over_mcp.push(r.rps / m.rps);
+      ratios.rps_rest_over_mcp_sdk.push(r.rps / k.rps);
+      ratios.mean_latency_mcp_over_rest.push(m.mean / r.mean);
+      ratios.mean_latency_mcp_sdk_over_rest.push(k.mean / r.mean);
+      ratios.cpu_mcp_over_rest.push(m.cpuPerRequest / r.cpuPerRequest);
+      ratios.cpu_mcp_sdk_over_rest.push(k.cpuPerRequest / r.cpuPerRequest);
     }
-    ratios.rps_rest_over_mcp.push(r.rps / m.rps);
-    ratios.rps_rest_over_mcp_sdk.push(r.rps / k.rps);
-    ratios.mean_latency_mcp_over_rest.push(m.mean / r.mean);
-    ratios.mean_latency_mcp_sdk_over_rest.push(k.mean / r.mean);
-    ratios.cpu_mcp_over_rest.push(m.cpuPerRequest / r.cpuPerRequest);
-    ratios.cpu_mcp_sdk_over_rest.push(k.cpuPerRequest / r.cpuPerRequest);
-  }
-  for (const [name, xs] of Object.entries(ratios)) line(`${name}_median`, median(xs), 'ratio');
-  if (!process.env.BENCH_NO_SEQUENTIAL) {
-    const restOne = await sequentialP50Ms(rest.url, { headers: auth });
-    const mcpOne = await sequentialP50Ms(mcp.url, { method: 'POST', headers: mcp.headers, body: mcpBody });
-    line('rest_p50_one_at_a_time', restOne, 'ms');
-    line('mcp_p50_one_at_a_time', mcpOne, 'ms');
-    const sdkOne = await sequentialP50Ms(mcp.url, { method: 'POST', headers: mcp.headers, body: sdk.body });
-    line('mcp_sdk_p50_one_at_a_time', sdkOne, 'ms');
-    line('mcp_vs_rest_p50_one_at_a_time', mcpOne / restOne, 'ratio');
-    line('mcp_sdk_vs_rest_p50_one_at_a_time', sdkOne / restOne, 'ratio');
+    for (const [name, xs] of Object.entries(ratios)) line(`${name}_median`, median(xs), 'ratio');
+    if (!process.env.BENCH_NO_SEQUENTIAL) {
+      const restOne = await sequentialP50Ms(rest.url, { headers: auth });
+      const mcpOne = await sequentialP50Ms(mcp.url, { method: 'POST', headers: mcp.headers, body: mcpBody });
+      line('rest_p50_one_at_a_time', restOne, 'ms');
+      line('mcp_p50_one_at_a_time', mcpOne, 'ms');
+      const sdkOne = await sequentialP50Ms(mcp.url, { method: 'POST', headers: mcp.headers, body: sdk.body });
+      line('mcp_sdk_p50_one_at_a_time', sdkOne, 'ms');
+      line('mcp_vs_rest_p50_one_at_a_time', mcpOne / restOne, 'ratio');
+      line('mcp_sdk_vs_rest_p50_one_at_a_time', sdkOne / restOne, 'ratio');
+    }
   }
 } finally {
   service?.kill('SIGTERM');
