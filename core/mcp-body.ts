@@ -44,7 +44,7 @@ function read(req: Request, expected: number, next: NextFunction): void {
     if (received !== expected) return next(bodyError(400, 'request size did not match content length', 'request.size.invalid'));
     let body: unknown;
     try {
-      body = parse(Buffer.concat(chunks, received).toString('utf8'));
+      body = parse((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)).toString('utf8'));
     } catch (parseErr) {
       return next(bodyError(400, (parseErr as Error).message, 'entity.parse.failed'));
     }
