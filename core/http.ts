@@ -22,9 +22,9 @@ import { linkingRoutes } from '../auth/linking.ts';
 import { requestId } from '../rest/request-id.ts';
 import { accessLog } from '../rest/access-log.ts';
 import { apiNotFound, asAppError, errorHandler } from '../rest/errors.ts';
-import { jsonBody } from '../rest/json-body.ts';
 import { queryGuard } from '../rest/query-guard.ts';
 import { createMcpEndpoint } from './mcp-server.ts';
+import { mcpBody } from './mcp-body.ts';
 import { routeLimiter } from './rate-limit.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { AppError, AuthenticationError, ForbiddenError, toEnvelope } from './errors.ts';
@@ -53,7 +53,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.use(accessLog(services.log));
   app.use(queryGuard);
   // REST routes parse their own bodies (limits differ per route; some are multipart).
-  app.use('/mcp', jsonBody('1mb'), mcpBodyError(services));
+  app.use('/mcp', mcpBody(1024 * 1024), mcpBodyError(services));
 
   app.get('/', (_req, res) => {
     const base = services.baseUrl();

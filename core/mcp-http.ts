@@ -15,8 +15,15 @@ function rpcFailure(res: Response, status: number, code: number, message: string
  * WebStandardStreamableHTTPServerTransport (same statuses, codes and messages), answered from
  * Express's request directly instead of through a web Request/Response per call.
  * The body was parsed by the /mcp JSON middleware; a batch is answered with an array.
+ * `fast` may answer a lone message itself (its JSON answer), or return null to leave it to the transport.
  */
-export async function serveMcpPost(req: Request, res: Response, transport: InProcessTransport, extra: MessageExtraInfo): Promise<void> {
+export async function serveMcpPost(
+  req: Request,
+  res: Response,
+  transport: InProcessTransport,
+  extra: MessageExtraInfo,
+  fast?: (message: JSONRPCMessage) => Promise<string> | null,
+): Promise<void> {
   const accept = req.headers.accept;
   if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
     return rpcFailure(res, 406, -32000, 'Not Acceptable: Client must accept both application/json and text/event-stream');
@@ -52,6 +59,14 @@ export async function serveMcpPost(req: Request, res: Response, transport: InPro
     }
   }
 
+  const quick = batch ? null : fast?.(messages[0]);
+  if (quick) {
+    // A client that went away gets nothing, as on the transport's path (the tool's work is not cancelled there either).
+    const payload = await quick;
+    if (!res.destroyed) send(res, payload);
+    return;
+  }
+
   const dispatch = transport.dispatch(messages, extra);
   if (!messages.some((m) => 'method' in m && 'id' in m)) {
     res.status(202).end();
@@ -67,6 +82,9 @@ export async function serveMcpPost(req: Request, res: Response, transport: InPro
     res.status(202).end();
     return;
   }
-  const payload = JSON.stringify(batch ? answers : answers[0]);
+  send(res, JSON.stringify(batch ? answers : answers[0]));
+}
+
+function send(res: Response, payload: string): void {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }).end(payload);
 }

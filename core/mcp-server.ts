@@ -11,6 +11,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  type CallToolRequest,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Catalog } from './catalog.ts';
@@ -24,6 +25,7 @@ import { matchResourceUri, resourceTemplate } from './mcp-registry.ts';
 import { HANDLE_PATTERN } from './ids.ts';
 import { InProcessTransport } from './mcp-transport.ts';
 import { serveMcpPost } from './mcp-http.ts';
+import { fastToolCall, toolResult, type ToolAnswer } from './mcp-fast-call.ts';
 
 export const PROJECT_REF = z
   .string()
@@ -133,6 +135,24 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
     log: services.log.child({ requestId: call.requestId }),
   });
 
+  /** A tools/call, on the SDK's path or the fast one (core/mcp-fast-call.ts). */
+  async function callTool(byName: Map<string, Tool>, params: CallToolRequest['params'], call: McpCall): Promise<ToolAnswer> {
+    const tool = byName.get(params.name);
+    if (!tool) throw rpcError(new ValidationError(`Unknown tool ${params.name}`, { code: 'unknown_tool' }), call.requestId, services);
+    try {
+      // The scope gate (as invoke applies it) comes first: a read-only credential learns nothing from a write tool's argument checks.
+      if (tool.cap.access !== 'public' && tool.cap.access !== 'sdk') checkScope(tool.cap, call.principal);
+      const args = parseOrThrow(tool.input, params.arguments ?? {}) as Record<string, unknown>;
+      const { projectRef, orgHandle, ...input } = args as { projectRef?: string; orgHandle?: string };
+      const [org, project] = projectRef ? projectRef.split('/') : [orgHandle, undefined];
+      const output = await invoke(tool.cap, input, { orgHandle: org, projectHandle: project }, call);
+      return { output, text: JSON.stringify(output) };
+    } catch (err) {
+      if (err instanceof AppError && err.code !== 'agent_write_not_permitted') return { result: toolError(err, call.requestId) };
+      throw rpcError(err, call.requestId, services);
+    }
+  }
+
   function buildServer(mode: ToolNames): Server {
     const server = new Server(
       { name: 'verbatim', title: 'Verbatim', version },
@@ -153,23 +173,7 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
 
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...byName.values()].map((t) => t.listing) as never }));
 
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-      const call = callOf(extra);
-      const tool = byName.get(request.params.name);
-      if (!tool) throw rpcError(new ValidationError(`Unknown tool ${request.params.name}`, { code: 'unknown_tool' }), call.requestId, services);
-      try {
-        // The scope gate (as invoke applies it) comes first: a read-only credential learns nothing from a write tool's argument checks.
-        if (tool.cap.access !== 'public' && tool.cap.access !== 'sdk') checkScope(tool.cap, call.principal);
-        const args = parseOrThrow(tool.input, request.params.arguments ?? {}) as Record<string, unknown>;
-        const { projectRef, orgHandle, ...input } = args as { projectRef?: string; orgHandle?: string };
-        const [org, project] = projectRef ? projectRef.split('/') : [orgHandle, undefined];
-        const output = await invoke(tool.cap, input, { orgHandle: org, projectHandle: project }, call);
-        return { content: [{ type: 'text', text: JSON.stringify(output) }], structuredContent: output };
-      } catch (err) {
-        if (err instanceof AppError && err.code !== 'agent_write_not_permitted') return toolError(err, call.requestId);
-        throw rpcError(err, call.requestId, services);
-      }
-    });
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => toolResult(await callTool(byName, request.params, callOf(extra))));
 
     server.setRequestHandler(ListResourcesRequestSchema, async (_request, extra) => {
       const call = callOf(extra);
@@ -247,6 +251,9 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
   return async function handle(req: Request, res: Response, principal: UserPrincipal) {
     const mode: ToolNames = req.query.tool_names === 'underscore' ? 'underscore' : 'dotted';
     const call: McpCall = { services, principal, requestId: req.requestId, surface: 'mcp' };
-    await serveMcpPost(req, res, endpoints.get(mode)!, { authInfo: authInfoFor(call), requestInfo: { headers: req.headers } });
+    const byName = tools.get(mode)!;
+    await serveMcpPost(req, res, endpoints.get(mode)!, { authInfo: authInfoFor(call), requestInfo: { headers: req.headers } }, (message) =>
+      fastToolCall(message, (params) => callTool(byName, params, call)),
+    );
   };
 }
