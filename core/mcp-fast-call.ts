@@ -10,14 +10,19 @@ import {
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 
-/** What a tool call came to: a success's output and its JSON text, or a result sent as it is (a tool's own failure). */
-export type ToolAnswer = { output: unknown; text: string } | { result: CallToolResult };
+/**
+ * What a tool call came to: a success's output and its JSON text; only the JSON text of a plain
+ * object (a kept answer of a versioned read, core/answer-cache.ts); or a result sent as it is (a
+ * tool's own failure).
+ */
+export type ToolAnswer = { output: unknown; text: string } | { json: string } | { result: CallToolResult };
 
 export type RunTool = (params: CallToolRequest['params']) => Promise<ToolAnswer>;
 
 /** The CallToolResult the SDK's Server is handed for an answer. */
 export function toolResult(answer: ToolAnswer): CallToolResult {
   if ('result' in answer) return answer.result;
+  if ('json' in answer) return { content: [{ type: 'text', text: answer.json }], structuredContent: JSON.parse(answer.json) as Record<string, unknown> };
   return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.output as Record<string, unknown> };
 }
 
@@ -52,9 +57,10 @@ async function answer(id: RequestId, pending: Promise<ToolAnswer>): Promise<stri
   } catch (error) {
     return errorResponse(id, error);
   }
-  if (!('result' in answer) && isPlainObject(answer.output)) {
-    // The SDK's result parse keeps a plain object's keys and values as they are: its JSON is `text`.
-    return `{"result":{"content":[{"type":"text","text":${JSON.stringify(answer.text)}}],"structuredContent":${answer.text}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+  const plain = 'json' in answer ? answer.json : 'output' in answer && isPlainObject(answer.output) ? answer.text : null;
+  if (plain !== null) {
+    // The SDK's result parse keeps a plain object's keys and values as they are: its JSON is the text.
+    return `{"result":{"content":[{"type":"text","text":${JSON.stringify(plain)}}],"structuredContent":${plain}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
   }
   // As the SDK's Server checks a tools/call result (server/index.js).
   const checked = CallToolResultSchema.safeParse(toolResult(answer));

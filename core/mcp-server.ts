@@ -18,7 +18,7 @@ import type { Catalog } from './catalog.ts';
 import type { Capability } from './registry.ts';
 import type { Ctx, Services, UserPrincipal } from './context.ts';
 import { jsonSchema } from './json-schema.ts';
-import { checkScope, invoke, parseOrThrow, type Call } from './invoke.ts';
+import { checkScope, invoke, invokeJson, parseOrThrow, type Call } from './invoke.ts';
 import { AppError, NotFoundError, ValidationError, internalEnvelope, jsonRpcCodeFor, toEnvelope } from './errors.ts';
 import { resolveProject, resolveOrg } from '../auth/access.ts';
 import { matchResourceUri, resourceTemplate } from './mcp-registry.ts';
@@ -145,7 +145,10 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
       const args = parseOrThrow(tool.input, params.arguments ?? {}) as Record<string, unknown>;
       const { projectRef, orgHandle, ...input } = args as { projectRef?: string; orgHandle?: string };
       const [org, project] = projectRef ? projectRef.split('/') : [orgHandle, undefined];
-      const output = await invoke(tool.cap, input, { orgHandle: org, projectHandle: project }, call);
+      const context = { orgHandle: org, projectHandle: project };
+      // A versioned read answers from the kept answers, as over REST.
+      if (tool.cap.version) return { json: String((await invokeJson(tool.cap, input, context, call)).body) };
+      const output = await invoke(tool.cap, input, context, call);
       return { output, text: JSON.stringify(output) };
     } catch (err) {
       if (err instanceof AppError && err.code !== 'agent_write_not_permitted') return { result: toolError(err, call.requestId) };

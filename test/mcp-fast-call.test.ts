@@ -72,6 +72,10 @@ describe('a lone tools/call is answered as the SDK answers it', () => {
     expect((await both(call({ name: 'projects_get', arguments: { projectRef: o.project.project_ref } }, 0), { query: '?tool_names=underscore' })).result.structuredContent).toBeDefined();
     expect((await both(call({ name: 'projects.list', arguments: { orgHandle: o.orgHandle } }))).result.structuredContent.projects).toHaveLength(1);
     expect((await both(call({ name: 'auth.session' }))).result.structuredContent.user).toBeDefined();
+    // A versioned read, answered from its kept JSON text, and the same again from the kept answer.
+    const listed = await both(call({ name: 'evidence.list', arguments: { projectRef: o.project.project_ref, limit: 5 } }));
+    expect(listed.result.structuredContent).toEqual({ signals: [], total: 0, next_cursor: null });
+    expect(JSON.parse(listed.result.content[0].text)).toEqual(listed.result.structuredContent);
   });
 
   it('extra params, _meta and a progress token', async () => {
