@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
+import { sequentialP50Ms, startBenchService } from './harness.ts';
 
 /**
  * `node bench/mcp-vs-rest.ts`: the MCP and REST project reads only (MCP both as a lone tools/call
@@ -14,33 +13,10 @@ import autocannon from 'autocannon';
  * (from /proc), which other work on the machine moves far less than throughput. `BENCH_CPU_PROF=dir` profiles the service.
  * Quicker than `npm run bench` while working on the MCP path (issue 17).
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function launch(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d;
-      if (ready.test(out)) resolve(child);
-    });
-    child.stderr!.on('data', (d) => (out += d));
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`)));
-  });
-}
 
 /** The service's CPU time so far (user + system), in microseconds: less moved by other work on the machine than throughput. */
 function cpuMicros(pid: number): number {
@@ -57,18 +33,6 @@ async function measure(opts: autocannon.Options) {
   return { rps: result.requests.average, p50: result.latency.p50, mean: result.latency.mean, cpuPerRequest: cpu / result.requests.total };
 }
 
-async function sequentialP50Ms(url: string, init: RequestInit, n = 1500): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < n + 200; i++) {
-    const started = performance.now();
-    const res = await fetch(url, init);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${url}: ${res.status}`);
-    if (i >= 200) times.push(performance.now() - started);
-  }
-  return times.sort((x, y) => x - y)[Math.floor(times.length / 2)];
-}
-
 const line = (name: string, value: number, unit: string) => console.log(`${name}: ${Math.round(value * 100) / 100} ${unit}`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -76,29 +40,10 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-bench-'));
 fs.chmodSync(dataDir, 0o755);
 let service: ChildProcess | undefined;
 try {
-  const port = await freePort();
-  const env = {
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(await freePort()),
-    WORKER: 'on',
-    BILLING: 'off',
-    LOG_LEVEL: 'error',
-    NODE_ENV: 'production',
-    ENCRYPTION_KEY: 'b'.repeat(64),
-  };
-  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
-  service = await launch([...profile, 'bin/verbatim.ts', 'start'], env, /Verbatim is running/);
+  const started = await startBenchService(dataDir, CPU_PROF);
+  service = started.child;
   servicePid = service.pid!;
-  const base = `http://127.0.0.1:${port}`;
-  const login = spawn(process.execPath, ['bin/verbatim.ts', 'login', '--email', 'bench@example.com'], { cwd: root, env: { ...process.env, ...env } });
-  let loginOut = '';
-  login.stdout.on('data', (d) => (loginOut += d));
-  await new Promise((r) => login.on('exit', r));
-  const { token, org_handle } = JSON.parse(loginOut) as { token: string; org_handle: string };
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const created = await fetch(`${base}/api/orgs/${org_handle}/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench' }) });
-  if (created.status !== 201) throw new Error(`project create: ${created.status}`);
+  const { base, auth, orgHandle: org_handle } = started;
 
   const rest = { url: `${base}/api/orgs/${org_handle}/projects/bench`, headers: auth };
   const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'projects.get', arguments: { projectRef: `${org_handle}/bench` } } });

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
+import { freePort, launch, sequentialP50Ms, startBenchService } from './harness.ts';
 import { evaluateLocalExtractor, HELDOUT, labelledTranscripts, turnsOf } from '../test/helpers/extractor-eval.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { appBundle } from '../rest/app-routes.ts';
@@ -24,7 +23,6 @@ import { stackCosts } from './stack.ts';
  * and <= 200 MiB after the load; 1,000-interview burst import -> evidence p50 <= 3 s at >= 1,000 a
  * minute; <= 32 MiB RSS growth during a 100 MiB upload. Docs: docs/performance.md.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 /** `BENCH_SKIP=extractor,app,ocr` leaves those sections out while iterating on one figure. */
@@ -32,50 +30,11 @@ const SKIP = new Set((process.env.BENCH_SKIP ?? '').split(',').filter(Boolean));
 /** `BENCH_EXPLAIN=file` writes the evidence list's query plans there. `BENCH_CPU_PROF=dir` runs the service under `node --cpu-prof`; `bench/profile-summary.ts` reads the result. */
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function launch(args: string[], env: Record<string, string>, ready: RegExp): Promise<ChildProcess> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (d: Buffer) => {
-      out += d;
-      if (ready.test(out)) resolve(child);
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d) => (out += d));
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}:\n${out}`)));
-  });
-}
-
 async function measure(opts: autocannon.Options) {
   await autocannon({ ...opts, duration: 1, connections: CONNECTIONS }); // warm-up
   const result = await autocannon({ ...opts, duration: DURATION, connections: CONNECTIONS });
   if (result.non2xx || result.errors) throw new Error(`${opts.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average };
-}
-
-/**
- * p50 of one request at a time, timed to the microsecond: autocannon's percentiles are whole
- * milliseconds, too coarse to compare two paths that both answer in 1 to 2 ms.
- */
-async function sequentialP50Ms(url: string, init: RequestInit, n = 1500): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < n + 200; i++) {
-    const started = performance.now();
-    const res = await fetch(url, init);
-    await res.arrayBuffer();
-    if (!res.ok) throw new Error(`${url}: ${res.status}`);
-    if (i >= 200) times.push(performance.now() - started);
-  }
-  return times.sort((x, y) => x - y)[Math.floor(times.length / 2)];
 }
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -295,32 +254,11 @@ try {
   line('express_hello_rps', express.rps, 'req/s');
   children.pop()!.kill('SIGTERM');
 
-  const port = await freePort();
-  const env = {
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    EMBEDDED_PG_PORT: String(await freePort()),
-    WORKER: 'on',
-    // A thousand interviews in one organization: the bench measures processing, not credits.
-    BILLING: 'off',
-    LOG_LEVEL: 'error',
-    NODE_ENV: 'production',
-    ENCRYPTION_KEY: 'b'.repeat(64),
-  };
-  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(CPU_PROF)}`] : [];
-  const service = await launch([...profile, 'bin/verbatim.ts', 'start'], env, /Verbatim is running/);
+  const started = await startBenchService(dataDir, CPU_PROF);
+  const service = started.child;
   children.push(service);
   line('service_rss_idle', rssMiB(service.pid!), 'MiB');
-  const base = `http://127.0.0.1:${port}`;
-
-  const login = spawn(process.execPath, ['bin/verbatim.ts', 'login', '--email', 'bench@example.com'], { cwd: root, env: { ...process.env, ...env } });
-  let loginOut = '';
-  login.stdout.on('data', (d) => (loginOut += d));
-  await new Promise((r) => login.on('exit', r));
-  const { token, org_handle } = JSON.parse(loginOut) as { token: string; org_handle: string };
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const created = await fetch(`${base}/api/orgs/${org_handle}/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench' }) });
-  if (created.status !== 201) throw new Error(`project create: ${created.status}`);
+  const { base, auth, env, token, orgHandle: org_handle } = started;
 
   const health = await measure({ url: `${base}/api/health` });
   line('health_rps', health.rps, 'req/s');
