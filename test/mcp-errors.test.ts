@@ -1,28 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, validScript } from './helpers/fixtures.ts';
 import { rpcError, toolError } from './helpers/mcp.ts';
-import { capability } from '../core/registry.ts';
+import { crashTool } from './helpers/crash.ts';
 
 /**
  * MCP 2025-11-25 error handling: a tool's own failures are isError results carrying the SPEC
  * envelope, so a model can correct itself; JSON-RPC errors are for protocol faults only.
  */
-const crash = capability({
-  name: 'crash.now',
-  title: 'Crash on purpose',
-  description: 'Fails with an unexpected error, as a bug would. Tests use it to check that internals stay in the log.',
-  input: z.strictObject({}),
-  output: z.object({ never: z.boolean() }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  scope: 'read',
-  access: 'user',
-  async handler() {
-    throw new Error('connection to db-internal.example:5432 refused at crash.ts:12');
-  },
-});
+const crash = crashTool('crash.now', 'connection to db-internal.example:5432 refused at crash.ts:12');
 
 let svc: TestService;
 let o: Awaited<ReturnType<typeof ownerWithProject>>;

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { RELATED_TASK_META_KEY } from '@modelcontextprotocol/sdk/types.js';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject } from './helpers/fixtures.ts';
-import { capability } from '../core/registry.ts';
+import { crashTool } from './helpers/crash.ts';
 import { fastToolCall } from '../core/mcp-fast-call.ts';
 
 /**
@@ -11,19 +10,7 @@ import { fastToolCall } from '../core/mcp-fast-call.ts';
  * Server. The two must write the same bytes: every case here is sent both ways, with the same
  * X-Request-Id (so the error envelopes match), and the lone answer must be the batch's only element.
  */
-const crash = capability({
-  name: 'crash.fast',
-  title: 'Crash on purpose',
-  description: 'Fails with an unexpected error, as a bug would.',
-  input: z.strictObject({}),
-  output: z.object({ never: z.boolean() }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  scope: 'read',
-  access: 'user',
-  async handler() {
-    throw new Error('boom at crash.ts:1');
-  },
-});
+const crash = crashTool('crash.fast', 'boom at crash.ts:1');
 
 let svc: TestService;
 let o: Awaited<ReturnType<typeof ownerWithProject>>;
