@@ -1,4 +1,5 @@
 import { prepareStrippedSources } from './strip-cache.ts';
+import { startupHeapFlags } from './heap.ts';
 
 /**
  * `npm start` (and `npm run worker`) replace their process, same pid, with the service process:
@@ -7,7 +8,8 @@ import { prepareStrippedSources } from './strip-cache.ts';
  *   (libuv's pool, V8's helpers) may get its own 64 MiB arena and keep its freed pages; 2 saves
  *   ~17 MiB at idle for no measurable loss of requests per second. An operator's own value wins.
  * - the project's TypeScript loaded already stripped (`strip-cache.ts`), so the service never
- *   loads Node's type stripper.
+ *   loads Node's type stripper;
+ * - the heap flags V8 reads only at start (`heap.ts`: a smaller young generation).
  * glibc reads its settings only when a process starts, hence a new process image; execve keeps
  * the pid, so nothing stays resident and signals, exit codes and the output go where they went.
  */
@@ -28,5 +30,6 @@ export function relaunchAsService(): void {
   for (const name of mine) env[name] = MALLOC_ENV[name];
   env[MARK] = mine.join(',');
   const hook = prepareStrippedSources();
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...(hook ? ['--import', hook] : []), ...process.argv.slice(1)], env);
+  const flags = [...startupHeapFlags(), ...process.execArgv, ...(hook ? ['--import', hook] : [])];
+  process.execve(process.execPath, [process.execPath, ...flags, ...process.argv.slice(1)], env);
 }

@@ -10,8 +10,9 @@ import { ROOT, prepareStrippedSources } from '../core/strip-cache.ts';
 
 /**
  * `npm start` becomes the service process in place (core/relaunch.ts): same pid, glibc malloc
- * limited to 2 arenas, the project's TypeScript loaded already stripped so that Node's type
- * stripper is never loaded, and none of it passed on to the programs the service starts.
+ * limited to 2 arenas, a smaller young generation, the project's TypeScript loaded already
+ * stripped so that Node's type stripper is never loaded, and none of it passed on to the
+ * programs the service starts.
  */
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-relaunch-'));
 fs.chmodSync(dataDir, 0o755);
@@ -53,7 +54,9 @@ describe('npm start relaunches itself as the service process', () => {
     await running.waitFor(/Verbatim is running/);
     const pid = running.child.pid!;
     // The process the user started is the service: no parent left behind, node itself serving.
-    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--import');
+    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(argv).toContain('--import');
+    expect(argv).toContain('--max-semi-space-size=4');
     expect(environOf(pid)).toContain('MALLOC_ARENA_MAX=2');
     expect(((await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as { checks: unknown }).checks).toEqual({ encryption_key: true, database: true });
 
@@ -66,10 +69,11 @@ describe('npm start relaunches itself as the service process', () => {
     running = null;
   });
 
-  it("keeps an operator's own MALLOC_ARENA_MAX", async () => {
-    running = runCli(['start'], { ...env, MALLOC_ARENA_MAX: '4' });
+  it("keeps an operator's own MALLOC_ARENA_MAX and young generation size", async () => {
+    running = runCli(['start'], { ...env, MALLOC_ARENA_MAX: '4', NODE_OPTIONS: '--max-semi-space-size=8' });
     await running.waitFor(/Verbatim is running/);
     expect(environOf(running.child.pid!)).toContain('MALLOC_ARENA_MAX=4');
+    expect(fs.readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8')).not.toContain('--max-semi-space-size');
     running.child.kill('SIGINT');
     expect(await running.exited()).toBe(0);
     running = null;
