@@ -10,7 +10,7 @@ import { ROOT, prepareStrippedSources } from '../core/strip-cache.ts';
 
 /**
  * `npm start` becomes the service process in place (core/relaunch.ts): same pid, glibc malloc
- * limited to 2 arenas, a smaller young generation, the project's TypeScript loaded already
+ * limited to 2 arenas and trimming, a smaller young generation, the project's TypeScript loaded already
  * stripped so that Node's type stripper is never loaded, and none of it passed on to the
  * programs the service starts.
  */
@@ -50,6 +50,7 @@ describe('npm start relaunches itself as the service process', () => {
     const port = await freePort();
     env = { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' };
     delete process.env.MALLOC_ARENA_MAX;
+    delete process.env.MALLOC_TRIM_THRESHOLD_;
     running = runCli(['start'], env);
     await running.waitFor(/Verbatim is running/);
     const pid = running.child.pid!;
@@ -58,11 +59,12 @@ describe('npm start relaunches itself as the service process', () => {
     expect(argv).toContain('--import');
     expect(argv).toContain('--max-semi-space-size=4');
     expect(environOf(pid)).toContain('MALLOC_ARENA_MAX=2');
+    expect(environOf(pid)).toContain('MALLOC_TRIM_THRESHOLD_=131072');
     expect(((await (await fetch(`http://127.0.0.1:${port}/api/health`)).json()) as { checks: unknown }).checks).toEqual({ encryption_key: true, database: true });
 
     const postgres = childrenOf(pid).filter((c) => fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('postgres'));
     expect(postgres.length).toBe(1);
-    expect(environOf(postgres[0]).filter((v) => /^(MALLOC_ARENA_MAX|VERBATIM_SERVICE_PROCESS)=/.test(v))).toEqual([]);
+    expect(environOf(postgres[0]).filter((v) => /^(MALLOC_ARENA_MAX|MALLOC_TRIM_THRESHOLD_|VERBATIM_SERVICE_PROCESS)=/.test(v))).toEqual([]);
 
     running.child.kill('SIGINT');
     expect(await running.exited()).toBe(0);
