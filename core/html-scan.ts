@@ -1,4 +1,7 @@
-import { Parser } from 'htmlparser2';
+import { lazyRequire } from './lazy.ts';
+
+/** htmlparser2 and its entity tables (~1 MiB of heap) load with the first page read. */
+const htmlparser2 = lazyRequire<typeof import('htmlparser2')>(import.meta.url, 'htmlparser2');
 
 export interface HtmlTag {
   name: string;
@@ -15,7 +18,7 @@ export function scanHtml(html: string, names: readonly string[]): { tags: HtmlTa
   const tags: HtmlTag[] = [];
   let title: string | null = null;
   let inTitle = false;
-  const parser = new Parser(
+  const parser = new (htmlparser2().Parser)(
     {
       onopentag(name, attrs) {
         if (wanted.has(name)) tags.push({ name, attrs });

@@ -1,15 +1,18 @@
-import { createRequire } from 'node:module';
-import winkNLP, { type ItemSentence, type ItemToken, type WinkMethods } from 'wink-nlp';
+import type { ItemSentence, ItemToken, Model, WinkMethods } from 'wink-nlp';
+import type winkNLP from 'wink-nlp';
+import { lazyRequire } from './lazy.ts';
 
 /**
  * English NLP for the conductor (and later the extractor): wink-nlp with its small web model,
- * offline. The model (~1 MB) is loaded on first use, once per process.
+ * offline. Both (~1 MB of model, ~2 MiB of heap for the library) are loaded on first use, once
+ * per process: a server that has no interview to read holds neither.
  */
-const require = createRequire(import.meta.url);
+const winkLibrary = lazyRequire<typeof winkNLP>(import.meta.url, 'wink-nlp');
+const winkModel = lazyRequire<Model>(import.meta.url, 'wink-eng-lite-web-model');
 let engine: WinkMethods | null = null;
 
 function nlp(): WinkMethods {
-  engine ??= winkNLP(require('wink-eng-lite-web-model'));
+  engine ??= winkLibrary()(winkModel());
   return engine;
 }
 

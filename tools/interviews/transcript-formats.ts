@@ -1,4 +1,8 @@
-import { decodeHTML } from 'entities';
+import { lazyRequire } from '../../core/lazy.ts';
+
+/** The entity tables load with the first WebVTT/SRT transcript that needs them. */
+const entities = lazyRequire<typeof import('entities')>(import.meta.url, 'entities');
+const decodeHTML = (text: string) => entities().decodeHTML(text);
 
 /**
  * Imported transcripts: plain text with speaker labels, WebVTT, SRT or a JSON segment
