@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { connect, locateDatabase, type Database } from './database.ts';
-import { migrate } from '../models/migrate.ts';
+import { anyPending } from '../models/migrate.ts';
+import { migrateApart } from '../models/migrate-apart.ts';
 import { defineModels } from '../models/index.ts';
 import { openSecretBox } from '../auth/encryption-canary.ts';
 import { createUserTokens } from '../auth/user-tokens.ts';
@@ -61,7 +62,8 @@ export async function openServices(
   try {
     // Each running job holds at most one ORM connection, beside the ones HTTP requests use.
     db = connect(location.url, log, { ormPoolSize: config.worker ? 10 + config.workerConcurrency : 10 });
-    await migrate(db.sequelize);
+    // Pending migrations run in a child process, so the service never holds umzug (models/migrate-apart.ts).
+    if (await anyPending(db.sequelize)) await migrateApart(location.url);
     await migrateQueue(db.pool, log);
     const models = defineModels(db.sequelize);
     // Refuse to run with a key or a storage folder the other processes on this database do not share.

@@ -20,7 +20,7 @@ const migrationFiles = () =>
     .sort();
 
 /** Whether any migration file has no row yet: one cheap read, so an up-to-date start loads nothing more. */
-async function anyPending(sequelize: Sequelize): Promise<boolean> {
+export async function anyPending(sequelize: Sequelize): Promise<boolean> {
   const [[table]] = (await sequelize.query(`SELECT to_regclass('${TABLE}') IS NOT NULL AS present`)) as [Array<{ present: boolean }>, unknown];
   if (!table.present) return true;
   const [rows] = (await sequelize.query(`SELECT name FROM ${TABLE}`)) as [Array<{ name: string }>, unknown];
