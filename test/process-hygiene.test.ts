@@ -82,7 +82,7 @@ describe('a stale postmaster.pid', () => {
     running = runCli(['start'], env);
     await running.waitFor(/Verbatim is running/);
     running.child.kill('SIGINT');
-    expect(await running.exited()).toBe(0);
+    expect(await running.exited(), `ended by ${running.signal()}; stderr:\n${running.stderr()}`).toBe(0);
     running = null;
   }, 120_000);
   afterAll(async () => {
@@ -154,7 +154,7 @@ describe('a stale postmaster.pid', () => {
       expect(running.stderr()).toMatch(found);
       expect(runningPostmaster(pgDir)).not.toBeNull();
       running.child.kill('SIGINT');
-      expect(await running.exited()).toBe(0);
+      expect(await running.exited(), `ended by ${running.signal()}; stderr:\n${running.stderr()}`).toBe(0);
       running = null;
       expect(runningPostmaster(pgDir)).toBeNull();
       if (name.includes('another program')) expect(other.exitCode === null && other.signalCode === null).toBe(true);

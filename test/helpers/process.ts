@@ -10,6 +10,8 @@ export interface Spawned {
   stderr(): string;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
   exited(): Promise<number | null>;
+  /** The signal that ended the process, once it has ended by one (null otherwise). */
+  signal(): NodeJS.Signals | null;
 }
 
 /** Runs the command line as a user would (`npm start` runs `node bin/verbatim.ts start`). */
@@ -21,12 +23,19 @@ export function runCli(args: string[], env: Record<string, string>): Spawned {
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let endedBy: NodeJS.Signals | null = null;
+  const exit = new Promise<number | null>((resolve) =>
+    child.on('exit', (code, signal) => {
+      endedBy = signal;
+      resolve(code);
+    }),
+  );
   return {
     child,
     stdout: () => out,
     stderr: () => err,
     exited: () => exit,
+    signal: () => endedBy,
     waitFor(pattern, timeoutMs = 60_000) {
       return new Promise((resolve, reject) => {
         const started = Date.now();
