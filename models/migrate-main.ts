@@ -1,5 +1,6 @@
 /** Entry of the migration child process (migrate-apart.ts): applies pending migrations and exits. */
-import { Sequelize } from 'sequelize';
+import { connect } from '../core/database.ts';
+import { createLogger } from '../core/logger.ts';
 import { migrate } from './migrate.ts';
 import { MIGRATE_URL_ENV } from './migrate-apart.ts';
 
@@ -8,13 +9,13 @@ if (!url) {
   process.stderr.write(`${MIGRATE_URL_ENV} is not set: this process only runs migrations for the service\n`);
   process.exit(2);
 }
-// Two connections at least: the migration lock's transaction holds one while each migration runs in its own.
-const sequelize = new Sequelize(url, { dialect: 'postgres', logging: false, pool: { max: 3, min: 0 } });
+// The service's own connection settings; the migration lock's transaction holds one connection while each migration runs in another.
+const db = connect(url, createLogger('error'), { poolSize: 1, ormPoolSize: 3 });
 try {
-  await migrate(sequelize);
+  await migrate(db.sequelize);
 } catch (err) {
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;
 } finally {
-  await sequelize.close();
+  await db.close();
 }
