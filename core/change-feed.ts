@@ -87,6 +87,30 @@ export async function openChangeFeed(url: string, log: Logger): Promise<ChangeFe
     }
   };
 
+  let inFlight: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  /** One marker through the feed's own connection: heard back, every change committed before it was sent has been heard too. */
+  const markerRound = async () => {
+    const c = client;
+    if (!live || !c) return;
+    const marker = `${markerPrefix}${markerCount++}`;
+    const heard = new Promise<void>((resolve) => markers.set(marker, resolve));
+    try {
+      await c.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, marker]);
+      await heard;
+    } finally {
+      markers.delete(marker);
+    }
+  };
+  const startRound = () => {
+    const round = markerRound();
+    inFlight = round;
+    void round.catch(() => {}).then(() => {
+      if (inFlight === round) inFlight = null;
+    });
+    return round;
+  };
+
   await connect();
   return {
     live: () => live,
@@ -94,17 +118,15 @@ export async function openChangeFeed(url: string, log: Logger): Promise<ChangeFe
     subscribe(onChange, onReset) {
       listeners.push({ onChange, onReset });
     },
-    async settle() {
-      const c = client;
-      if (!live || !c) return;
-      const marker = `${markerPrefix}${markerCount++}`;
-      const heard = new Promise<void>((resolve) => markers.set(marker, resolve));
-      try {
-        await c.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, marker]);
-        await heard;
-      } finally {
-        markers.delete(marker);
-      }
+    settle() {
+      if (!live || !client) return Promise.resolve();
+      if (!inFlight) return startRound();
+      // The marker in flight may have been sent before this caller's writes were committed: wait for the next one, which every caller arriving meanwhile shares.
+      next ??= inFlight.catch(() => {}).then(() => {
+        next = null;
+        return startRound();
+      });
+      return next;
     },
     async close() {
       closed = true;

@@ -311,8 +311,6 @@ export type ArtifactRow = Row<ArtifactAttrs, TS | 'meta'>;
 export type TranscriptSegmentRow = Row<TranscriptSegmentAttrs, TS | 'speaker' | 'start_ms' | 'end_ms'>;
 export type MediaChunkRow = Row<MediaChunkAttrs, TS | 'started_ms'>;
 export type MediaUploadRow = Row<MediaUploadAttrs, TS | 'interview_id' | 'created_by'>;
-type SignalOptional = 'intensity' | 'timestamp_ms' | 'segment_id' | 'page_url' | 'page_title' | 'preceding_actions' | 'user_goal' | 'outcome' | 'transcript_uncertain' | 'transcript_uncertainty_note' | 'headline' | 'claim' | 'reconstruction' | 'observed_facts_json' | 'evidence_grade' | 'window_start_ms' | 'window_end_ms' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'manual' | 'created_by';
-export type SignalRow = Row<SignalAttrs, TS | SignalOptional>;
 export type TaskRow = Row<TaskAttrs, TS | 'description' | 'task_type' | 'priority_score' | 'effort_estimate' | 'review_packet' | 'promoted_at' | 'finding_id' | 'tracker_issue_id' | 'tracker_issue_url' | 'tracker_issue_status' | 'completed_at' | 'created_by' | 'updated_by'>;
 export type FindingRow = Row<FindingAttrs, TS | 'description' | 'delivery_state' | 'provider_placement' | 'priority_score' | 'effort_estimate' | 'implementation_branch' | 'implementation_pr_url' | 'implementation_pr_number' | 'deployed_at' | 'reviewed_at' | 'reviewed_by' | 'closed_at' | 'closed_by' | 'created_by'>;
 export type ProjectSettingRow = Row<ProjectSettingAttrs, TS | 'value' | 'ciphertext' | 'key_id' | 'updated_by' | 'last_success_at' | 'last_error_at' | 'last_error'>;
@@ -534,46 +532,6 @@ export function defineModels(sequelize: Sequelize) {
     expires_at: { type: DataTypes.DATE, allowNull: false },
   } as never, { tableName: 'media_uploads' }) as ModelStatic<MediaUploadRow>;
 
-  const Signal = sequelize.define<SignalRow>('Signal', {
-    id: { ...text(), primaryKey: true },
-    project_id: { ...text(), allowNull: false },
-    interview_id: { ...text(), allowNull: false },
-    signal_type: { ...text(), allowNull: false },
-    target_surface: { ...text(), allowNull: false },
-    confidence: { type: DataTypes.DOUBLE, allowNull: false },
-    intensity: num(),
-    quote: { ...text(), allowNull: false },
-    timestamp_ms: num(),
-    segment_id: nullableText(),
-    page_url: nullableText(),
-    page_title: nullableText(),
-    preceding_actions: json(),
-    user_goal: nullableText(),
-    outcome: nullableText(),
-    transcript_uncertain: bool(false),
-    transcript_uncertainty_note: nullableText(),
-    headline: nullableText(),
-    claim: nullableText(),
-    reconstruction: nullableText(),
-    observed_facts_json: nullableText(),
-    evidence_grade: nullableText(),
-    window_start_ms: num(),
-    window_end_ms: num(),
-    annotation_text: nullableText(),
-    annotation_by: nullableText(),
-    annotation_at: when(),
-    dismissed_at: when(),
-    dismissed_reason: nullableText(),
-    dismissed_by: nullableText(),
-    review_status: nullableText(),
-    review_note: nullableText(),
-    reviewed_by: nullableText(),
-    reviewed_at: when(),
-    source: { ...text(), allowNull: false },
-    manual: bool(false),
-    created_by: nullableText(),
-  } as never, { tableName: 'signals' }) as ModelStatic<SignalRow>;
-
   const ProjectSetting = sequelize.define<ProjectSettingRow>('ProjectSetting', {
     project_id: { ...text(), primaryKey: true },
     key: { ...text(), primaryKey: true },
@@ -631,7 +589,7 @@ export function defineModels(sequelize: Sequelize) {
   return {
     Task, Finding,
     User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse, Interview,
-    Artifact, TranscriptSegment, MediaChunk, MediaUpload, Signal,
+    Artifact, TranscriptSegment, MediaChunk, MediaUpload,
   };
 }
 

@@ -79,6 +79,39 @@ describe('change feed', () => {
     expect(again.loads).toBe(1);
   });
 
+  it('settles each caller only after its own write was heard, and callers that arrive together with one marker a round', async () => {
+    const watcher = new pg.Client({ connectionString: url });
+    await watcher.connect();
+    let markers = 0;
+    const fences = new Set<string>();
+    watcher.on('notification', (m) => void (m.payload?.startsWith('settle:') ? markers++ : fences.add(m.payload ?? '')));
+    /** Resolves once the watcher has heard everything committed before now. */
+    const caughtUp = async (fence: string) => {
+      await admin.query(`SELECT pg_notify('verbatim_changes', $1)`, [fence]);
+      while (!fences.has(fence)) await new Promise((r) => setTimeout(r, 5));
+    };
+    await watcher.query('LISTEN verbatim_changes');
+    const writers = new pg.Pool({ connectionString: url, max: 3 });
+    try {
+      const calls = Array.from({ length: 60 }, (_, i) => i);
+      const missed = await Promise.all(calls.map(async (i) => {
+        await writers.query(`SELECT pg_notify('verbatim_changes', $1)`, [`together:${i}`]);
+        await feed.settle();
+        return heard.includes(`together:${i}`) ? null : i;
+      }));
+      expect(missed.filter((i) => i !== null)).toEqual([]);
+
+      // Sixty callers in one tick: the first sends a marker, the rest share the next one.
+      await caughtUp('fence:before');
+      const before = markers;
+      await Promise.all(calls.map(() => feed.settle()));
+      await caughtUp('fence:after');
+      expect(markers - before).toBe(2);
+    } finally {
+      await Promise.all([watcher.end(), writers.end()]);
+    }
+  });
+
   it('answers from the database while its connection is lost, and caches again once it is back', async () => {
     const cache = new FeedCache<number>(feed);
     const c = counted();

@@ -133,6 +133,41 @@ describe('evidence cards', () => {
     expect((await o.call('GET', '/signals?limit=200')).body.total).toBe(before - 3);
     expect((await o.call('DELETE', `/signals/${victims[2].id}`)).status).toBe(404);
   });
+
+  it('saves a change and its activity together or not at all, and serialises concurrent changes', async () => {
+    const [first, second] = cards.filter((c) => c.session_id === sessionB && !/discount/.test(c.quote));
+    const activityOf = async (id: string) => (await svc.services.db.pool.query(`SELECT action, data FROM activity WHERE subject_id = $1 ORDER BY id`, [id])).rows;
+    const logged = (await activityOf(first.id)).length;
+    const before = (await o.call('GET', `/signals/${first.id}`)).body.signal;
+    // The activity insert fails after the card was updated in the same transaction: the update must not stay.
+    await svc.services.db.pool.query(`CREATE FUNCTION refuse_activity() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
+    await svc.services.db.pool.query(`CREATE TRIGGER refuse_activity BEFORE INSERT ON activity FOR EACH ROW WHEN (NEW.subject_id = '${first.id}') EXECUTE FUNCTION refuse_activity()`);
+    try {
+      expect((await o.call('POST', `/signals/${first.id}/annotate`, { text: 'Never saved' })).status).toBe(500);
+      expect((await o.call('POST', '/signals/bulk-delete', { signal_ids: [second.id, first.id] })).status).toBe(500);
+    } finally {
+      await svc.services.db.pool.query(`DROP TRIGGER refuse_activity ON activity; DROP FUNCTION refuse_activity()`);
+    }
+    expect((await o.call('GET', `/signals/${first.id}`)).body.signal).toEqual(before);
+    expect((await o.call('GET', `/signals/${second.id}`)).status).toBe(200);
+    expect(await activityOf(first.id)).toHaveLength(logged);
+
+    // Twenty changes of one card at once, each reading the transcript inside its transaction: all land, one after another.
+    const notes = Array.from({ length: 20 }, (_, i) => `Note ${i}`);
+    const answers = await Promise.all(notes.map((text, i) => o.call('PATCH', `/signals/${first.id}`, { annotation: text, ...(i % 2 ? { quote: first.quote } : {}) })));
+    expect(answers.map((a) => a.status)).toEqual(notes.map(() => 200));
+    expect((await activityOf(first.id)).slice(logged).map((a) => a.action)).toEqual(notes.map(() => 'updated'));
+    expect(notes).toContain((await o.call('GET', `/signals/${first.id}`)).body.signal.annotation_text);
+
+    // A work item made from evidence that includes another project's card is not made, and logs nothing.
+    const tasksBefore = (await o.call('GET', '/tasks')).body.tasks.length;
+    expect((await o.call('POST', '/tasks/from-signals', { signal_ids: [second.id, 'sig_not_mine'] })).status).toBe(404);
+    expect((await o.call('GET', '/tasks')).body.tasks.length).toBe(tasksBefore);
+    const secondLogged = (await activityOf(second.id)).length;
+    expect((await o.call('POST', '/tasks/from-signals', { signal_ids: [second.id, first.id] })).status).toBe(201);
+    const packet = (await o.call('GET', '/tasks')).body.tasks.find((t: any) => t.review_packet && t.evidence_count === 2);
+    expect((await activityOf(second.id)).slice(secondLogged)).toEqual([{ action: 'linked', data: { task_id: packet.id } }]);
+  });
 });
 
 describe('work items', () => {

@@ -153,7 +153,11 @@ describe('media upload and the processing pipeline', () => {
     expect(card.case_file.evidence_card.evidence).toMatchObject({ claim: 'Plural search terms return nothing', observed_facts: ['Typed eggs, got nothing'] });
 
     // Reprocess keeps manual evidence unless asked to replace it.
-    await svc.services.models.Signal.create({ id: 'sig_manual_1', project_id: o.project.ref, interview_id: id, signal_type: 'workaround', target_surface: 'product_under_test', confidence: 1, quote: 'I had to type egg instead.', source: 'manual', manual: true });
+    await svc.services.db.pool.query(
+      `INSERT INTO signals (id, project_id, interview_id, signal_type, target_surface, confidence, quote, source, manual)
+       VALUES ('sig_manual_1', $1, $2, 'workaround', 'product_under_test', 1, 'I had to type egg instead.', 'manual', true)`,
+      [o.project.ref, id],
+    );
     ai.evidence = () => [];
     await o.call('POST', `/sessions/${id}/reprocess`);
     await settled(o.call, id);
@@ -204,7 +208,7 @@ describe('crash recovery', () => {
     // A job locked by a worker that died two minutes ago, as a SIGKILL leaves it.
     await svc.services.db.sequelize.query(`SELECT graphile_worker.add_job('interview_extract', json_build_object('interviewId', $1::text), job_key => 'ghost-' || $1::text)`, { bind: [id] });
     await svc.services.db.sequelize.query(`UPDATE graphile_worker._private_jobs SET locked_by = 'ghost-worker', locked_at = now() - interval '2 minutes' WHERE key = 'ghost-' || $1::text`, { bind: [id] });
-    await svc.services.models.Signal.destroy({ where: { interview_id: id } });
+    await svc.services.db.pool.query('DELETE FROM signals WHERE interview_id = $1', [id]);
     const until = Date.now() + 30_000;
     let left = 1;
     while (left && Date.now() < until) {
@@ -213,6 +217,6 @@ describe('crash recovery', () => {
       left = (rows as Array<{ n: number }>)[0].n;
     }
     expect(left).toBe(0);
-    expect(await svc.services.models.Signal.count({ where: { interview_id: id } })).toBeGreaterThan(0);
+    expect((await svc.services.db.pool.query('SELECT count(*)::int AS n FROM signals WHERE interview_id = $1', [id])).rows[0].n).toBeGreaterThan(0);
   });
 });

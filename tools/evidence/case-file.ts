@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Services } from '../../core/context.ts';
-import type { SignalRow } from '../../models/index.ts';
+import type { SignalRow } from './rows.ts';
 import { iso } from '../common.ts';
 import type { CaseFile, LinkedTask, EvidenceResolution, Provenance, RecurrenceCandidate, SignalRecord } from './record.ts';
 
@@ -12,11 +12,11 @@ export interface Links {
 
 /** Where a card comes from: study, interview, page and moment. */
 export async function provenanceOf(services: Services, s: SignalRow): Promise<z.input<typeof Provenance>> {
-  const [rows] = await services.db.sequelize.query(
+  const { rows } = await services.db.pool.query(
     `SELECT i.id, i.participant_name, i.started_at, i.created_at, i.interview_mode, i.duration_seconds,
             st.id AS study_ref, st.handle AS study_handle, st.title AS study_title
        FROM interviews i LEFT JOIN studies st ON st.id = i.study_id WHERE i.id = $1`,
-    { bind: [s.interview_id] },
+    [s.interview_id],
   );
   const r = (rows as Array<Record<string, unknown>>)[0];
   return {

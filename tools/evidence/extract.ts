@@ -1,7 +1,7 @@
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow, SignalAttrs } from '../../models/index.ts';
 import { newId } from '../../core/ids.ts';
-import { selectRows } from '../../core/sql.ts';
+import type { Sql } from '../../core/tx.ts';
 import { modelAccess, recordKeyUse } from '../interviews/model-access.ts';
 import { LocalExtractor } from './local-extractor.ts';
 import { LlmExtractor } from './llm-extractor.ts';
@@ -12,8 +12,13 @@ import type { StepWork } from '../interviews/steps.ts';
 
 export type NewSignal = Omit<SignalAttrs, 'created_at' | 'updated_at' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'created_by'>;
 
-export function turnsOf(services: Services, interviewId: string): Promise<Turn[]> {
-  return selectRows<Turn>(services, `SELECT id AS segment_id, idx, role, speaker, start_ms, end_ms, text FROM transcript_segments WHERE interview_id = $1 ORDER BY idx`, [interviewId]);
+export async function turnsOf(sql: Sql, interviewId: string): Promise<Turn[]> {
+  const { rows } = await sql.query<Turn>({
+    name: 'transcript_turns',
+    text: `SELECT id AS segment_id, idx, role, speaker, start_ms, end_ms, text FROM transcript_segments WHERE interview_id = $1 ORDER BY idx`,
+    values: [interviewId],
+  });
+  return rows;
 }
 
 /**
@@ -22,7 +27,7 @@ export function turnsOf(services: Services, interviewId: string): Promise<Turn[]
  * transcript is dropped; a close paraphrase is kept only marked transcript_uncertain.
  */
 export async function extractEvidence(services: Services, interview: InterviewRow, warn?: StepWork['warn']): Promise<NewSignal[]> {
-  const turns = await turnsOf(services, interview.id);
+  const turns = await turnsOf(services.db.pool, interview.id);
   if (!turns.length) return [];
   const { llm, keyProblem } = await modelAccess(services, interview.project_id);
   if (keyProblem && warn) {
@@ -30,10 +35,10 @@ export async function extractEvidence(services: Services, interview: InterviewRo
     await warn({ code: keyProblem.code, message: `${keyProblem.message}; evidence was extracted by ${instead} instead of the project's model`, action: keyProblem.action });
   }
   const extractor: Extractor = llm ? new LlmExtractor(llm) : new LocalExtractor();
-  const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
+  const goals = interview.study_id ? (await services.db.pool.query<{ goals_json: string | null }>('SELECT goals_json FROM studies WHERE id = $1', [interview.study_id])).rows[0]?.goals_json : null;
   let proposals;
   try {
-    proposals = await extractor.extract(turns, { studyGoals: study?.goals_json ? JSON.parse(study.goals_json) : [] });
+    proposals = await extractor.extract(turns, { studyGoals: goals ? JSON.parse(goals) : [] });
     if (llm) await recordKeyUse(services, interview.project_id, llm, null);
   } catch (err) {
     if (llm) await recordKeyUse(services, interview.project_id, llm, err instanceof Error ? err.message : 'extraction failed');

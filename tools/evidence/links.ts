@@ -1,22 +1,25 @@
-import type { Transaction } from 'sequelize';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
-import type { SignalRow } from '../../models/index.ts';
+import type { SignalRow } from './rows.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { iso } from '../common.ts';
-import { findTask } from '../work/record.ts';
-import { actorOf, logActivity } from '../activity.ts';
+import { taskIdInProject } from '../work/record.ts';
+import { actorOf, logActivities } from '../activity.ts';
+import type { Sql } from '../../core/tx.ts';
+import { signalsById } from './rows.ts';
 import type { Links } from './case-file.ts';
 
 export const MAX_BULK = 500;
 
-/** All the given cards, in the caller's project, or a 404 naming the ones that are not. */
-export async function signalsInProject(ctx: Ctx, ids: string[], transaction?: Transaction): Promise<SignalRow[]> {
+/**
+ * All the given cards, in the caller's project, or a 404 naming the ones that are not; `lock`
+ * takes them FOR UPDATE in the caller's transaction.
+ */
+export async function signalsInProject(ctx: Ctx, ids: string[], sql: Sql = ctx.services.db.pool, lock = false): Promise<SignalRow[]> {
   if (ids.length > MAX_BULK) throw new ValidationError(`signal_ids: at most ${MAX_BULK} ids in one call`);
   const unique = [...new Set(ids)];
-  const { project } = projectOf(ctx);
-  const rows = await ctx.services.models.Signal.findAll({ where: { id: unique, project_id: project.id }, transaction });
+  const rows = await signalsById(sql, projectOf(ctx).project.id, unique, lock);
   if (rows.length !== unique.length) {
     const found = new Set(rows.map((r) => r.id));
     throw new NotFoundError(`Evidence cards not found in this project: ${unique.filter((i) => !found.has(i)).slice(0, 20).join(', ')}`, { code: 'signals_not_found' });
@@ -24,20 +27,17 @@ export async function signalsInProject(ctx: Ctx, ids: string[], transaction?: Tr
   return rows;
 }
 
-/** Links cards to one work item (replacing earlier links), all or nothing. */
-export async function linkSignals(ctx: Ctx, ids: string[], taskId: string, transaction: Transaction): Promise<void> {
-  const task = await findTask(ctx, taskId, transaction);
-  const rows = await signalsInProject(ctx, ids, transaction);
-  const actor = actorOf(ctx);
-  for (const s of rows) {
-    await ctx.services.db.sequelize.query(
-      `INSERT INTO signal_task_links (id, signal_id, task_id, linked_by) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (signal_id) DO UPDATE SET task_id = EXCLUDED.task_id, linked_at = now(), linked_by = EXCLUDED.linked_by,
-         resolved_at = NULL, resolved_by_provider = NULL, resolved_by_provider_issue_id = NULL, resolution_reason = NULL`,
-      { bind: [newId('lnk'), s.id, task.id, actor], transaction },
-    );
-    await logActivity(ctx, { type: 'signal', id: s.id }, 'linked', { task_id: task.id }, transaction);
-  }
+/** Links cards to one work item (replacing earlier links), all or nothing, in the caller's transaction. */
+export async function linkSignals(ctx: Ctx, ids: string[], taskId: string, sql: Sql): Promise<void> {
+  const task = await taskIdInProject(ctx, taskId, sql);
+  const rows = await signalsInProject(ctx, ids, sql);
+  await sql.query(
+    `INSERT INTO signal_task_links (id, signal_id, task_id, linked_by) SELECT u.id, u.signal_id, $3, $4 FROM unnest($1::text[], $2::text[]) AS u(id, signal_id)
+     ON CONFLICT (signal_id) DO UPDATE SET task_id = EXCLUDED.task_id, linked_at = now(), linked_by = EXCLUDED.linked_by,
+       resolved_at = NULL, resolved_by_provider = NULL, resolved_by_provider_issue_id = NULL, resolution_reason = NULL`,
+    [rows.map(() => newId('lnk')), rows.map((s) => s.id), task, actorOf(ctx)],
+  );
+  await logActivities(ctx, 'signal', rows.map((s) => ({ id: s.id, data: { task_id: task } })), 'linked', sql);
 }
 
 /** What a card is linked to: its work item, the resolution, and recurrence candidates. */

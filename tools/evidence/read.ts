@@ -9,7 +9,8 @@ import { Signal, signalRecord, type SignalFields, type SignalRecord } from './re
 import { SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
 import { caseFileOf, provenanceOf } from './case-file.ts';
 import { linksOf } from './links.ts';
-import type { SignalRow } from '../../models/index.ts';
+import { signalsById, type SignalRow } from './rows.ts';
+import type { Sql } from '../../core/tx.ts';
 
 /** Raw `signals` rows (from a pool query) as SPEC 2.6 records: plain rows, no model instances. */
 export function signalRecordsOf(ctx: Ctx, rows: readonly object[]): SignalRecord[] {
@@ -19,13 +20,12 @@ export function signalRecordsOf(ctx: Ctx, rows: readonly object[]): SignalRecord
 
 export const SignalIdParam = z.string().min(1).max(64).describe('Evidence card id (sig_...)');
 
-export async function findSignal(ctx: Ctx, id: string): Promise<SignalRow> {
-  const { project } = projectOf(ctx);
-  const row = await ctx.services.models.Signal.findOne({ where: { id, project_id: project.id } });
+/** A card of the caller's project; `lock` takes it FOR UPDATE in the caller's transaction. Another project's card is not found. */
+export async function findSignal(ctx: Ctx, id: string, sql: Sql = ctx.services.db.pool, lock = false): Promise<SignalRow> {
+  const [row] = await signalsById(sql, projectOf(ctx).project.id, [id], lock);
   if (!row) throw new NotFoundError('Evidence card not found');
   return row;
 }
-
 
 /** The full read of one card: record, links, provenance and case file. */
 export async function fullSignal(ctx: Ctx, row: SignalRow) {

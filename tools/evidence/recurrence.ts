@@ -1,5 +1,4 @@
-import type { Transaction } from 'sequelize';
-import type { Services } from '../../core/context.ts';
+import type { Sql } from '../../core/tx.ts';
 
 /** Trigram similarity from which new evidence counts as resembling resolved evidence. */
 export const RECURRENCE_THRESHOLD = 0.3;
@@ -9,8 +8,8 @@ export const RECURRENCE_THRESHOLD = 0.3;
  * resembles it (pg_trgm similarity) and records a recurrence candidate with the similarity
  * as confidence. Cards already linked to that item are not candidates for it.
  */
-export async function detectRecurrence(services: Services, projectId: string, signalIds: string[] | 'all', transaction?: Transaction): Promise<number> {
-  const [, meta] = await services.db.sequelize.query(
+export async function detectRecurrence(sql: Sql, projectId: string, signalIds: string[] | 'all'): Promise<number> {
+  const { rowCount } = await sql.query(
     `INSERT INTO recurrence_candidates (id, project_id, signal_id, related_task_id, related_resolved_signal_id, confidence, reason)
      SELECT 'rec_' || substr(md5(n.id || best.task_id), 1, 20), $1, n.id, best.task_id, best.id, round(best.sim::numeric, 3),
             format('Resembles "%s" (similarity %s), evidence of done work item "%s"', left(best.quote, 120), round(best.sim::numeric, 2), best.title)
@@ -26,7 +25,7 @@ export async function detectRecurrence(services: Services, projectId: string, si
       WHERE n.project_id = $1 AND ($2::text[] IS NULL OR n.id = ANY($2))
         AND NOT EXISTS (SELECT 1 FROM signal_task_links own WHERE own.signal_id = n.id AND own.task_id = best.task_id)
      ON CONFLICT (signal_id, related_task_id) DO NOTHING`,
-    { bind: [projectId, signalIds === 'all' ? null : signalIds, RECURRENCE_THRESHOLD], transaction },
+    [projectId, signalIds === 'all' ? null : signalIds, RECURRENCE_THRESHOLD],
   );
-  return (meta as { rowCount?: number } | undefined)?.rowCount ?? 0;
+  return rowCount ?? 0;
 }

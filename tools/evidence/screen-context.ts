@@ -17,7 +17,10 @@ interface Screen {
  * becomes one of its observed facts, so evidence search finds it.
  */
 export async function withScreenContext(services: Services, interviewId: string, rows: NewSignal[]): Promise<NewSignal[]> {
-  const artifacts = await services.models.Artifact.findAll({ where: { interview_id: interviewId, kind: ['frame', 'screen_text'] } });
+  const { rows: artifacts } = await services.db.pool.query<{ name: string; kind: string; meta: Record<string, unknown> | null }>(
+    `SELECT name, kind, meta FROM interview_artifacts WHERE interview_id = $1 AND kind IN ('frame', 'screen_text')`,
+    [interviewId],
+  );
   const texts = new Map(artifacts.filter((a) => a.kind === 'screen_text').map((a) => [String(a.meta?.frame), a.meta]));
   const screens: Screen[] = artifacts
     .filter((a) => a.kind === 'frame' && typeof a.meta?.timestamp_ms === 'number')

@@ -1,5 +1,4 @@
-import type { Transaction } from 'sequelize';
-import type { Services } from '../../core/context.ts';
+import type { Sql } from '../../core/tx.ts';
 import type { NewSignal } from './extract.ts';
 
 const COLUMNS = [
@@ -21,6 +20,6 @@ const SQL = `WITH gone AS (DELETE FROM signals WHERE interview_id = $1 AND (NOT 
  * `replaceManual`), in the caller's transaction. The cards travel as one JSON array, so no
  * model instance is built per card (Signal.bulkCreate cost about a millisecond of CPU per interview).
  */
-export async function replaceSignals(services: Services, interviewId: string, rows: NewSignal[], replaceManual: boolean, transaction: Transaction): Promise<void> {
-  await services.db.sequelize.query(SQL, { bind: [interviewId, replaceManual, JSON.stringify(rows)], transaction });
+export async function replaceSignals(sql: Sql, interviewId: string, rows: NewSignal[], replaceManual: boolean): Promise<void> {
+  await sql.query(SQL, [interviewId, replaceManual, JSON.stringify(rows)]);
 }

@@ -8,32 +8,33 @@ import { Signal } from './record.ts';
 import { EVIDENCE_GRADES, SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
 import { SignalIdParam, findSignal, fullSignal } from './read.ts';
 import { MAX_BULK, linkSignals, signalsInProject } from './links.ts';
-import { actorOf, logActivity } from '../activity.ts';
+import { actorOf, logActivities, logActivity } from '../activity.ts';
 import { locate } from './locate.ts';
 import { turnsOf } from './extract.ts';
 import { SessionIdParam, findInterview } from '../interviews/record.ts';
 import { TaskIdParam } from '../work/record.ts';
 import { detectRecurrence } from './recurrence.ts';
-import type { SignalRow } from '../../models/index.ts';
+import { insertSignalRow, updateSignalRow, type SignalRow } from './rows.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
 
 const Out = z.object({ signal: Signal });
 const Annotation = z.string().trim().min(1).max(2000, 'must be at most 2000 characters');
 const SignalIds = z.array(z.string().min(1).max(64)).min(1).max(MAX_BULK, `at most ${MAX_BULK} ids in one call`);
 
 /** Saves changes to one card, logs who made them, and answers the full card. */
-async function change(ctx: Ctx, signalId: string, action: string, apply: (s: SignalRow) => Partial<SignalRow> | Promise<Partial<SignalRow>>, data: Record<string, unknown> | null = null) {
-  const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-    const s = await findSignal(ctx, signalId);
-    await s.update(await apply(s), { transaction });
-    await logActivity(ctx, { type: 'signal', id: s.id }, action, data, transaction);
-    return s;
+async function change(ctx: Ctx, signalId: string, action: string, apply: (s: SignalRow, sql: Sql) => Partial<SignalRow> | Promise<Partial<SignalRow>>, data: Record<string, unknown> | null = null) {
+  const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+    const s = await findSignal(ctx, signalId, sql, true);
+    const saved = await updateSignalRow(sql, s.id, await apply(s, sql));
+    await logActivity(ctx, { type: 'signal', id: s.id }, action, data, sql);
+    return saved;
   });
   return { signal: await fullSignal(ctx, row) };
 }
 
 /** A new quote must be found in the interview's transcript, as the pipeline's are. */
-async function checkedQuote(ctx: Ctx, s: SignalRow, quote: string) {
-  const where = locate(await turnsOf(ctx.services, s.interview_id), quote, s.segment_id);
+async function checkedQuote(sql: Sql, s: SignalRow, quote: string) {
+  const where = locate(await turnsOf(sql, s.interview_id), quote, s.segment_id);
   if (!where || where.uncertain) throw new ValidationError('quote: must be copied from the interview transcript', { code: 'quote_not_in_transcript' });
   return { quote: where.quote, segment_id: where.segment_id, timestamp_ms: where.timestamp_ms, window_start_ms: where.window_start_ms, window_end_ms: where.window_end_ms, transcript_uncertain: false, transcript_uncertainty_note: null };
 }
@@ -70,9 +71,9 @@ export const updateSignal = capability({
     if (!Object.keys(fields).length && annotation === undefined && dismissed === undefined && quote === undefined) throw new ValidationError('Nothing to update: send at least one field');
     if (dismissed && !dismissed_reason) throw new ValidationError('dismissed_reason: say why the card is dismissed');
     const actor = actorOf(ctx);
-    return change(ctx, signalId, 'updated', async (s) => ({
+    return change(ctx, signalId, 'updated', async (s, sql) => ({
       ...fields,
-      ...(quote !== undefined ? await checkedQuote(ctx, s, quote) : {}),
+      ...(quote !== undefined ? await checkedQuote(sql, s, quote) : {}),
       ...(annotation !== undefined ? { annotation_text: annotation, annotation_by: actor, annotation_at: new Date() } : {}),
       ...(dismissed === true ? { dismissed_at: new Date(), dismissed_reason: dismissed_reason!, dismissed_by: actor } : {}),
       ...(dismissed === false ? { dismissed_at: null, dismissed_reason: null, dismissed_by: null } : {}),
@@ -157,7 +158,7 @@ export const linkSignal = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/signals/:signalId/link' },
   async handler(ctx, input) {
-    await ctx.services.db.sequelize.transaction((t) => linkSignals(ctx, [input.signalId], input.task_id, t));
+    await inTransaction(ctx.services.db.pool, (sql) => linkSignals(ctx, [input.signalId], input.task_id, sql));
     return { signal: await fullSignal(ctx, await findSignal(ctx, input.signalId)) };
   },
 });
@@ -176,9 +177,9 @@ export const unlinkSignal = capability({
   rest: { method: 'POST', path: 'P/signals/:signalId/unlink' },
   async handler(ctx, input) {
     const s = await findSignal(ctx, input.signalId);
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      await ctx.services.db.sequelize.query(`DELETE FROM signal_task_links WHERE signal_id = $1`, { bind: [s.id], transaction });
-      await logActivity(ctx, { type: 'signal', id: s.id }, 'unlinked', null, transaction);
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      await sql.query(`DELETE FROM signal_task_links WHERE signal_id = $1`, [s.id]);
+      await logActivity(ctx, { type: 'signal', id: s.id }, 'unlinked', null, sql);
     });
     return { signal: await fullSignal(ctx, s) };
   },
@@ -195,18 +196,18 @@ export const bulkLink = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/signals/bulk-link' },
   async handler(ctx, input) {
-    await ctx.services.db.sequelize.transaction((t) => linkSignals(ctx, input.signal_ids, input.task_id, t));
+    await inTransaction(ctx.services.db.pool, (sql) => linkSignals(ctx, input.signal_ids, input.task_id, sql));
     return { linked: new Set(input.signal_ids).size, task_id: input.task_id };
   },
 });
 
 async function deleteSignals(ctx: Ctx, ids: string[]) {
-  await ctx.services.db.sequelize.transaction(async (transaction) => {
-    const rows = await signalsInProject(ctx, ids, transaction);
-    for (const s of rows) await logActivity(ctx, { type: 'signal', id: s.id }, 'deleted', { quote: s.quote }, transaction);
-    await ctx.services.models.Signal.destroy({ where: { id: rows.map((r) => r.id) }, transaction });
+  await inTransaction(ctx.services.db.pool, async (sql) => {
+    const rows = await signalsInProject(ctx, ids, sql, true);
+    await logActivities(ctx, 'signal', rows.map((s) => ({ id: s.id, data: { quote: s.quote } })), 'deleted', sql);
+    await sql.query(`DELETE FROM signals WHERE id = ANY($1)`, [rows.map((r) => r.id)]);
     const interviews = [...new Set(rows.map((r) => r.interview_id))];
-    await ctx.services.db.sequelize.query(`UPDATE interviews SET evidence_count = (SELECT count(*) FROM signals WHERE interview_id = interviews.id) WHERE id = ANY($1)`, { bind: [interviews], transaction });
+    await sql.query(`UPDATE interviews SET evidence_count = (SELECT count(*) FROM signals WHERE interview_id = interviews.id) WHERE id = ANY($1)`, [interviews]);
   });
 }
 
@@ -268,39 +269,36 @@ export const createManualSignal = capability({
   async handler(ctx, input) {
     const interview = await findInterview(ctx, input.sessionId);
     const { project } = projectOf(ctx);
-    const where = locate(await turnsOf(ctx.services, interview.id), input.quote, null);
+    const where = locate(await turnsOf(ctx.services.db.pool, interview.id), input.quote, null);
     const id = newId('sig');
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      await ctx.services.models.Signal.create(
-        {
-          id,
-          project_id: project.id,
-          interview_id: interview.id,
-          signal_type: input.signal_type,
-          target_surface: input.target_surface,
-          confidence: input.confidence,
-          quote: where?.quote ?? input.quote,
-          segment_id: where?.segment_id ?? null,
-          timestamp_ms: where?.timestamp_ms ?? null,
-          window_start_ms: where?.window_start_ms ?? null,
-          window_end_ms: where?.window_end_ms ?? null,
-          transcript_uncertain: !where || where.uncertain,
-          transcript_uncertainty_note: !where ? 'Entered manually; not found in the transcript' : where.note,
-          headline: input.headline ?? null,
-          claim: input.claim ?? null,
-          observed_facts_json: JSON.stringify([`The participant said: "${where?.quote ?? input.quote}"`]),
-          evidence_grade: where && !where.uncertain ? 'direct' : 'weak',
-          review_status: 'needs_review',
-          review_note: input.note ?? null,
-          source: 'manual',
-          manual: true,
-          created_by: actorOf(ctx),
-        },
-        { transaction },
-      );
-      await ctx.services.db.sequelize.query(`UPDATE interviews SET evidence_count = evidence_count + 1 WHERE id = $1`, { bind: [interview.id], transaction });
-      await logActivity(ctx, { type: 'signal', id }, 'created', { manual: true }, transaction);
-      await detectRecurrence(ctx.services, project.id, [id], transaction);
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      await insertSignalRow(sql, {
+        id,
+        project_id: project.id,
+        interview_id: interview.id,
+        signal_type: input.signal_type,
+        target_surface: input.target_surface,
+        confidence: input.confidence,
+        quote: where?.quote ?? input.quote,
+        segment_id: where?.segment_id ?? null,
+        timestamp_ms: where?.timestamp_ms ?? null,
+        window_start_ms: where?.window_start_ms ?? null,
+        window_end_ms: where?.window_end_ms ?? null,
+        transcript_uncertain: !where || where.uncertain,
+        transcript_uncertainty_note: !where ? 'Entered manually; not found in the transcript' : where.note,
+        headline: input.headline ?? null,
+        claim: input.claim ?? null,
+        observed_facts_json: JSON.stringify([`The participant said: "${where?.quote ?? input.quote}"`]),
+        evidence_grade: where && !where.uncertain ? 'direct' : 'weak',
+        review_status: 'needs_review',
+        review_note: input.note ?? null,
+        source: 'manual',
+        manual: true,
+        created_by: actorOf(ctx),
+      });
+      await sql.query(`UPDATE interviews SET evidence_count = evidence_count + 1 WHERE id = $1`, [interview.id]);
+      await logActivity(ctx, { type: 'signal', id }, 'created', { manual: true }, sql);
+      await detectRecurrence(sql, project.id, [id]);
     });
     return { signal: await fullSignal(ctx, await findSignal(ctx, id)) };
   },
@@ -320,13 +318,13 @@ export const reviewRecurrence = capability({
   rest: { method: 'POST', path: 'P/signals/:signalId/recurrence/:candidateId' },
   async handler(ctx, input) {
     const s = await findSignal(ctx, input.signalId);
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const [, meta] = await ctx.services.db.sequelize.query(
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      const { rowCount } = await sql.query(
         `UPDATE recurrence_candidates SET status = $1, reviewed_at = now(), reviewed_by = $2 WHERE id = $3 AND signal_id = $4`,
-        { bind: [input.status, actorOf(ctx), input.candidateId, s.id], transaction },
+        [input.status, actorOf(ctx), input.candidateId, s.id],
       );
-      if (!(meta as { rowCount?: number }).rowCount) throw new NotFoundError('Recurrence candidate not found');
-      await logActivity(ctx, { type: 'signal', id: s.id }, `recurrence_${input.status}`, { candidate_id: input.candidateId }, transaction);
+      if (!rowCount) throw new NotFoundError('Recurrence candidate not found');
+      await logActivity(ctx, { type: 'signal', id: s.id }, `recurrence_${input.status}`, { candidate_id: input.candidateId }, sql);
     });
     return { signal: await fullSignal(ctx, s) };
   },

@@ -7,6 +7,7 @@ import { studyRecord } from '../studies/record.ts';
 import { intakeRecord, questionRecord, responseRecord, questionsOf } from '../intakes/record.ts';
 import { sessionRecord } from '../interviews/record.ts';
 import { signalRecord } from '../evidence/record.ts';
+import { projectSignals } from '../evidence/rows.ts';
 import { findingRecord } from '../findings/record.ts';
 import { taskRecord } from '../work/record.ts';
 
@@ -135,7 +136,7 @@ export async function* projectFiles(services: Services, place: ProjectPlace, ttl
     yield await interviewFile(services, interview, ref, ttlSeconds, counts);
   }
 
-  const signals = await models.Signal.findAll({ where, order: [['created_at', 'ASC'], ['id', 'ASC']] });
+  const signals = await projectSignals(db.pool, project.id);
   counts.signals += signals.length;
   yield { name: 'signals.json', data: signals.map((s) => signalRecord(s, ref)) };
 

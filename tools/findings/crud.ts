@@ -11,6 +11,7 @@ import { MAX_BULK, signalsInProject } from '../evidence/links.ts';
 import { TARGET_SURFACES } from '../evidence/types.ts';
 import { PriorityScore } from '../work/record.ts';
 import { actorOf, logActivity } from '../activity.ts';
+import { sqlOf } from '../../core/tx.ts';
 import { DELIVERY_STATES, Finding, FindingRefParam, RESEARCH_STATES, checkResearchMove, findFinding, findingCounts, findingRecord } from './record.ts';
 import type { FindingRow } from '../../models/index.ts';
 import type { Transaction } from 'sequelize';
@@ -25,7 +26,7 @@ async function records(ctx: Ctx, rows: FindingRow[]) {
 
 async function attach(ctx: Ctx, findingId: string, ids: string[], transaction: Transaction) {
   if (!ids.length) return;
-  await signalsInProject(ctx, ids, transaction);
+  await signalsInProject(ctx, ids, sqlOf(transaction));
   await ctx.services.db.sequelize.query(
     `INSERT INTO finding_evidence (finding_id, signal_id, added_by) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`,
     { bind: [findingId, [...new Set(ids)], actorOf(ctx)], transaction },
@@ -63,7 +64,7 @@ async function create(ctx: Ctx, input: { title: string; description?: string | n
       { transaction },
     );
     await attach(ctx, id, input.evidence_refs, transaction);
-    await logActivity(ctx, { type: 'finding', id }, 'created', { evidence: input.evidence_refs.length }, transaction);
+    await logActivity(ctx, { type: 'finding', id }, 'created', { evidence: input.evidence_refs.length }, sqlOf(transaction));
   });
   return { finding: (await records(ctx, [await findFinding(ctx, id)]))[0] };
 }
@@ -227,7 +228,7 @@ export const updateFinding = capability({
         } else Object.assign(patch, { research_state, closed_at: new Date(), closed_by: actorOf(ctx) });
       }
       await row.update(patch, { transaction });
-      await logActivity(ctx, { type: 'finding', id: row.id }, research_state && research_state !== from ? `state:${from}->${research_state}` : 'updated', { fields: Object.keys(fields), add: add_evidence?.length ?? 0, remove: remove_evidence?.length ?? 0 }, transaction);
+      await logActivity(ctx, { type: 'finding', id: row.id }, research_state && research_state !== from ? `state:${from}->${research_state}` : 'updated', { fields: Object.keys(fields), add: add_evidence?.length ?? 0, remove: remove_evidence?.length ?? 0 }, sqlOf(transaction));
       return row;
     });
     return { finding: (await records(ctx, [f]))[0] };
@@ -249,7 +250,7 @@ export const deleteFinding = capability({
   async handler(ctx, input) {
     await ctx.services.db.sequelize.transaction(async (transaction) => {
       const f = await findFinding(ctx, input.findingRef, transaction, true);
-      await logActivity(ctx, { type: 'finding', id: f.id }, 'deleted', { title: f.title }, transaction);
+      await logActivity(ctx, { type: 'finding', id: f.id }, 'deleted', { title: f.title }, sqlOf(transaction));
       await f.destroy({ transaction });
     });
     return { success: true };

@@ -8,7 +8,9 @@ import { projectRefOf } from '../studies/record.ts';
 import { Signal } from '../evidence/record.ts';
 import { signalRecordsOf } from '../evidence/read.ts';
 import { MAX_BULK, linkSignals } from '../evidence/links.ts';
+import { signalsById } from '../evidence/rows.ts';
 import { actorOf, logActivity } from '../activity.ts';
+import { sqlOf } from '../../core/tx.ts';
 import { PriorityScore, TASK_STATUSES, Task, TaskIdParam, checkTaskMove, evidenceCounts, findTask, taskRecord } from './record.ts';
 import type { TaskRow } from '../../models/index.ts';
 
@@ -112,8 +114,8 @@ async function createTask(ctx: Ctx, input: { title: string; status?: TaskRow['st
       },
       { transaction },
     );
-    await logActivity(ctx, { type: 'task', id }, 'created', { review_packet: input.review_packet ?? false }, transaction);
-    if (input.signal_ids?.length) await linkSignals(ctx, input.signal_ids, id, transaction);
+    await logActivity(ctx, { type: 'task', id }, 'created', { review_packet: input.review_packet ?? false }, sqlOf(transaction));
+    if (input.signal_ids?.length) await linkSignals(ctx, input.signal_ids, id, sqlOf(transaction));
   });
   return findTask(ctx, id);
 }
@@ -154,7 +156,7 @@ export const createFromEvidence = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/tasks/from-signals', status: 201 },
   async handler(ctx, input) {
-    const first = await ctx.services.models.Signal.findOne({ where: { id: input.signal_ids[0], project_id: projectOf(ctx).project.id } });
+    const [first] = await signalsById(ctx.services.db.pool, projectOf(ctx).project.id, [input.signal_ids[0]]);
     const title = input.title ?? (first?.headline ? `Review: ${first.headline}` : `Review ${input.signal_ids.length} evidence card${input.signal_ids.length > 1 ? 's' : ''}`);
     const task = await createTask(ctx, { ...input, title: title.slice(0, 300), review_packet: true, finding_id: input.finding_id ?? null });
     return { task: taskRecord(task, projectRefOf(ctx), new Set(input.signal_ids).size) };
@@ -178,7 +180,7 @@ export const promoteTask = capability({
       const t = await findTask(ctx, input.taskId, transaction, true);
       if (!t.review_packet) throw new DomainError('This work item is already delivery work', { code: 'not_a_review_packet' });
       await t.update({ review_packet: false, promoted_at: new Date(), updated_by: actorOf(ctx) }, { transaction });
-      await logActivity(ctx, { type: 'task', id: t.id }, 'promoted', null, transaction);
+      await logActivity(ctx, { type: 'task', id: t.id }, 'promoted', null, sqlOf(transaction));
       return t;
     });
     return { task: (await records(ctx, [task]))[0] };
@@ -206,7 +208,7 @@ export const updateTask = capability({
       const completed = changes.status === 'done' ? { completed_at: new Date() } : changes.status && changes.status !== t.status ? { completed_at: null } : {};
       const from = t.status;
       await t.update({ ...changes, ...completed, updated_by: actorOf(ctx) }, { transaction });
-      await logActivity(ctx, { type: 'task', id: t.id }, changes.status && changes.status !== from ? `status:${from}->${changes.status}` : 'updated', { fields: Object.keys(changes) }, transaction);
+      await logActivity(ctx, { type: 'task', id: t.id }, changes.status && changes.status !== from ? `status:${from}->${changes.status}` : 'updated', { fields: Object.keys(changes) }, sqlOf(transaction));
       return t;
     });
     return { task: (await records(ctx, [task]))[0] };
@@ -228,7 +230,7 @@ export const deleteTask = capability({
   async handler(ctx, input) {
     await ctx.services.db.sequelize.transaction(async (transaction) => {
       const t = await findTask(ctx, input.taskId, transaction, true);
-      await logActivity(ctx, { type: 'task', id: t.id }, 'deleted', { title: t.title }, transaction);
+      await logActivity(ctx, { type: 'task', id: t.id }, 'deleted', { title: t.title }, sqlOf(transaction));
       await t.destroy({ transaction });
     });
     return { success: true };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Transaction } from 'sequelize';
+import type { Sql } from '../../core/tx.ts';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
 import type { TaskRow } from '../../models/index.ts';
@@ -91,6 +92,13 @@ export async function findTask(ctx: Ctx, id: string, transaction?: Transaction, 
   const task = await ctx.services.models.Task.findOne({ where: { id, project_id: project.id }, transaction, ...(lock && transaction ? { lock: transaction.LOCK.UPDATE } : {}) });
   if (!task) throw new NotFoundError(`Work item ${id} not found`);
   return task;
+}
+
+/** The id of a work item of the caller's project, read in the caller's transaction; another project's is not found. */
+export async function taskIdInProject(ctx: Ctx, id: string, sql: Sql): Promise<string> {
+  const { rows } = await sql.query<{ id: string }>('SELECT id FROM tasks WHERE id = $1 AND project_id = $2', [id, projectOf(ctx).project.id]);
+  if (!rows.length) throw new NotFoundError(`Work item ${id} not found`);
+  return rows[0].id;
 }
 
 export const TaskIdParam = z.string().min(1).max(64).describe('Work item id (tsk_...)');

@@ -1,0 +1,37 @@
+import type pg from 'pg';
+import type { Transaction } from 'sequelize';
+
+/** Where a statement runs: the pool (a transaction of its own) or the client of an open transaction. */
+export type Sql = Pick<pg.Pool, 'query'>;
+
+/**
+ * Runs `work` in one transaction on a client of the pool: committed when it returns, rolled back
+ * when it throws. A client whose ROLLBACK fails is destroyed, not returned to the pool.
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (sql: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const out = await work(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch((rollback: Error) => (broken = rollback));
+    throw err;
+  } finally {
+    client.release(broken);
+  }
+}
+
+/**
+ * The connection of an open Sequelize transaction, for `pg` statements that must join it. Only
+ * for callers in areas not yet moved off Sequelize (docs/decisions.md, "One data-access path"):
+ * rows read this way are parsed by Sequelize's type parsers (int8 as text), so read through it
+ * only what those parsers leave alone.
+ */
+export function sqlOf(transaction: Transaction): Sql {
+  const connection = (transaction as unknown as { connection?: pg.Client }).connection;
+  if (!connection) throw new Error('sqlOf: the Sequelize transaction has no connection (not started, or already finished)');
+  return connection;
+}
