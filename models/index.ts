@@ -311,8 +311,6 @@ export type ArtifactRow = Row<ArtifactAttrs, TS | 'meta'>;
 export type TranscriptSegmentRow = Row<TranscriptSegmentAttrs, TS | 'speaker' | 'start_ms' | 'end_ms'>;
 export type MediaChunkRow = Row<MediaChunkAttrs, TS | 'started_ms'>;
 export type MediaUploadRow = Row<MediaUploadAttrs, TS | 'interview_id' | 'created_by'>;
-export type TaskRow = Row<TaskAttrs, TS | 'description' | 'task_type' | 'priority_score' | 'effort_estimate' | 'review_packet' | 'promoted_at' | 'finding_id' | 'tracker_issue_id' | 'tracker_issue_url' | 'tracker_issue_status' | 'completed_at' | 'created_by' | 'updated_by'>;
-export type FindingRow = Row<FindingAttrs, TS | 'description' | 'delivery_state' | 'provider_placement' | 'priority_score' | 'effort_estimate' | 'implementation_branch' | 'implementation_pr_url' | 'implementation_pr_number' | 'deployed_at' | 'reviewed_at' | 'reviewed_by' | 'closed_at' | 'closed_by' | 'created_by'>;
 export type ProjectSettingRow = Row<ProjectSettingAttrs, TS | 'value' | 'ciphertext' | 'key_id' | 'updated_by' | 'last_success_at' | 'last_error_at' | 'last_error'>;
 
 // Sequelize mutates attribute definitions, so every attribute gets a fresh object.
@@ -544,50 +542,7 @@ export function defineModels(sequelize: Sequelize) {
     last_error: nullableText(),
   } as never, { tableName: 'project_settings' }) as ModelStatic<ProjectSettingRow>;
 
-  const Task = sequelize.define<TaskRow>('Task', {
-    id: { ...text(), primaryKey: true },
-    project_id: { ...text(), allowNull: false },
-    title: { ...text(), allowNull: false },
-    description: nullableText(),
-    task_type: { ...text(), allowNull: false, defaultValue: 'improvement' },
-    status: { ...text(), allowNull: false },
-    priority_score: { type: DataTypes.DOUBLE, allowNull: false, defaultValue: 50 },
-    effort_estimate: nullableText(),
-    review_packet: bool(false),
-    promoted_at: when(),
-    finding_id: nullableText(),
-    tracker_issue_id: nullableText(),
-    tracker_issue_url: nullableText(),
-    tracker_issue_status: nullableText(),
-    completed_at: when(),
-    created_by: nullableText(),
-    updated_by: nullableText(),
-  } as never, { tableName: 'tasks' }) as ModelStatic<TaskRow>;
-
-  const Finding = sequelize.define<FindingRow>('Finding', {
-    id: { ...text(), primaryKey: true },
-    project_id: { ...text(), allowNull: false },
-    title: { ...text(), allowNull: false },
-    description: nullableText(),
-    target_surface: { ...text(), allowNull: false },
-    research_state: { ...text(), allowNull: false },
-    delivery_state: { ...text(), allowNull: false, defaultValue: 'not_sent' },
-    provider_placement: nullableText(),
-    priority_score: { type: DataTypes.DOUBLE, allowNull: false, defaultValue: 50 },
-    effort_estimate: nullableText(),
-    implementation_branch: nullableText(),
-    implementation_pr_url: nullableText(),
-    implementation_pr_number: { type: DataTypes.INTEGER, allowNull: true },
-    deployed_at: when(),
-    reviewed_at: when(),
-    reviewed_by: nullableText(),
-    closed_at: when(),
-    closed_by: nullableText(),
-    created_by: nullableText(),
-  } as never, { tableName: 'findings' }) as ModelStatic<FindingRow>;
-
   return {
-    Task, Finding,
     User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse, Interview,
     Artifact, TranscriptSegment, MediaChunk, MediaUpload,
   };

@@ -4,7 +4,7 @@ import type { SignalRow } from './rows.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { iso } from '../common.ts';
-import { taskIdInProject } from '../work/record.ts';
+import { findTask } from '../work/record.ts';
 import { actorOf, logActivities } from '../activity.ts';
 import type { Sql } from '../../core/tx.ts';
 import { signalsById } from './rows.ts';
@@ -29,7 +29,7 @@ export async function signalsInProject(ctx: Ctx, ids: string[], sql: Sql = ctx.s
 
 /** Links cards to one work item (replacing earlier links), all or nothing, in the caller's transaction. */
 export async function linkSignals(ctx: Ctx, ids: string[], taskId: string, sql: Sql): Promise<void> {
-  const task = await taskIdInProject(ctx, taskId, sql);
+  const task = (await findTask(ctx, taskId, sql)).id;
   const rows = await signalsInProject(ctx, ids, sql);
   await sql.query(
     `INSERT INTO signal_task_links (id, signal_id, task_id, linked_by) SELECT u.id, u.signal_id, $3, $4 FROM unnest($1::text[], $2::text[]) AS u(id, signal_id)

@@ -14,7 +14,7 @@ import { turnsOf } from './extract.ts';
 import { SessionIdParam, findInterview } from '../interviews/record.ts';
 import { TaskIdParam } from '../work/record.ts';
 import { detectRecurrence } from './recurrence.ts';
-import { insertSignalRow, updateSignalRow, type SignalRow } from './rows.ts';
+import { signals, type SignalRow } from './rows.ts';
 import { inTransaction, type Sql } from '../../core/tx.ts';
 
 const Out = z.object({ signal: Signal });
@@ -25,7 +25,7 @@ const SignalIds = z.array(z.string().min(1).max(64)).min(1).max(MAX_BULK, `at mo
 async function change(ctx: Ctx, signalId: string, action: string, apply: (s: SignalRow, sql: Sql) => Partial<SignalRow> | Promise<Partial<SignalRow>>, data: Record<string, unknown> | null = null) {
   const row = await inTransaction(ctx.services.db.pool, async (sql) => {
     const s = await findSignal(ctx, signalId, sql, true);
-    const saved = await updateSignalRow(sql, s.id, await apply(s, sql));
+    const saved = (await signals.update(sql, s.id, await apply(s, sql)))!;
     await logActivity(ctx, { type: 'signal', id: s.id }, action, data, sql);
     return saved;
   });
@@ -272,7 +272,7 @@ export const createManualSignal = capability({
     const where = locate(await turnsOf(ctx.services.db.pool, interview.id), input.quote, null);
     const id = newId('sig');
     await inTransaction(ctx.services.db.pool, async (sql) => {
-      await insertSignalRow(sql, {
+      await signals.insert(sql, {
         id,
         project_id: project.id,
         interview_id: interview.id,

@@ -8,8 +8,8 @@ import { intakeRecord, questionRecord, responseRecord, questionsOf } from '../in
 import { sessionRecord } from '../interviews/record.ts';
 import { signalRecord } from '../evidence/record.ts';
 import { projectSignals } from '../evidence/rows.ts';
-import { findingRecord } from '../findings/record.ts';
-import { taskRecord } from '../work/record.ts';
+import { findingRecord, findings as findingRows } from '../findings/record.ts';
+import { taskRecord, tasks as taskRows } from '../work/record.ts';
 
 /** One JSON file of the archive. */
 export interface ExportFile {
@@ -146,7 +146,7 @@ export async function* projectFiles(services: Services, place: ProjectPlace, ttl
     [project.id],
   );
   const byFinding = groupBy(findingLinks, (l) => l.finding_id);
-  const findings = await models.Finding.findAll({ where, order: [['created_at', 'ASC']] });
+  const findings = await findingRows.select(db.pool, 'project_id = $1', [project.id], 'ORDER BY created_at, id');
   counts.findings += findings.length;
   yield {
     name: 'findings.json',
@@ -162,7 +162,7 @@ export async function* projectFiles(services: Services, place: ProjectPlace, ttl
     [project.id],
   );
   const byTask = groupBy(taskLinks, (l) => l.task_id);
-  const tasks = await models.Task.findAll({ where, order: [['created_at', 'ASC']] });
+  const tasks = await taskRows.select(db.pool, 'project_id = $1', [project.id], 'ORDER BY created_at, id');
   counts.tasks += tasks.length;
   yield {
     name: 'tasks.json',

@@ -11,10 +11,8 @@ import { MAX_BULK, signalsInProject } from '../evidence/links.ts';
 import { TARGET_SURFACES } from '../evidence/types.ts';
 import { PriorityScore } from '../work/record.ts';
 import { actorOf, logActivity } from '../activity.ts';
-import { sqlOf } from '../../core/tx.ts';
-import { DELIVERY_STATES, Finding, FindingRefParam, RESEARCH_STATES, checkResearchMove, findFinding, findingCounts, findingRecord } from './record.ts';
-import type { FindingRow } from '../../models/index.ts';
-import type { Transaction } from 'sequelize';
+import { inTransaction, type Sql } from '../../core/tx.ts';
+import { DELIVERY_STATES, Finding, FindingRefParam, RESEARCH_STATES, checkResearchMove, findFinding, findingCounts, findingRecord, findings, type FindingRow } from './record.ts';
 
 const EvidenceRefs = z.array(z.string().min(1).max(64)).max(MAX_BULK);
 
@@ -24,13 +22,10 @@ async function records(ctx: Ctx, rows: FindingRow[]) {
   return rows.map((r) => findingRecord(r, ref, counts.get(r.id)));
 }
 
-async function attach(ctx: Ctx, findingId: string, ids: string[], transaction: Transaction) {
+async function attach(ctx: Ctx, findingId: string, ids: string[], sql: Sql) {
   if (!ids.length) return;
-  await signalsInProject(ctx, ids, sqlOf(transaction));
-  await ctx.services.db.sequelize.query(
-    `INSERT INTO finding_evidence (finding_id, signal_id, added_by) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`,
-    { bind: [findingId, [...new Set(ids)], actorOf(ctx)], transaction },
-  );
+  await signalsInProject(ctx, ids, sql);
+  await sql.query(`INSERT INTO finding_evidence (finding_id, signal_id, added_by) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`, [findingId, [...new Set(ids)], actorOf(ctx)]);
 }
 
 /** The surface most of the evidence is about, when the caller does not say. */
@@ -47,26 +42,24 @@ async function create(ctx: Ctx, input: { title: string; description?: string | n
   const { project } = projectOf(ctx);
   const id = newId('fnd');
   const surface = input.target_surface ?? (await majoritySurface(ctx, input.evidence_refs));
-  await ctx.services.db.sequelize.transaction(async (transaction) => {
-    await ctx.services.models.Finding.create(
-      {
-        id,
-        project_id: project.id,
-        title: input.title,
-        description: input.description ?? null,
-        target_surface: surface,
-        research_state: 'draft',
-        delivery_state: 'not_sent',
-        priority_score: input.priority_score ?? 50,
-        effort_estimate: input.effort_estimate ?? null,
-        created_by: actorOf(ctx),
-      },
-      { transaction },
-    );
-    await attach(ctx, id, input.evidence_refs, transaction);
-    await logActivity(ctx, { type: 'finding', id }, 'created', { evidence: input.evidence_refs.length }, sqlOf(transaction));
+  const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+    const created = await findings.insert(sql, {
+      id,
+      project_id: project.id,
+      title: input.title,
+      description: input.description ?? null,
+      target_surface: surface,
+      research_state: 'draft',
+      delivery_state: 'not_sent',
+      priority_score: input.priority_score ?? 50,
+      effort_estimate: input.effort_estimate ?? null,
+      created_by: actorOf(ctx),
+    });
+    await attach(ctx, id, input.evidence_refs, sql);
+    await logActivity(ctx, { type: 'finding', id }, 'created', { evidence: input.evidence_refs.length }, sql);
+    return created;
   });
-  return { finding: (await records(ctx, [await findFinding(ctx, id)]))[0] };
+  return { finding: (await records(ctx, [row]))[0] };
 }
 
 const createFields = {
@@ -134,11 +127,10 @@ export const listFindings = capability({
     if (input.search) where.add(`to_tsvector('english', title || ' ' || coalesce(description, '')) @@ websearch_to_tsquery('english', ?)`, input.search);
     const { clause, bind } = where;
     const pool = ctx.services.db.pool;
-    const [count, page] = await Promise.all([
+    const [count, rows] = await Promise.all([
       pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM findings WHERE ${clause}`, bind),
-      pool.query(`SELECT * FROM findings WHERE ${clause} ORDER BY priority_score DESC, created_at DESC LIMIT ${input.limit} OFFSET ${input.offset}`, bind),
+      findings.select(pool, clause, bind, `ORDER BY priority_score DESC, created_at DESC LIMIT ${input.limit} OFFSET ${input.offset}`),
     ]);
-    const rows = page.rows.map((r) => ctx.services.models.Finding.build(r, { raw: true, isNewRecord: false }));
     return { findings: await records(ctx, rows), total: count.rows[0].n };
   },
 });
@@ -208,28 +200,26 @@ export const updateFinding = capability({
   rest: { method: 'PATCH', path: 'P/findings/:findingRef' },
   async handler(ctx, { findingRef, add_evidence, remove_evidence, research_state, ...fields }) {
     if (!Object.keys(fields).length && !add_evidence && !remove_evidence && !research_state) throw new ValidationError('Nothing to update: send at least one field');
-    const f = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const row = await findFinding(ctx, findingRef, transaction, true);
+    const f = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const row = await findFinding(ctx, findingRef, sql, true);
       const from = row.research_state;
       if (row.research_state === 'closed' && (Object.keys(fields).length || add_evidence || remove_evidence)) {
         throw new DomainError('A closed finding cannot change', { code: 'finding_closed' });
       }
-      if (add_evidence) await attach(ctx, row.id, add_evidence, transaction);
-      if (remove_evidence) {
-        await ctx.services.db.sequelize.query(`DELETE FROM finding_evidence WHERE finding_id = $1 AND signal_id = ANY($2)`, { bind: [row.id, remove_evidence], transaction });
-      }
+      if (add_evidence) await attach(ctx, row.id, add_evidence, sql);
+      if (remove_evidence) await sql.query(`DELETE FROM finding_evidence WHERE finding_id = $1 AND signal_id = ANY($2)`, [row.id, remove_evidence]);
       const patch: Partial<FindingRow> = { ...fields };
       if (research_state && research_state !== row.research_state) {
         checkResearchMove(row.research_state, research_state);
         if (research_state === 'reviewed') {
-          const [[n]] = (await ctx.services.db.sequelize.query(`SELECT count(*)::int AS n FROM finding_evidence fe JOIN signals s ON s.id = fe.signal_id AND s.dismissed_at IS NULL WHERE fe.finding_id = $1`, { bind: [row.id], transaction })) as unknown as [[{ n: number }]];
+          const { rows: [n] } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM finding_evidence fe JOIN signals s ON s.id = fe.signal_id AND s.dismissed_at IS NULL WHERE fe.finding_id = $1`, [row.id]);
           if (!n.n) throw new DomainError('A finding needs evidence before it can be reviewed', { code: 'finding_without_evidence', action: 'Attach evidence with add_evidence first' });
           Object.assign(patch, { research_state, reviewed_at: new Date(), reviewed_by: actorOf(ctx) });
         } else Object.assign(patch, { research_state, closed_at: new Date(), closed_by: actorOf(ctx) });
       }
-      await row.update(patch, { transaction });
-      await logActivity(ctx, { type: 'finding', id: row.id }, research_state && research_state !== from ? `state:${from}->${research_state}` : 'updated', { fields: Object.keys(fields), add: add_evidence?.length ?? 0, remove: remove_evidence?.length ?? 0 }, sqlOf(transaction));
-      return row;
+      const saved = await findings.update(sql, row.id, patch);
+      await logActivity(ctx, { type: 'finding', id: row.id }, research_state && research_state !== from ? `state:${from}->${research_state}` : 'updated', { fields: Object.keys(fields), add: add_evidence?.length ?? 0, remove: remove_evidence?.length ?? 0 }, sql);
+      return saved!;
     });
     return { finding: (await records(ctx, [f]))[0] };
   },
@@ -248,10 +238,10 @@ export const deleteFinding = capability({
   access: 'project',
   rest: { method: 'DELETE', path: 'P/findings/:findingRef' },
   async handler(ctx, input) {
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const f = await findFinding(ctx, input.findingRef, transaction, true);
-      await logActivity(ctx, { type: 'finding', id: f.id }, 'deleted', { title: f.title }, sqlOf(transaction));
-      await f.destroy({ transaction });
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      const f = await findFinding(ctx, input.findingRef, sql, true);
+      await logActivity(ctx, { type: 'finding', id: f.id }, 'deleted', { title: f.title }, sql);
+      await sql.query('DELETE FROM findings WHERE id = $1', [f.id]);
     });
     return { success: true };
   },

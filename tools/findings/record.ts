@@ -1,12 +1,22 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
-import type { FindingRow } from '../../models/index.ts';
+import type { FindingAttrs } from '../../models/index.ts';
+import type { Sql } from '../../core/tx.ts';
+import { table } from '../../core/table.ts';
 import { DomainError, NotFoundError } from '../../core/errors.ts';
 import { Timestamp, iso, isoRequired } from '../common.ts';
 import { TARGET_SURFACES } from '../evidence/types.ts';
 import { priorityLabel } from '../work/record.ts';
+
+/** A `findings` row as `pg` reads it. */
+export type FindingRow = FindingAttrs;
+
+export const findings = table<FindingRow>()('findings', [
+  'id', 'project_id', 'title', 'description', 'target_surface', 'research_state', 'delivery_state', 'provider_placement', 'priority_score',
+  'effort_estimate', 'implementation_branch', 'implementation_pr_url', 'implementation_pr_number', 'deployed_at', 'reviewed_at', 'reviewed_by',
+  'closed_at', 'closed_by', 'created_by', 'created_at', 'updated_at',
+]);
 
 export const RESEARCH_STATES = ['draft', 'reviewed', 'closed'] as const;
 export const DELIVERY_STATES = ['not_sent', 'awaiting_product_triage', 'accepted', 'in_progress', 'completed', 'declined', 'duplicate'] as const;
@@ -81,9 +91,9 @@ export function findingRecord(f: FindingRow, projectRef: string, counts: { evide
   };
 }
 
-export async function findFinding(ctx: Ctx, ref: string, transaction?: Transaction, lock = false): Promise<FindingRow> {
-  const { project } = projectOf(ctx);
-  const f = await ctx.services.models.Finding.findOne({ where: { id: ref, project_id: project.id }, transaction, ...(lock && transaction ? { lock: transaction.LOCK.UPDATE } : {}) });
+/** A finding of the caller's project; `lock` takes it FOR UPDATE in the caller's transaction. Another project's is not found. */
+export async function findFinding(ctx: Ctx, ref: string, sql: Sql = ctx.services.db.pool, lock = false): Promise<FindingRow> {
+  const [f] = await findings.select(sql, 'id = $1 AND project_id = $2', [ref, projectOf(ctx).project.id], lock ? 'FOR UPDATE' : '');
   if (!f) throw new NotFoundError(`Finding ${ref} not found`);
   return f;
 }

@@ -1,5 +1,5 @@
 import type { Services } from '../../core/context.ts';
-import type { TaskRow } from '../../models/index.ts';
+import type { TaskRow } from '../work/record.ts';
 import { clock } from '../common.ts';
 
 const MAX_QUOTES = 20;

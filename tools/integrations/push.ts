@@ -23,7 +23,7 @@ async function push(ctx: Ctx, taskId: string, provider?: Provider) {
   const task = await findTask(ctx, taskId);
   checkSendable(task);
   const delivery = await sendTask(ctx.services, task.id, provider ?? defaultProvider(ctx));
-  const fresh = (await ctx.services.models.Task.findByPk(task.id))!;
+  const fresh = await findTask(ctx, task.id);
   return { task: taskRecord(fresh, projectRefOf(ctx), (await evidenceCounts(ctx, [task.id])).get(task.id) ?? 0), delivery };
 }
 

@@ -6,7 +6,10 @@ import { newId } from '../../core/ids.ts';
 import { creates } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Finding, FindingRefParam, findFinding, findingCounts, findingRecord } from '../findings/record.ts';
+import { tasks } from '../work/record.ts';
+import { inTransaction } from '../../core/tx.ts';
 import { Delivery, sendTask } from './send.ts';
+import { actorOf } from '../activity.ts';
 
 export const sendFinding = capability({
   name: 'findings.send',
@@ -23,24 +26,31 @@ export const sendFinding = capability({
   rest: { method: 'POST', path: 'P/findings/:findingRef/send' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { db, models } = ctx.services;
-    const taskId = await db.sequelize.transaction(async (transaction) => {
-      const finding = await findFinding(ctx, input.findingRef, transaction, true);
+    const taskId = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const finding = await findFinding(ctx, input.findingRef, sql, true);
       if (finding.research_state !== 'reviewed') {
         throw new DomainError('Only reviewed findings are sent', { code: 'finding_not_reviewed', action: 'Review the evidence, then set research_state to reviewed' });
       }
-      const existing = await models.Task.findOne({ where: { project_id: project.id, finding_id: finding.id }, order: [['created_at', 'ASC']], transaction });
+      const [existing] = await tasks.select(sql, 'project_id = $1 AND finding_id = $2', [project.id, finding.id], 'ORDER BY created_at LIMIT 1');
       if (existing) return existing.id;
-      const task = await models.Task.create(
-        { id: newId('tsk'), project_id: project.id, title: finding.title, description: finding.description, task_type: 'improvement', status: 'ready', priority_score: finding.priority_score, effort_estimate: finding.effort_estimate, finding_id: finding.id, created_by: (ctx.principal as { userId?: string }).userId ?? null } as never,
-        { transaction },
-      );
+      const task = await tasks.insert(sql, {
+        id: newId('tsk'),
+        project_id: project.id,
+        title: finding.title,
+        description: finding.description,
+        task_type: 'improvement',
+        status: 'ready',
+        priority_score: finding.priority_score,
+        effort_estimate: finding.effort_estimate,
+        finding_id: finding.id,
+        created_by: actorOf(ctx),
+      });
       // A card links to one work item: cards already linked elsewhere stay where they are.
-      await db.sequelize.query(
+      await sql.query(
         `INSERT INTO signal_task_links (id, signal_id, task_id, linked_by)
          SELECT 'lnk_' || substr(md5(fe.signal_id || $1), 1, 20), fe.signal_id, $1, $3 FROM finding_evidence fe WHERE fe.finding_id = $2
          ON CONFLICT (signal_id) DO NOTHING`,
-        { bind: [task.id, finding.id, (ctx.principal as { userId?: string }).userId ?? null], transaction },
+        [task.id, finding.id, actorOf(ctx)],
       );
       return task.id;
     });

@@ -7,6 +7,7 @@ import { newId } from '../../core/ids.ts';
 import { addJob } from '../../core/queue.ts';
 import { iso } from '../common.ts';
 import { issueDraft } from './issue-draft.ts';
+import { tasks } from '../work/record.ts';
 import { createIssue, type CreatedIssue, type Provider } from './providers.ts';
 
 export const Delivery = z.object({
@@ -67,7 +68,7 @@ export async function sendTask(services: Services, taskId: string, provider: Pro
   const { db, models } = services;
   const q = (sql: string, bind: unknown[], transaction: Transaction) => db.sequelize.query(sql, { bind, transaction }).then(([rows]) => rows as Record<string, any>[]);
 
-  const task = await models.Task.findByPk(taskId);
+  const [task] = await tasks.select(db.pool, 'id = $1', [taskId]);
   if (!task) throw new NotFoundError('Work item not found');
   const project = (await models.Project.findByPk(task.project_id))!;
   const org = (await models.Organization.findByPk(project.organization_id))!;

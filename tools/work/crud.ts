@@ -3,16 +3,15 @@ import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { DomainError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { creates, deletes, readOnly, Success, updates } from '../common.ts';
+import { creates, deletes, readOnly, sqlWhere, Success, updates } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Signal } from '../evidence/record.ts';
 import { signalRecordsOf } from '../evidence/read.ts';
 import { MAX_BULK, linkSignals } from '../evidence/links.ts';
 import { signalsById } from '../evidence/rows.ts';
 import { actorOf, logActivity } from '../activity.ts';
-import { sqlOf } from '../../core/tx.ts';
-import { PriorityScore, TASK_STATUSES, Task, TaskIdParam, checkTaskMove, evidenceCounts, findTask, taskRecord } from './record.ts';
-import type { TaskRow } from '../../models/index.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { PriorityScore, TASK_STATUSES, Task, TaskIdParam, checkTaskMove, evidenceCounts, findTask, taskRecord, tasks, type TaskRow } from './record.ts';
 
 const fields = {
   description: z.string().max(20_000).nullable().optional(),
@@ -44,15 +43,16 @@ export const listTasks = capability({
   access: 'project',
   rest: { method: 'GET', path: 'P/tasks' },
   async handler(ctx, input) {
-    const { project } = projectOf(ctx);
-    const where = {
-      project_id: project.id,
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.type ? { task_type: input.type } : {}),
-      ...(input.review_packet !== undefined ? { review_packet: input.review_packet } : {}),
-    };
-    const { rows, count } = await ctx.services.models.Task.findAndCountAll({ where, order: [['priority_score', 'DESC'], ['created_at', 'ASC']], limit: input.limit, offset: input.offset });
-    return { tasks: await records(ctx, rows), total: count };
+    const where = sqlWhere('project_id = $1', projectOf(ctx).project.id);
+    if (input.status) where.add('status = ?', input.status);
+    if (input.type) where.add('task_type = ?', input.type);
+    if (input.review_packet !== undefined) where.add('review_packet = ?', input.review_packet);
+    const pool = ctx.services.db.pool;
+    const [count, rows] = await Promise.all([
+      pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM tasks WHERE ${where.clause}`, where.bind),
+      tasks.select(pool, where.clause, where.bind, `ORDER BY priority_score DESC, created_at ASC LIMIT ${input.limit} OFFSET ${input.offset}`),
+    ]);
+    return { tasks: await records(ctx, rows), total: count.rows[0].n };
   },
 });
 
@@ -67,8 +67,7 @@ export const readyTasks = capability({
   access: 'project',
   rest: { method: 'GET', path: 'P/tasks/ready' },
   async handler(ctx, input) {
-    const { project } = projectOf(ctx);
-    const rows = await ctx.services.models.Task.findAll({ where: { project_id: project.id, status: 'ready', review_packet: false }, order: [['priority_score', 'DESC'], ['created_at', 'ASC']], limit: input.limit });
+    const rows = await tasks.select(ctx.services.db.pool, `project_id = $1 AND status = 'ready' AND NOT review_packet`, [projectOf(ctx).project.id], `ORDER BY priority_score DESC, created_at ASC LIMIT ${input.limit}`);
     return { tasks: await records(ctx, rows) };
   },
 });
@@ -96,28 +95,25 @@ export const getTask = capability({
 async function createTask(ctx: Ctx, input: { title: string; status?: TaskRow['status']; review_packet?: boolean; finding_id?: string | null; signal_ids?: string[] } & Partial<Record<keyof typeof fields, unknown>>) {
   const { project } = projectOf(ctx);
   const id = newId('tsk');
-  await ctx.services.db.sequelize.transaction(async (transaction) => {
-    await ctx.services.models.Task.create(
-      {
-        id,
-        project_id: project.id,
-        title: input.title,
-        description: (input.description as string | null | undefined) ?? null,
-        task_type: (input.task_type as string | undefined) ?? 'improvement',
-        status: input.status ?? 'backlog',
-        priority_score: (input.priority_score as number | undefined) ?? 50,
-        effort_estimate: (input.effort_estimate as string | null | undefined) ?? null,
-        review_packet: input.review_packet ?? false,
-        finding_id: input.finding_id ?? null,
-        created_by: actorOf(ctx),
-        updated_by: actorOf(ctx),
-      },
-      { transaction },
-    );
-    await logActivity(ctx, { type: 'task', id }, 'created', { review_packet: input.review_packet ?? false }, sqlOf(transaction));
-    if (input.signal_ids?.length) await linkSignals(ctx, input.signal_ids, id, sqlOf(transaction));
+  return inTransaction(ctx.services.db.pool, async (sql) => {
+    const task = await tasks.insert(sql, {
+      id,
+      project_id: project.id,
+      title: input.title,
+      description: (input.description as string | null | undefined) ?? null,
+      task_type: (input.task_type as string | undefined) ?? 'improvement',
+      status: input.status ?? 'backlog',
+      priority_score: (input.priority_score as number | undefined) ?? 50,
+      effort_estimate: (input.effort_estimate as string | null | undefined) ?? null,
+      review_packet: input.review_packet ?? false,
+      finding_id: input.finding_id ?? null,
+      created_by: actorOf(ctx),
+      updated_by: actorOf(ctx),
+    });
+    await logActivity(ctx, { type: 'task', id }, 'created', { review_packet: input.review_packet ?? false }, sql);
+    if (input.signal_ids?.length) await linkSignals(ctx, input.signal_ids, id, sql);
+    return task;
   });
-  return findTask(ctx, id);
 }
 
 export const createTaskCapability = capability({
@@ -176,12 +172,12 @@ export const promoteTask = capability({
   access: 'project',
   rest: { method: 'POST', path: 'P/tasks/:taskId/promote' },
   async handler(ctx, input) {
-    const task = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const t = await findTask(ctx, input.taskId, transaction, true);
+    const task = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const t = await findTask(ctx, input.taskId, sql, true);
       if (!t.review_packet) throw new DomainError('This work item is already delivery work', { code: 'not_a_review_packet' });
-      await t.update({ review_packet: false, promoted_at: new Date(), updated_by: actorOf(ctx) }, { transaction });
-      await logActivity(ctx, { type: 'task', id: t.id }, 'promoted', null, sqlOf(transaction));
-      return t;
+      const saved = await tasks.update(sql, t.id, { review_packet: false, promoted_at: new Date(), updated_by: actorOf(ctx) });
+      await logActivity(ctx, { type: 'task', id: t.id }, 'promoted', null, sql);
+      return saved!;
     });
     return { task: (await records(ctx, [task]))[0] };
   },
@@ -202,14 +198,14 @@ export const updateTask = capability({
   rest: { method: 'PATCH', path: 'P/tasks/:taskId' },
   async handler(ctx, { taskId, ...changes }) {
     if (!Object.keys(changes).length) throw new ValidationError('Nothing to update: send at least one field');
-    const task = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const t = await findTask(ctx, taskId, transaction, true);
+    const task = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const t = await findTask(ctx, taskId, sql, true);
       if (changes.status) checkTaskMove(t.status, changes.status);
       const completed = changes.status === 'done' ? { completed_at: new Date() } : changes.status && changes.status !== t.status ? { completed_at: null } : {};
       const from = t.status;
-      await t.update({ ...changes, ...completed, updated_by: actorOf(ctx) }, { transaction });
-      await logActivity(ctx, { type: 'task', id: t.id }, changes.status && changes.status !== from ? `status:${from}->${changes.status}` : 'updated', { fields: Object.keys(changes) }, sqlOf(transaction));
-      return t;
+      const saved = await tasks.update(sql, t.id, { ...changes, ...completed, updated_by: actorOf(ctx) });
+      await logActivity(ctx, { type: 'task', id: t.id }, changes.status && changes.status !== from ? `status:${from}->${changes.status}` : 'updated', { fields: Object.keys(changes) }, sql);
+      return saved!;
     });
     return { task: (await records(ctx, [task]))[0] };
   },
@@ -228,10 +224,10 @@ export const deleteTask = capability({
   access: 'project',
   rest: { method: 'DELETE', path: 'P/tasks/:taskId' },
   async handler(ctx, input) {
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const t = await findTask(ctx, input.taskId, transaction, true);
-      await logActivity(ctx, { type: 'task', id: t.id }, 'deleted', { title: t.title }, sqlOf(transaction));
-      await t.destroy({ transaction });
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      const t = await findTask(ctx, input.taskId, sql, true);
+      await logActivity(ctx, { type: 'task', id: t.id }, 'deleted', { title: t.title }, sql);
+      await sql.query('DELETE FROM tasks WHERE id = $1', [t.id]);
     });
     return { success: true };
   },

@@ -1,11 +1,19 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
 import type { Sql } from '../../core/tx.ts';
+import { table } from '../../core/table.ts';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
-import type { TaskRow } from '../../models/index.ts';
+import type { TaskAttrs } from '../../models/index.ts';
 import { DomainError, NotFoundError } from '../../core/errors.ts';
 import { Timestamp, iso, isoRequired } from '../common.ts';
+
+/** A `tasks` row as `pg` reads it. */
+export type TaskRow = TaskAttrs;
+
+export const tasks = table<TaskRow>()('tasks', [
+  'id', 'project_id', 'title', 'description', 'task_type', 'status', 'priority_score', 'effort_estimate', 'review_packet', 'promoted_at',
+  'finding_id', 'tracker_issue_id', 'tracker_issue_url', 'tracker_issue_status', 'completed_at', 'created_by', 'updated_by', 'created_at', 'updated_at',
+]);
 
 export const TASK_STATUSES = ['backlog', 'ready', 'in_progress', 'done', 'wont_fix'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -86,19 +94,11 @@ export async function evidenceCounts(ctx: Ctx, taskIds: string[]): Promise<Map<s
   return new Map(rows.map((r) => [r.task_id, r.n]));
 }
 
-/** A work item of the caller's project; another project's is not found. */
-export async function findTask(ctx: Ctx, id: string, transaction?: Transaction, lock = false): Promise<TaskRow> {
-  const { project } = projectOf(ctx);
-  const task = await ctx.services.models.Task.findOne({ where: { id, project_id: project.id }, transaction, ...(lock && transaction ? { lock: transaction.LOCK.UPDATE } : {}) });
+/** A work item of the caller's project; `lock` takes it FOR UPDATE in the caller's transaction. Another project's is not found. */
+export async function findTask(ctx: Ctx, id: string, sql: Sql = ctx.services.db.pool, lock = false): Promise<TaskRow> {
+  const [task] = await tasks.select(sql, 'id = $1 AND project_id = $2', [id, projectOf(ctx).project.id], lock ? 'FOR UPDATE' : '');
   if (!task) throw new NotFoundError(`Work item ${id} not found`);
   return task;
-}
-
-/** The id of a work item of the caller's project, read in the caller's transaction; another project's is not found. */
-export async function taskIdInProject(ctx: Ctx, id: string, sql: Sql): Promise<string> {
-  const { rows } = await sql.query<{ id: string }>('SELECT id FROM tasks WHERE id = $1 AND project_id = $2', [id, projectOf(ctx).project.id]);
-  if (!rows.length) throw new NotFoundError(`Work item ${id} not found`);
-  return rows[0].id;
 }
 
 export const TaskIdParam = z.string().min(1).max(64).describe('Work item id (tsk_...)');
