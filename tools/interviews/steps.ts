@@ -7,6 +7,7 @@ import type { Services } from '../../core/context.ts';
 import type { InterviewRow, ProcessingWarning } from '../../models/index.ts';
 import { StepFailure, queueStep, type Step } from './pipeline.ts';
 import { recordFailure, recordUsage } from '../billing/usage.ts';
+import { sqlOf } from '../../core/tx.ts';
 
 export interface StepWork {
   interview: InterviewRow;
@@ -67,7 +68,7 @@ export async function runStep(
           { processing_status: 'processed', processing_step: null, processed_at: new Date(), evidence_count: evidence, processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null },
           { transaction },
         );
-        await recordUsage(services, interviewId, transaction);
+        await recordUsage(sqlOf(transaction), interviewId);
       }
     });
   } catch (err) {
@@ -85,7 +86,7 @@ export async function runStep(
         },
         { where: { id: interviewId }, transaction },
       );
-      if (final) await recordFailure(services, interviewId, failure.code, transaction);
+      if (final) await recordFailure(sqlOf(transaction), interviewId, failure.code);
     });
     if (!(err instanceof StepFailure)) services.log.error('processing step crashed', { interviewId, step, error: err instanceof Error ? err.stack : String(err) });
     if (!final) throw err;
