@@ -1,5 +1,4 @@
-import type { Transaction } from 'sequelize';
-import type { Sequelize } from 'sequelize';
+import type { Sql } from './tx.ts';
 
 export interface JobOptions {
   /** Same key replaces a job not yet started, so a step is never queued twice. */
@@ -11,12 +10,13 @@ export interface JobOptions {
 }
 
 /**
- * Enqueues a graphile-worker job through the caller's transaction, so a row and the job
- * that processes it commit together or not at all.
+ * Enqueues a graphile-worker job through the caller's transaction (or on the pool), so a row
+ * and the job that processes it commit together or not at all.
  */
-export async function addJob(sequelize: Sequelize, transaction: Transaction | null, task: string, payload: Record<string, unknown>, opts: JobOptions = {}): Promise<void> {
-  await sequelize.query(
-    `SELECT graphile_worker.add_job($1, $2::json, job_key => $3, max_attempts => $4, run_at => $5, job_key_mode => 'replace', priority => $6)`,
-    { bind: [task, JSON.stringify(payload), opts.jobKey ?? null, opts.maxAttempts ?? 5, opts.runAt ?? new Date(), opts.priority ?? 0], ...(transaction ? { transaction } : {}) },
-  );
+export async function addJob(sql: Sql, task: string, payload: Record<string, unknown>, opts: JobOptions = {}): Promise<void> {
+  await sql.query({
+    name: 'add_job',
+    text: `SELECT graphile_worker.add_job($1, $2::json, job_key => $3, max_attempts => $4, run_at => $5, job_key_mode => 'replace', priority => $6)`,
+    values: [task, JSON.stringify(payload), opts.jobKey ?? null, opts.maxAttempts ?? 5, opts.runAt ?? new Date(), opts.priority ?? 0],
+  });
 }

@@ -305,12 +305,12 @@ export type StudyRow = Row<StudyAttrs, TS | 'description' | 'goals_json' | 'scri
 export type IntakeRow = Row<IntakeAttrs, TS | 'description' | 'welcome_message' | 'auto_managed' | 'max_participants' | 'logo_storage_key' | 'complete_count' | 'qualified_count' | 'disqualified_count'>;
 export type IntakeQuestionRow = Row<IntakeQuestionAttrs, TS | 'required' | 'options_json' | 'min_value' | 'max_value' | 'qualification_rules_json'>;
 export type IntakeResponseRow = Row<IntakeResponseAttrs, TS | 'participant_name' | 'participant_email' | 'qualified' | 'qualification_reason' | 'session_id' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'consent_given' | 'consent_recording'>;
-type InterviewOptional = 'study_id' | 'intake_id' | 'intake_response_id' | 'interview_mode' | 'participant_name' | 'participant_email' | 'summary' | 'consent_recording' | 'consent_data_use' | 'consent_version' | 'started_at' | 'ended_at' | 'duration_seconds' | 'import_source' | 'transcript_format' | 'processing_step' | 'processing_error_code' | 'processing_error_message' | 'processing_retryable' | 'processing_error_action' | 'processing_warnings' | 'transcription_total' | 'transcription_completed' | 'evidence_count' | 'processing_started_at' | 'processed_at' | 'created_by' | 'conductor_state' | 'conductor_token_hash' | 'conductor_seen_at' | 'finalize_after' | 'recording_health';
-export type InterviewRow = Row<InterviewAttrs, TS | InterviewOptional>;
-export type ArtifactRow = Row<ArtifactAttrs, TS | 'meta'>;
-export type TranscriptSegmentRow = Row<TranscriptSegmentAttrs, TS | 'speaker' | 'start_ms' | 'end_ms'>;
-export type MediaChunkRow = Row<MediaChunkAttrs, TS | 'started_ms'>;
-export type MediaUploadRow = Row<MediaUploadAttrs, TS | 'interview_id' | 'created_by'>;
+// Plain rows as `pg` reads them (tools/interviews/rows.ts): these tables have no Sequelize model.
+export type InterviewRow = InterviewAttrs;
+export type ArtifactRow = ArtifactAttrs;
+export type TranscriptSegmentRow = TranscriptSegmentAttrs;
+export type MediaChunkRow = MediaChunkAttrs;
+export type MediaUploadRow = MediaUploadAttrs;
 export type ProjectSettingRow = Row<ProjectSettingAttrs, TS | 'value' | 'ciphertext' | 'key_id' | 'updated_by' | 'last_success_at' | 'last_error_at' | 'last_error'>;
 
 // Sequelize mutates attribute definitions, so every attribute gets a fresh object.
@@ -441,95 +441,6 @@ export function defineModels(sequelize: Sequelize) {
     consent_recording: bool(false),
   } as never, { tableName: 'intake_responses' }) as ModelStatic<IntakeResponseRow>;
 
-  const Interview = sequelize.define<InterviewRow>('Interview', {
-    id: { ...text(), primaryKey: true },
-    project_id: { ...text(), allowNull: false },
-    study_id: nullableText(),
-    intake_id: nullableText(),
-    intake_response_id: nullableText(),
-    source: { ...text(), allowNull: false },
-    status: { ...text(), allowNull: false },
-    processing_status: { ...text(), allowNull: false },
-    interview_mode: nullableText(),
-    participant_name: nullableText(),
-    participant_email: nullableText(),
-    summary: nullableText(),
-    consent_recording: { type: DataTypes.BOOLEAN, allowNull: true },
-    consent_data_use: { type: DataTypes.BOOLEAN, allowNull: true },
-    consent_version: nullableText(),
-    started_at: when(),
-    ended_at: when(),
-    duration_seconds: num(),
-    import_source: nullableText(),
-    transcript_format: nullableText(),
-    processing_step: nullableText(),
-    processing_error_code: nullableText(),
-    processing_error_message: nullableText(),
-    processing_retryable: { type: DataTypes.BOOLEAN, allowNull: true },
-    processing_error_action: nullableText(),
-    processing_warnings: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-    transcription_total: int(),
-    transcription_completed: int(),
-    evidence_count: int(),
-    processing_started_at: when(),
-    processed_at: when(),
-    created_by: nullableText(),
-    conductor_state: json(),
-    conductor_token_hash: nullableText(),
-    conductor_seen_at: when(),
-    finalize_after: when(),
-    recording_health: json(),
-  } as never, { tableName: 'interviews' }) as ModelStatic<InterviewRow>;
-
-  const Artifact = sequelize.define<ArtifactRow>('Artifact', {
-    id: { ...text(), primaryKey: true },
-    interview_id: { ...text(), allowNull: false },
-    name: { ...text(), allowNull: false },
-    kind: { ...text(), allowNull: false },
-    storage_key: { ...text(), allowNull: false },
-    mime_type: { ...text(), allowNull: false },
-    size: bigint(),
-    meta: json(),
-  } as never, { tableName: 'interview_artifacts' }) as ModelStatic<ArtifactRow>;
-
-  const TranscriptSegment = sequelize.define<TranscriptSegmentRow>('TranscriptSegment', {
-    id: { ...text(), primaryKey: true },
-    interview_id: { ...text(), allowNull: false },
-    idx: { type: DataTypes.INTEGER, allowNull: false },
-    speaker: nullableText(),
-    role: { ...text(), allowNull: false },
-    start_ms: { type: DataTypes.INTEGER, allowNull: true },
-    end_ms: { type: DataTypes.INTEGER, allowNull: true },
-    text: { ...text(), allowNull: false },
-  } as never, { tableName: 'transcript_segments' }) as ModelStatic<TranscriptSegmentRow>;
-
-  const MediaChunk = sequelize.define<MediaChunkRow>('MediaChunk', {
-    id: { ...text(), primaryKey: true },
-    interview_id: { ...text(), allowNull: false },
-    type: { ...text(), allowNull: false },
-    chunk_index: { type: DataTypes.INTEGER, allowNull: false },
-    storage_key: { ...text(), allowNull: false },
-    mime_type: { ...text(), allowNull: false },
-    size: bigint(),
-    started_ms: { type: DataTypes.INTEGER, allowNull: true },
-  } as never, { tableName: 'media_chunks' }) as ModelStatic<MediaChunkRow>;
-
-  const MediaUpload = sequelize.define<MediaUploadRow>('MediaUpload', {
-    id: { ...text(), primaryKey: true },
-    project_id: { ...text(), allowNull: false },
-    storage_key: { ...text(), allowNull: false },
-    store_upload_id: { ...text(), allowNull: false },
-    filename: { ...text(), allowNull: false },
-    content_type: { ...text(), allowNull: false },
-    size: bigint(),
-    part_size: bigint(),
-    part_count: { type: DataTypes.INTEGER, allowNull: false },
-    status: { ...text(), allowNull: false },
-    interview_id: nullableText(),
-    created_by: nullableText(),
-    expires_at: { type: DataTypes.DATE, allowNull: false },
-  } as never, { tableName: 'media_uploads' }) as ModelStatic<MediaUploadRow>;
-
   const ProjectSetting = sequelize.define<ProjectSettingRow>('ProjectSetting', {
     project_id: { ...text(), primaryKey: true },
     key: { ...text(), primaryKey: true },
@@ -543,8 +454,7 @@ export function defineModels(sequelize: Sequelize) {
   } as never, { tableName: 'project_settings' }) as ModelStatic<ProjectSettingRow>;
 
   return {
-    User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse, Interview,
-    Artifact, TranscriptSegment, MediaChunk, MediaUpload,
+    User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse,
   };
 }
 

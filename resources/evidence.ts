@@ -3,6 +3,7 @@ import { principalOf } from '../core/context.ts';
 import { findSignal, fullSignal } from '../tools/evidence/read.ts';
 import { findInterview } from '../tools/interviews/record.ts';
 import { clock } from '../tools/common.ts';
+import { segmentsOf } from '../tools/interviews/rows.ts';
 
 export const caseFileResource = resource({
   name: 'evidence-case-file',
@@ -47,7 +48,7 @@ export const transcriptResource = resource({
   },
   async read(ctx, params) {
     const interview = await findInterview(ctx, params.sessionId);
-    const segments = await ctx.services.models.TranscriptSegment.findAll({ where: { interview_id: interview.id }, order: [['idx', 'ASC']] });
+    const segments = await segmentsOf(ctx.services.db.pool, interview.id);
     const at = (ms: number | null) => (ms == null ? '' : ` [${clock(ms)}]`);
     return segments.map((s) => `${s.speaker ?? s.role}${at(s.start_ms)}: ${s.text}`).join('\n');
   },

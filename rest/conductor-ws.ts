@@ -14,6 +14,8 @@ import { armFinalization, isEnded } from '../tools/conductor/end.ts';
 import { sessionTokenValid } from '../tools/conductor/token.ts';
 import { segmentsOf } from '../tools/conductor/script.ts';
 import { transcribeAnswer } from '../tools/conductor/voice-answer.ts';
+import { inTransaction } from '../core/tx.ts';
+import { interviews } from '../tools/interviews/rows.ts';
 
 const PATH = /^\/api\/sdk\/conductor\/([^/]+)\/ws$/;
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -110,7 +112,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
       [sessionId],
     );
     const chunks = await services.db.pool.query<{ next: number }>(`SELECT coalesce(max(chunk_index) + 1, 0)::int AS next FROM media_chunks WHERE interview_id = $1 AND type = 'audio'`, [sessionId]);
-    await services.models.Interview.update({ finalize_after: null, conductor_seen_at: new Date() }, { where: { id: sessionId } });
+    await interviews.update(services.db.pool, sessionId, { finalize_after: null, conductor_seen_at: new Date() });
     send({ type: 'hello', session_id: sessionId, resumed: history.rows.length > 0, messages: history.rows, next_audio_chunk: chunks.rows[0].next });
     report(await step({ type: 'start' }));
   })().catch((err) => fail(err));
@@ -126,7 +128,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
   /** A recorded answer: transcribed, shown to the participant, then handled as their typed answer would be. */
   const voiceAnswer = async (chunkIndex: number) => {
     try {
-      const interview = await services.models.Interview.findByPk(sessionId);
+      const [interview] = await interviews.select(services.db.pool, 'id = $1', [sessionId]);
       if (!interview) return;
       if (stateOf(interview).awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
       send({ type: 'transcribing', chunk_index: chunkIndex });
@@ -153,7 +155,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
       }
       if (frame.type === 'ping') return send({ type: 'pong' });
       if (frame.type === 'event') {
-        const interview = await services.models.Interview.findByPk(sessionId);
+        const [interview] = await interviews.select(services.db.pool, 'id = $1', [sessionId]);
         if (!interview) return;
         const state = stateOf(interview);
         const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
@@ -175,11 +177,10 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
 
   ws.on('close', () => {
     void queue.finally(() =>
-      services.db.sequelize
-        .transaction(async (transaction) => {
-          const interview = await services.models.Interview.findByPk(sessionId, { transaction, lock: transaction.LOCK.UPDATE });
-          if (interview && !isEnded(interview) && !interview.finalize_after) await armFinalization(services, interview, transaction);
-        })
+      inTransaction(services.db.pool, async (sql) => {
+        const [interview] = await interviews.select(sql, 'id = $1', [sessionId], 'FOR UPDATE');
+        if (interview && !isEnded(interview) && !interview.finalize_after) await armFinalization(services, interview, sql);
+      })
         .catch((err) => ctx.log.warn('could not arm finalisation', { error: String(err) })),
     );
   });

@@ -182,7 +182,11 @@ describe('SDK interview routes', () => {
     const p1 = await part('1', video.subarray(0, half));
     expect(p1.status).toBe(200);
     expect(p1.body).toEqual({ part_number: 1, etag: expect.stringMatching(/^"[0-9a-f]{32}"$/) });
+    // A part sent again replaces the first try, whose stored bytes go.
+    expect((await part('2', Buffer.from('a first try that the next send replaces'))).status).toBe(200);
+    const firstTry = (await svc.services.db.pool.query(`SELECT storage_key FROM media_chunks WHERE interview_id = $1 AND chunk_index = 2`, [id])).rows[0].storage_key;
     const p2 = await part('2', video.subarray(half));
+    expect(await svc.services.storage.head(firstTry)).toBeNull();
     expect(p2.body.part_number).toBe(2);
     expect((await part('0', video)).status).toBe(400);
     expect((await part('3', video, { 'content-type': 'application/json' })).status).toBe(415);

@@ -6,6 +6,7 @@ import { StepFailure, afterMedia } from '../../tools/interviews/pipeline.ts';
 import { probe, run, sceneFrames, tools } from '../../tools/interviews/media.ts';
 import { downloadTo, dropStaleArtifacts, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
 import { timedMerge } from '../../tools/interviews/timed-merge.ts';
+import { artifacts, interviews, mediaChunks } from '../../tools/interviews/rows.ts';
 
 /**
  * Media derivation: merges recorded chunks, then from the source media takes the duration,
@@ -17,7 +18,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
   const bin = tools(services.config);
   await runStep(services, interviewId, 'deriving_media', helpers, async ({ interview, scratch }) => {
     const dir = await scratch();
-    const { models } = services;
+    const pool = services.db.pool;
     const stored: Array<Parameters<typeof recordArtifact>[2]> = [];
     const keep = async (file: string, name: string, kind: string, mime: string, meta?: Record<string, unknown>) => {
       const obj = await storeFile(services, interview.project_id, interview.id, file, name, mime);
@@ -28,7 +29,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     // Chunks recorded by the widget become one file per track.
     const sources = new Map<string, string>();
     for (const type of ['audio', 'screen'] as const) {
-      const chunks = await models.MediaChunk.findAll({ where: { interview_id: interview.id, type }, order: [['chunk_index', 'ASC']] });
+      const chunks = await mediaChunks.select(pool, 'interview_id = $1 AND type = $2', [interview.id, type], 'ORDER BY chunk_index');
       if (!chunks.length) continue;
       if (type === 'audio' && chunks.some((c) => c.started_ms !== null)) {
         // Voice answers recorded apart: placed on the interview's clock, silence between.
@@ -54,13 +55,13 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       sources.set(type === 'audio' ? 'source-audio' : 'source-video', await keep(merged, `merged-${type}`, `merged_${type}`, type === 'audio' ? 'audio/webm' : 'video/webm'));
     }
 
-    for (const a of await models.Artifact.findAll({ where: { interview_id: interview.id, kind: 'source' } })) {
+    for (const a of await artifacts.select(pool, 'interview_id = $1 AND kind = $2', [interview.id, 'source'])) {
       const f = path.join(dir, a.name);
       await downloadTo(services, a.storage_key, f, a.name);
       sources.set(a.name, f);
     }
     if (!sources.size) {
-      return { finish: (transaction) => afterMedia(services, interview.id, transaction) };
+      return { finish: (sql) => afterMedia(sql, interview.id) };
     }
 
     const probed = new Map<string, Awaited<ReturnType<typeof probe>>>();
@@ -83,12 +84,12 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     for (const [i, f] of frames.entries()) await keep(f.file, `frame-${i + 1}`, 'frame', 'image/jpeg', { timestamp_ms: f.timestampMs });
 
     return {
-      finish: async (transaction) => {
-        for (const a of stored) await recordArtifact(services, interview.id, a, transaction);
-        await dropStaleArtifacts(services, interview.id, 'frame', stored.map((a) => a.name), transaction);
-        await interview.update({ duration_seconds: duration }, { transaction });
+      finish: async (sql) => {
+        for (const a of stored) await recordArtifact(services, interview.id, a, sql);
+        await dropStaleArtifacts(services, interview.id, 'frame', stored.map((a) => a.name), sql);
+        await interviews.update(sql, interview.id, { duration_seconds: duration });
         if (frames.length) return 'reading_screen';
-        return afterMedia(services, interview.id, transaction);
+        return afterMedia(sql, interview.id);
       },
     };
   });

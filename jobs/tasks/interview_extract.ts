@@ -3,16 +3,13 @@ import { runStep } from '../../tools/interviews/steps.ts';
 import { extractEvidence } from '../../tools/evidence/extract.ts';
 import { detectRecurrence } from '../../tools/evidence/recurrence.ts';
 import { replaceSignals } from '../../tools/evidence/store.ts';
-import { sqlOf } from '../../core/tx.ts';
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId, replaceManualEvidence } = payload as { interviewId: string; replaceManualEvidence?: boolean };
   await runStep(services, interviewId, 'extracting', helpers, async ({ interview, warn }) => {
     const rows = await extractEvidence(services, interview, warn);
     return {
-      finish: async (transaction) => {
-        // The interviews area is still on Sequelize: the cards join its transaction through its connection.
-        const sql = sqlOf(transaction);
+      finish: async (sql) => {
         await replaceSignals(sql, interview.id, rows, replaceManualEvidence === true);
         if (rows.length) await detectRecurrence(sql, interview.project_id, rows.map((r) => r.id));
         return null; // runStep counts the interview's evidence as it marks it processed

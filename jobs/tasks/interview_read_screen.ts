@@ -5,6 +5,7 @@ import { runStep } from '../../tools/interviews/steps.ts';
 import { afterMedia } from '../../tools/interviews/pipeline.ts';
 import { downloadTo, dropStaleArtifacts, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
 import { screenReader } from '../../tools/interviews/ocr.ts';
+import { artifacts } from '../../tools/interviews/rows.ts';
 
 /**
  * OCR of the representative frames: each frame with text gets a `screen-text-N` artifact (the
@@ -16,8 +17,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
   await runStep(services, interviewId, 'reading_screen', helpers, async ({ interview, scratch, warn }) => {
     const dir = await scratch();
-    const { models } = services;
-    const frames = (await models.Artifact.findAll({ where: { interview_id: interview.id, kind: 'frame' } })).sort(
+    const frames = (await artifacts.select(services.db.pool, 'interview_id = $1 AND kind = $2', [interview.id, 'frame'])).sort(
       (a, b) => Number(a.meta?.timestamp_ms ?? 0) - Number(b.meta?.timestamp_ms ?? 0),
     );
     const stored: Array<Parameters<typeof recordArtifact>[2]> = [];
@@ -49,11 +49,11 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       await warn({ code: 'screen_text_unread', message: `The text on screen could not be read from ${unread.join('; ')}; evidence has no on-screen context from those moments`, action: 'Nothing to do for the interview; re-upload the recording to try again' });
     }
     return {
-      finish: async (transaction) => {
+      finish: async (sql) => {
         // Text read by an earlier run of this step is replaced, not mixed with this one.
-        await dropStaleArtifacts(services, interview.id, 'screen_text', stored.map((a) => a.name), transaction);
-        for (const a of stored) await recordArtifact(services, interview.id, a, transaction);
-        return afterMedia(services, interview.id, transaction);
+        await dropStaleArtifacts(services, interview.id, 'screen_text', stored.map((a) => a.name), sql);
+        for (const a of stored) await recordArtifact(services, interview.id, a, sql);
+        return afterMedia(sql, interview.id);
       },
     };
   });

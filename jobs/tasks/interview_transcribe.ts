@@ -2,12 +2,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskFactory } from '../runner.ts';
 import { runStep } from '../../tools/interviews/steps.ts';
-import { StepFailure } from '../../tools/interviews/pipeline.ts';
+import { StepFailure, hasTranscript } from '../../tools/interviews/pipeline.ts';
 import { probe, run, tools } from '../../tools/interviews/media.ts';
 import { downloadTo } from '../../tools/interviews/artifacts.ts';
 import { modelAccess, recordKeyUse } from '../../tools/interviews/model-access.ts';
 import { transcribeFile, type TimedText } from '../../tools/interviews/transcription.ts';
 import { newId } from '../../core/ids.ts';
+import { artifacts, insertSegments, interviews } from '../../tools/interviews/rows.ts';
 
 /** Ten-minute pieces keep every request well under provider upload limits. */
 const PIECE_SECONDS = 600;
@@ -16,11 +17,11 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
   const bin = tools(services.config);
   await runStep(services, interviewId, 'transcribing', helpers, async ({ interview, scratch, warn }) => {
-    const { models } = services;
-    if (await models.TranscriptSegment.count({ where: { interview_id: interview.id } })) {
+    const pool = services.db.pool;
+    if (await hasTranscript(pool, interview.id)) {
       return { finish: async () => 'extracting' }; // imported or already transcribed
     }
-    const audio = await models.Artifact.findOne({ where: { interview_id: interview.id, name: 'audio' } });
+    const [audio] = await artifacts.select(pool, 'interview_id = $1 AND name = $2', [interview.id, 'audio']);
     if (!audio) throw new StepFailure('no_audio', 'There is no audio to transcribe', { action: 'Upload a recording or import a transcript' });
     const { transcription: endpoint, keyProblem } = await modelAccess(services, interview.project_id);
     if (keyProblem && !endpoint) throw new StepFailure(keyProblem.code, `${keyProblem.message}, so the recording cannot be transcribed`, { action: keyProblem.action });
@@ -35,7 +36,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     await downloadTo(services, audio.storage_key, file, 'audio');
     await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);
     const pieces = (await fs.readdir(dir)).filter((f) => f.startsWith('piece-')).sort();
-    await interview.update({ transcription_total: pieces.length, transcription_completed: 0 });
+    await interviews.save(pool, interview, { transcription_total: pieces.length, transcription_completed: 0 });
     const texts: TimedText[] = [];
     let offset = 0;
     for (const [i, piece] of pieces.entries()) {
@@ -47,16 +48,13 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
         throw err;
       }
       offset += Math.round(((await probe(bin.ffprobe, full)).durationSeconds ?? PIECE_SECONDS) * 1000);
-      await interview.update({ transcription_completed: i + 1 });
+      await interviews.save(pool, interview, { transcription_completed: i + 1 });
     }
     await recordKeyUse(services, interview.project_id, endpoint, null);
     return {
-      finish: async (transaction) => {
-        await models.TranscriptSegment.destroy({ where: { interview_id: interview.id }, transaction });
-        await models.TranscriptSegment.bulkCreate(
-          texts.map((t, idx) => ({ id: newId('seg'), interview_id: interview.id, idx, speaker: null, role: 'unknown' as const, start_ms: t.start_ms, end_ms: t.end_ms, text: t.text })),
-          { transaction },
-        );
+      finish: async (sql) => {
+        await sql.query('DELETE FROM transcript_segments WHERE interview_id = $1', [interview.id]);
+        await insertSegments(sql, interview.id, texts.map((t) => ({ id: newId('seg'), speaker: null, role: 'unknown' as const, start_ms: t.start_ms, end_ms: t.end_ms, text: t.text })));
         return 'extracting';
       },
     };

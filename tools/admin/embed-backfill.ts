@@ -17,7 +17,7 @@ export const embedBackfill = capability({
   rest: { method: 'POST', path: '/api/admin/embed-backfill', status: 202 },
   async handler(ctx, input) {
     const jobKey = `embed-backfill:${input.project_id ?? 'all'}`;
-    await addJob(ctx.services.db.sequelize, null, 'embed_backfill', { projectId: input.project_id ?? null }, { jobKey, maxAttempts: 3 });
+    await addJob(ctx.services.db.pool, 'embed_backfill', { projectId: input.project_id ?? null }, { jobKey, maxAttempts: 3 });
     return { queued: true as const, job_key: jobKey };
   },
 });

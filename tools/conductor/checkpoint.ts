@@ -5,6 +5,8 @@ import { JsonObject, updates } from '../common.ts';
 import { SdkSessionId, sdkSession } from '../sdk/session-access.ts';
 import { stateOf } from './engine.ts';
 import { armFinalization, isEnded } from './end.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { interviews } from '../interviews/rows.ts';
 
 const MAX_SNAPSHOT_BYTES = 64 * 1024;
 
@@ -27,13 +29,13 @@ export const conductorCheckpoint = capability({
   rest: { method: 'POST', path: '/api/sdk/conductor/:sessionId/checkpoint' },
   async handler(ctx, input) {
     if (input.snapshot && Buffer.byteLength(JSON.stringify(input.snapshot)) > MAX_SNAPSHOT_BYTES) throw new ValidationError('snapshot: at most 64 KB');
-    const at = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const { interview } = await sdkSession(ctx, input.sessionId, { transaction, lock: true });
+    const at = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const { interview } = await sdkSession(ctx, input.sessionId, sql, true);
       if (isEnded(interview)) throw new DomainError('This interview has already ended', { code: 'session_ended' });
       if (interview.status !== 'in_progress') throw new DomainError('The interview has not started', { code: 'session_not_started', action: 'POST /api/sdk/conductor/:sessionId/start first' });
       const state = { ...stateOf(interview), checkpoint: { snapshot: input.snapshot ?? null, reason: input.reason ?? null, at: new Date().toISOString() } };
-      await interview.update({ conductor_state: state as never }, { transaction });
-      return armFinalization(ctx.services, interview, transaction);
+      await interviews.save(sql, interview, { conductor_state: state as never });
+      return armFinalization(ctx.services, interview, sql);
     });
     return { success: true, finalize_after: at.toISOString() };
   },

@@ -5,6 +5,7 @@ import { Session, sessionRecord } from '../interviews/record.ts';
 import { updates } from '../common.ts';
 import { SdkSessionId, sdkSession } from '../sdk/session-access.ts';
 import { endInterview } from './end.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const conductorEnd = capability({
   name: 'sdk.conductor_end',
@@ -18,9 +19,9 @@ export const conductorEnd = capability({
   mcp: false,
   rest: { method: 'POST', path: '/api/sdk/conductor/:sessionId/end' },
   async handler(ctx, input) {
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const { interview } = await sdkSession(ctx, input.sessionId, { transaction, lock: true });
-      await endInterview(ctx.services, interview, transaction);
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const { interview } = await sdkSession(ctx, input.sessionId, sql, true);
+      await endInterview(ctx.services, interview, sql);
       return interview;
     });
     return { session: sessionRecord(row, projectRefOf(ctx)), queued: row.processing_status !== 'not_started' };

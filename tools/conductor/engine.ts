@@ -1,4 +1,5 @@
-import type { Transaction } from 'sequelize';
+import { inTransaction, type Sql } from '../../core/tx.ts';
+import { interviews } from '../interviews/rows.ts';
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow } from '../../models/index.ts';
 import { ConflictError, DomainError, NotFoundError } from '../../core/errors.ts';
@@ -166,18 +167,18 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
 }
 
 /** Writes a plan in the caller's transaction, with the interview row locked. */
-async function apply(services: Services, interview: InterviewRow, p: Plan, transaction: Transaction): Promise<Outcome> {
+async function apply(services: Services, interview: InterviewRow, p: Plan, sql: Sql): Promise<Outcome> {
   for (const m of p.messages) {
-    await services.db.sequelize.query(
+    await sql.query(
       `INSERT INTO interview_messages (interview_id, role, content, segment_id, timestamp_ms, audio_chunk_index) VALUES ($1, $2, $3, $4, $5, $6)`,
-      { bind: [interview.id, m.role, m.text, m.segment_id, m.timestamp_ms, m.audio_chunk_index ?? null], transaction },
+      [interview.id, m.role, m.text, m.segment_id, m.timestamp_ms, m.audio_chunk_index ?? null],
     );
   }
-  for (const e of p.events) await recordEvent(services, interview.id, e, transaction);
+  for (const e of p.events) await recordEvent(services, interview.id, e, sql);
   // Any frame shows the participant is here: a pending finalisation no longer applies.
   const state = { ...p.state, checkpoint: stateOf(interview).checkpoint };
-  await interview.update({ conductor_state: state as never, conductor_seen_at: new Date(), finalize_after: null }, { transaction });
-  const ended = p.end ? await endInterview(services, interview, transaction) : isEnded(interview);
+  await interviews.save(sql, interview, { conductor_state: state as never, conductor_seen_at: new Date(), finalize_after: null });
+  const ended = p.end ? await endInterview(services, interview, sql) : isEnded(interview);
   return { messages: p.messages, state, segment: p.segment, ended, elapsed_ms: elapsedMs(interview) };
 }
 
@@ -187,15 +188,14 @@ async function apply(services: Services, interview: InterviewRow, p: Plan, trans
  * interview meanwhile; otherwise it is planned again from the new state.
  */
 export async function conduct(services: Services, interviewId: string, input: Input): Promise<Outcome> {
-  const { models, db } = services;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const seen = await models.Interview.findByPk(interviewId);
+    const [seen] = await interviews.select(services.db.pool, 'id = $1', [interviewId]);
     if (!seen) throw new NotFoundError('Interview not found', { code: 'session_not_found' });
     const p = await plan(services, seen, input);
-    const outcome = await db.sequelize.transaction(async (transaction) => {
-      const locked = (await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE }))!;
+    const outcome = await inTransaction(services.db.pool, async (sql) => {
+      const [locked] = await interviews.select(sql, 'id = $1', [interviewId], 'FOR UPDATE');
       if (stateOf(locked).turn !== stateOf(seen).turn || locked.status !== seen.status) return null;
-      return apply(services, locked, p, transaction);
+      return apply(services, locked, p, sql);
     });
     if (outcome) return outcome;
   }

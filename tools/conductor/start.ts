@@ -7,6 +7,8 @@ import { SdkSessionId, elapsedMs, recordEvent, sdkSession } from '../sdk/session
 import { NEW_STATE } from './engine.ts';
 import { isEnded } from './end.ts';
 import { newSessionToken, sessionTokenHash } from './token.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { interviews } from '../interviews/rows.ts';
 
 export const conductorStart = capability({
   name: 'sdk.conductor_start',
@@ -28,18 +30,15 @@ export const conductorStart = capability({
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
     const token = input.session_token ?? newSessionToken();
-    const resumed = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const { interview } = await sdkSession(ctx, input.sessionId, { transaction, lock: true });
+    const resumed = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const { interview } = await sdkSession(ctx, input.sessionId, sql, true);
       if (isEnded(interview)) throw new DomainError('This interview has already ended', { code: 'session_ended' });
       if (interview.consent_data_use !== true) {
         throw new DomainError('The participant has not agreed to take part yet', { code: 'consent_required', action: 'POST /api/sdk/sessions/:sessionId/consent with consent_data_use: true first' });
       }
       const resuming = interview.status === 'in_progress';
-      await interview.update(
-        { status: 'in_progress', started_at: interview.started_at ?? new Date(), conductor_state: (interview.conductor_state ?? NEW_STATE) as never, conductor_token_hash: sessionTokenHash(token) },
-        { transaction },
-      );
-      if (!resuming) await recordEvent(ctx.services, interview.id, { type: 'started', timestampMs: elapsedMs(interview), line: 'interview started' }, transaction);
+      await interviews.save(sql, interview, { status: 'in_progress', started_at: interview.started_at ?? new Date(), conductor_state: (interview.conductor_state ?? NEW_STATE) as never, conductor_token_hash: sessionTokenHash(token) });
+      if (!resuming) await recordEvent(ctx.services, interview.id, { type: 'started', timestampMs: elapsedMs(interview), line: 'interview started' }, sql);
       return resuming;
     });
     const url = new URL(`/api/sdk/conductor/${encodeURIComponent(input.sessionId)}/ws`, ctx.services.baseUrl());

@@ -8,6 +8,7 @@ import { modelAccess, recordKeyUse } from '../interviews/model-access.ts';
 import { StepFailure } from '../interviews/pipeline.ts';
 import { transcribeFile } from '../interviews/transcription.ts';
 import type { SpokenFrom } from './engine.ts';
+import { mediaChunks } from '../interviews/rows.ts';
 
 const EXTENSION: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg', 'audio/mp4': 'm4a', 'audio/mpeg': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav' };
 
@@ -16,7 +17,7 @@ const EXTENSION: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': '
  * transcription service. Failures keep the recording: the participant may retry or type.
  */
 export async function transcribeAnswer(services: Services, interviewId: string, projectId: string, chunkIndex: number): Promise<{ text: string; spoken: SpokenFrom }> {
-  const chunk = await services.models.MediaChunk.findOne({ where: { interview_id: interviewId, type: 'audio', chunk_index: chunkIndex } });
+  const [chunk] = await mediaChunks.select(services.db.pool, `interview_id = $1 AND type = 'audio' AND chunk_index = $2`, [interviewId, chunkIndex]);
   if (!chunk) {
     throw new NotFoundError(`No recorded answer ${chunkIndex} in this interview`, { code: 'audio_chunk_not_found', action: 'POST /api/sdk/audio/upload with this chunk_index first' });
   }

@@ -10,6 +10,7 @@ import { signalRecord } from '../evidence/record.ts';
 import { projectSignals } from '../evidence/rows.ts';
 import { findingRecord, findings as findingRows } from '../findings/record.ts';
 import { taskRecord, tasks as taskRows } from '../work/record.ts';
+import { artifacts as artifactRows, interviews, mediaChunks } from '../interviews/rows.ts';
 
 /** One JSON file of the archive. */
 export interface ExportFile {
@@ -70,13 +71,13 @@ export async function userFiles(services: Services, userId: string, counts: Coun
 
 /** Signed links to an interview's stored media; nothing is copied into the archive. */
 async function mediaOf(services: Services, interview: InterviewRow, ttlSeconds: number) {
-  const { models, storage } = services;
-  const [artifacts, chunks] = await Promise.all([
-    models.Artifact.findAll({ where: { interview_id: interview.id }, order: [['name', 'ASC']] }),
-    models.MediaChunk.findAll({ where: { interview_id: interview.id }, order: [['type', 'ASC'], ['chunk_index', 'ASC']] }),
+  const { storage, db } = services;
+  const [stored, chunks] = await Promise.all([
+    artifactRows.select(db.pool, 'interview_id = $1', [interview.id], 'ORDER BY name'),
+    mediaChunks.select(db.pool, 'interview_id = $1', [interview.id], 'ORDER BY type, chunk_index'),
   ]);
   const items = [
-    ...artifacts.map((a) => ({ name: a.name, kind: a.kind, key: a.storage_key, mime_type: a.mime_type, size: Number(a.size) })),
+    ...stored.map((a) => ({ name: a.name, kind: a.kind, key: a.storage_key, mime_type: a.mime_type, size: Number(a.size) })),
     ...chunks.map((c) => ({ name: `${c.type}-chunk-${c.chunk_index}`, kind: `${c.type}_chunk`, key: c.storage_key, mime_type: c.mime_type, size: Number(c.size) })),
   ];
   const expiresAt = new Date(Date.now() + ttlSeconds * 1000).toISOString();
@@ -130,7 +131,7 @@ export async function* projectFiles(services: Services, place: ProjectPlace, ttl
 
   const { rows: interviewIds } = await db.pool.query<{ id: string }>(`SELECT id FROM interviews WHERE project_id = $1 ORDER BY created_at, id`, [project.id]);
   for (const { id } of interviewIds) {
-    const interview = await models.Interview.findByPk(id);
+    const [interview] = await interviews.select(db.pool, 'id = $1', [id]);
     if (!interview) continue;
     counts.interviews++;
     yield await interviewFile(services, interview, ref, ttlSeconds, counts);

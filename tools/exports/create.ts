@@ -6,6 +6,7 @@ import { newId } from '../../core/ids.ts';
 import { addJob } from '../../core/queue.ts';
 import { creates } from '../common.ts';
 import { EXPORT_TTL_DAYS, JobResponse, MEDIA_URL_TTL_SECONDS, exportRecord, type ExportRow } from './record.ts';
+import { sqlOf } from '../../core/tx.ts';
 
 export const EXPORT_MAX_ATTEMPTS = 3;
 /** A running export touches its row every few seconds; one silent this long died with its worker. */
@@ -58,7 +59,7 @@ export const createExport = capability({
       for (let i = 0; i < 3; i++) {
         const created = await insertExport(sequelize, userId, transaction);
         if (created) {
-          await addJob(sequelize, transaction, 'data_export', { exportId: created.id }, { jobKey: `data-export:${created.id}`, maxAttempts: EXPORT_MAX_ATTEMPTS });
+          await addJob(sqlOf(transaction), 'data_export', { exportId: created.id }, { jobKey: `data-export:${created.id}`, maxAttempts: EXPORT_MAX_ATTEMPTS });
           return created;
         }
         const active = await activeExport(sequelize, userId, transaction);

@@ -9,6 +9,7 @@ import { iso } from '../common.ts';
 import { issueDraft } from './issue-draft.ts';
 import { tasks } from '../work/record.ts';
 import { createIssue, type CreatedIssue, type Provider } from './providers.ts';
+import { sqlOf } from '../../core/tx.ts';
 
 export const Delivery = z.object({
   provider: z.enum(['github', 'linear']),
@@ -107,7 +108,7 @@ export async function sendTask(services: Services, taskId: string, provider: Pro
         transaction,
       );
       if (retry && !opts.fromJob) {
-        await addJob(db.sequelize, transaction, 'delivery_send', { taskId: task.id, provider }, { jobKey: `delivery:${claimed.delivery.id}`, maxAttempts: MAX_ATTEMPTS, runAt: new Date(Date.now() + 2000) });
+        await addJob(sqlOf(transaction), 'delivery_send', { taskId: task.id, provider }, { jobKey: `delivery:${claimed.delivery.id}`, maxAttempts: MAX_ATTEMPTS, runAt: new Date(Date.now() + 2000) });
       }
       return after;
     }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { Transaction } from 'sequelize';
+import type { Sql } from '../../core/tx.ts';
+import { artifacts } from './rows.ts';
 import type { Services } from '../../core/context.ts';
 import type { ArtifactRow } from '../../models/index.ts';
 import { newId } from '../../core/ids.ts';
@@ -20,14 +21,14 @@ export async function recordArtifact(
   services: Services,
   interviewId: string,
   a: { name: string; kind: string; storage_key: string; mime_type: string; size: number; meta?: Record<string, unknown> | null },
-  transaction?: Transaction,
+  sql: Sql = services.db.pool,
 ): Promise<ArtifactRow> {
-  const existing = await services.models.Artifact.findOne({ where: { interview_id: interviewId, name: a.name }, transaction });
+  const [existing] = await artifacts.select(sql, 'interview_id = $1 AND name = $2', [interviewId, a.name]);
   if (existing) {
     if (existing.storage_key !== a.storage_key) await services.storage.delete(existing.storage_key).catch(() => {});
-    return existing.update({ kind: a.kind, storage_key: a.storage_key, mime_type: a.mime_type, size: a.size, meta: a.meta ?? null }, { transaction });
+    return artifacts.save(sql, existing, { kind: a.kind, storage_key: a.storage_key, mime_type: a.mime_type, size: a.size, meta: a.meta ?? null });
   }
-  return services.models.Artifact.create({ id: newId('art'), interview_id: interviewId, meta: null, ...a }, { transaction });
+  return artifacts.insert(sql, { id: newId('art'), interview_id: interviewId, meta: null, ...a });
 }
 
 /** Uploads a local file into the interview's storage folder. */
@@ -49,10 +50,10 @@ export async function downloadTo(services: Services, key: string, file: string, 
 }
 
 /** Removes the interview's artifacts of a kind that a step's new run did not produce again, with their stored objects. */
-export async function dropStaleArtifacts(services: Services, interviewId: string, kind: string, kept: string[], transaction?: Transaction): Promise<void> {
-  for (const a of await services.models.Artifact.findAll({ where: { interview_id: interviewId, kind }, transaction })) {
+export async function dropStaleArtifacts(services: Services, interviewId: string, kind: string, kept: string[], sql: Sql = services.db.pool): Promise<void> {
+  for (const a of await artifacts.select(sql, 'interview_id = $1 AND kind = $2', [interviewId, kind])) {
     if (kept.includes(a.name)) continue;
-    await a.destroy({ transaction });
+    await sql.query('DELETE FROM interview_artifacts WHERE id = $1', [a.id]);
     await services.storage.delete(a.storage_key).catch(() => {});
   }
 }

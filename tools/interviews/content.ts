@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { JsonObject, readOnly, creates } from '../common.ts';
 import { parseOrThrow } from '../../core/invoke.ts';
 import { SessionIdParam, findInterview } from './record.ts';
+import { segmentsOf } from './rows.ts';
 
 const Segment = z.object({
   id: z.string(),
@@ -29,7 +30,7 @@ export const getTranscript = capability({
   rest: { method: 'GET', path: 'P/sessions/:sessionId/transcript' },
   async handler(ctx, input) {
     const interview = await findInterview(ctx, input.sessionId);
-    const segments = await ctx.services.models.TranscriptSegment.findAll({ where: { interview_id: interview.id }, order: [['idx', 'ASC']] });
+    const segments = await segmentsOf(ctx.services.db.pool, interview.id);
     return {
       session_id: interview.id,
       format: interview.transcript_format,
@@ -95,7 +96,7 @@ export const getEnrichedTimeline = capability({
   rest: { method: 'GET', path: 'P/sessions/:sessionId/enriched-timeline' },
   async handler(ctx, input) {
     const interview = await findInterview(ctx, input.sessionId);
-    const segments = await ctx.services.models.TranscriptSegment.findAll({ where: { interview_id: interview.id }, order: [['idx', 'ASC']] });
+    const segments = await segmentsOf(ctx.services.db.pool, interview.id);
     const items: Item[] = [
       ...(await eventsAndMessages(ctx, interview.id)),
       ...segments.map((s) => ({ kind: 'transcript' as const, timestamp_ms: s.start_ms ?? 0, event_type: null, text: s.text, speaker: s.speaker, data: { segment_id: s.id, role: s.role, end_ms: s.end_ms } })),

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { Op } from 'sequelize';
 import { capability } from '../../core/registry.ts';
 import { readOnly } from '../common.ts';
 import { SessionIdParam, findInterview } from './record.ts';
+import { segments } from './rows.ts';
 
 export const getContext = capability({
   name: 'interviews.get_context',
@@ -31,10 +31,7 @@ export const getContext = capability({
     const interview = await findInterview(ctx, input.sessionId);
     const from = Math.max(0, input.timestamp_ms - input.window_ms);
     const to = input.timestamp_ms + input.window_ms;
-    const segments = await ctx.services.models.TranscriptSegment.findAll({
-      where: { interview_id: interview.id, start_ms: { [Op.lte]: to }, end_ms: { [Op.gte]: from } },
-      order: [['idx', 'ASC']],
-    });
+    const segmentsNear = await segments.select(ctx.services.db.pool, 'interview_id = $1 AND start_ms <= $2 AND end_ms >= $3', [interview.id, to, from], 'ORDER BY idx');
     const { rows } = await ctx.services.db.pool.query(
       `SELECT event_type, timestamp_ms, event_line FROM interview_events WHERE interview_id = $1 AND timestamp_ms BETWEEN $2 AND $3 ORDER BY timestamp_ms LIMIT 500`,
       [interview.id, from, to],
@@ -43,7 +40,7 @@ export const getContext = capability({
       session_id: interview.id,
       from_ms: from,
       to_ms: to,
-      segments: segments.map((s) => ({ id: s.id, speaker: s.speaker, role: s.role, start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })),
+      segments: segmentsNear.map((s) => ({ id: s.id, speaker: s.speaker, role: s.role, start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })),
       events: rows,
     };
   },

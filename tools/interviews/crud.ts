@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import { Op } from 'sequelize';
 import { capability } from '../../core/registry.ts';
 import { principalOf, projectOf, type Ctx } from '../../core/context.ts';
 import { DomainError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
-import { creates, deletes, readOnly, Timestamp, updates, isoRequired } from '../common.ts';
+import { creates, deletes, readOnly, sqlWhere, Timestamp, updates, isoRequired } from '../common.ts';
 import { projectRefOf, findStudy } from '../studies/record.ts';
 import { findIntakeRow } from '../intakes/defaults.ts';
 import { Session, SessionIdParam, findInterview, sessionRecord } from './record.ts';
 import { interviewPrefix } from './artifacts.ts';
 import { TASK_FOR_STEP } from './pipeline.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { interviews } from './rows.ts';
 
 export const listInterviews = capability({
   name: 'interviews.list',
@@ -30,16 +31,17 @@ export const listInterviews = capability({
   access: 'project',
   rest: { method: 'GET', path: 'P/sessions' },
   async handler(ctx, input) {
-    const { project } = projectOf(ctx);
-    const where = {
-      project_id: project.id,
-      ...(input.status ? { status: input.status } : {}),
-      ...(input.processing_status ? { processing_status: input.processing_status } : {}),
-      ...(input.study_ref ? { study_id: (await findStudy(ctx, input.study_ref)).id } : {}),
-    };
-    const { rows, count } = await ctx.services.models.Interview.findAndCountAll({ where, order: [['created_at', 'DESC'], ['id', 'DESC']], limit: input.limit, offset: input.offset });
+    const where = sqlWhere('project_id = $1', projectOf(ctx).project.id);
+    if (input.status) where.add('status = ?', input.status);
+    if (input.processing_status) where.add('processing_status = ?', input.processing_status);
+    if (input.study_ref) where.add('study_id = ?', (await findStudy(ctx, input.study_ref)).id);
+    const pool = ctx.services.db.pool;
+    const [count, rows] = await Promise.all([
+      pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM interviews WHERE ${where.clause}`, where.bind),
+      interviews.select(pool, where.clause, where.bind, `ORDER BY created_at DESC, id DESC LIMIT ${input.limit} OFFSET ${input.offset}`),
+    ]);
     const ref = projectRefOf(ctx);
-    return { sessions: rows.map((r) => sessionRecord(r, ref)), total: count };
+    return { sessions: rows.map((r) => sessionRecord(r, ref)), total: count.rows[0].n };
   },
 });
 
@@ -84,7 +86,7 @@ export const createInterview = capability({
       if (!response || !owner) throw new NotFoundError('screener_response_id: no such response in this project');
       responseId = response.id;
     }
-    const row = await models.Interview.create({
+    const row = await interviews.insert(ctx.services.db.pool, {
       id: newId('int'),
       project_id: project.id,
       study_id: study?.id ?? null,
@@ -168,13 +170,13 @@ export const updateInterview = capability({
   rest: { method: 'PATCH', path: 'P/sessions/:sessionId' },
   async handler(ctx, { sessionId, ...changes }) {
     if (!Object.keys(changes).length) throw new ValidationError('Nothing to update: send at least one field');
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const interview = await findInterview(ctx, sessionId, { transaction, lock: true });
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const interview = await findInterview(ctx, sessionId, sql, true);
       if (changes.status && changes.status !== interview.status && !STATUS_MOVES[interview.status]?.includes(changes.status)) {
         throw new DomainError(`A ${interview.status} interview cannot become ${changes.status}`, { code: 'interview_status_transition_invalid' });
       }
       const extra = changes.status === 'in_progress' && !interview.started_at ? { started_at: new Date() } : changes.status === 'completed' && !interview.ended_at ? { ended_at: new Date() } : {};
-      return interview.update({ ...changes, ...extra }, { transaction });
+      return interviews.save(sql, interview, { ...changes, ...extra });
     });
     return { session: sessionRecord(row, projectRefOf(ctx)) };
   },
@@ -191,25 +193,26 @@ export const deleteInterview = capability({
   access: 'project',
   rest: { method: 'DELETE', path: 'P/sessions/:sessionId' },
   async handler(ctx, input) {
-    const { models, db, storage } = ctx.services;
+    const { db, storage } = ctx.services;
     const interview = await findInterview(ctx, input.sessionId);
-    const keys = [
-      ...(await models.Artifact.findAll({ where: { interview_id: interview.id }, attributes: ['storage_key'] })).map((a) => a.storage_key),
-      ...(await models.MediaChunk.findAll({ where: { interview_id: interview.id }, attributes: ['storage_key'] })).map((c) => c.storage_key),
-    ];
-    const rows = await db.sequelize.transaction(async (transaction) => {
-      const [counts] = await db.sequelize.query(
+    const { rows: stored } = await db.pool.query<{ storage_key: string }>(
+      'SELECT storage_key FROM interview_artifacts WHERE interview_id = $1 UNION ALL SELECT storage_key FROM media_chunks WHERE interview_id = $1',
+      [interview.id],
+    );
+    const keys = stored.map((r) => r.storage_key);
+    const rows = await inTransaction(db.pool, async (sql) => {
+      const { rows: [counts] } = await sql.query<{ n: number }>(
         `SELECT (SELECT count(*) FROM transcript_segments WHERE interview_id = $1) + (SELECT count(*) FROM interview_events WHERE interview_id = $1)
               + (SELECT count(*) FROM interview_messages WHERE interview_id = $1) + (SELECT count(*) FROM interview_artifacts WHERE interview_id = $1)
               + (SELECT count(*) FROM media_chunks WHERE interview_id = $1) + (SELECT count(*) FROM signals WHERE interview_id = $1) AS n`,
-        { bind: [interview.id], transaction },
+        [interview.id],
       );
       // Queued steps go too (a running one finds the interview gone and stops).
       for (const step of Object.keys(TASK_FOR_STEP)) {
-        await db.sequelize.query(`SELECT graphile_worker.remove_job($1)`, { bind: [`interview:${interview.id}:${step}`], transaction });
+        await sql.query(`SELECT graphile_worker.remove_job($1)`, [`interview:${interview.id}:${step}`]);
       }
-      await interview.destroy({ transaction });
-      return 1 + Number((counts as Array<{ n: number }>)[0].n);
+      await sql.query('DELETE FROM interviews WHERE id = $1', [interview.id]);
+      return 1 + Number(counts.n);
     });
     let objects = 0;
     for (const key of keys) {
@@ -225,7 +228,5 @@ export const deleteInterview = capability({
 
 /** Ids must all be the caller's; unknown ones are reported rather than silently skipped. */
 export async function interviewsByIds(ctx: Ctx, ids: string[]) {
-  const { project } = projectOf(ctx);
-  const rows = await ctx.services.models.Interview.findAll({ where: { project_id: project.id, id: { [Op.in]: ids } } });
-  return rows;
+  return interviews.select(ctx.services.db.pool, 'project_id = $1 AND id = ANY($2)', [projectOf(ctx).project.id, ids]);
 }

@@ -9,6 +9,8 @@ import { Session, sessionRecord } from './record.ts';
 import { activeStudy } from './crud.ts';
 import { TranscriptError, assignRoles, parseTranscript } from './transcript-formats.ts';
 import { queueProcessing } from './pipeline.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { insertSegments, interviews } from './rows.ts';
 
 export const MAX_TRANSCRIPT_BYTES = 5 * 1024 * 1024;
 
@@ -31,7 +33,7 @@ export const importFields = {
 /** Parses, stores the interview and its transcript, and queues processing in one transaction. */
 export async function importTranscript(ctx: Ctx, text: string, input: { participant_name?: string; participant_email?: string; import_source?: string; study_ref?: string; study_id?: string }) {
   const { project } = projectOf(ctx);
-  const { models, db } = ctx.services;
+  const { db } = ctx.services;
   if (Buffer.byteLength(text) > MAX_TRANSCRIPT_BYTES) throw new ValidationError('transcript: at most 5 MiB');
   checkText(text);
   let parsed;
@@ -44,31 +46,25 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
   await ctx.services.billing.checkInterviewAllowed(project);
   const study = await activeStudy(ctx, input.study_ref ?? input.study_id);
   const roles = assignRoles(parsed.segments);
-  const interview = await db.sequelize.transaction(async (transaction) => {
+  const interview = await inTransaction(db.pool, async (sql) => {
     const last = parsed.segments[parsed.segments.length - 1];
-    const row = await models.Interview.create(
-      {
-        id: newId('int'),
-        project_id: project.id,
-        study_id: study?.id ?? null,
-        source: 'import',
-        status: 'completed',
-        processing_status: 'pending',
-        interview_mode: 'transcript',
-        participant_name: input.participant_name ?? parsed.segments.find((s, i) => roles[i] === 'participant')?.speaker ?? null,
-        participant_email: input.participant_email ?? null,
-        import_source: input.import_source ?? null,
-        transcript_format: parsed.estimatedTiming ? `${parsed.format}+estimated_timing` : parsed.format,
-        duration_seconds: last?.end_ms != null ? last.end_ms / 1000 : null,
-        created_by: principalOf(ctx).userId,
-      },
-      { transaction },
-    );
-    await models.TranscriptSegment.bulkCreate(
-      parsed.segments.map((s, idx) => ({ id: newId('seg'), interview_id: row.id, idx, speaker: s.speaker, role: roles[idx], start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })),
-      { transaction },
-    );
-    await queueProcessing(ctx.services, row, transaction, 'extracting');
+    const row = await interviews.insert(sql, {
+      id: newId('int'),
+      project_id: project.id,
+      study_id: study?.id ?? null,
+      source: 'import',
+      status: 'completed',
+      processing_status: 'pending',
+      interview_mode: 'transcript',
+      participant_name: input.participant_name ?? parsed.segments.find((s, i) => roles[i] === 'participant')?.speaker ?? null,
+      participant_email: input.participant_email ?? null,
+      import_source: input.import_source ?? null,
+      transcript_format: parsed.estimatedTiming ? `${parsed.format}+estimated_timing` : parsed.format,
+      duration_seconds: last?.end_ms != null ? last.end_ms / 1000 : null,
+      created_by: principalOf(ctx).userId,
+    });
+    await insertSegments(sql, row.id, parsed.segments.map((s, idx) => ({ id: newId('seg'), speaker: s.speaker, role: roles[idx], start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })));
+    await queueProcessing(ctx.services, row, sql, 'extracting');
     return row;
   });
   return { session: sessionRecord(interview, projectRefOf(ctx)), queued: true as const };

@@ -4,6 +4,7 @@ import { NotFoundError } from '../../core/errors.ts';
 import { MediaMissingError, type Storage } from '../../core/storage/index.ts';
 import { readOnly } from '../common.ts';
 import { SessionIdParam, findInterview } from './record.ts';
+import { artifacts, mediaChunks } from './rows.ts';
 
 /** Signed URLs stay valid this long; ask again for a fresh one. */
 export const URL_TTL_SECONDS = 15 * 60;
@@ -41,13 +42,13 @@ export const listArtifacts = capability({
   rest: { method: 'GET', path: 'P/sessions/:sessionId/artifacts' },
   async handler(ctx, input) {
     const interview = await findInterview(ctx, input.sessionId);
-    const { models, storage } = ctx.services;
-    const [artifacts, chunks] = await Promise.all([
-      models.Artifact.findAll({ where: { interview_id: interview.id }, order: [['name', 'ASC']] }),
-      models.MediaChunk.findAll({ where: { interview_id: interview.id }, order: [['type', 'ASC'], ['chunk_index', 'ASC']] }),
+    const { storage, db } = ctx.services;
+    const [stored, chunks] = await Promise.all([
+      artifacts.select(db.pool, 'interview_id = $1', [interview.id], 'ORDER BY name'),
+      mediaChunks.select(db.pool, 'interview_id = $1', [interview.id], 'ORDER BY type, chunk_index'),
     ]);
     const items = [
-      ...artifacts.map((a) => ({ name: a.name, kind: a.kind, key: a.storage_key, mime_type: a.mime_type, size: Number(a.size), meta: a.meta })),
+      ...stored.map((a) => ({ name: a.name, kind: a.kind, key: a.storage_key, mime_type: a.mime_type, size: Number(a.size), meta: a.meta })),
       ...chunks.map((c) => ({ name: `${c.type}-chunk-${c.chunk_index}`, kind: `${c.type}_chunk`, key: c.storage_key, mime_type: c.mime_type, size: Number(c.size), meta: { chunk_index: c.chunk_index } })),
     ];
     const out = [];
@@ -82,7 +83,7 @@ export const artifactUrl = capability({
   rest: { method: 'GET', path: 'P/sessions/:sessionId/artifact/:artifact' },
   async handler(ctx, input) {
     const interview = await findInterview(ctx, input.sessionId);
-    const a = await ctx.services.models.Artifact.findOne({ where: { interview_id: interview.id, name: input.artifact } });
+    const [a] = await artifacts.select(ctx.services.db.pool, 'interview_id = $1 AND name = $2', [interview.id, input.artifact]);
     if (!a) throw new NotFoundError(`No artifact ${input.artifact} for this interview`);
     await present(ctx.services.storage, a.storage_key, input.artifact);
     return { name: a.name, kind: a.kind, mime_type: a.mime_type, size: Number(a.size), url: await ctx.services.storage.signedUrl(a.storage_key, URL_TTL_SECONDS), expires_at: expiry() };
@@ -105,7 +106,7 @@ export const mediaFull = capability({
   rest: { method: 'GET', path: 'P/sessions/:sessionId/media/:type/full' },
   async handler(ctx, input) {
     const interview = await findInterview(ctx, input.sessionId);
-    const a = await ctx.services.models.Artifact.findOne({ where: { interview_id: interview.id, name: `merged-${input.type}` } });
+    const [a] = await artifacts.select(ctx.services.db.pool, 'interview_id = $1 AND name = $2', [interview.id, `merged-${input.type}`]);
     if (!a) throw new NotFoundError(`No merged ${input.type} recording yet`, { action: 'Wait for processing, or POST P/sessions/:sessionId/retry-media-merge' });
     await present(ctx.services.storage, a.storage_key, a.name);
     return { name: a.name, kind: a.kind, mime_type: a.mime_type, size: Number(a.size), url: await ctx.services.storage.signedUrl(a.storage_key, URL_TTL_SECONDS), expires_at: expiry() };
@@ -126,7 +127,7 @@ export const mediaChunk = capability({
   rest: { method: 'GET', path: 'P/sessions/:sessionId/media/:type/:chunkIndex' },
   async handler(ctx, input) {
     const interview = await findInterview(ctx, input.sessionId);
-    const c = await ctx.services.models.MediaChunk.findOne({ where: { interview_id: interview.id, type: input.type, chunk_index: input.chunkIndex } });
+    const [c] = await mediaChunks.select(ctx.services.db.pool, 'interview_id = $1 AND type = $2 AND chunk_index = $3', [interview.id, input.type, input.chunkIndex]);
     if (!c) throw new NotFoundError(`No ${input.type} chunk ${input.chunkIndex}`);
     await present(ctx.services.storage, c.storage_key, `${c.type}-chunk-${c.chunk_index}`);
     return { name: `${c.type}-chunk-${c.chunk_index}`, kind: `${c.type}_chunk`, mime_type: c.mime_type, size: Number(c.size), url: await ctx.services.storage.signedUrl(c.storage_key, URL_TTL_SECONDS), expires_at: expiry() };

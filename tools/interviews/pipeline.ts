@@ -1,7 +1,8 @@
-import type { Transaction } from 'sequelize';
+import type { Sql } from '../../core/tx.ts';
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow } from '../../models/index.ts';
 import { addJob } from '../../core/queue.ts';
+import { interviews } from './rows.ts';
 
 /**
  * Processing moves: pending → processing (step deriving_media → reading_screen (videos only) → transcribing → extracting)
@@ -30,11 +31,11 @@ export async function queueStep(
   services: Services,
   interviewId: string,
   step: Step,
-  transaction: Transaction,
+  sql: Sql,
   payload: Record<string, unknown> = {},
   opts: { runAt?: Date; continuing?: boolean } = {},
 ): Promise<void> {
-  await addJob(services.db.sequelize, transaction, TASK_FOR_STEP[step], { interviewId, ...payload }, {
+  await addJob(sql, TASK_FOR_STEP[step], { interviewId, ...payload }, {
     jobKey: `interview:${interviewId}:${step}`,
     maxAttempts: 5,
     ...(opts.runAt ? { runAt: opts.runAt } : {}),
@@ -43,33 +44,37 @@ export async function queueStep(
 }
 
 /** Where processing starts: media first when there is any, else straight to the transcript. */
-export async function firstStep(services: Services, interview: Pick<InterviewRow, 'id'>, transaction: Transaction): Promise<Step> {
-  const media = await services.models.Artifact.count({ where: { interview_id: interview.id, kind: 'source' }, transaction });
-  if (media) return 'deriving_media';
-  const segments = await services.models.TranscriptSegment.count({ where: { interview_id: interview.id }, transaction });
-  return segments ? 'extracting' : 'transcribing';
+export async function firstStep(sql: Sql, interview: Pick<InterviewRow, 'id'>): Promise<Step> {
+  const { rows } = await sql.query<{ media: boolean; segments: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM interview_artifacts WHERE interview_id = $1 AND kind = 'source') AS media,
+            EXISTS (SELECT 1 FROM transcript_segments WHERE interview_id = $1) AS segments`,
+    [interview.id],
+  );
+  if (rows[0].media) return 'deriving_media';
+  return rows[0].segments ? 'extracting' : 'transcribing';
 }
 
 /** The step after the media ones: transcription, unless the interview already has a transcript. */
-export async function afterMedia(services: Services, interviewId: string, transaction: Transaction): Promise<Step> {
-  const segments = await services.models.TranscriptSegment.count({ where: { interview_id: interviewId }, transaction });
-  return segments ? 'extracting' : 'transcribing';
+export async function afterMedia(sql: Sql, interviewId: string): Promise<Step> {
+  return (await hasTranscript(sql, interviewId)) ? 'extracting' : 'transcribing';
 }
 
-/** Marks an interview queued and enqueues its first step (at `runAt`, or now), in the caller's transaction. */
-export async function queueProcessing(services: Services, interview: InterviewRow, transaction: Transaction, from?: Step, runAt?: Date): Promise<void> {
-  const step = from ?? (await firstStep(services, interview, transaction));
-  await interview.update(
-    {
-      processing_status: 'pending',
-      processing_step: null,
-      processing_error_code: null,
-      processing_error_message: null,
-      processing_retryable: null,
-    },
-    { transaction },
-  );
-  await queueStep(services, interview.id, step, transaction, {}, { runAt });
+export async function hasTranscript(sql: Sql, interviewId: string): Promise<boolean> {
+  const { rows } = await sql.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM transcript_segments WHERE interview_id = $1) AS found', [interviewId]);
+  return rows[0].found;
+}
+
+/** Marks an interview queued and enqueues its first step (at `runAt`, or now), in the caller's transaction; the interview object gets the saved values. */
+export async function queueProcessing(services: Services, interview: InterviewRow, sql: Sql, from?: Step, runAt?: Date): Promise<void> {
+  const step = from ?? (await firstStep(sql, interview));
+  await interviews.save(sql, interview, {
+    processing_status: 'pending',
+    processing_step: null,
+    processing_error_code: null,
+    processing_error_message: null,
+    processing_retryable: null,
+  });
+  await queueStep(services, interview.id, step, sql, {}, { runAt });
 }
 
 export class StepFailure extends Error {

@@ -5,7 +5,9 @@ import { ConflictError, DomainError, ValidationError } from '../../core/errors.t
 import { readOnly } from '../common.ts';
 import { Processing, SessionIdParam, findInterview, processingRecord } from './record.ts';
 import { interviewsByIds } from './crud.ts';
-import { queueProcessing, queueStep } from './pipeline.ts';
+import { hasTranscript, queueProcessing, queueStep } from './pipeline.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
+import { interviews } from './rows.ts';
 
 const queues = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
@@ -48,6 +50,11 @@ export const batchProcessing = capability({
   },
 });
 
+async function hasAudio(sql: Sql, interviewId: string): Promise<boolean> {
+  const { rows } = await sql.query<{ found: boolean }>(`SELECT EXISTS (SELECT 1 FROM interview_artifacts WHERE interview_id = $1 AND name = 'audio') AS found`, [interviewId]);
+  return rows[0].found;
+}
+
 /** Refuses to queue work for an interview whose processing is still running. */
 function checkIdle(interview: { processing_status: string }): void {
   if (interview.processing_status === 'pending' || interview.processing_status === 'processing') {
@@ -74,14 +81,14 @@ export const reprocess = capability({
   async handler(ctx, input) {
     await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
     const services = ctx.services;
-    const row = await services.db.sequelize.transaction(async (transaction) => {
-      const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
+    const row = await inTransaction(services.db.pool, async (sql) => {
+      const interview = await findInterview(ctx, input.sessionId, sql, true);
       checkIdle(interview);
-      if (!(await services.models.TranscriptSegment.count({ where: { interview_id: interview.id }, transaction }))) {
+      if (!(await hasTranscript(sql, interview.id))) {
         throw new DomainError('The interview has no transcript to extract evidence from', { code: 'transcript_missing', action: 'Retry transcription first' });
       }
-      await interview.update({ processing_status: 'pending', processing_step: null, processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null }, { transaction });
-      await queueStep(services, interview.id, 'extracting', transaction, { replaceManualEvidence: input.replace_manual_evidence });
+      await interviews.save(sql, interview, { processing_status: 'pending', processing_step: null, processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null });
+      await queueStep(services, interview.id, 'extracting', sql, { replaceManualEvidence: input.replace_manual_evidence });
       return interview;
     });
     return processingRecord(row);
@@ -102,11 +109,10 @@ export const retryTranscription = capability({
   rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-transcription' },
   async handler(ctx, input) {
     await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const interview = await findInterview(ctx, input.sessionId, sql, true);
       checkFailed(interview);
-      const hasAudio = await ctx.services.models.Artifact.count({ where: { interview_id: interview.id, name: 'audio' }, transaction });
-      await queueProcessing(ctx.services, interview, transaction, hasAudio ? 'transcribing' : undefined);
+      await queueProcessing(ctx.services, interview, sql, (await hasAudio(sql, interview.id)) ? 'transcribing' : undefined);
       return interview;
     });
     return processingRecord(row);
@@ -128,12 +134,10 @@ export const retryFailedTranscriptions = capability({
   async handler(ctx) {
     await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
     const { project } = projectOf(ctx);
-    const { models, db } = ctx.services;
-    const ids = await db.sequelize.transaction(async (transaction) => {
-      const failed = await models.Interview.findAll({ where: { project_id: project.id, processing_status: 'failed' }, transaction, lock: transaction.LOCK.UPDATE });
+    const ids = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const failed = await interviews.select(sql, `project_id = $1 AND processing_status = 'failed'`, [project.id], 'FOR UPDATE');
       for (const interview of failed) {
-        const hasAudio = await models.Artifact.count({ where: { interview_id: interview.id, name: 'audio' }, transaction });
-        await queueProcessing(ctx.services, interview, transaction, hasAudio ? 'transcribing' : undefined);
+        await queueProcessing(ctx.services, interview, sql, (await hasAudio(sql, interview.id)) ? 'transcribing' : undefined);
       }
       return failed.map((f) => f.id);
     });
@@ -155,11 +159,11 @@ export const retryProcessing = capability({
   rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-processing' },
   async handler(ctx, input) {
     await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const interview = await findInterview(ctx, input.sessionId, sql, true);
       checkFailed(interview);
       const from = (interview.processing_step ?? undefined) as Parameters<typeof queueProcessing>[3];
-      await queueProcessing(ctx.services, interview, transaction, from);
+      await queueProcessing(ctx.services, interview, sql, from);
       return interview;
     });
     return processingRecord(row);
@@ -180,14 +184,14 @@ export const retryMediaMerge = capability({
   rest: { method: 'POST', path: 'P/sessions/:sessionId/retry-media-merge' },
   async handler(ctx, input) {
     await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const interview = await findInterview(ctx, input.sessionId, { transaction, lock: true });
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const interview = await findInterview(ctx, input.sessionId, sql, true);
       checkIdle(interview);
-      const chunks = await ctx.services.models.MediaChunk.count({ where: { interview_id: interview.id }, transaction });
-      if (!chunks) throw new ValidationError('The interview has no recorded chunks to merge');
+      const { rows: [chunks] } = await sql.query<{ found: boolean }>('SELECT EXISTS (SELECT 1 FROM media_chunks WHERE interview_id = $1) AS found', [interview.id]);
+      if (!chunks.found) throw new ValidationError('The interview has no recorded chunks to merge');
       // The transcript came from the old merge; a new one follows from the new.
-      await ctx.services.models.TranscriptSegment.destroy({ where: { interview_id: interview.id }, transaction });
-      await queueProcessing(ctx.services, interview, transaction, 'deriving_media');
+      await sql.query('DELETE FROM transcript_segments WHERE interview_id = $1', [interview.id]);
+      await queueProcessing(ctx.services, interview, sql, 'deriving_media');
       return interview;
     });
     return processingRecord(row);

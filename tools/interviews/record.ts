@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
+import type { Sql } from '../../core/tx.ts';
+import { interviews } from './rows.ts';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
 import type { InterviewRow } from '../../models/index.ts';
@@ -68,14 +69,9 @@ export function sessionRecord(i: InterviewRow, projectRef: string): SessionRecor
 
 export const SessionIdParam = z.string().min(1).max(64).describe('Interview (session) id');
 
-/** An interview of the caller's project; another project's interview is not found. */
-export async function findInterview(ctx: Ctx, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<InterviewRow> {
-  const { project } = projectOf(ctx);
-  const row = await ctx.services.models.Interview.findOne({
-    where: { id, project_id: project.id },
-    transaction: opts.transaction,
-    ...(opts.lock && opts.transaction ? { lock: opts.transaction.LOCK.UPDATE } : {}),
-  });
+/** An interview of the caller's project; `lock` takes it FOR UPDATE in the caller's transaction. Another project's interview is not found. */
+export async function findInterview(ctx: Ctx, id: string, sql: Sql = ctx.services.db.pool, lock = false): Promise<InterviewRow> {
+  const [row] = await interviews.select(sql, 'id = $1 AND project_id = $2', [id, projectOf(ctx).project.id], lock ? 'FOR UPDATE' : '');
   if (!row) throw new NotFoundError('Interview not found');
   return row;
 }

@@ -10,6 +10,8 @@ import { activeStudy } from './crud.ts';
 import { importFields } from './import.ts';
 import { recordArtifact } from './artifacts.ts';
 import { queueProcessing } from './pipeline.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { interviews } from './rows.ts';
 
 const MiB = 1024 * 1024;
 export const UploadedFile = z.object({ storage_key: z.string(), size: z.number(), mime_type: z.string(), format: z.string(), filename: z.string() });
@@ -39,7 +41,7 @@ export const uploadMedia = capability({
   },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models, db } = ctx.services;
+    const { db } = ctx.services;
     if (input.media && (input.audio || input.video)) throw new ValidationError('Send `media` alone, or `audio` with an optional `video`');
     if (!input.media && !input.audio && !input.video) throw new ValidationError('Send a recording as `media`, `audio` or `video`');
     await ctx.services.billing.checkInterviewAllowed(project);
@@ -49,8 +51,8 @@ export const uploadMedia = capability({
       ['source-audio', input.audio],
       ['source-video', input.video],
     ] as const;
-    const interview = await db.sequelize.transaction(async (transaction) => {
-      const row = await models.Interview.create(
+    const interview = await inTransaction(db.pool, async (sql) => {
+      const row = await interviews.insert(sql,
         {
           id: newId('int'),
           project_id: project.id,
@@ -64,13 +66,12 @@ export const uploadMedia = capability({
           import_source: input.import_source ?? null,
           created_by: principalOf(ctx).userId,
         },
-        { transaction },
       );
       for (const [name, file] of parts) {
         if (!file) continue;
-        await recordArtifact(ctx.services, row.id, { name, kind: 'source', storage_key: file.storage_key, mime_type: file.mime_type, size: file.size, meta: { filename: file.filename, format: file.format } }, transaction);
+        await recordArtifact(ctx.services, row.id, { name, kind: 'source', storage_key: file.storage_key, mime_type: file.mime_type, size: file.size, meta: { filename: file.filename, format: file.format } }, sql);
       }
-      await queueProcessing(ctx.services, row, transaction, 'deriving_media');
+      await queueProcessing(ctx.services, row, sql, 'deriving_media');
       return row;
     });
     return { session: sessionRecord(interview, projectRefOf(ctx)), queued: true as const };

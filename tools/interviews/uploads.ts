@@ -11,6 +11,8 @@ import { importFields } from './import.ts';
 import { recordArtifact } from './artifacts.ts';
 import { queueProcessing } from './pipeline.ts';
 import { sniff } from './media.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { interviews, mediaUploads } from './rows.ts';
 
 const GiB = 1024 ** 3;
 const MiB = 1024 ** 2;
@@ -32,7 +34,7 @@ const Upload = z.object({
 
 async function findUpload(ctx: Ctx, uploadId: string) {
   const { project } = projectOf(ctx);
-  const upload = await ctx.services.models.MediaUpload.findOne({ where: { id: uploadId, project_id: project.id } });
+  const [upload] = await mediaUploads.select(ctx.services.db.pool, 'id = $1 AND project_id = $2', [uploadId, project.id]);
   if (!upload) throw new NotFoundError('Upload not found');
   if (upload.status !== 'open') throw new ConflictError(`The upload is ${upload.status}`, { code: 'upload_closed' });
   if (upload.expires_at.getTime() < Date.now()) throw new ConflictError('The upload has expired; start a new one', { code: 'upload_expired' });
@@ -72,7 +74,7 @@ export const createMediaUpload = capability({
     const id = newId('upl');
     const key = `projects/${project.id}/uploads/${id}/${input.filename.replace(/[^\w.-]+/g, '_')}`;
     const storeId = await ctx.services.storage.createMultipart(key, input.content_type);
-    const upload = await ctx.services.models.MediaUpload.create({
+    const upload = await mediaUploads.insert(ctx.services.db.pool, {
       id,
       project_id: project.id,
       storage_key: key,
@@ -131,7 +133,7 @@ export const completeMediaUpload = capability({
   rest: { method: 'POST', path: 'P/sessions/media-uploads/:uploadId/complete', status: 201 },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models, db, storage } = ctx.services;
+    const { db, storage } = ctx.services;
     const upload = await findUpload(ctx, input.uploadId);
     const numbers = input.parts.map((p) => p.part_number).sort((a, b) => a - b);
     if (numbers.length !== upload.part_count || numbers.some((n, i) => n !== i + 1)) {
@@ -157,11 +159,11 @@ export const completeMediaUpload = capability({
     const kind = sniff(head);
     if (!kind) {
       await storage.delete(upload.storage_key);
-      await upload.update({ status: 'aborted' });
+      await mediaUploads.save(ctx.services.db.pool, upload, { status: 'aborted' });
       throw new ValidationError('The uploaded file is not a supported audio or video file', { code: 'unsupported_media_type' });
     }
-    const interview = await db.sequelize.transaction(async (transaction) => {
-      const row = await models.Interview.create(
+    const interview = await inTransaction(db.pool, async (sql) => {
+      const row = await interviews.insert(sql,
         {
           id: newId('int'),
           project_id: project.id,
@@ -175,11 +177,10 @@ export const completeMediaUpload = capability({
           import_source: input.import_source ?? null,
           created_by: principalOf(ctx).userId,
         },
-        { transaction },
       );
-      await recordArtifact(ctx.services, row.id, { name: 'source-media', kind: 'source', storage_key: upload.storage_key, mime_type: kind.mime, size: stored.size, meta: { filename: upload.filename, format: kind.format } }, transaction);
-      await upload.update({ status: 'completed', interview_id: row.id }, { transaction });
-      await queueProcessing(ctx.services, row, transaction, 'deriving_media');
+      await recordArtifact(ctx.services, row.id, { name: 'source-media', kind: 'source', storage_key: upload.storage_key, mime_type: kind.mime, size: stored.size, meta: { filename: upload.filename, format: kind.format } }, sql);
+      await mediaUploads.save(sql, upload, { status: 'completed', interview_id: row.id });
+      await queueProcessing(ctx.services, row, sql, 'deriving_media');
       return row;
     });
     return { session: sessionRecord(interview, projectRefOf(ctx)), queued: true as const };
@@ -200,7 +201,7 @@ export const abortMediaUpload = capability({
   async handler(ctx, input) {
     const upload = await findUpload(ctx, input.uploadId);
     await ctx.services.storage.abortMultipart(upload.storage_key, upload.store_upload_id);
-    await upload.update({ status: 'aborted' });
+    await mediaUploads.save(ctx.services.db.pool, upload, { status: 'aborted' });
     return { success: true };
   },
 });

@@ -6,6 +6,8 @@ import { joinScreenUpload } from '../sdk/screen-upload.ts';
 import { queueProcessing } from '../interviews/pipeline.ts';
 import { selectRows } from '../../core/sql.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
+import { sqlOf } from '../../core/tx.ts';
+import { artifacts, interviews } from '../interviews/rows.ts';
 
 const notStarted = () => new DomainError('Nothing has been recorded with this link yet', { code: 'recording_not_started', action: 'Start the recording and upload it first' });
 
@@ -33,13 +35,15 @@ export const completeRecording = capability({
     return services.db.sequelize.transaction(async (transaction) => {
       const row = await invitationByToken(services, input.launchToken, { transaction, lock: true });
       if (refuseClosed(row) === 'completed') return { status: 'completed' as const };
-      const interview = row.interview_id ? await services.models.Interview.findByPk(row.interview_id, { transaction, lock: transaction.LOCK.UPDATE }) : null;
+      // The recordings area is still on Sequelize: interview rows join its transaction through its connection.
+      const sql = sqlOf(transaction);
+      const [interview] = row.interview_id ? await interviews.select(sql, 'id = $1', [row.interview_id], 'FOR UPDATE') : [];
       // The recording may also have been finalized through the SDK route.
-      if (!interview || !(await services.models.Artifact.count({ where: { interview_id: interview.id, name: 'source-video' }, transaction }))) throw notStarted();
+      if (!interview || !(await artifacts.select(sql, `interview_id = $1 AND name = 'source-video'`, [interview.id])).length) throw notStarted();
       const ended = new Date();
       const started = interview.started_at ?? interview.created_at;
-      await interview.update({ status: 'completed', ended_at: ended, duration_seconds: (ended.getTime() - new Date(started).getTime()) / 1000 }, { transaction });
-      await queueProcessing(services, interview, transaction);
+      await interviews.save(sql, interview, { status: 'completed', ended_at: ended, duration_seconds: (ended.getTime() - new Date(started).getTime()) / 1000 });
+      await queueProcessing(services, interview, sql);
       await selectRows(services, `UPDATE recording_invitations SET status = 'completed', updated_at = now() WHERE id = $1 RETURNING id`, [row.id], transaction);
       return { status: 'completed' as const };
     });

@@ -3,6 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { readOnly } from '../common.ts';
 import type { ProcessingStatus } from '../interviews/pipeline.ts';
 import { InvitationIdParam, RecordingInvitation, findInvitation, invitationRecord, placeOf } from './record.ts';
+import { interviews } from '../interviews/rows.ts';
 
 const Processing = z
   .object({
@@ -30,7 +31,7 @@ export const getResults = capability({
   async handler(ctx, input) {
     const row = await findInvitation(ctx, input.invitationId);
     const record = invitationRecord(ctx.services, row, placeOf(ctx));
-    const interview = record.interviewRef ? await ctx.services.models.Interview.findByPk(record.interviewRef) : null;
+    const [interview] = record.interviewRef ? await interviews.select(ctx.services.db.pool, 'id = $1', [record.interviewRef]) : [];
     const processing = interview
       ? {
           status: interview.processing_status as ProcessingStatus,

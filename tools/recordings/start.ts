@@ -8,6 +8,8 @@ import { updates } from '../common.ts';
 import { recordEvent } from '../sdk/session-access.ts';
 import { selectRows } from '../../core/sql.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
+import { sqlOf } from '../../core/tx.ts';
+import { interviews } from '../interviews/rows.ts';
 
 /** The consent the launch page shows next to its Start button. */
 export const CONSENT_VERSION = 'recording-invitation-1';
@@ -17,10 +19,10 @@ export const CONSENT_VERSION = 'recording-invitation-1';
  * interrupted recording would join into a broken file with the new one, so they go.
  */
 async function discardUnfinishedParts(services: Services, interviewId: string, transaction: Transaction): Promise<void> {
-  const parts = await services.models.MediaChunk.findAll({ where: { interview_id: interviewId, type: 'screen' }, transaction });
+  const sql = sqlOf(transaction);
+  const { rows: parts } = await sql.query<{ storage_key: string }>(`DELETE FROM media_chunks WHERE interview_id = $1 AND type = 'screen' RETURNING storage_key`, [interviewId]);
   if (!parts.length) return;
-  await services.models.MediaChunk.destroy({ where: { interview_id: interviewId, type: 'screen' }, transaction });
-  await services.db.sequelize.query(`UPDATE screen_upload_sessions SET parts = '{}', updated_at = now() WHERE interview_id = $1 AND status = 'open'`, { bind: [interviewId], transaction });
+  await sql.query(`UPDATE screen_upload_sessions SET parts = '{}', updated_at = now() WHERE interview_id = $1 AND status = 'open'`, [interviewId]);
   transaction.afterCommit(async () => {
     await Promise.all(parts.map((p) => services.storage.delete(p.storage_key).catch(() => {})));
   });
@@ -48,14 +50,16 @@ export const startRecording = capability({
       if (refuseClosed(row) === 'completed') throw new DomainError('This recording is already finished', { code: 'invitation_completed' });
       const project = await models.Project.findByPk(row.project_id, { transaction });
       if (!project) throw new DomainError('This recording link no longer exists', { code: 'invitation_deleted' });
-      const existing = row.interview_id ? await models.Interview.findByPk(row.interview_id, { transaction }) : null;
+      // The recordings area is still on Sequelize: interview rows join its transaction through its connection.
+      const sql = sqlOf(transaction);
+      const [existing] = row.interview_id ? await interviews.select(sql, 'id = $1', [row.interview_id]) : [];
       if (existing) {
         await discardUnfinishedParts(ctx.services, existing.id, transaction);
         return { session_id: existing.id, project_key: project.public_key };
       }
       await ctx.services.billing.checkInterviewAllowed(project);
       const now = new Date();
-      const interview = await models.Interview.create(
+      const interview = await interviews.insert(sql,
         {
           id: newId('int'),
           project_id: project.id,
@@ -69,7 +73,6 @@ export const startRecording = capability({
           consent_version: CONSENT_VERSION,
           started_at: now,
         },
-        { transaction },
       );
       await recordEvent(
         ctx.services,
@@ -80,7 +83,7 @@ export const startRecording = capability({
           line: `consent given (recording yes, copy ${CONSENT_VERSION}): the guest started recording from invitation ${row.id}`,
           data: { consent_recording: true, consent_data_use: true, consent_version: CONSENT_VERSION, invitation_id: row.id },
         },
-        transaction,
+        sql,
       );
       await selectRows(ctx.services, `UPDATE recording_invitations SET status = 'started', interview_id = $2, updated_at = now() WHERE id = $1 RETURNING id`, [row.id, interview.id], transaction);
       return { session_id: interview.id, project_key: project.public_key };

@@ -6,6 +6,7 @@ import { creates } from '../common.ts';
 import { UploadedFile } from '../interviews/upload.ts';
 import { SdkSessionId, sdkSession } from './session-access.ts';
 import { takesRecordings } from '../conductor/end.ts';
+import { mediaChunks } from '../interviews/rows.ts';
 
 const MiB = 1024 * 1024;
 export const CHUNKS_PER_DAY = 500;
@@ -58,13 +59,13 @@ export const sdkUploadAudio = capability({
       throw new DomainError('The participant has not agreed to be recorded', { code: 'consent_required', action: 'POST /api/sdk/sessions/:sessionId/consent with consent_recording: true first' });
     }
     await checkChunkBudget(ctx, interview.id);
-    const { models } = ctx.services;
-    const previous = await models.MediaChunk.findOne({ where: { interview_id: interview.id, type: 'audio', chunk_index: input.chunk_index } });
+    const pool = ctx.services.db.pool;
+    const [previous] = await mediaChunks.select(pool, `interview_id = $1 AND type = 'audio' AND chunk_index = $2`, [interview.id, input.chunk_index]);
     if (previous) {
       await ctx.services.storage.delete(previous.storage_key).catch(() => {});
-      await previous.update({ storage_key: input.audio.storage_key, mime_type: input.audio.mime_type, size: input.audio.size, started_ms: input.started_ms ?? null });
+      await mediaChunks.update(pool, previous.id, { storage_key: input.audio.storage_key, mime_type: input.audio.mime_type, size: input.audio.size, started_ms: input.started_ms ?? null });
     } else {
-      await models.MediaChunk.create({
+      await mediaChunks.insert(pool, {
         id: newId('chk'),
         interview_id: interview.id,
         type: 'audio',

@@ -5,6 +5,8 @@ import { updates } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Session, sessionRecord } from '../interviews/record.ts';
 import { SdkSessionId, elapsedMs, recordEvent, sdkSession } from './session-access.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { interviews } from '../interviews/rows.ts';
 
 export const sdkConsent = capability({
   name: 'sdk.record_consent',
@@ -26,20 +28,17 @@ export const sdkConsent = capability({
   rateLimit: 20,
   rest: { method: 'POST', path: '/api/sdk/sessions/:sessionId/consent' },
   async handler(ctx, input) {
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const { interview } = await sdkSession(ctx, input.sessionId, { transaction, lock: true });
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const { interview } = await sdkSession(ctx, input.sessionId, sql, true);
       if (interview.status === 'completed' || interview.status === 'abandoned') {
         throw new DomainError('This interview has already ended', { code: 'session_ended' });
       }
-      await interview.update(
-        {
-          consent_recording: input.consent_recording,
-          consent_data_use: input.consent_data_use,
-          consent_version: input.consent_version,
-          ...(input.consent_data_use ? {} : { status: 'abandoned', ended_at: new Date() }),
-        },
-        { transaction },
-      );
+      await interviews.save(sql, interview, {
+        consent_recording: input.consent_recording,
+        consent_data_use: input.consent_data_use,
+        consent_version: input.consent_version,
+        ...(input.consent_data_use ? {} : { status: 'abandoned', ended_at: new Date() }),
+      });
       await recordEvent(
         ctx.services,
         interview.id,
@@ -49,7 +48,7 @@ export const sdkConsent = capability({
           line: `consent ${input.consent_data_use ? 'given' : 'declined'} (recording ${input.consent_recording ? 'yes' : 'no'}, copy ${input.consent_version})`,
           data: { consent_recording: input.consent_recording, consent_data_use: input.consent_data_use, consent_version: input.consent_version },
         },
-        transaction,
+        sql,
       );
       return interview;
     });

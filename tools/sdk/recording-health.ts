@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { updates } from '../common.ts';
 import { SdkSessionId, elapsedMs, recordEvent, sdkSession } from './session-access.ts';
+import { interviews } from '../interviews/rows.ts';
 
 const Track = z.enum(['ok', 'muted', 'denied', 'unavailable', 'stopped']);
 
@@ -49,7 +50,7 @@ export const sdkRecordingHealth = capability({
       received_at: new Date().toISOString(),
     };
     const previous = (interview.recording_health as { status?: string } | null)?.status;
-    await interview.update({ recording_health: health });
+    await interviews.save(ctx.services.db.pool, interview, { recording_health: health });
     if (previous !== input.status) {
       await recordEvent(ctx.services, interview.id, {
         type: 'recording_health',

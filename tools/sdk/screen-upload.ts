@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
 import { PassThrough } from 'node:stream';
 import { capability } from '../../core/registry.ts';
 import type { Services } from '../../core/context.ts';
@@ -11,6 +10,8 @@ import { artifactKey, recordArtifact } from '../interviews/artifacts.ts';
 import { sniff } from '../interviews/media.ts';
 import { SdkSessionId, sdkSession } from './session-access.ts';
 import { checkChunkBudget } from './audio.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
+import { interviews, mediaChunks } from '../interviews/rows.ts';
 
 const MB = 1024 * 1024;
 const StoredBody = z.object({ storage_key: z.string(), size: z.number(), md5: z.string() });
@@ -26,20 +27,17 @@ interface UploadRow {
 /** A join that has not finished in this long died with its process: the upload is open again. */
 const JOIN_STALE = '10 minutes';
 
-async function currentUpload(services: Services, interviewId: string, transaction: Transaction): Promise<UploadRow | null> {
-  const [rows] = await services.db.sequelize.query(
-    `SELECT * FROM screen_upload_sessions WHERE interview_id = $1 AND status IN ('open', 'joining') FOR UPDATE`,
-    { bind: [interviewId], transaction },
-  );
-  return (rows as UploadRow[])[0] ?? null;
+async function currentUpload(sql: Sql, interviewId: string): Promise<UploadRow | null> {
+  const { rows } = await sql.query<UploadRow>(`SELECT * FROM screen_upload_sessions WHERE interview_id = $1 AND status IN ('open', 'joining') FOR UPDATE`, [interviewId]);
+  return rows[0] ?? null;
 }
 
 /** The open upload; one being joined right now is refused as busy (unless its join died). */
-async function openUpload(services: Services, interviewId: string, transaction: Transaction): Promise<UploadRow | null> {
-  const upload = await currentUpload(services, interviewId, transaction);
+async function openUpload(sql: Sql, interviewId: string): Promise<UploadRow | null> {
+  const upload = await currentUpload(sql, interviewId);
   if (upload?.status !== 'joining') return upload;
-  const [rows] = await services.db.sequelize.query(`SELECT updated_at < now() - interval '${JOIN_STALE}' AS stale FROM screen_upload_sessions WHERE id = $1`, { bind: [upload.id], transaction });
-  if (!(rows as Array<{ stale: boolean }>)[0].stale) {
+  const { rows } = await sql.query<{ stale: boolean }>(`SELECT updated_at < now() - interval '${JOIN_STALE}' AS stale FROM screen_upload_sessions WHERE id = $1`, [upload.id]);
+  if (!rows[0].stale) {
     throw new ConflictError('The recording is being put together', { code: 'upload_finalizing', retryable: true, action: 'Poll until finalize answers the storage_key' });
   }
   return upload;
@@ -59,14 +57,14 @@ function checkRecording(interview: InterviewRow): void {
  * afterwards. Returns the stored key, or null when nothing is open.
  */
 export async function joinScreenUpload(services: Services, interviewId: string): Promise<string | null> {
-  const { db, models } = services;
-  const claim = await db.sequelize.transaction(async (transaction) => {
-    const interview = await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE });
-    const upload = interview && (await openUpload(services, interviewId, transaction));
+  const { db } = services;
+  const claim = await inTransaction(db.pool, async (sql) => {
+    const [interview] = await interviews.select(sql, 'id = $1', [interviewId], 'FOR UPDATE');
+    const upload = interview && (await openUpload(sql, interviewId));
     if (!interview || !upload) return null;
-    const chunks = await models.MediaChunk.findAll({ where: { interview_id: interviewId, type: 'screen' }, order: [['chunk_index', 'ASC']], transaction });
+    const chunks = await mediaChunks.select(sql, `interview_id = $1 AND type = 'screen'`, [interviewId], 'ORDER BY chunk_index');
     if (!chunks.length) throw new ValidationError('The screen upload has no parts yet', { code: 'no_parts' });
-    await db.sequelize.query(`UPDATE screen_upload_sessions SET status = 'joining', updated_at = now() WHERE id = $1`, { bind: [upload.id], transaction });
+    await sql.query(`UPDATE screen_upload_sessions SET status = 'joining', updated_at = now() WHERE id = $1`, [upload.id]);
     return { interview, upload, chunks };
   });
   if (!claim) return null;
@@ -98,15 +96,13 @@ export async function joinScreenUpload(services: Services, interviewId: string):
     await reopen();
     throw err;
   }
-  await db.sequelize.transaction(async (transaction) => {
-    await models.Interview.findByPk(interviewId, { transaction, lock: transaction.LOCK.UPDATE });
-    await recordArtifact(services, interviewId, { name: 'source-video', kind: 'source', storage_key: key, mime_type: kind!.mime, size: stored.size, meta: { parts: chunks.length, format: kind!.format } }, transaction);
-    await models.MediaChunk.destroy({ where: { id: chunks.map((c) => c.id) }, transaction });
-    await db.sequelize.query(`UPDATE screen_upload_sessions SET status = 'finalized', storage_key = $2, updated_at = now() WHERE id = $1`, { bind: [upload.id, key], transaction });
-    transaction.afterCommit(async () => {
-      await Promise.all(chunks.map((c) => services.storage.delete(c.storage_key).catch(() => {})));
-    });
+  await inTransaction(db.pool, async (sql) => {
+    await sql.query('SELECT id FROM interviews WHERE id = $1 FOR UPDATE', [interviewId]);
+    await recordArtifact(services, interviewId, { name: 'source-video', kind: 'source', storage_key: key, mime_type: kind!.mime, size: stored.size, meta: { parts: chunks.length, format: kind!.format } }, sql);
+    await sql.query('DELETE FROM media_chunks WHERE id = ANY($1)', [chunks.map((c) => c.id)]);
+    await sql.query(`UPDATE screen_upload_sessions SET status = 'finalized', storage_key = $2, updated_at = now() WHERE id = $1`, [upload.id, key]);
   });
+  await Promise.all(chunks.map((c) => services.storage.delete(c.storage_key).catch(() => {})));
   return key;
 }
 
@@ -131,13 +127,13 @@ export const sdkScreenUploadStart = capability({
   mcp: false,
   rest: { method: 'POST', path: '/api/sdk/screen/upload-session/start' },
   async handler(ctx, input) {
-    return ctx.services.db.sequelize.transaction(async (transaction) => {
-      const { interview } = await sdkSession(ctx, input.session_id, { transaction, lock: true });
+    return inTransaction(ctx.services.db.pool, async (sql) => {
+      const { interview } = await sdkSession(ctx, input.session_id, sql, true);
       checkRecording(interview);
-      const open = await openUpload(ctx.services, interview.id, transaction);
+      const open = await openUpload(sql, interview.id);
       if (open) return { upload_session_id: open.id };
       const id = newId('sup');
-      await ctx.services.db.sequelize.query(`INSERT INTO screen_upload_sessions (id, interview_id, status) VALUES ($1, $2, 'open')`, { bind: [id, interview.id], transaction });
+      await sql.query(`INSERT INTO screen_upload_sessions (id, interview_id, status) VALUES ($1, $2, 'open')`, [id, interview.id]);
       return { upload_session_id: id };
     });
   },
@@ -166,28 +162,26 @@ export const sdkScreenUploadPart = capability({
     binary: { field: 'body', maxBytes: 25 * MB },
   },
   async handler(ctx, input) {
-    const { models } = ctx.services;
     const etag = `"${input.body.md5}"`;
-    const replaced = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const { interview } = await sdkSession(ctx, input.session_id, { transaction, lock: true });
+    const replaced = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const { interview } = await sdkSession(ctx, input.session_id, sql, true);
       checkRecording(interview);
-      const upload = await openUpload(ctx.services, interview.id, transaction);
+      const upload = await openUpload(sql, interview.id);
       if (!upload) throw new NotFoundError('No open screen upload for this interview', { code: 'upload_session_not_found', action: 'POST /api/sdk/screen/upload-session/start first' });
-      const previous = await models.MediaChunk.findOne({ where: { interview_id: interview.id, type: 'screen', chunk_index: input.part_number }, transaction });
+      const [previous] = await mediaChunks.select(sql, `interview_id = $1 AND type = 'screen' AND chunk_index = $2`, [interview.id, input.part_number]);
+      // The replaced part's object goes once the new one is recorded.
+      const replacedKey = previous?.storage_key ?? null;
       if (previous) {
-        await previous.update({ storage_key: input.body.storage_key, size: input.body.size }, { transaction });
+        await mediaChunks.update(sql, previous.id, { storage_key: input.body.storage_key, size: input.body.size });
       } else {
         await checkChunkBudget(ctx, interview.id);
-        await models.MediaChunk.create(
-          { id: newId('chk'), interview_id: interview.id, type: 'screen', chunk_index: input.part_number, storage_key: input.body.storage_key, mime_type: 'video/webm', size: input.body.size },
-          { transaction },
-        );
+        await mediaChunks.insert(sql, { id: newId('chk'), interview_id: interview.id, type: 'screen', chunk_index: input.part_number, storage_key: input.body.storage_key, mime_type: 'video/webm', size: input.body.size });
       }
-      await ctx.services.db.sequelize.query(
+      await sql.query(
         `UPDATE screen_upload_sessions SET parts = parts || jsonb_build_object($2::text, jsonb_build_object('etag', $3::text, 'size', $4::bigint)), updated_at = now() WHERE id = $1`,
-        { bind: [upload.id, String(input.part_number), etag, input.body.size], transaction },
+        [upload.id, String(input.part_number), etag, input.body.size],
       );
-      return previous?.storage_key ?? null;
+      return replacedKey;
     });
     if (replaced) await ctx.services.storage.delete(replaced).catch(() => {});
     return { part_number: input.part_number, etag };

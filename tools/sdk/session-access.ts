@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
+import type { Sql } from '../../core/tx.ts';
+import { interviews } from '../interviews/rows.ts';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
 import type { InterviewRow, StudyRow } from '../../models/index.ts';
@@ -15,17 +16,14 @@ export const SdkSessionId = z.string().min(1).max(64).describe('The interview id
 export async function sdkSession(
   ctx: Ctx,
   sessionId: string,
-  opts: { transaction?: Transaction; lock?: boolean } = {},
+  sql: Sql = ctx.services.db.pool,
+  lock = false,
 ): Promise<{ interview: InterviewRow; study: StudyRow | null }> {
   const { project } = projectOf(ctx);
   const { models } = ctx.services;
-  const interview = await models.Interview.findOne({
-    where: { id: sessionId, project_id: project.id },
-    transaction: opts.transaction,
-    lock: opts.lock && opts.transaction ? opts.transaction.LOCK.UPDATE : undefined,
-  });
+  const [interview] = await interviews.select(sql, 'id = $1 AND project_id = $2', [sessionId, project.id], lock ? 'FOR UPDATE' : '');
   if (!interview) throw new NotFoundError('Interview not found for this SDK key', { code: 'session_not_found' });
-  const study = interview.study_id ? await models.Study.findOne({ where: { id: interview.study_id, project_id: project.id }, transaction: opts.transaction }) : null;
+  const study = interview.study_id ? await models.Study.findOne({ where: { id: interview.study_id, project_id: project.id } }) : null;
   await guardOrigin(ctx, study, interview.id);
   return { interview, study };
 }
@@ -41,10 +39,11 @@ export async function recordEvent(
   services: Ctx['services'],
   interviewId: string,
   event: { type: string; timestampMs: number; line: string; data?: Record<string, unknown> },
-  transaction?: Transaction,
+  sql: Sql = services.db.pool,
 ): Promise<void> {
-  await services.db.sequelize.query(
-    `INSERT INTO interview_events (interview_id, event_type, timestamp_ms, event_line, data) VALUES ($1, $2, $3, $4, $5)`,
-    { bind: [interviewId, event.type, event.timestampMs, event.line, JSON.stringify(event.data ?? {})], transaction },
-  );
+  await sql.query({
+    name: 'interview_event_insert',
+    text: `INSERT INTO interview_events (interview_id, event_type, timestamp_ms, event_line, data) VALUES ($1, $2, $3, $4, $5)`,
+    values: [interviewId, event.type, event.timestampMs, event.line, JSON.stringify(event.data ?? {})],
+  });
 }

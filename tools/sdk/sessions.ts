@@ -7,6 +7,7 @@ import { creates } from '../common.ts';
 import { findStudy, projectRefOf } from '../studies/record.ts';
 import { Session, sessionRecord } from '../interviews/record.ts';
 import { guardOrigin } from './origin-guard.ts';
+import { interviews } from '../interviews/rows.ts';
 
 export const sdkCreateSession = capability({
   name: 'sdk.create_session',
@@ -47,7 +48,7 @@ export const sdkCreateSession = capability({
     } else if (study?.intake_id) {
       throw new DomainError('This study screens participants first', { code: 'intake_required', action: 'Submit the study\'s intake and pass screener_response_id' });
     }
-    const row = await models.Interview.create({
+    const row = await interviews.insert(ctx.services.db.pool, {
       id: newId('int'),
       project_id: project.id,
       study_id: study?.id ?? null,
