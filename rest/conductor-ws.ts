@@ -14,6 +14,7 @@ import { armFinalization, isEnded } from '../tools/conductor/end.ts';
 import { sessionTokenValid } from '../tools/conductor/token.ts';
 import { segmentsOf } from '../tools/conductor/script.ts';
 import { transcribeAnswer } from '../tools/conductor/voice-answer.ts';
+import { studyById } from '../tools/studies/record.ts';
 
 const PATH = /^\/api\/sdk\/conductor\/([^/]+)\/ws$/;
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -156,7 +157,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
         const interview = await services.models.Interview.findByPk(sessionId);
         if (!interview) return;
         const state = stateOf(interview);
-        const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
+        const study = interview.study_id ? await studyById(interview.study_id, services.db.pool) : null;
         await recordEvent(services, sessionId, {
           type: frame.event_type,
           timestampMs: elapsedMs(interview),

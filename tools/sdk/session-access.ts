@@ -2,7 +2,9 @@ import { z } from 'zod';
 import type { Transaction } from 'sequelize';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
-import type { InterviewRow, StudyRow } from '../../models/index.ts';
+import type { InterviewRow } from '../../models/index.ts';
+import { studies, type StudyRow } from '../studies/record.ts';
+import { sqlOf } from '../../core/tx.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { guardOrigin } from './origin-guard.ts';
 
@@ -25,7 +27,7 @@ export async function sdkSession(
     lock: opts.lock && opts.transaction ? opts.transaction.LOCK.UPDATE : undefined,
   });
   if (!interview) throw new NotFoundError('Interview not found for this SDK key', { code: 'session_not_found' });
-  const study = interview.study_id ? await models.Study.findOne({ where: { id: interview.study_id, project_id: project.id }, transaction: opts.transaction }) : null;
+  const study = interview.study_id ? ((await studies.select(opts.transaction ? sqlOf(opts.transaction) : ctx.services.db.pool, 'id = $1 AND project_id = $2', [interview.study_id, project.id]))[0] ?? null) : null;
   await guardOrigin(ctx, study, interview.id);
   return { interview, study };
 }
