@@ -301,10 +301,6 @@ export type UserSessionRow = Row<UserSessionAttrs, TS | 'revoked_at'>;
 export type OrganizationRow = Row<OrganizationAttrs, TS | 'personal'>;
 export type MembershipRow = Row<MembershipAttrs, TS>;
 export type ProjectRow = Row<ProjectAttrs, TS | 'description' | 'codehost_repo_url' | 'codehost_default_branch' | 'codehost_installation_id' | 'tracker_team_id'>;
-export type StudyRow = Row<StudyAttrs, TS | 'description' | 'goals_json' | 'script_json' | 'settings_json' | 'invitation_json' | 'visibility_json' | 'allowed_origins' | 'allowed_selectors' | 'intake_id' | 'intake_auto_created' | 'version' | 'origin_guard_failure'>;
-export type IntakeRow = Row<IntakeAttrs, TS | 'description' | 'welcome_message' | 'auto_managed' | 'max_participants' | 'logo_storage_key' | 'complete_count' | 'qualified_count' | 'disqualified_count'>;
-export type IntakeQuestionRow = Row<IntakeQuestionAttrs, TS | 'required' | 'options_json' | 'min_value' | 'max_value' | 'qualification_rules_json'>;
-export type IntakeResponseRow = Row<IntakeResponseAttrs, TS | 'participant_name' | 'participant_email' | 'qualified' | 'qualification_reason' | 'session_id' | 'utm_source' | 'utm_medium' | 'utm_campaign' | 'consent_given' | 'consent_recording'>;
 // Plain rows as `pg` reads them (tools/interviews/rows.ts): these tables have no Sequelize model.
 export type InterviewRow = InterviewAttrs;
 export type ArtifactRow = ArtifactAttrs;
@@ -368,79 +364,6 @@ export function defineModels(sequelize: Sequelize) {
     public_key: { ...text(), allowNull: false },
   } as never, { tableName: 'projects' }) as ModelStatic<ProjectRow>;
 
-  const Study = sequelize.define<StudyRow>('Study', {
-    id: { ...text(), primaryKey: true },
-    project_id: { ...text(), allowNull: false },
-    handle: { ...text(), allowNull: false },
-    title: { ...text(), allowNull: false },
-    description: nullableText(),
-    status: { ...text(), allowNull: false },
-    goals_json: nullableText(),
-    script_json: nullableText(),
-    settings_json: nullableText(),
-    invitation_json: json(),
-    visibility_json: json(),
-    allowed_origins: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-    allowed_selectors: { type: DataTypes.JSONB, allowNull: false, defaultValue: [] },
-    intake_id: nullableText(),
-    intake_auto_created: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-    version: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
-    origin_guard_failure: json(),
-  } as never, { tableName: 'studies' }) as ModelStatic<StudyRow>;
-
-  const int = () => ({ type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 });
-  const num = () => ({ type: DataTypes.DOUBLE, allowNull: true });
-  const bigint = () => ({ type: DataTypes.BIGINT, allowNull: false });
-  const bool = (defaultValue: boolean) => ({ type: DataTypes.BOOLEAN, allowNull: false, defaultValue });
-  const Intake = sequelize.define<IntakeRow>('Intake', {
-    id: { ...text(), primaryKey: true },
-    project_id: { ...text(), allowNull: false },
-    handle: { ...text(), allowNull: false },
-    title: { ...text(), allowNull: false },
-    description: nullableText(),
-    welcome_message: nullableText(),
-    status: { ...text(), allowNull: false },
-    auto_managed: bool(false),
-    max_participants: { type: DataTypes.INTEGER, allowNull: true },
-    logo_storage_key: nullableText(),
-    brand_color: { ...text(), allowNull: false },
-    thank_you_message: { ...text(), allowNull: false },
-    disqualified_message: { ...text(), allowNull: false },
-    consent_text: { ...text(), allowNull: false },
-    complete_count: int(),
-    qualified_count: int(),
-    disqualified_count: int(),
-  } as never, { tableName: 'intakes' }) as ModelStatic<IntakeRow>;
-
-  const IntakeQuestion = sequelize.define<IntakeQuestionRow>('IntakeQuestion', {
-    id: { ...text(), primaryKey: true },
-    intake_id: { ...text(), allowNull: false },
-    question_text: { ...text(), allowNull: false },
-    question_type: { ...text(), allowNull: false },
-    required: bool(true),
-    sort_order: { type: DataTypes.INTEGER, allowNull: false },
-    options_json: nullableText(),
-    min_value: { type: DataTypes.DOUBLE, allowNull: true },
-    max_value: { type: DataTypes.DOUBLE, allowNull: true },
-    qualification_rules_json: nullableText(),
-  } as never, { tableName: 'intake_questions' }) as ModelStatic<IntakeQuestionRow>;
-
-  const IntakeResponse = sequelize.define<IntakeResponseRow>('IntakeResponse', {
-    id: { ...text(), primaryKey: true },
-    intake_id: { ...text(), allowNull: false },
-    participant_name: nullableText(),
-    participant_email: nullableText(),
-    qualified: { type: DataTypes.BOOLEAN, allowNull: true },
-    qualification_reason: nullableText(),
-    answers_json: { ...text(), allowNull: false },
-    session_id: nullableText(),
-    utm_source: nullableText(),
-    utm_medium: nullableText(),
-    utm_campaign: nullableText(),
-    consent_given: bool(false),
-    consent_recording: bool(false),
-  } as never, { tableName: 'intake_responses' }) as ModelStatic<IntakeResponseRow>;
-
   const ProjectSetting = sequelize.define<ProjectSettingRow>('ProjectSetting', {
     project_id: { ...text(), primaryKey: true },
     key: { ...text(), primaryKey: true },
@@ -454,7 +377,7 @@ export function defineModels(sequelize: Sequelize) {
   } as never, { tableName: 'project_settings' }) as ModelStatic<ProjectSettingRow>;
 
   return {
-    User, UserSession, Organization, Membership, Project, Study, ProjectSetting, Intake, IntakeQuestion, IntakeResponse,
+    User, UserSession, Organization, Membership, Project, ProjectSetting,
   };
 }
 

@@ -2,6 +2,7 @@ import { resource } from '../core/mcp-registry.ts';
 import { principalOf, projectOf } from '../core/context.ts';
 import { projectRecord } from '../tools/projects/record.ts';
 import { projectTotals } from '../tools/projects/overview.ts';
+import { projectStudies } from '../tools/studies/record.ts';
 
 export const projectOverviewResource = resource({
   name: 'project-overview',
@@ -26,7 +27,7 @@ export const projectOverviewResource = resource({
   },
   async read(ctx) {
     const { project, org } = projectOf(ctx);
-    const studies = await ctx.services.models.Study.findAll({ where: { project_id: project.id }, order: [['created_at', 'ASC']] });
+    const studies = await projectStudies(ctx.services.db.pool, project.id);
     return JSON.stringify(
       {
         project: projectRecord(project, org),

@@ -16,6 +16,7 @@ import { segmentsOf } from '../tools/conductor/script.ts';
 import { transcribeAnswer } from '../tools/conductor/voice-answer.ts';
 import { inTransaction } from '../core/tx.ts';
 import { interviews } from '../tools/interviews/rows.ts';
+import { studyById } from '../tools/studies/record.ts';
 
 const PATH = /^\/api\/sdk\/conductor\/([^/]+)\/ws$/;
 const MAX_FRAME_BYTES = 64 * 1024;
@@ -158,7 +159,7 @@ function serve(ws: WebSocket, ctx: Ctx, sessionId: string): void {
         const [interview] = await interviews.select(services.db.pool, 'id = $1', [sessionId]);
         if (!interview) return;
         const state = stateOf(interview);
-        const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
+        const study = interview.study_id ? await studyById(interview.study_id, services.db.pool) : null;
         await recordEvent(services, sessionId, {
           type: frame.event_type,
           timestampMs: elapsedMs(interview),

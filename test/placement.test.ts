@@ -285,7 +285,7 @@ describe('placement conflicts and preview (SPEC 2.10, 7.4)', () => {
 
     // A stored configuration that no longer validates is reported, and blocks activation.
     const broken = await make('Broken', visibility([['include', 'exact', '/broken']]));
-    await svc.services.models.Study.update({ invitation_json: { launcher: {} } as never }, { where: { id: broken.body.study.ref } });
+    await svc.services.db.pool.query(`UPDATE studies SET invitation_json = '{"launcher": {}}' WHERE id = $1`, [broken.body.study.ref]);
     expect((await q.call('GET', '/studies/broken')).body.study.invitation_state).toBe('invalid');
     const activate = await q.call('PATCH', '/studies/broken', { status: 'active' });
     expect(activate.status).toBe(422);
@@ -294,14 +294,14 @@ describe('placement conflicts and preview (SPEC 2.10, 7.4)', () => {
     // Ties that slipped past the checks (written straight to the database) read as ambiguous.
     const tie1 = await make('Tie one', visibility([['include', 'exact', '/tie']]));
     const tie2 = await make('Tie two', visibility([['include', 'exact', '/tie']]));
-    await svc.services.models.Study.update({ status: 'active' }, { where: { id: [tie1.body.study.ref, tie2.body.study.ref] } });
+    await svc.services.db.pool.query(`UPDATE studies SET status = 'active' WHERE id = ANY($1)`, [[tie1.body.study.ref, tie2.body.study.ref]]);
     expect((await pv({ pathname: '/tie' })).body).toEqual({
       outcome: 'ambiguous',
       reason: 'configuration_ambiguous',
       ambiguous_study_refs: [tie1.body.study.ref, tie2.body.study.ref].sort(),
     });
     // Order breaks the tie once set.
-    await svc.services.models.Study.update({ visibility_json: visibility([['include', 'exact', '/tie']], { order: 3 }) as never }, { where: { id: tie1.body.study.ref } });
+    await svc.services.db.pool.query('UPDATE studies SET visibility_json = $2 WHERE id = $1', [tie1.body.study.ref, JSON.stringify(visibility([['include', 'exact', '/tie']], { order: 3 }))]);
     expect((await pv({ pathname: '/tie' })).body.study_ref).toBe(tie2.body.study.ref);
   });
 
@@ -321,5 +321,35 @@ describe('placement conflicts and preview (SPEC 2.10, 7.4)', () => {
     expect((await preview({ pathname: 'no-slash' })).status).toBe(400);
     expect((await preview({ pathname: '/a', url: 'https://x.example/a' })).status).toBe(400);
     expect((await preview({ url: 'not a url' })).status).toBe(400);
+  });
+});
+
+describe('a refused placement changes nothing', () => {
+  let a: Awaited<ReturnType<typeof ownerWithProject>>;
+  beforeAll(async () => {
+    a = await ownerWithProject(svc, 'atomic@example.com', 'Atomic project');
+  });
+  const rows = async (table: 'studies' | 'intakes') =>
+    (await svc.services.db.pool.query(`SELECT id, title, status, updated_at FROM ${table} WHERE project_id = $1 ORDER BY id`, [a.project.ref])).rows;
+
+  it('leaves no study and no auto-created intake when a create is refused after both were written', async () => {
+    const [studiesBefore, intakesBefore] = [await rows('studies'), await rows('intakes')];
+    expect(studiesBefore).toHaveLength(1); // the starter study, untargeted and active
+    const refused = await a.call('POST', '/studies', { title: 'Second everywhere', script: validScript, status: 'active', auto_create_intake: true });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('study_placement_conflict');
+    expect(await rows('studies')).toEqual(studiesBefore);
+    expect(await rows('intakes')).toEqual(intakesBefore);
+  });
+
+  it('keeps a study as it was when an update is refused after it was written', async () => {
+    const vis = visibility([['include', 'exact', '/atomic']]);
+    expect((await a.call('POST', '/studies', { title: 'Placed', script: validScript, visibility: vis, status: 'active' })).status).toBe(201);
+    const draft = await a.call('POST', '/studies', { title: 'Waiting', script: validScript, visibility: vis });
+    expect(draft.status).toBe(201);
+    const refused = await a.call('PATCH', `/studies/${draft.body.study.ref}`, { status: 'active', title: 'Renamed' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('study_placement_conflict');
+    expect((await a.call('GET', `/studies/${draft.body.study.ref}`)).body.study).toMatchObject({ title: 'Waiting', status: 'draft', version: 1, updated_at: draft.body.study.updated_at });
   });
 });

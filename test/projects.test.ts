@@ -87,7 +87,7 @@ describe('projects over REST', () => {
     expect(del.body).toEqual({ success: true });
     const gone = await svc.api('GET', P(owner.orgHandle, 'checkout-research-2'), { token: owner.token });
     expect(gone.status).toBe(404);
-    expect(await svc.services.models.Study.count({ where: { project_id: upd.body.project.ref } })).toBe(0);
+    expect((await svc.services.db.pool.query('SELECT count(*)::int AS n FROM studies WHERE project_id = $1', [upd.body.project.ref])).rows[0].n).toBe(0);
   });
 
   it('provisions the starter study idempotently', async () => {
@@ -96,12 +96,12 @@ describe('projects over REST', () => {
     expect(first.status).toBe(200);
     expect(first.body.outcome).toBe('already_present');
     const project = await svc.services.models.Project.findOne({ where: { handle: 'checkout-research' } });
-    await svc.services.models.Study.destroy({ where: { project_id: project!.id } });
+    await svc.services.db.pool.query('DELETE FROM studies WHERE project_id = $1', [project!.id]);
     const again = await svc.api('POST', path, { token: owner.token });
     expect(again.body).toEqual({ outcome: 'provisioned', study_ref: expect.stringMatching(/^std_/) });
     const third = await svc.api('POST', path, { token: owner.token });
     expect(third.body).toEqual({ outcome: 'already_present', study_ref: again.body.study_ref });
-    expect(await svc.services.models.Study.count({ where: { project_id: project!.id } })).toBe(1);
+    expect((await svc.services.db.pool.query('SELECT count(*)::int AS n FROM studies WHERE project_id = $1', [project!.id])).rows[0].n).toBe(1);
   });
 
   it('answers 404, never 403, to a non-member reading another org\'s project', async () => {

@@ -8,6 +8,7 @@ import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
 import { NEW_TALK, modelInterviewer, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
 import { endInterview, isEnded } from './end.ts';
+import { studyById } from '../studies/record.ts';
 
 /** Persisted on the interview (`conductor_state`), so any process can pick the interview up. */
 export interface ConductorState {
@@ -80,7 +81,7 @@ async function segmentTurns(services: Services, interviewId: string, segmentId: 
  * and where the script will stand.
  */
 async function plan(services: Services, interview: InterviewRow, input: Input): Promise<Plan> {
-  const study = interview.study_id ? await services.models.Study.findByPk(interview.study_id) : null;
+  const study = interview.study_id ? await studyById(interview.study_id, services.db.pool) : null;
   const segments = segmentsOf(study?.script_json);
   let state = stateOf(interview);
   const messages: Message[] = [];

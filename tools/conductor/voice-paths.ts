@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Services } from '../../core/context.ts';
-import type { StudyRow } from '../../models/index.ts';
+import type { StudyRow } from '../studies/record.ts';
 import { modelAccess } from '../interviews/model-access.ts';
 
 /**

@@ -9,6 +9,7 @@ import { addressRefused, endpointFetch, modelAccess, REFUSED_ACTION, type Endpoi
 import { SdkSessionId, sdkSession } from '../sdk/session-access.ts';
 import { segmentsOf, type Segment } from './script.ts';
 import { stateOf } from './engine.ts';
+import { studyById } from '../studies/record.ts';
 
 /**
  * Voice runs on an OpenAI-compatible realtime service with the project's key (or the
@@ -19,7 +20,7 @@ async function voiceEndpoint(ctx: Ctx, sessionId: string, needTalk = false): Pro
   if (interview.status !== 'in_progress') {
     throw new DomainError('The interview has not started', { code: 'session_not_started', action: 'POST /api/sdk/conductor/:sessionId/start first' });
   }
-  const study = interview.study_id ? await ctx.services.models.Study.findByPk(interview.study_id) : null;
+  const study = interview.study_id ? await studyById(interview.study_id, ctx.services.db.pool) : null;
   const segment = segmentsOf(study?.script_json)[stateOf(interview).segment] ?? null;
   if (needTalk && segment?.mode !== 'talk') throw new DomainError('Voice calls run only in a talk segment', { code: 'not_in_talk_mode' });
   const { llm, keyProblem } = await modelAccess(ctx.services, interview.project_id);

@@ -3,8 +3,9 @@ import type { InterviewRow, ProjectRow, Role } from '../../models/index.ts';
 import { iso, isoRequired } from '../common.ts';
 import { orgRecord, orgsOf } from '../orgs/record.ts';
 import { projectRecord } from '../projects/record.ts';
-import { studyRecord } from '../studies/record.ts';
+import { projectStudies, studyRecord } from '../studies/record.ts';
 import { intakeRecord, questionRecord, responseRecord, questionsOf } from '../intakes/record.ts';
+import { intakeResponses, intakes as intakeRows } from '../intakes/rows.ts';
 import { sessionRecord } from '../interviews/record.ts';
 import { signalRecord } from '../evidence/record.ts';
 import { projectSignals } from '../evidence/rows.ts';
@@ -111,18 +112,17 @@ export async function* projectFiles(services: Services, place: ProjectPlace, ttl
   const { models, db } = services;
   const { project, orgHandle, role } = place;
   const ref = `${orgHandle}/${project.handle}`;
-  const where = { project_id: project.id };
 
   yield { name: 'project.json', data: projectRecord(project, { handle: orgHandle, role }) };
 
-  const studies = await models.Study.findAll({ where, order: [['created_at', 'ASC']] });
+  const studies = await projectStudies(db.pool, project.id);
   counts.studies += studies.length;
   yield { name: 'studies.json', data: studies.map((s) => studyRecord(s, ref)) };
 
   const intakes = [];
-  for (const intake of await models.Intake.findAll({ where, order: [['created_at', 'ASC']] })) {
-    const questions = await questionsOf(models, intake.id);
-    const responses = await models.IntakeResponse.findAll({ where: { intake_id: intake.id }, order: [['created_at', 'ASC']] });
+  for (const intake of await intakeRows.select(db.pool, 'project_id = $1', [project.id], 'ORDER BY created_at ASC')) {
+    const questions = await questionsOf(intake.id, db.pool);
+    const responses = await intakeResponses.select(db.pool, 'intake_id = $1', [intake.id], 'ORDER BY created_at ASC');
     counts.intake_responses += responses.length;
     intakes.push({ ...intakeRecord(intake, ref), questions: questions.map(questionRecord), responses: responses.map(responseRecord) });
   }

@@ -4,7 +4,9 @@ import { projectOf } from '../../core/context.ts';
 import { ConflictError, ValidationError } from '../../core/errors.ts';
 import { creates, deletes, Handle, readOnly, Success, updates, RESERVED_HANDLES } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
-import { createIntakeRow } from './defaults.ts';
+import { createIntakeRow, handleTaken } from './defaults.ts';
+import { intakeResponses, intakes } from './rows.ts';
+import { inTransaction } from '../../core/tx.ts';
 import { IntakeStatus, QuestionList, insertQuestions, intakeFields } from './fields.ts';
 import { Intake, Question, Response, ScreenerIdParam, findIntake, intakeRecord, questionRecord, questionsOf, responseRecord } from './record.ts';
 
@@ -20,7 +22,9 @@ export const listIntakes = capability({
   rest: { method: 'GET', path: 'P/screeners', aliases: ['P/intakes'] },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const rows = await ctx.services.models.Intake.findAll({ where: { project_id: project.id, ...(input.status ? { status: input.status } : {}) }, order: [['created_at', 'ASC']] });
+    const rows = await (input.status
+      ? intakes.select(ctx.services.db.pool, 'project_id = $1 AND status = $2', [project.id, input.status], 'ORDER BY created_at ASC')
+      : intakes.select(ctx.services.db.pool, 'project_id = $1', [project.id], 'ORDER BY created_at ASC'));
     const ref = projectRefOf(ctx);
     return { intakes: rows.map((i) => intakeRecord(i, ref)) };
   },
@@ -47,15 +51,14 @@ export const createIntake = capability({
   rest: { method: 'POST', path: 'P/screeners', status: 201, aliases: ['P/intakes'] },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models, db } = ctx.services;
     if (input.handle && RESERVED_HANDLES.has(input.handle)) throw new ConflictError(`The handle "${input.handle}" is reserved`, { code: 'handle_reserved' });
     const { questions, ...fields } = input;
-    const result = await db.sequelize.transaction(async (transaction) => {
-      if (input.handle && (await models.Intake.count({ where: { project_id: project.id, handle: input.handle }, transaction }))) {
+    const result = await inTransaction(ctx.services.db.pool, async (sql) => {
+      if (input.handle && (await handleTaken(project.id, input.handle, sql))) {
         throw new ConflictError(`An intake with the handle "${input.handle}" already exists`, { code: 'handle_taken' });
       }
-      const intake = await createIntakeRow(models, project.id, fields, transaction);
-      const rows = await insertQuestions(models, intake.id, questions, 0, transaction);
+      const intake = await createIntakeRow(project.id, fields, sql);
+      const rows = await insertQuestions(intake.id, questions, 0, sql);
       return { intake, rows };
     });
     return { intake: intakeRecord(result.intake, projectRefOf(ctx)), questions: result.rows.map(questionRecord) };
@@ -76,10 +79,10 @@ export const getIntake = capability({
   rest: { method: 'GET', path: 'P/screeners/:screenerId', aliases: ['P/intakes/:screenerId'] },
   async handler(ctx, input) {
     const intake = await findIntake(ctx, input.screenerId);
-    const { models } = ctx.services;
+    const pool = ctx.services.db.pool;
     const [questions, responses] = await Promise.all([
-      questionsOf(models, intake.id),
-      models.IntakeResponse.findAll({ where: { intake_id: intake.id }, order: [['created_at', 'DESC']], limit: 500 }),
+      questionsOf(intake.id, pool),
+      intakeResponses.select(pool, 'intake_id = $1', [intake.id], 'ORDER BY created_at DESC LIMIT 500'),
     ]);
     return { intake: intakeRecord(intake, projectRefOf(ctx)), questions: questions.map(questionRecord), responses: responses.map(responseRecord) };
   },
@@ -98,9 +101,9 @@ export const updateIntake = capability({
   async handler(ctx, input) {
     const { screenerId, ...changes } = input;
     if (!Object.keys(changes).length) throw new ValidationError('Nothing to update: send at least one field');
-    const intake = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const row = await findIntake(ctx, screenerId, { transaction, lock: true });
-      return row.update(changes, { transaction });
+    const intake = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const row = await findIntake(ctx, screenerId, sql, true);
+      return (await intakes.update(sql, row.id, changes))!;
     });
     return { intake: intakeRecord(intake, projectRefOf(ctx)) };
   },
@@ -120,7 +123,7 @@ export const deleteIntake = capability({
   rest: { method: 'DELETE', path: 'P/screeners/:screenerId', aliases: ['P/intakes/:screenerId'] },
   async handler(ctx, input) {
     const intake = await findIntake(ctx, input.screenerId);
-    await intake.destroy();
+    await ctx.services.db.pool.query('DELETE FROM intakes WHERE id = $1', [intake.id]);
     return { success: true };
   },
 });

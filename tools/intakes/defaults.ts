@@ -1,5 +1,5 @@
-import type { Transaction } from 'sequelize';
-import type { IntakeRow, Models } from '../../models/index.ts';
+import type { Sql } from '../../core/tx.ts';
+import { intakes, type IntakeRow } from './rows.ts';
 import { newId, slugify } from '../../core/ids.ts';
 import { freeHandle } from '../common.ts';
 
@@ -24,32 +24,33 @@ export interface IntakeSeed {
   consent_text?: string;
 }
 
-export async function createIntakeRow(models: Models, projectId: string, seed: IntakeSeed, transaction: Transaction): Promise<IntakeRow> {
-  const handle =
-    seed.handle ??
-    (await freeHandle(slugify(seed.title, 'intake'), async (h) => (await models.Intake.count({ where: { project_id: projectId, handle: h }, transaction })) > 0));
-  return models.Intake.create(
-    {
-      id: newId('itk'),
-      project_id: projectId,
-      handle,
-      title: seed.title,
-      description: seed.description ?? null,
-      welcome_message: seed.welcome_message ?? null,
-      status: seed.status ?? 'active',
-      auto_managed: seed.auto_managed ?? false,
-      max_participants: seed.max_participants ?? null,
-      brand_color: seed.brand_color ?? INTAKE_DEFAULTS.brand_color,
-      thank_you_message: seed.thank_you_message ?? INTAKE_DEFAULTS.thank_you_message,
-      disqualified_message: seed.disqualified_message ?? INTAKE_DEFAULTS.disqualified_message,
-      consent_text: seed.consent_text ?? INTAKE_DEFAULTS.consent_text,
-    },
-    { transaction },
-  );
+export async function createIntakeRow(projectId: string, seed: IntakeSeed, sql: Sql): Promise<IntakeRow> {
+  const handle = seed.handle ?? (await freeHandle(slugify(seed.title, 'intake'), (h) => handleTaken(projectId, h, sql)));
+  return intakes.insert(sql, {
+    id: newId('itk'),
+    project_id: projectId,
+    handle,
+    title: seed.title,
+    description: seed.description ?? null,
+    welcome_message: seed.welcome_message ?? null,
+    status: seed.status ?? 'active',
+    auto_managed: seed.auto_managed ?? false,
+    max_participants: seed.max_participants ?? null,
+    brand_color: seed.brand_color ?? INTAKE_DEFAULTS.brand_color,
+    thank_you_message: seed.thank_you_message ?? INTAKE_DEFAULTS.thank_you_message,
+    disqualified_message: seed.disqualified_message ?? INTAKE_DEFAULTS.disqualified_message,
+    consent_text: seed.consent_text ?? INTAKE_DEFAULTS.consent_text,
+  });
+}
+
+/** Whether the project has an intake with this handle. */
+export async function handleTaken(projectId: string, handle: string, sql: Sql): Promise<boolean> {
+  return (await sql.query('SELECT 1 FROM intakes WHERE project_id = $1 AND handle = $2', [projectId, handle])).rows.length > 0;
 }
 
 /** An intake of the project by ref (itk_...) or handle. */
-export async function findIntakeRow(models: Models, projectId: string, ref: string, transaction?: Transaction, lock = false): Promise<IntakeRow | null> {
-  const where = ref.startsWith('itk_') ? { project_id: projectId, id: ref } : { project_id: projectId, handle: ref };
-  return models.Intake.findOne({ where, transaction, ...(lock && transaction ? { lock: transaction.LOCK.UPDATE } : {}) });
+/** An intake of the project by ref (itk_...) or handle; `lock` takes it FOR UPDATE in the caller's transaction. */
+export async function findIntakeRow(projectId: string, ref: string, sql: Sql, lock = false): Promise<IntakeRow | null> {
+  const [intake] = await intakes.select(sql, `project_id = $1 AND ${ref.startsWith('itk_') ? 'id' : 'handle'} = $2`, [projectId, ref], lock ? 'FOR UPDATE' : '');
+  return intake ?? null;
 }

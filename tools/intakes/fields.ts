@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
-import type { Models } from '../../models/index.ts';
+import type { Sql } from '../../core/tx.ts';
+import { intakeQuestions } from './rows.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { QuestionInput, questionProblems, type QuestionInputT } from './questions-logic.ts';
@@ -43,11 +43,11 @@ export function questionColumns(q: QuestionInputT) {
   };
 }
 
-export async function insertQuestions(models: Models, intakeId: string, questions: QuestionInputT[], startAt: number, transaction: Transaction) {
+export async function insertQuestions(intakeId: string, questions: QuestionInputT[], startAt: number, sql: Sql) {
   questions.forEach((q, i) => checkQuestion(q, `questions.${i}`));
   const rows = [];
   for (const [i, q] of questions.entries()) {
-    rows.push(await models.IntakeQuestion.create({ id: newId('itq'), intake_id: intakeId, sort_order: startAt + i, ...questionColumns(q) }, { transaction }));
+    rows.push(await intakeQuestions.insert(sql, { id: newId('itq'), intake_id: intakeId, sort_order: startAt + i, ...questionColumns(q) }));
   }
   return rows;
 }

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
-import type { Ctx } from '../../core/context.ts';
 import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { creates, deletes, Success, updates } from '../common.ts';
 import { QuestionInput } from './questions-logic.ts';
 import { QuestionList, checkQuestion, insertQuestions, questionColumns } from './fields.ts';
 import { Question, ScreenerIdParam, findIntake, questionRecord, questionsOf } from './record.ts';
-import type { Transaction } from 'sequelize';
+import { intakeQuestions } from './rows.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
 
 const QuestionIdParam = z.string().min(1).max(64);
 const path = (suffix: string) => ({ path: `P/screeners/:screenerId/questions${suffix}`, aliases: [`P/intakes/:screenerId/questions${suffix}`] });
 
-async function findQuestion(ctx: Ctx, intakeId: string, questionId: string, transaction: Transaction) {
-  const q = await ctx.services.models.IntakeQuestion.findOne({ where: { id: questionId, intake_id: intakeId }, transaction });
+async function findQuestion(intakeId: string, questionId: string, sql: Sql) {
+  const [q] = await intakeQuestions.select(sql, 'id = $1 AND intake_id = $2', [questionId, intakeId]);
   if (!q) throw new NotFoundError('Question not found');
   return q;
 }
@@ -28,13 +28,12 @@ export const addQuestion = capability({
   access: 'project',
   rest: { method: 'POST', status: 201, ...path('') },
   async handler(ctx, { screenerId, ...question }) {
-    const { models, db } = ctx.services;
-    const row = await db.sequelize.transaction(async (transaction) => {
-      const intake = await findIntake(ctx, screenerId, { transaction, lock: true });
-      const existing = await questionsOf(models, intake.id, transaction);
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const intake = await findIntake(ctx, screenerId, sql, true);
+      const existing = await questionsOf(intake.id, sql);
       if (existing.length >= 50) throw new ValidationError('An intake has at most 50 questions');
       const next = existing.reduce((m, q) => Math.max(m, q.sort_order + 1), 0);
-      return (await insertQuestions(models, intake.id, [question], next, transaction))[0];
+      return (await insertQuestions(intake.id, [question], next, sql))[0];
     });
     return { question: questionRecord(row) };
   },
@@ -51,11 +50,10 @@ export const replaceQuestions = capability({
   access: 'project',
   rest: { method: 'PUT', ...path('') },
   async handler(ctx, input) {
-    const { models, db } = ctx.services;
-    const rows = await db.sequelize.transaction(async (transaction) => {
-      const intake = await findIntake(ctx, input.screenerId, { transaction, lock: true });
-      await models.IntakeQuestion.destroy({ where: { intake_id: intake.id }, transaction });
-      return insertQuestions(models, intake.id, input.questions, 0, transaction);
+    const rows = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const intake = await findIntake(ctx, input.screenerId, sql, true);
+      await sql.query('DELETE FROM intake_questions WHERE intake_id = $1', [intake.id]);
+      return insertQuestions(intake.id, input.questions, 0, sql);
     });
     return { questions: rows.map(questionRecord) };
   },
@@ -73,9 +71,9 @@ export const updateQuestion = capability({
   rest: { method: 'PATCH', ...path('/:questionId') },
   async handler(ctx, { screenerId, questionId, ...changes }) {
     if (!Object.keys(changes).length) throw new ValidationError('Nothing to update: send at least one field');
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const intake = await findIntake(ctx, screenerId, { transaction, lock: true });
-      const q = await findQuestion(ctx, intake.id, questionId, transaction);
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const intake = await findIntake(ctx, screenerId, sql, true);
+      const q = await findQuestion(intake.id, questionId, sql);
       const merged = QuestionInput.parse({
         question_text: q.question_text,
         question_type: q.question_type,
@@ -87,7 +85,7 @@ export const updateQuestion = capability({
         ...changes,
       });
       checkQuestion(merged, 'question');
-      return q.update(questionColumns(merged), { transaction });
+      return (await intakeQuestions.update(sql, q.id, questionColumns(merged)))!;
     });
     return { question: questionRecord(row) };
   },
@@ -106,9 +104,10 @@ export const deleteQuestion = capability({
   access: 'project',
   rest: { method: 'DELETE', ...path('/:questionId') },
   async handler(ctx, input) {
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const intake = await findIntake(ctx, input.screenerId, { transaction, lock: true });
-      await (await findQuestion(ctx, intake.id, input.questionId, transaction)).destroy({ transaction });
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      const intake = await findIntake(ctx, input.screenerId, sql, true);
+      const q = await findQuestion(intake.id, input.questionId, sql);
+      await sql.query('DELETE FROM intake_questions WHERE id = $1', [q.id]);
     });
     return { success: true };
   },
@@ -125,18 +124,18 @@ export const reorderQuestions = capability({
   access: 'project',
   rest: { method: 'POST', ...path('/reorder') },
   async handler(ctx, input) {
-    const { models, db } = ctx.services;
-    const rows = await db.sequelize.transaction(async (transaction) => {
-      const intake = await findIntake(ctx, input.screenerId, { transaction, lock: true });
-      const existing = await questionsOf(models, intake.id, transaction);
+    const rows = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const intake = await findIntake(ctx, input.screenerId, sql, true);
+      const existing = await questionsOf(intake.id, sql);
       const ids = existing.map((q) => q.id).sort();
       if (new Set(input.question_ids).size !== input.question_ids.length || JSON.stringify([...input.question_ids].sort()) !== JSON.stringify(ids)) {
         throw new ValidationError('question_ids: must list every question of the intake exactly once');
       }
-      for (const [i, id] of input.question_ids.entries()) {
-        await models.IntakeQuestion.update({ sort_order: i }, { where: { id }, transaction });
-      }
-      return questionsOf(models, intake.id, transaction);
+      await sql.query(
+        `UPDATE intake_questions q SET sort_order = o.n - 1, updated_at = now() FROM unnest($1::text[]) WITH ORDINALITY AS o(id, n) WHERE q.id = o.id AND q.intake_id = $2`,
+        [input.question_ids, intake.id],
+      );
+      return questionsOf(intake.id, sql);
     });
     return { questions: rows.map(questionRecord) };
   },

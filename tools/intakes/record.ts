@@ -1,12 +1,14 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
-import type { IntakeQuestionRow, IntakeResponseRow, IntakeRow, Models } from '../../models/index.ts';
+import type { Sql } from '../../core/tx.ts';
+import { intakeQuestions, intakeResponses, intakes, type IntakeQuestionRow, type IntakeResponseRow, type IntakeRow } from './rows.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { Timestamp, isoRequired } from '../common.ts';
 import type { StoredQuestion } from './questions-logic.ts';
 import { findIntakeRow } from './defaults.ts';
+
+export type { IntakeRow, IntakeQuestionRow, IntakeResponseRow };
 
 const flag = (b: boolean) => (b ? 1 : 0);
 
@@ -135,26 +137,44 @@ export function storedQuestion(q: IntakeQuestionRow): StoredQuestion {
   };
 }
 
-export async function questionsOf(models: Models, intakeId: string, transaction?: Transaction): Promise<IntakeQuestionRow[]> {
-  return models.IntakeQuestion.findAll({ where: { intake_id: intakeId }, order: [['sort_order', 'ASC'], ['created_at', 'ASC']], transaction });
+/** An intake's questions in their order. */
+export function questionsOf(intakeId: string, sql: Sql): Promise<IntakeQuestionRow[]> {
+  return intakeQuestions.select(sql, 'intake_id = $1', [intakeId], 'ORDER BY sort_order ASC, created_at ASC');
+}
+
+/** An intake by its id alone, or null: for callers that already hold a row of its project (a study). */
+export async function intakeById(id: string, sql: Sql): Promise<IntakeRow | null> {
+  const [intake] = await intakes.select(sql, 'id = $1', [id]);
+  return intake ?? null;
+}
+
+/** A response to one of the project's intakes (to `intakeId`'s when given), or null. */
+export async function responseInProject(projectId: string, responseId: string, intakeId: string | null, sql: Sql): Promise<IntakeResponseRow | null> {
+  const [response] = await intakeResponses.select(
+    sql,
+    'id = $1 AND ($3::text IS NULL OR intake_id = $3) AND intake_id IN (SELECT id FROM intakes WHERE project_id = $2)',
+    [responseId, projectId, intakeId],
+  );
+  return response ?? null;
 }
 
 /** Counts straight from the responses, so they stay right whatever order changes arrive in. */
-export async function recount(models: Models, intakeId: string, transaction: Transaction): Promise<void> {
-  await models.Intake.sequelize!.query(
+export async function recount(intakeId: string, sql: Sql): Promise<void> {
+  await sql.query(
     `UPDATE intakes SET
        complete_count = (SELECT count(*) FROM intake_responses WHERE intake_id = $1),
        qualified_count = (SELECT count(*) FROM intake_responses WHERE intake_id = $1 AND qualified),
        disqualified_count = (SELECT count(*) FROM intake_responses WHERE intake_id = $1 AND qualified = false),
        updated_at = now()
      WHERE id = $1`,
-    { bind: [intakeId], transaction },
+    [intakeId],
   );
 }
 
-export async function findIntake(ctx: Ctx, screenerId: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<IntakeRow> {
+/** An intake of the caller's project by ref or handle; `lock` takes it FOR UPDATE in the caller's transaction. */
+export async function findIntake(ctx: Ctx, screenerId: string, sql: Sql = ctx.services.db.pool, lock = false): Promise<IntakeRow> {
   const { project } = projectOf(ctx);
-  const intake = await findIntakeRow(ctx.services.models, project.id, screenerId, opts.transaction, opts.lock);
+  const intake = await findIntakeRow(project.id, screenerId, sql, lock);
   if (!intake) throw new NotFoundError('Intake not found');
   return intake;
 }

@@ -4,6 +4,8 @@ import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { readOnly, updates } from '../common.ts';
 import { IntakeAnswer, evaluate } from './questions-logic.ts';
 import { Response, ScreenerIdParam, findIntake, questionsOf, recount, responseRecord, storedQuestion } from './record.ts';
+import { intakeResponses, type IntakeResponseRow } from './rows.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 const ResponseIdParam = z.string().min(1).max(64);
 const path = (suffix: string) => ({ path: `P/screeners/:screenerId/responses${suffix}`, aliases: [`P/intakes/:screenerId/responses${suffix}`] });
@@ -22,7 +24,7 @@ export const getResponse = capability({
   rest: { method: 'GET', ...path('/:responseId') },
   async handler(ctx, input) {
     const intake = await findIntake(ctx, input.screenerId);
-    const response = await ctx.services.models.IntakeResponse.findOne({ where: { id: input.responseId, intake_id: intake.id } });
+    const [response] = await intakeResponses.select(ctx.services.db.pool, 'id = $1 AND intake_id = $2', [input.responseId, intake.id]);
     if (!response) throw new NotFoundError('Response not found');
     return { response: responseRecord(response) };
   },
@@ -50,14 +52,13 @@ export const updateResponse = capability({
   rest: { method: 'PATCH', ...path('/:responseId') },
   async handler(ctx, { screenerId, responseId, ...changes }) {
     if (!Object.keys(changes).length) throw new ValidationError('Nothing to update: send qualified, answers or participant fields');
-    const { models, db } = ctx.services;
-    const row = await db.sequelize.transaction(async (transaction) => {
-      const intake = await findIntake(ctx, screenerId, { transaction, lock: true });
-      const response = await models.IntakeResponse.findOne({ where: { id: responseId, intake_id: intake.id }, transaction });
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const intake = await findIntake(ctx, screenerId, sql, true);
+      const [response] = await intakeResponses.select(sql, 'id = $1 AND intake_id = $2', [responseId, intake.id]);
       if (!response) throw new NotFoundError('Response not found');
-      const patch: Partial<typeof response> = {};
+      const patch: Partial<IntakeResponseRow> = {};
       if (changes.answers) {
-        const questions = (await questionsOf(models, intake.id, transaction)).map(storedQuestion);
+        const questions = (await questionsOf(intake.id, sql)).map(storedQuestion);
         const result = evaluate(questions, changes.answers);
         if (result.errors.length) throw new ValidationError(result.errors.join('; '));
         patch.answers_json = JSON.stringify(result.normalised);
@@ -72,9 +73,9 @@ export const updateResponse = capability({
       }
       if (changes.participant_name !== undefined) patch.participant_name = changes.participant_name;
       if (changes.participant_email !== undefined) patch.participant_email = changes.participant_email;
-      await response.update(patch, { transaction });
-      await recount(models, intake.id, transaction);
-      return response;
+      const saved = (await intakeResponses.update(sql, response.id, patch))!;
+      await recount(intake.id, sql);
+      return saved;
     });
     return { response: responseRecord(row) };
   },

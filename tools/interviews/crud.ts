@@ -6,6 +6,7 @@ import { newId } from '../../core/ids.ts';
 import { creates, deletes, readOnly, sqlWhere, Timestamp, updates, isoRequired } from '../common.ts';
 import { projectRefOf, findStudy } from '../studies/record.ts';
 import { findIntakeRow } from '../intakes/defaults.ts';
+import { responseInProject } from '../intakes/record.ts';
 import { Session, SessionIdParam, findInterview, sessionRecord } from './record.ts';
 import { interviewPrefix } from './artifacts.ts';
 import { TASK_FOR_STEP } from './pipeline.ts';
@@ -77,13 +78,12 @@ export const createInterview = capability({
     const { models } = ctx.services;
     await ctx.services.billing.checkInterviewAllowed(project);
     const study = await activeStudy(ctx, input.study_ref);
-    const intake = input.screener_id ? await findIntakeRow(models, project.id, input.screener_id) : null;
+    const intake = input.screener_id ? await findIntakeRow(project.id, input.screener_id, ctx.services.db.pool) : null;
     if (input.screener_id && !intake) throw new NotFoundError('screener_id: no such intake in this project');
     let responseId: string | null = null;
     if (input.screener_response_id) {
-      const response = await models.IntakeResponse.findOne({ where: { id: input.screener_response_id, ...(intake ? { intake_id: intake.id } : {}) } });
-      const owner = response && (await models.Intake.findOne({ where: { id: response.intake_id, project_id: project.id } }));
-      if (!response || !owner) throw new NotFoundError('screener_response_id: no such response in this project');
+      const response = await responseInProject(project.id, input.screener_response_id, intake?.id ?? null, ctx.services.db.pool);
+      if (!response) throw new NotFoundError('screener_response_id: no such response in this project');
       responseId = response.id;
     }
     const row = await interviews.insert(ctx.services.db.pool, {

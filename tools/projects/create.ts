@@ -6,6 +6,7 @@ import { ConflictError } from '../../core/errors.ts';
 import { creates, freeHandle, Handle, RESERVED_HANDLES } from '../common.ts';
 import { Project, ProjectDescription, ProjectName, RepoSlug, projectRecord } from './record.ts';
 import { provisionStarterStudy } from '../studies/starter.ts';
+import { sqlOf } from '../../core/tx.ts';
 
 export const createProject = capability({
   name: 'projects.create',
@@ -49,7 +50,7 @@ export const createProject = capability({
         },
         { transaction },
       );
-      await provisionStarterStudy(models, created.id, transaction);
+      await provisionStarterStudy(created.id, sqlOf(transaction));
       return created;
     });
     return { project: projectRecord(project, org) };

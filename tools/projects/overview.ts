@@ -3,6 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { projectOf, type Services } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
 import { Project, projectRecord } from './record.ts';
+import { projectStudies } from '../studies/record.ts';
 
 export const ProjectTotals = z.object({
   studies: z.number().int(),
@@ -39,11 +40,7 @@ export const projectOverview = capability({
   rest: { method: 'GET', path: 'P/overview' },
   async handler(ctx) {
     const { project, org } = projectOf(ctx);
-    const studies = await ctx.services.models.Study.findAll({
-      where: { project_id: project.id },
-      attributes: ['id', 'handle', 'title', 'status'],
-      order: [['created_at', 'ASC']],
-    });
+    const studies = await projectStudies(ctx.services.db.pool, project.id);
     return {
       project: projectRecord(project, org),
       totals: await projectTotals(ctx.services, project.id, org.id),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { projectOf } from '../../core/context.ts';
 import { provisionStarterStudy } from '../studies/starter.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const provisionStarter = capability({
   name: 'projects.provision_starter_study',
@@ -16,8 +17,7 @@ export const provisionStarter = capability({
   rest: { method: 'POST', path: 'P/starter-study' },
   async handler(ctx) {
     const { project } = projectOf(ctx);
-    const { models, db } = ctx.services;
-    const result = await db.sequelize.transaction((t) => provisionStarterStudy(models, project.id, t));
+    const result = await inTransaction(ctx.services.db.pool, (sql) => provisionStarterStudy(project.id, sql));
     return { outcome: result.outcome, study_ref: result.study.id };
   },
 });

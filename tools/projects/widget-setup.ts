@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
-import { recruitmentUrl } from '../studies/record.ts';
+import { projectStudies, recruitmentUrl } from '../studies/record.ts';
 import { VoiceOption, projectVoice, studyVoice } from '../conductor/voice-paths.ts';
 
 /** The one tag a site adds to show the project's widget. */
@@ -42,7 +42,7 @@ export const getWidgetSetup = capability({
     const { project } = projectOf(ctx);
     const base = ctx.services.baseUrl();
     const voice = await projectVoice(ctx.services, project.id);
-    const studies = await ctx.services.models.Study.findAll({ where: { project_id: project.id }, order: [['created_at', 'ASC']] });
+    const studies = await projectStudies(ctx.services.db.pool, project.id);
     return {
       public_key: project.public_key,
       sdk_url: `${base}/sdk/widget.js`,

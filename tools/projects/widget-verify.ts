@@ -6,6 +6,7 @@ import { safeFetch } from '../../core/safe-fetch.ts';
 import { readOnly } from '../common.ts';
 import { normaliseOrigin } from '../sdk/origin-guard.ts';
 import { resolvePlacement } from '../studies/preview.ts';
+import { projectStudies } from '../studies/record.ts';
 import { embedSnippet } from './widget-setup.ts';
 import { widgetTags } from './widget-embed.ts';
 
@@ -65,7 +66,7 @@ export const verifyWidgetInstallation = capability({
     if (!ours.async) warnings.push({ code: 'not_async', message: 'The script tag blocks page rendering', action: 'Add the async attribute' });
 
     const origin = normaliseOrigin(new URL(page.url).origin);
-    const studies = await ctx.services.models.Study.findAll({ where: { project_id: project.id, status: 'active' } });
+    const studies = await projectStudies(ctx.services.db.pool, project.id, `status = 'active'`);
     const restricted = studies.filter((s) => s.allowed_origins.length);
     if (restricted.length && !restricted.some((s) => s.allowed_origins.some((o) => normaliseOrigin(o) === origin))) {
       problems.push({ code: 'origin_not_allowed', message: `No active study allows ${origin}`, action: `Add ${origin} to the allowed_origins of the study meant for this site` });

@@ -79,7 +79,7 @@ export const publicProject = capability({
     );
     if (!project) throw new NotFoundError('Project not found');
     const [studies, interviews, signals, [evidenceTotal], findings, [findingTotal], people] = await Promise.all([
-      selectRows<StudyRow>(services, `SELECT id, handle, title, description, status, goals_json FROM studies WHERE project_id = $1 AND status <> 'draft' ORDER BY created_at, id`, [project.id]),
+      services.db.pool.query<StudyRow>(`SELECT id, handle, title, description, status, goals_json FROM studies WHERE project_id = $1 AND status <> 'draft' ORDER BY created_at, id`, [project.id]).then((r) => r.rows),
       selectRows<InterviewRow>(
         services,
         `SELECT i.id, i.study_id, coalesce(i.ended_at, i.created_at) AS completed_at, i.duration_seconds, i.summary,

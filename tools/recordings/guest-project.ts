@@ -4,6 +4,7 @@ import type { ProjectRow } from '../../models/index.ts';
 import { newId, newSecret, slugify } from '../../core/ids.ts';
 import { freeHandle } from '../common.ts';
 import { provisionStarterStudy } from '../studies/starter.ts';
+import { sqlOf } from '../../core/tx.ts';
 import { selectRows } from '../../core/sql.ts';
 
 export const GUEST_PROJECT_NAME = 'Guest recordings';
@@ -29,7 +30,7 @@ export async function guestProject(services: Services, org: OrgContext, transact
     },
     { transaction },
   );
-  await provisionStarterStudy(models, project.id, transaction);
+  await provisionStarterStudy(project.id, sqlOf(transaction));
   await services.db.sequelize.query(`UPDATE organizations SET guest_project_id = $2, updated_at = now() WHERE id = $1`, { bind: [org.id, project.id], transaction });
   return project;
 }

@@ -6,7 +6,8 @@ import { newId } from '../../core/ids.ts';
 import { creates, readOnly } from '../common.ts';
 import { IntakeAnswer, evaluate } from '../intakes/questions-logic.ts';
 import { ScreenerIdParam, findIntake, isFull, questionsOf, recount, storedQuestion } from '../intakes/record.ts';
-import type { IntakeQuestionRow, IntakeRow } from '../../models/index.ts';
+import { intakeResponses, intakes, type IntakeQuestionRow, type IntakeRow } from '../intakes/rows.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 /** What a participant may see of an intake: never its qualification rules or counts. */
 const PublicIntake = z.object({
@@ -65,7 +66,7 @@ export const sdkListIntakes = capability({
   rest: { method: 'GET', path: '/api/sdk/screeners' },
   async handler(ctx) {
     const { project } = projectOf(ctx);
-    const rows = await ctx.services.models.Intake.findAll({ where: { project_id: project.id, status: 'active' }, order: [['created_at', 'ASC']] });
+    const rows = await intakes.select(ctx.services.db.pool, `project_id = $1 AND status = 'active'`, [project.id], 'ORDER BY created_at ASC');
     return { intakes: rows.filter((i) => !isFull(i)).map(publicIntake) };
   },
 });
@@ -85,7 +86,7 @@ export const sdkGetIntake = capability({
   async handler(ctx, input) {
     const intake = await findIntake(ctx, input.screenerId);
     if (intake.status !== 'active') throw new NotFoundError('Intake not found or not active');
-    const questions = await questionsOf(ctx.services.models, intake.id);
+    const questions = await questionsOf(intake.id, ctx.services.db.pool);
     return { intake: publicIntake(intake), questions: questions.map(publicQuestion) };
   },
 });
@@ -119,37 +120,33 @@ export const sdkRespondIntake = capability({
   rateLimit: 10,
   rest: { method: 'POST', path: '/api/sdk/screener/:screenerId/respond', status: 201 },
   async handler(ctx, input) {
-    const { models, db } = ctx.services;
     if (!input.consent_given) {
       throw new DomainError('The participant has not given consent', { code: 'consent_required', action: 'Ask for consent before submitting the answers' });
     }
-    return db.sequelize.transaction(async (transaction) => {
+    return inTransaction(ctx.services.db.pool, async (sql) => {
       // The row lock serialises respondents, so the cap and the counts hold under concurrency.
-      const intake = await findIntake(ctx, input.screenerId, { transaction, lock: true });
+      const intake = await findIntake(ctx, input.screenerId, sql, true);
       if (intake.status !== 'active') throw new DomainError('This intake is not taking responses', { code: 'intake_inactive' });
       if (isFull(intake)) throw new DomainError('This intake has all the participants it needs', { code: 'intake_full' });
-      const questions = (await questionsOf(models, intake.id, transaction)).map(storedQuestion);
+      const questions = (await questionsOf(intake.id, sql)).map(storedQuestion);
       const result = evaluate(questions, input.answers);
       if (result.errors.length) throw new ValidationError(result.errors.join('; '));
       const qualified = result.failures.length === 0;
-      const response = await models.IntakeResponse.create(
-        {
-          id: newId('itr'),
-          intake_id: intake.id,
-          participant_name: input.participant_name ?? null,
-          participant_email: input.participant_email ?? null,
-          qualified,
-          qualification_reason: result.failures[0] ?? 'Meets every qualification rule',
-          answers_json: JSON.stringify(result.normalised),
-          utm_source: input.utm_source ?? null,
-          utm_medium: input.utm_medium ?? null,
-          utm_campaign: input.utm_campaign ?? null,
-          consent_given: true,
-          consent_recording: input.consent_recording,
-        },
-        { transaction },
-      );
-      await recount(models, intake.id, transaction);
+      const response = await intakeResponses.insert(sql, {
+        id: newId('itr'),
+        intake_id: intake.id,
+        participant_name: input.participant_name ?? null,
+        participant_email: input.participant_email ?? null,
+        qualified,
+        qualification_reason: result.failures[0] ?? 'Meets every qualification rule',
+        answers_json: JSON.stringify(result.normalised),
+        utm_source: input.utm_source ?? null,
+        utm_medium: input.utm_medium ?? null,
+        utm_campaign: input.utm_campaign ?? null,
+        consent_given: true,
+        consent_recording: input.consent_recording,
+      });
+      await recount(intake.id, sql);
       return { response_id: response.id, qualified, message: qualified ? intake.thank_you_message : intake.disqualified_message };
     });
   },

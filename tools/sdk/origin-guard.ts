@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Ctx } from '../../core/context.ts';
-import type { StudyRow } from '../../models/index.ts';
+import type { StudyRow } from '../studies/record.ts';
 import { ForbiddenError } from '../../core/errors.ts';
 
 export type OriginGuardCode = 'origin_required' | 'origin_invalid' | 'origin_not_allowed';

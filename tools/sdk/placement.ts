@@ -5,6 +5,7 @@ import { readOnly } from '../common.ts';
 import { Language } from '../studies/schemas.ts';
 import { PlacementResult, resolvePlacement } from '../studies/preview.ts';
 import { guardOrigin } from './origin-guard.ts';
+import { studyById } from '../studies/record.ts';
 
 export const sdkPlacement = capability({
   name: 'sdk.placement',
@@ -26,7 +27,7 @@ export const sdkPlacement = capability({
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
     const result = await resolvePlacement(ctx, project, input.pathname, input.language ?? null);
-    if (result.outcome === 'match') await guardOrigin(ctx, await ctx.services.models.Study.findByPk(result.study_ref), null);
+    if (result.outcome === 'match') await guardOrigin(ctx, await studyById(result.study_ref, ctx.services.db.pool), null);
     return result;
   },
 });

@@ -3,7 +3,8 @@ import type { Sql } from '../../core/tx.ts';
 import { interviews } from '../interviews/rows.ts';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
-import type { InterviewRow, StudyRow } from '../../models/index.ts';
+import type { InterviewRow } from '../../models/index.ts';
+import { studies, type StudyRow } from '../studies/record.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { guardOrigin } from './origin-guard.ts';
 
@@ -20,12 +21,11 @@ export async function sdkSession(
   lock = false,
 ): Promise<{ interview: InterviewRow; study: StudyRow | null }> {
   const { project } = projectOf(ctx);
-  const { models } = ctx.services;
   const [interview] = await interviews.select(sql, 'id = $1 AND project_id = $2', [sessionId, project.id], lock ? 'FOR UPDATE' : '');
   if (!interview) throw new NotFoundError('Interview not found for this SDK key', { code: 'session_not_found' });
-  const study = interview.study_id ? await models.Study.findOne({ where: { id: interview.study_id, project_id: project.id } }) : null;
-  await guardOrigin(ctx, study, interview.id);
-  return { interview, study };
+  const [study] = interview.study_id ? await studies.select(sql, 'id = $1 AND project_id = $2', [interview.study_id, project.id]) : [];
+  await guardOrigin(ctx, study ?? null, interview.id);
+  return { interview, study: study ?? null };
 }
 
 /** Milliseconds since the interview started (or since it was created, before that). */

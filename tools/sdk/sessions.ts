@@ -5,6 +5,8 @@ import { DomainError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { creates } from '../common.ts';
 import { findStudy, projectRefOf } from '../studies/record.ts';
+import { responseInProject } from '../intakes/record.ts';
+import { intakeResponses } from '../intakes/rows.ts';
 import { Session, sessionRecord } from '../interviews/record.ts';
 import { guardOrigin } from './origin-guard.ts';
 import { interviews } from '../interviews/rows.ts';
@@ -40,9 +42,8 @@ export const sdkCreateSession = capability({
     await ctx.services.billing.checkInterviewAllowed(project);
     let response = null;
     if (input.screener_response_id) {
-      response = await models.IntakeResponse.findOne({ where: { id: input.screener_response_id } });
-      const intake = response && (await models.Intake.findOne({ where: { id: response.intake_id, project_id: project.id } }));
-      if (!response || !intake) throw new NotFoundError('screener_response_id: no such response in this project');
+      response = await responseInProject(project.id, input.screener_response_id, null, ctx.services.db.pool);
+      if (!response) throw new NotFoundError('screener_response_id: no such response in this project');
       if (!response.qualified) throw new DomainError('This participant did not qualify', { code: 'participant_not_qualified' });
       if (study?.intake_id && study.intake_id !== response.intake_id) throw new DomainError('The response is for another intake than the study\'s', { code: 'intake_mismatch' });
     } else if (study?.intake_id) {
@@ -61,7 +62,7 @@ export const sdkCreateSession = capability({
       participant_name: input.participant_name ?? response?.participant_name ?? null,
       participant_email: input.participant_email ?? response?.participant_email ?? null,
     });
-    if (response) await response.update({ session_id: row.id });
+    if (response) await intakeResponses.update(ctx.services.db.pool, response.id, { session_id: row.id });
     return { session: sessionRecord(row, projectRefOf(ctx)) };
   },
 });

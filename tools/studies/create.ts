@@ -7,8 +7,9 @@ import { creates, freeHandle, Handle } from '../common.ts';
 import { StudyStatus } from './schemas.ts';
 import { columnsFor, studyFields } from './fields.ts';
 import { RESERVED_STUDY_HANDLES, checkHandle, checkPlacement, checkScript } from './rules.ts';
-import { Study, projectRefOf, studyRecord } from './record.ts';
+import { Study, lockProject, projectRefOf, studies, studyColumns, studyRecord } from './record.ts';
 import { createIntakeRow } from '../intakes/defaults.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const createStudy = capability({
   name: 'studies.create',
@@ -33,14 +34,13 @@ export const createStudy = capability({
   rest: { method: 'POST', path: 'P/studies', status: 201 },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models, db } = ctx.services;
     if (input.handle) checkHandle(input.handle);
     if (input.auto_create_intake && input.intake_ref) throw new ValidationError('Send either intake_ref or auto_create_intake, not both');
     const goals = input.goals ?? input.script.goals;
     checkScript(input.script, input.goals);
-    const study = await db.sequelize.transaction(async (transaction) => {
-      await models.Project.findByPk(project.id, { transaction, lock: transaction.LOCK.UPDATE });
-      const taken = async (h: string) => (await models.Study.count({ where: { project_id: project.id, handle: h }, transaction })) > 0;
+    const study = await inTransaction(ctx.services.db.pool, async (sql) => {
+      await lockProject(sql, project.id);
+      const taken = async (h: string) => (await sql.query('SELECT 1 FROM studies WHERE project_id = $1 AND handle = $2', [project.id, h])).rows.length > 0;
       if (input.handle && (await taken(input.handle))) {
         throw new ConflictError(`A study with the handle "${input.handle}" already exists in this project`, {
           code: undefined,
@@ -48,11 +48,11 @@ export const createStudy = capability({
         });
       }
       const handle = input.handle ?? (await freeHandle(slugify(input.title, 'study'), async (h) => (await taken(h)) || RESERVED_STUDY_HANDLES.has(h)));
-      const cols = await columnsFor(models, project.id, { ...input, goals }, transaction);
+      const cols = await columnsFor(project.id, { ...input, goals }, sql);
       if (input.auto_create_intake) {
-        cols.intake_id = (await createIntakeRow(models, project.id, { title: `${input.title} — intake`, auto_managed: true }, transaction)).id;
+        cols.intake_id = (await createIntakeRow(project.id, { title: `${input.title} — intake`, auto_managed: true }, sql)).id;
       }
-      const row = models.Study.build({
+      const row = await studies.insert(sql, studyColumns({
         id: newId('std'),
         project_id: project.id,
         handle,
@@ -60,9 +60,9 @@ export const createStudy = capability({
         status: input.status,
         intake_auto_created: input.auto_create_intake,
         ...cols,
-      });
-      await checkPlacement(models, row, transaction);
-      return row.save({ transaction });
+      }));
+      await checkPlacement(row, sql);
+      return row;
     });
     return { study: studyRecord(study, projectRefOf(ctx)) };
   },

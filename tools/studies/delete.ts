@@ -3,6 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { ConflictError, DomainError } from '../../core/errors.ts';
 import { Success, deletes } from '../common.ts';
 import { StudyIdParam, findStudy } from './record.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const deleteStudy = capability({
   name: 'studies.delete',
@@ -20,8 +21,8 @@ export const deleteStudy = capability({
   access: 'project',
   rest: { method: 'DELETE', path: 'P/studies/:studyId' },
   async handler(ctx, input) {
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const study = await findStudy(ctx, input.studyId, { transaction, lock: true });
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      const study = await findStudy(ctx, input.studyId, sql, true);
       if (input.expected_version !== undefined && study.version !== input.expected_version) {
         throw new ConflictError(`The study changed since version ${input.expected_version} (now ${study.version})`, {
           code: 'study_delete_changed',
@@ -35,7 +36,7 @@ export const deleteStudy = capability({
           action: 'Pause or close the study first (studies.update with status paused or closed), then delete it',
         });
       }
-      await study.destroy({ transaction });
+      await sql.query('DELETE FROM studies WHERE id = $1', [study.id]);
     });
     return { success: true };
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
-import type { Models, StudyRow } from '../../models/index.ts';
+import type { Sql } from '../../core/tx.ts';
+import type { StudyRow } from './record.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { Goal, Invitation, Origin, Script, Selector, StudySettings, Visibility } from './schemas.ts';
 import { findIntakeRow } from '../intakes/defaults.ts';
@@ -21,7 +21,7 @@ export const studyFields = {
 export type StudyFieldsInput = { [K in keyof typeof studyFields]?: z.output<(typeof studyFields)[K]> };
 
 /** Column values for the given fields; resolves intake_ref within the project. */
-export async function columnsFor(models: Models, projectId: string, input: StudyFieldsInput, transaction: Transaction): Promise<Partial<StudyRow>> {
+export async function columnsFor(projectId: string, input: StudyFieldsInput, sql: Sql): Promise<Partial<StudyRow>> {
   const cols: Partial<StudyRow> = {};
   if (input.description !== undefined) cols.description = input.description;
   if (input.goals !== undefined) cols.goals_json = JSON.stringify(input.goals);
@@ -34,7 +34,7 @@ export async function columnsFor(models: Models, projectId: string, input: Study
   if (input.intake_ref !== undefined) {
     if (input.intake_ref === null) cols.intake_id = null;
     else {
-      const intake = await findIntakeRow(models, projectId, input.intake_ref, transaction);
+      const intake = await findIntakeRow(projectId, input.intake_ref, sql);
       if (!intake) throw new NotFoundError(`intake_ref: no intake ${input.intake_ref} in this project`, { code: 'intake_not_found' });
       cols.intake_id = intake.id;
     }

@@ -1,4 +1,4 @@
-import type { StudyRow } from '../../models/index.ts';
+import type { StudyRow } from './record.ts';
 import { Invitation, Visibility, type InvitationT, type VisibilityT } from './schemas.ts';
 
 /**

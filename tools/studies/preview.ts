@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { Op } from 'sequelize';
 import { capability } from '../../core/registry.ts';
 import { projectOf, type Ctx } from '../../core/context.ts';
 import { ValidationError } from '../../core/errors.ts';
@@ -7,6 +6,8 @@ import type { ProjectAttrs } from '../../models/index.ts';
 import { readOnly } from '../common.ts';
 import { Invitation, Language } from './schemas.ts';
 import { placementOf, resolve } from './placement.ts';
+import { projectStudies } from './record.ts';
+import { intakeById } from '../intakes/record.ts';
 
 /**
  * SPEC 2.10's four shapes keyed by `outcome`. Kept as one object (fields present per
@@ -32,8 +33,8 @@ export type PlacementResultT =
  * but a paused or draft one would be, the answer is `unavailable: inactive`.
  */
 export async function resolvePlacement(ctx: Ctx, project: ProjectAttrs, pathname: string, language: string | null): Promise<PlacementResultT> {
-  const { models } = ctx.services;
-  const studies = await models.Study.findAll({ where: { project_id: project.id, status: { [Op.ne]: 'closed' } }, order: [['created_at', 'ASC']] });
+  const pool = ctx.services.db.pool;
+  const studies = await projectStudies(pool, project.id, `status <> 'closed'`);
   const invalid = studies.filter((s) => s.status === 'active' && s.visibility_json != null && !placementOf(s));
   const active = studies.filter((s) => s.status === 'active').map(placementOf).filter((p) => p !== null);
   const result = resolve(active, pathname, language);
@@ -44,7 +45,7 @@ export async function resolvePlacement(ctx: Ctx, project: ProjectAttrs, pathname
     const { study, invitation } = result.placement;
     if (study.invitation_json != null && !invitation) return { outcome: 'unavailable', study_ref: study.id, reason: 'configuration_invalid' };
     if (study.intake_id) {
-      const intake = await models.Intake.findByPk(study.intake_id);
+      const intake = await intakeById(study.intake_id, pool);
       if (intake && (intake.status !== 'active' || (intake.max_participants !== null && intake.qualified_count >= intake.max_participants))) {
         return { outcome: 'unavailable', study_ref: study.id, reason: 'capacity_reached' };
       }

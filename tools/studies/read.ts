@@ -3,7 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { projectOf } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
 import { StudyStatus } from './schemas.ts';
-import { Study, StudyIdParam, findStudy, projectRefOf, studyRecord } from './record.ts';
+import { Study, StudyIdParam, findStudy, projectRefOf, projectStudies, studyRecord } from './record.ts';
 
 export const listStudies = capability({
   name: 'studies.list',
@@ -19,10 +19,9 @@ export const listStudies = capability({
   rest: { method: 'GET', path: 'P/studies' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const rows = await ctx.services.models.Study.findAll({
-      where: { project_id: project.id, ...(input.status ? { status: input.status } : {}) },
-      order: [['created_at', 'ASC']],
-    });
+    const rows = await (input.status
+      ? projectStudies(ctx.services.db.pool, project.id, 'status = $2', [input.status])
+      : projectStudies(ctx.services.db.pool, project.id));
     const ref = projectRefOf(ctx);
     return { studies: rows.map((s) => studyRecord(s, ref)) };
   },

@@ -1,11 +1,34 @@
 import { z } from 'zod';
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
-import type { StudyRow } from '../../models/index.ts';
+import type { StudyAttrs } from '../../models/index.ts';
+import type { Sql } from '../../core/tx.ts';
+import { table } from '../../core/table.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { Timestamp, isoRequired } from '../common.ts';
 import { Invitation, Visibility } from './schemas.ts';
 import { invitationState, visibilityState } from './placement.ts';
+
+/** A `studies` row as `pg` reads it: jsonb columns parsed, the *_json text columns as text. */
+export type StudyRow = StudyAttrs;
+
+export const studies = table<StudyRow>()('studies', [
+  'id', 'project_id', 'handle', 'title', 'description', 'status', 'goals_json', 'script_json', 'settings_json', 'invitation_json',
+  'visibility_json', 'allowed_origins', 'allowed_selectors', 'intake_id', 'intake_auto_created', 'version', 'origin_guard_failure',
+  'created_at', 'updated_at',
+]);
+
+const JSONB_COLUMNS = ['invitation_json', 'visibility_json', 'allowed_origins', 'allowed_selectors', 'origin_guard_failure'] as const;
+
+/**
+ * Study column values as `pg` takes them: jsonb columns as JSON text (pg would send a JS array
+ * as a Postgres array literal). For `studies.insert` and `studies.update`.
+ */
+export function studyColumns<T extends Partial<StudyRow>>(cols: T): T {
+  const out: Record<string, unknown> = { ...cols };
+  for (const k of JSONB_COLUMNS) if (out[k] != null) out[k] = JSON.stringify(out[k]);
+  return out as T;
+}
 
 const State = z.enum(['absent', 'valid', 'invalid']);
 
@@ -95,17 +118,28 @@ export function projectRefOf(ctx: Ctx): string {
   return `${org.handle}/${project.handle}`;
 }
 
-/** A study of the caller's project by ref or handle; another project's study is not found. */
-export async function findStudy(ctx: Ctx, studyId: string, opts: { lock?: boolean; transaction?: import('sequelize').Transaction } = {}): Promise<StudyRow> {
+/** A study of the caller's project by ref or handle; `lock` takes it FOR UPDATE in the caller's transaction. Another project's study is not found. */
+export async function findStudy(ctx: Ctx, studyId: string, sql: Sql = ctx.services.db.pool, lock = false): Promise<StudyRow> {
   const { project } = projectOf(ctx);
-  const where = studyId.startsWith('std_') ? { project_id: project.id, id: studyId } : { project_id: project.id, handle: studyId };
-  const study = await ctx.services.models.Study.findOne({
-    where,
-    transaction: opts.transaction,
-    ...(opts.lock && opts.transaction ? { lock: opts.transaction.LOCK.UPDATE } : {}),
-  });
+  const [study] = await studies.select(sql, `project_id = $1 AND ${studyId.startsWith('std_') ? 'id' : 'handle'} = $2`, [project.id, studyId], lock ? 'FOR UPDATE' : '');
   if (!study) throw new NotFoundError('Study not found');
   return study;
+}
+
+/** A study by its id alone, or null: for callers that already hold a row of the study's project (an interview). */
+export async function studyById(id: string, sql: Sql): Promise<StudyRow | null> {
+  const [study] = await studies.select(sql, 'id = $1', [id]);
+  return study ?? null;
+}
+
+/** The project's studies (optionally only those `where` also matches, with values from $2), oldest first. */
+export function projectStudies(sql: Sql, projectId: string, where = 'true', values: unknown[] = []): Promise<StudyRow[]> {
+  return studies.select(sql, `project_id = $1 AND ${where}`, [projectId, ...values], 'ORDER BY created_at ASC');
+}
+
+/** Takes the project row FOR UPDATE, so placement checks and handle choices of one project run one at a time. */
+export async function lockProject(sql: Sql, projectId: string): Promise<void> {
+  await sql.query('SELECT id FROM projects WHERE id = $1 FOR UPDATE', [projectId]);
 }
 
 export const StudyIdParam = z.string().min(1).max(64).describe('Study ref (std_...) or handle');

@@ -1,6 +1,5 @@
-import type { Transaction } from 'sequelize';
-import { Op } from 'sequelize';
-import type { Models, StudyRow } from '../../models/index.ts';
+import type { Sql } from '../../core/tx.ts';
+import { projectStudies, type StudyRow } from './record.ts';
 import { DomainError, ValidationError } from '../../core/errors.ts';
 import type { StudyStatusT } from './schemas.ts';
 import { conflictBetween, invitationState, placementOf, visibilityState } from './placement.ts';
@@ -50,7 +49,7 @@ export function checkScript(script: unknown, goals: unknown): void {
  * visibility must be valid, and no other active study may be offered on the same page and
  * language at the same priority. The caller holds the project lock.
  */
-export async function checkPlacement(models: Models, study: StudyRow, transaction: Transaction): Promise<void> {
+export async function checkPlacement(study: StudyRow, sql: Sql): Promise<void> {
   if (study.status !== 'active') return;
   for (const [configuration, state] of [['invitation', invitationState(study)], ['visibility', visibilityState(study)]] as const) {
     if (state === 'invalid') {
@@ -63,11 +62,7 @@ export async function checkPlacement(models: Models, study: StudyRow, transactio
   }
   const mine = placementOf(study);
   if (!mine) return;
-  const others = await models.Study.findAll({
-    where: { project_id: study.project_id, status: 'active', id: { [Op.ne]: study.id } },
-    order: [['created_at', 'ASC']],
-    transaction,
-  });
+  const others = await projectStudies(sql, study.project_id, `status = 'active' AND id <> $2`, [study.id]);
   const conflicting: string[] = [];
   let representative = null;
   for (const other of others) {

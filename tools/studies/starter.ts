@@ -1,6 +1,6 @@
-import type { Transaction } from 'sequelize';
-import type { Models, StudyRow } from '../../models/index.ts';
+import type { Sql } from '../../core/tx.ts';
 import { newId } from '../../core/ids.ts';
+import { lockProject, studies, studyColumns, type StudyRow } from './record.ts';
 
 export const STARTER_HANDLE = 'starter-study';
 
@@ -8,17 +8,18 @@ import { starterGoals, starterInvitation, starterScript } from './starter-templa
 
 export { starterGoals, starterInvitation, starterScript };
 
+/** Runs in the caller's transaction (`sql`): a project being created calls it inside its own. */
 export async function provisionStarterStudy(
-  models: Models,
   projectId: string,
-  transaction: Transaction,
+  sql: Sql,
 ): Promise<{ outcome: 'provisioned' | 'already_present'; study: StudyRow }> {
   // Serialise concurrent provisioning of the same project.
-  await models.Project.findByPk(projectId, { transaction, lock: transaction.LOCK.UPDATE });
-  const existing = await models.Study.findOne({ where: { project_id: projectId }, order: [['created_at', 'ASC']], transaction });
+  await lockProject(sql, projectId);
+  const [existing] = await studies.select(sql, 'project_id = $1', [projectId], 'ORDER BY created_at ASC LIMIT 1');
   if (existing) return { outcome: 'already_present', study: existing };
-  const study = await models.Study.create(
-    {
+  const study = await studies.insert(
+    sql,
+    studyColumns({
       id: newId('std'),
       project_id: projectId,
       handle: STARTER_HANDLE,
@@ -29,8 +30,7 @@ export async function provisionStarterStudy(
       script_json: JSON.stringify(starterScript),
       invitation_json: structuredClone(starterInvitation) as Record<string, unknown>,
       settings_json: null,
-    },
-    { transaction },
+    }),
   );
   return { outcome: 'provisioned', study };
 }

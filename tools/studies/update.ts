@@ -6,7 +6,8 @@ import { updates } from '../common.ts';
 import { StudyStatus } from './schemas.ts';
 import { PLACEMENT_FIELDS, columnsFor, studyFields } from './fields.ts';
 import { checkPlacement, checkScript, checkTransition } from './rules.ts';
-import { Study, StudyIdParam, findStudy, projectRefOf, studyRecord } from './record.ts';
+import { Study, StudyIdParam, findStudy, lockProject, projectRefOf, studies, studyColumns, studyRecord } from './record.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const updateStudy = capability({
   name: 'studies.update',
@@ -29,13 +30,12 @@ export const updateStudy = capability({
   rest: { method: 'PATCH', path: 'P/studies/:studyId' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models, db } = ctx.services;
     const { studyId, expected_version, ...changes } = input;
     if (Object.keys(changes).length === 0) throw new ValidationError('Nothing to update: send at least one field');
     const touchesPlacement = PLACEMENT_FIELDS.some((f) => f in changes);
-    const study = await db.sequelize.transaction(async (transaction) => {
-      if (touchesPlacement) await models.Project.findByPk(project.id, { transaction, lock: transaction.LOCK.UPDATE });
-      const row = await findStudy(ctx, studyId, { transaction, lock: true });
+    const study = await inTransaction(ctx.services.db.pool, async (sql) => {
+      if (touchesPlacement) await lockProject(sql, project.id);
+      const row = await findStudy(ctx, studyId, sql, true);
       if (expected_version !== undefined && row.version !== expected_version) {
         throw new ConflictError(`The study changed since version ${expected_version} (now ${row.version})`, {
           code: touchesPlacement ? 'study_placement_changed' : 'study_update_changed',
@@ -47,10 +47,10 @@ export const updateStudy = capability({
       if (changes.script !== undefined || changes.goals !== undefined) {
         checkScript(changes.script ?? JSON.parse(row.script_json ?? 'null'), changes.goals);
       }
-      const cols = await columnsFor(models, project.id, changes, transaction);
-      row.set({ ...cols, ...(changes.title ? { title: changes.title } : {}), ...(changes.status ? { status: changes.status } : {}), version: row.version + 1 });
-      if (touchesPlacement) await checkPlacement(models, row, transaction);
-      return row.save({ transaction });
+      const cols = await columnsFor(project.id, changes, sql);
+      const saved = (await studies.update(sql, row.id, studyColumns({ ...cols, ...(changes.title ? { title: changes.title } : {}), ...(changes.status ? { status: changes.status } : {}), version: row.version + 1 })))!;
+      if (touchesPlacement) await checkPlacement(saved, sql);
+      return saved;
     });
     return { study: studyRecord(study, projectRefOf(ctx)) };
   },
