@@ -114,8 +114,10 @@ describe('a stale postmaster.pid', () => {
     [
       'a zombie',
       async () => {
-        // The shell starts a child that exits at once, then becomes `sleep`, which never reaps it.
-        const c = child('sh', ['-c', 'sleep 0 & echo $!; exec sleep 120']);
+        // The shell starts a child, then becomes `sleep`, which never reaps it. The child exits only
+        // once the shell is `sleep`: one that exited at once was sometimes reaped by the shell before
+        // its exec (4 runs in 100 under load), and the test then found no process at all.
+        const c = child('sh', ['-c', `sh -c 'until grep -qx sleep /proc/$PPID/comm; do sleep 0.01; done' & echo $!; exec sleep 120`]);
         const pid = Number(await new Promise<string>((r) => c.stdout!.once('data', (d) => r(String(d)))));
         for (let i = 0; i < 100 && state(pid) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 50));
         expect(state(pid)).toBe('Z');
