@@ -10,6 +10,7 @@ import { readOutbox } from '../core/mailer.ts';
 import { rotateSigningKey } from '../auth/oauth/keys.ts';
 import { listOperators, setAdminFlag } from '../tools/admin/operators.ts';
 import { boundHeapGrowth, releaseStartupGarbage } from '../core/heap.ts';
+import { onStopSignal } from '../core/stop-signals.ts';
 
 const HELP = `Verbatim — interviews in, evidence out.
 
@@ -44,11 +45,25 @@ function fail(message: string, code = 1): never {
 const CRASH_STOP_MS = 10_000;
 
 async function start(workerOnly: boolean) {
+  let service: Awaited<ReturnType<typeof startService>> | undefined;
+  // Ctrl-C or SIGTERM at any moment stops cleanly and exits 0: one that comes while starting is
+  // acted on as soon as the service is up (it then stops at once, without announcing itself).
+  let stopSignal: string | null = null;
+  const stopAndExit = (running: NonNullable<typeof service>) =>
+    running.stop().then(
+      () => process.exit(0),
+      (err) => fail(`Stop failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  onStopSignal((signal) => {
+    if (stopSignal) fail(`Second ${signal}: exiting without a clean stop.`, 130);
+    stopSignal = signal;
+    process.stderr.write(`\n${signal} received: stopping...\n`);
+    if (service) void stopAndExit(service);
+  });
   boundHeapGrowth();
   const config = loadConfig();
   if (workerOnly) config.worker = true;
   const log = createLogger(config.logLevel);
-  let service: Awaited<ReturnType<typeof startService>> | undefined;
   // A bug anywhere must not leave a Postgres running without its owner: log it, stop what we
   // can within a bound, always stop the embedded Postgres we started, and exit non-zero.
   let crashing = false;
@@ -70,6 +85,7 @@ async function start(workerOnly: boolean) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') fail(`Port ${config.port} is in use: stop what runs there or set PORT.`);
     fail(`Could not start: ${err instanceof Error ? err.message : String(err)}`);
   }
+  if (stopSignal) return void stopAndExit(service);
   releaseStartupGarbage();
   const base = service.url;
   if (workerOnly) {
@@ -96,18 +112,6 @@ async function start(workerOnly: boolean) {
       ].join('\n'),
     );
   }
-  let signalled = false;
-  const shutdown = (signal: string) => {
-    if (signalled) fail(`Second ${signal}: exiting without a clean stop.`, 130);
-    signalled = true;
-    process.stderr.write(`\n${signal} received: stopping...\n`);
-    service.stop().then(
-      () => process.exit(0),
-      (err) => fail(`Stop failed: ${err instanceof Error ? err.message : String(err)}`),
-    );
-  };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
 }
 
 async function withServices<T>(fn: (s: Awaited<ReturnType<typeof openServices>>['services']) => Promise<T>): Promise<T> {
