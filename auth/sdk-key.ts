@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { OrgContext, SdkPrincipal, Services } from '../core/context.ts';
-import type { ProjectRow } from '../models/index.ts';
+import type { ProjectRow } from '../tools/projects/record.ts';
 import { AuthenticationError } from '../core/errors.ts';
 
 /** The SDK key from `X-Project-Key`, else the `key` query parameter. */
@@ -23,7 +23,7 @@ export async function projectForKey(services: Services, key: string | null): Pro
   const row = rows[0];
   if (!row) throw new AuthenticationError('Unknown SDK key', { code: 'invalid_sdk_key' });
   const { org__handle, org__name, org__personal, ...fields } = row;
-  const project = services.models.Project.build(fields as never, { isNewRecord: false, raw: true });
+  const project = Object.freeze(fields) as unknown as ProjectRow;
   // The widget acts for the project, not for a member: it holds no role.
   const org: OrgContext = { id: project.organization_id, handle: org__handle as string, name: org__name as string, personal: org__personal as boolean, role: 'member' };
   return { principal: { kind: 'sdk', projectId: project.id }, project, org };

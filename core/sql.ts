@@ -1,7 +1,7 @@
-import { QueryTypes, type Transaction } from 'sequelize';
 import type { Database } from './database.ts';
+import type { Sql } from './tx.ts';
 
-/** Rows of a raw query (a SELECT, or a write with RETURNING), in the caller's transaction when given. */
-export function selectRows<T>(services: { db: Database }, sql: string, bind: unknown[], transaction?: Transaction): Promise<T[]> {
-  return services.db.sequelize.query(sql, { bind, transaction, type: QueryTypes.SELECT }) as Promise<T[]>;
+/** Rows of a raw query (a SELECT, or a write with RETURNING) on the pool, or on `sql` (an open transaction's client) when given. */
+export async function selectRows<T>(services: { db: Database }, text: string, bind: unknown[], sql?: Sql): Promise<T[]> {
+  return (await (sql ?? services.db.pool).query(text, bind)).rows as T[];
 }

@@ -300,7 +300,6 @@ export type UserRow = Row<UserAttrs, TS | 'name' | 'is_admin' | 'personal_org_id
 export type UserSessionRow = Row<UserSessionAttrs, TS | 'revoked_at'>;
 export type OrganizationRow = Row<OrganizationAttrs, TS | 'personal'>;
 export type MembershipRow = Row<MembershipAttrs, TS>;
-export type ProjectRow = Row<ProjectAttrs, TS | 'description' | 'codehost_repo_url' | 'codehost_default_branch' | 'codehost_installation_id' | 'tracker_team_id'>;
 // Plain rows as `pg` reads them (tools/interviews/rows.ts): these tables have no Sequelize model.
 export type InterviewRow = InterviewAttrs;
 export type ArtifactRow = ArtifactAttrs;
@@ -351,19 +350,6 @@ export function defineModels(sequelize: Sequelize) {
     role: { ...text(), allowNull: false },
   } as never, { tableName: 'memberships' }) as ModelStatic<MembershipRow>;
 
-  const Project = sequelize.define<ProjectRow>('Project', {
-    id: { ...text(), primaryKey: true },
-    organization_id: { ...text(), allowNull: false },
-    handle: { ...text(), allowNull: false },
-    name: { ...text(), allowNull: false },
-    description: nullableText(),
-    codehost_repo_url: nullableText(),
-    codehost_default_branch: { ...text(), allowNull: false, defaultValue: 'main' },
-    codehost_installation_id: nullableText(),
-    tracker_team_id: nullableText(),
-    public_key: { ...text(), allowNull: false },
-  } as never, { tableName: 'projects' }) as ModelStatic<ProjectRow>;
-
   const ProjectSetting = sequelize.define<ProjectSettingRow>('ProjectSetting', {
     project_id: { ...text(), primaryKey: true },
     key: { ...text(), primaryKey: true },
@@ -377,7 +363,7 @@ export function defineModels(sequelize: Sequelize) {
   } as never, { tableName: 'project_settings' }) as ModelStatic<ProjectSettingRow>;
 
   return {
-    User, UserSession, Organization, Membership, Project, ProjectSetting,
+    User, UserSession, Organization, Membership, ProjectSetting,
   };
 }
 

@@ -28,7 +28,7 @@ afterAll(() => svc?.stop());
 describe('access log', () => {
   it('writes one JSON line per request on stderr with request id, status and duration, and never the token or key', async () => {
     const o = await ownerWithProject(svc, 'logs@example.com', 'Logged');
-    const project = await svc.services.models.Project.findOne({ where: { handle: o.project.handle } });
+    const { rows: [project] } = await svc.services.db.pool.query('SELECT public_key FROM projects WHERE handle = $1', [o.project.handle]);
     const projectKey = project!.public_key as string;
     expect(projectKey).toMatch(/^pk_/);
 

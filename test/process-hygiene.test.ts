@@ -49,7 +49,7 @@ describe('a stored object that cannot be read', () => {
   it('answers a public icon that cannot be read with an error, and the server keeps serving', async () => {
     const user = await svc.login('icons@example.com');
     const handle = (await svc.api('POST', `/api/orgs/${user.orgHandle}/projects`, { token: user.token, body: { name: 'Icons' } })).body.project.handle;
-    const project = (await svc.services.models.Project.findOne({ where: { handle } }))!;
+    const { rows: [project] } = await svc.services.db.pool.query('SELECT id FROM projects WHERE handle = $1', [handle]);
     const key = `public/icons/${project.id}/icon.png`;
     await svc.services.storage.put(key, Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'image/png');
     await svc.services.db.sequelize.query(

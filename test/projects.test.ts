@@ -95,7 +95,7 @@ describe('projects over REST', () => {
     const first = await svc.api('POST', path, { token: owner.token });
     expect(first.status).toBe(200);
     expect(first.body.outcome).toBe('already_present');
-    const project = await svc.services.models.Project.findOne({ where: { handle: 'checkout-research' } });
+    const { rows: [project] } = await svc.services.db.pool.query(`SELECT id FROM projects WHERE handle = 'checkout-research'`);
     await svc.services.db.pool.query('DELETE FROM studies WHERE project_id = $1', [project!.id]);
     const again = await svc.api('POST', path, { token: owner.token });
     expect(again.body).toEqual({ outcome: 'provisioned', study_ref: expect.stringMatching(/^std_/) });
@@ -187,7 +187,7 @@ describe('bad input', () => {
   });
 
   it('names the field on wrong types, unknown fields and over-long values, and writes nothing', async () => {
-    const before = await svc.services.models.Project.count();
+    const before = (await svc.services.db.pool.query('SELECT count(*)::int AS n FROM projects')).rows[0].n;
     const wrongType = await create({ name: 42 });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error).toMatch(/^name: /);
@@ -202,7 +202,7 @@ describe('bad input', () => {
     expect(repo.body.error).toMatch(/codehost_repo_url/);
     const notObject = await create(undefined, '[1,2]');
     expect(notObject.status).toBe(400);
-    expect(await svc.services.models.Project.count()).toBe(before);
+    expect((await svc.services.db.pool.query('SELECT count(*)::int AS n FROM projects')).rows[0].n).toBe(before);
   });
 
   it('answers 401 with the envelope for missing, forged and expired tokens', async () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   svc = await startTestService({ env: { WORKER: 'on', CONDUCTOR_GRACE_SECONDS: '1' } });
   o = await ownerWithProject(svc, 'ssrf@example.com');
   ai = await fakeOpenAI(KEY);
-  projectId = (await svc.services.models.Project.findOne({ where: { public_key: o.project.public_key } }))!.id;
+  projectId = (await svc.services.db.pool.query('SELECT id FROM projects WHERE public_key = $1', [o.project.public_key])).rows[0].id;
   const own = await dns.lookup(os.hostname()).catch(() => null);
   if (own && !addressAllowed(own.address) && own.address !== '127.0.0.1') internalNames.push(os.hostname());
 });

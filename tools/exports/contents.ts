@@ -1,5 +1,5 @@
 import type { Services } from '../../core/context.ts';
-import type { InterviewRow, ProjectRow, Role } from '../../models/index.ts';
+import type { InterviewRow, Role } from '../../models/index.ts';
 import { iso, isoRequired } from '../common.ts';
 import { orgRecord, orgsOf } from '../orgs/record.ts';
 import { projectRecord } from '../projects/record.ts';
@@ -12,6 +12,7 @@ import { projectSignals } from '../evidence/rows.ts';
 import { findingRecord, findings as findingRows } from '../findings/record.ts';
 import { taskRecord, tasks as taskRows } from '../work/record.ts';
 import { artifacts as artifactRows, interviews, mediaChunks } from '../interviews/rows.ts';
+import { projects as projectRows, type ProjectRow } from '../projects/record.ts';
 
 /** One JSON file of the archive. */
 export interface ExportFile {
@@ -55,7 +56,7 @@ export async function userFiles(services: Services, userId: string, counts: Coun
   const orgs = await orgsOf(services, userId);
   const projects: ProjectPlace[] = [];
   for (const org of orgs) {
-    const rows = await services.models.Project.findAll({ where: { organization_id: org.id }, order: [['created_at', 'ASC']] });
+    const rows = await projectRows.select(services.db.pool, 'organization_id = $1', [org.id], 'ORDER BY created_at');
     projects.push(...rows.map((project) => ({ orgHandle: org.handle, role: org.role, project })));
   }
   counts.organizations = orgs.length;

@@ -8,6 +8,8 @@ import { readOnly, updates } from '../common.ts';
 import { Project, projectRecord, writeProject } from '../projects/record.ts';
 import { codehostApp, codehostClient, octokitModule, providerError } from './apps.ts';
 import { beginFlow, finishFlow } from './flows.ts';
+import { projects } from '../projects/record.ts';
+import { sqlOf } from '../../core/tx.ts';
 
 const managers = ['owner', 'admin'] as ('owner' | 'admin')[];
 const Installation = z.object({ installation_id: z.string(), account_login: z.string().nullable(), attached: z.boolean() });
@@ -108,8 +110,9 @@ export const codehostSetup = capability({
          ON CONFLICT (organization_id, installation_id) DO UPDATE SET account_login = EXCLUDED.account_login`,
         { bind: [newId('chi'), flow.organization_id, input.installation_id, login, flow.user_id], transaction },
       );
-      const project = flow.project_id ? await services.models.Project.findByPk(flow.project_id, { transaction }) : null;
-      if (project) await project.update({ codehost_installation_id: input.installation_id }, { transaction });
+      // The integrations area is still on Sequelize: the project row joins its transaction through its connection.
+      const [project] = flow.project_id ? await projects.select(sqlOf(transaction), 'id = $1', [flow.project_id]) : [];
+      if (project) await projects.save(sqlOf(transaction), project, { codehost_installation_id: input.installation_id });
       const org = project ? await services.models.Organization.findByPk(project.organization_id, { transaction }) : null;
       const projectRef = project && org ? `${org.handle}/${project.handle}` : null;
       const workspace_url = `${services.baseUrl()}/app/${projectRef ? `p/${projectRef}/settings` : 'projects'}`;

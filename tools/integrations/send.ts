@@ -10,6 +10,7 @@ import { issueDraft } from './issue-draft.ts';
 import { tasks } from '../work/record.ts';
 import { createIssue, type CreatedIssue, type Provider } from './providers.ts';
 import { sqlOf } from '../../core/tx.ts';
+import { projects } from '../projects/record.ts';
 
 export const Delivery = z.object({
   provider: z.enum(['github', 'linear']),
@@ -71,7 +72,7 @@ export async function sendTask(services: Services, taskId: string, provider: Pro
 
   const [task] = await tasks.select(db.pool, 'id = $1', [taskId]);
   if (!task) throw new NotFoundError('Work item not found');
-  const project = (await models.Project.findByPk(task.project_id))!;
+  const [project] = await projects.select(db.pool, 'id = $1', [task.project_id]);
   const org = (await models.Organization.findByPk(project.organization_id))!;
   try {
     await checkConfigured(services, provider, project);

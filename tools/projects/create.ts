@@ -4,9 +4,9 @@ import { orgOf, principalOf } from '../../core/context.ts';
 import { newId, newSecret, slugify } from '../../core/ids.ts';
 import { ConflictError } from '../../core/errors.ts';
 import { creates, freeHandle, Handle, RESERVED_HANDLES } from '../common.ts';
-import { Project, ProjectDescription, ProjectName, RepoSlug, projectRecord } from './record.ts';
+import { Project, ProjectDescription, ProjectName, RepoSlug, projectRecord, projects } from './record.ts';
 import { provisionStarterStudy } from '../studies/starter.ts';
-import { sqlOf } from '../../core/tx.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const createProject = capability({
   name: 'projects.create',
@@ -28,29 +28,26 @@ export const createProject = capability({
   async handler(ctx, input) {
     const org = orgOf(ctx);
     principalOf(ctx);
-    const { models, db } = ctx.services;
+    const { db } = ctx.services;
     if (input.handle && RESERVED_HANDLES.has(input.handle)) {
       throw new ConflictError(`The handle "${input.handle}" is reserved`, { code: 'handle_reserved' });
     }
-    const project = await db.sequelize.transaction(async (transaction) => {
-      const taken = async (handle: string) => (await models.Project.count({ where: { organization_id: org.id, handle }, transaction })) > 0;
+    const project = await inTransaction(db.pool, async (sql) => {
+      const taken = async (handle: string) => (await projects.select(sql, 'organization_id = $1 AND handle = $2', [org.id, handle])).length > 0;
       const handle = input.handle ?? (await freeHandle(slugify(input.name, 'project'), taken));
       if (input.handle && (await taken(handle))) {
         throw new ConflictError(`A project with the handle "${handle}" already exists in this organization`, { code: 'handle_taken' });
       }
-      const created = await models.Project.create(
-        {
-          id: newId('prj'),
-          organization_id: org.id,
-          handle,
-          name: input.name,
-          description: input.description ?? null,
-          codehost_repo_url: input.codehost_repo_url ?? null,
-          public_key: newSecret('pk', 18),
-        },
-        { transaction },
-      );
-      await provisionStarterStudy(created.id, sqlOf(transaction));
+      const created = await projects.insert(sql, {
+        id: newId('prj'),
+        organization_id: org.id,
+        handle,
+        name: input.name,
+        description: input.description ?? null,
+        codehost_repo_url: input.codehost_repo_url ?? null,
+        public_key: newSecret('pk', 18),
+      });
+      await provisionStarterStudy(created.id, sql);
       return created;
     });
     return { project: projectRecord(project, org) };

@@ -16,7 +16,7 @@ export const deleteProject = capability({
   rest: { method: 'DELETE', path: 'P' },
   async handler(ctx) {
     const { project } = projectOf(ctx);
-    await ctx.services.models.Project.destroy({ where: { id: project.id } });
+    await ctx.services.db.pool.query('DELETE FROM projects WHERE id = $1', [project.id]);
     return { success: true };
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { orgOf } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
-import { Project, projectRecord } from './record.ts';
+import { Project, projectRecord, projects } from './record.ts';
 
 export const listProjects = capability({
   name: 'projects.list',
@@ -16,7 +16,7 @@ export const listProjects = capability({
   rest: { method: 'GET', path: '/api/orgs/:orgHandle/projects' },
   async handler(ctx) {
     const org = orgOf(ctx);
-    const rows = await ctx.services.models.Project.findAll({ where: { organization_id: org.id }, order: [['created_at', 'DESC']] });
+    const rows = await projects.select(ctx.services.db.pool, 'organization_id = $1', [org.id], 'ORDER BY created_at DESC');
     return { projects: rows.map((p) => projectRecord(p, org)) };
   },
 });

@@ -2,7 +2,16 @@ import { z } from 'zod';
 import type { OrgContext, Services } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import type { ProjectAttrs } from '../../models/index.ts';
+import { table } from '../../core/table.ts';
 import { Timestamp, isoRequired } from '../common.ts';
+
+/** A `projects` row as `pg` reads it. */
+export type ProjectRow = ProjectAttrs;
+
+export const projects = table<ProjectRow>()('projects', [
+  'id', 'organization_id', 'handle', 'name', 'description', 'codehost_repo_url', 'codehost_default_branch', 'codehost_installation_id',
+  'tracker_team_id', 'public_key', 'created_at', 'updated_at',
+]);
 
 export const Project = z
   .object({
@@ -59,7 +68,7 @@ export const RepoSlug = z
 
 /** Writes `changes` to the project's row and answers the row as stored (ctx.project is a plain row). */
 export async function writeProject(services: Services, project: ProjectAttrs, changes: Partial<ProjectAttrs>): Promise<ProjectAttrs> {
-  const [, rows] = await services.models.Project.update(changes as never, { where: { id: project.id }, returning: true });
-  if (!rows[0]) throw new NotFoundError('Project not found');
-  return rows[0].get({ plain: true }) as ProjectAttrs;
+  const saved = await projects.update(services.db.pool, project.id, changes);
+  if (!saved) throw new NotFoundError('Project not found');
+  return saved;
 }

@@ -8,6 +8,7 @@ import { fetchIcon } from './icon.ts';
 import { embedsProjectWidget } from '../projects/widget-embed.ts';
 import { Hostname, Listing, ListingDescription, ListingTitle, findListing, heldByAnother, listingRecord, normaliseHostname, type ListingRow } from './record.ts';
 import { selectRows } from '../../core/sql.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 /** Whether this project may (re)publish the listing row it found for the hostname. */
 export function checkHold(row: ListingRow | null, projectId: string): void {
@@ -67,9 +68,9 @@ export const publishListing = capability({
       });
     }
     const icon = await fetchIcon(services, hostname, destination.toString());
-    await services.db.sequelize.transaction(async (transaction) => {
-      await selectRows(services, `SELECT pg_advisory_xact_lock(hashtext('public_listing:' || $1))`, [hostname], transaction);
-      checkHold(await findListing(services, hostname, transaction, true), project.id);
+    await inTransaction(services.db.pool, async (sql) => {
+      await selectRows(services, `SELECT pg_advisory_xact_lock(hashtext('public_listing:' || $1))`, [hostname], sql);
+      checkHold(await findListing(services, hostname, sql, true), project.id);
       await selectRows(
         services,
         `INSERT INTO public_listings AS l (hostname, project_id, destination_url, title, description, status, icon_key, icon_file, icon_content_type, published_at)
@@ -84,7 +85,7 @@ export const publishListing = capability({
            suspended_at = NULL, suspended_reason = NULL, suspended_by = NULL, updated_at = now()
          RETURNING hostname`,
         [hostname, project.id, destination.toString(), input.title, input.description, icon?.key ?? null, icon?.file ?? null, icon?.contentType ?? null],
-        transaction,
+        sql,
       );
     });
     return { listing: listingRecord(services, (await findListing(services, hostname))!) };

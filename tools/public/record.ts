@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
+import type { Sql } from '../../core/tx.ts';
 import { selectRows } from '../../core/sql.ts';
 import type { Services } from '../../core/context.ts';
 import { Timestamp, iso, isoRequired } from '../common.ts';
@@ -72,13 +72,13 @@ export function listingRecord(services: Services, row: ListingRow): ListingRecor
   };
 }
 
-/** `lock` takes the row for update inside `transaction`. */
-export async function findListing(services: Services, hostname: string, transaction?: Transaction, lock = false): Promise<ListingRow | null> {
+/** `lock` takes the row for update inside the caller's transaction (`sql`). */
+export async function findListing(services: Services, hostname: string, sql?: Sql, lock = false): Promise<ListingRow | null> {
   const [row] = await selectRows<ListingRow>(
     services,
     `SELECT l.*, ${PROJECT_COUNTS('l.project_id')} FROM public_listings l WHERE l.hostname = $1${lock ? ' FOR UPDATE OF l' : ''}`,
     [hostname],
-    transaction,
+    sql,
   );
   return row ?? null;
 }

@@ -6,6 +6,7 @@ import { updates } from '../common.ts';
 import { checkHold } from './publish.ts';
 import { Hostname, Listing, findListing, listingRecord, normaliseHostname } from './record.ts';
 import { selectRows } from '../../core/sql.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const unpublishListing = capability({
   name: 'listings.unpublish',
@@ -24,11 +25,11 @@ export const unpublishListing = capability({
     const { project } = projectOf(ctx);
     const { services } = ctx;
     const hostname = normaliseHostname(input.hostname);
-    await services.db.sequelize.transaction(async (transaction) => {
-      const row = await findListing(services, hostname, transaction, true);
+    await inTransaction(services.db.pool, async (sql) => {
+      const row = await findListing(services, hostname, sql, true);
       if (!row || row.project_id !== project.id) throw new NotFoundError(`This project has no listing for ${hostname}`, { code: 'listing_not_found' });
       checkHold(row, project.id);
-      await selectRows(services, `UPDATE public_listings SET status = 'unpublished', published_at = NULL, updated_at = now() WHERE hostname = $1 RETURNING hostname`, [hostname], transaction);
+      await selectRows(services, `UPDATE public_listings SET status = 'unpublished', published_at = NULL, updated_at = now() WHERE hostname = $1 RETURNING hostname`, [hostname], sql);
     });
     return { listing: listingRecord(services, (await findListing(services, hostname))!) };
   },

@@ -4,9 +4,8 @@ import { DomainError } from '../../core/errors.ts';
 import { updates } from '../common.ts';
 import { joinScreenUpload } from '../sdk/screen-upload.ts';
 import { queueProcessing } from '../interviews/pipeline.ts';
-import { selectRows } from '../../core/sql.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
-import { sqlOf } from '../../core/tx.ts';
+import { inTransaction } from '../../core/tx.ts';
 import { artifacts, interviews } from '../interviews/rows.ts';
 
 const notStarted = () => new DomainError('Nothing has been recorded with this link yet', { code: 'recording_not_started', action: 'Start the recording and upload it first' });
@@ -32,11 +31,9 @@ export const completeRecording = capability({
     if (refuseClosed(before) === 'completed') return { status: 'completed' as const };
     if (!before.interview_id) throw notStarted();
     await joinScreenUpload(services, before.interview_id);
-    return services.db.sequelize.transaction(async (transaction) => {
-      const row = await invitationByToken(services, input.launchToken, { transaction, lock: true });
+    return inTransaction(services.db.pool, async (sql) => {
+      const row = await invitationByToken(services, input.launchToken, sql, true);
       if (refuseClosed(row) === 'completed') return { status: 'completed' as const };
-      // The recordings area is still on Sequelize: interview rows join its transaction through its connection.
-      const sql = sqlOf(transaction);
       const [interview] = row.interview_id ? await interviews.select(sql, 'id = $1', [row.interview_id], 'FOR UPDATE') : [];
       // The recording may also have been finalized through the SDK route.
       if (!interview || !(await artifacts.select(sql, `interview_id = $1 AND name = 'source-video'`, [interview.id])).length) throw notStarted();
@@ -44,7 +41,7 @@ export const completeRecording = capability({
       const started = interview.started_at ?? interview.created_at;
       await interviews.save(sql, interview, { status: 'completed', ended_at: ended, duration_seconds: (ended.getTime() - new Date(started).getTime()) / 1000 });
       await queueProcessing(services, interview, sql);
-      await selectRows(services, `UPDATE recording_invitations SET status = 'completed', updated_at = now() WHERE id = $1 RETURNING id`, [row.id], transaction);
+      await sql.query(`UPDATE recording_invitations SET status = 'completed', updated_at = now() WHERE id = $1`, [row.id]);
       return { status: 'completed' as const };
     });
   },

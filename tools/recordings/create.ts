@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'sequelize';
 import { capability } from '../../core/registry.ts';
 import { principalOf, projectOf, type Services } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import { creates } from '../common.ts';
 import { findStudy } from '../studies/record.ts';
 import { Plan, RecordingInvitation, invitationRecord, placeOf, type InvitationRow, type PlanValue } from './record.ts';
-import { selectRows } from '../../core/sql.ts';
+import type { Sql } from '../../core/tx.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -19,14 +18,12 @@ export const newToken = () => randomBytes(32).toString('base64url');
 export async function insertInvitation(
   services: Services,
   values: { projectId: string; studyId: string | null; guest: boolean; externalRef: string | null; plan: PlanValue; expiresInDays: number; createdBy: string },
-  transaction?: Transaction,
+  sql: Sql = services.db.pool,
 ): Promise<InvitationRow> {
-  const [row] = await selectRows<InvitationRow>(
-    services,
+  const { rows: [row] } = await sql.query<InvitationRow>(
     `INSERT INTO recording_invitations (id, project_id, study_id, guest, external_ref, plan, launch_token, status, expires_at, created_by)
      VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, 'invited', $8, $9) RETURNING *`,
     [newId('rin'), values.projectId, values.studyId, values.guest, values.externalRef, JSON.stringify(values.plan), newToken(), new Date(Date.now() + values.expiresInDays * DAY_MS), values.createdBy],
-    transaction,
   );
   return row;
 }

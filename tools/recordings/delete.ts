@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { deletes } from '../common.ts';
 import { InvitationIdParam, RecordingInvitation, findInvitation, invitationRecord, placeOf, type InvitationRow } from './record.ts';
-import { selectRows } from '../../core/sql.ts';
 
 export const deleteInvitation = capability({
   name: 'recordings.delete_invitation',
@@ -19,8 +18,7 @@ export const deleteInvitation = capability({
   rest: { method: 'DELETE', path: 'P/recording-invitations/:invitationId' },
   async handler(ctx, input) {
     const current = await findInvitation(ctx, input.invitationId);
-    const [row] = await selectRows<InvitationRow>(
-      ctx.services,
+    const { rows: [row] } = await ctx.services.db.pool.query<InvitationRow>(
       `UPDATE recording_invitations SET status = 'deleted', view_token = NULL, updated_at = now() WHERE id = $1 RETURNING *`,
       [current.id],
     );

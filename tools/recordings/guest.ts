@@ -5,6 +5,7 @@ import { creates } from '../common.ts';
 import { Plan, RecordingInvitation, invitationRecord, type PlanValue } from './record.ts';
 import { ExpiresInDays, ExternalRef, insertInvitation } from './create.ts';
 import { guestProject } from './guest-project.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const GUEST_INSTRUCTION = 'Show us what you do on this site, and say out loud what you are looking for and what you expect to happen.';
 
@@ -33,12 +34,12 @@ export const createWebsiteInvitation = capability({
   async handler(ctx, input) {
     const org = orgOf(ctx);
     const userId = principalOf(ctx).userId;
-    return ctx.services.db.sequelize.transaction(async (transaction) => {
-      const project = await guestProject(ctx.services, org, transaction);
+    return inTransaction(ctx.services.db.pool, async (sql) => {
+      const project = await guestProject(org, sql);
       const row = await insertInvitation(
         ctx.services,
         { projectId: project.id, studyId: null, guest: true, externalRef: input.externalRef ?? null, plan: guestPlan(input.targetUrl), expiresInDays: input.expiresInDays, createdBy: userId },
-        transaction,
+        sql,
       );
       return invitationRecord(ctx.services, row, { orgHandle: org.handle, projectHandle: project.handle });
     });

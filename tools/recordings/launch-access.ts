@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
 import type { Services } from '../../core/context.ts';
 import { DomainError, NotFoundError } from '../../core/errors.ts';
 import { effectiveStatus, type InvitationRow, type Status } from './record.ts';
-import { selectRows } from '../../core/sql.ts';
+import type { Sql } from '../../core/tx.ts';
 
 export const LaunchToken = z.string().min(20).max(100).regex(/^[A-Za-z0-9_-]+$/, 'must be the token from the launch link').describe('The token in the launch link');
 
 /** The invitation a launch link names; the token is the only credential the guest has. */
-export async function invitationByToken(services: Services, token: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<InvitationRow> {
-  const lock = opts.lock && opts.transaction ? ' FOR UPDATE' : '';
-  const [row] = await selectRows<InvitationRow>(services, `SELECT * FROM recording_invitations WHERE launch_token = $1${lock}`, [token], opts.transaction);
+export async function invitationByToken(services: Services, token: string, sql: Sql = services.db.pool, lock = false): Promise<InvitationRow> {
+  const { rows: [row] } = await sql.query<InvitationRow>(`SELECT * FROM recording_invitations WHERE launch_token = $1${lock ? ' FOR UPDATE' : ''}`, [token]);
   if (!row) throw new NotFoundError('This recording link does not exist', { code: 'invitation_not_found' });
   return row;
 }

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
-import { selectRows } from '../../core/sql.ts';
 import type { Ctx, Services } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { isoRequired } from '../common.ts';
+import type { Sql } from '../../core/tx.ts';
 
 /** Only http(s): plan URLs become links on the launch page, so `javascript:` and the like never get there. */
 const WebUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(4000);
@@ -113,10 +112,9 @@ export function placeOf(ctx: Ctx): Place {
 }
 
 /** An invitation of the caller's project; another project's invitation is not found. */
-export async function findInvitation(ctx: Ctx, id: string, opts: { transaction?: Transaction; lock?: boolean } = {}): Promise<InvitationRow> {
+export async function findInvitation(ctx: Ctx, id: string, sql: Sql = ctx.services.db.pool, lock = false): Promise<InvitationRow> {
   const { project } = projectOf(ctx);
-  const lock = opts.lock && opts.transaction ? ' FOR UPDATE' : '';
-  const [row] = await selectRows<InvitationRow>(ctx.services, `SELECT * FROM recording_invitations WHERE id = $1 AND project_id = $2${lock}`, [id, project.id], opts.transaction);
+  const { rows: [row] } = await sql.query<InvitationRow>(`SELECT * FROM recording_invitations WHERE id = $1 AND project_id = $2${lock ? ' FOR UPDATE' : ''}`, [id, project.id]);
   if (!row) throw new NotFoundError('Recording invitation not found', { code: 'invitation_not_found' });
   return row;
 }

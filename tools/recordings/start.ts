@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
 import { capability } from '../../core/registry.ts';
-import type { Services } from '../../core/context.ts';
 import { DomainError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { updates } from '../common.ts';
 import { recordEvent } from '../sdk/session-access.ts';
-import { selectRows } from '../../core/sql.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
-import { sqlOf } from '../../core/tx.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
+import type { ProjectAttrs } from '../../models/index.ts';
 import { interviews } from '../interviews/rows.ts';
 
 /** The consent the launch page shows next to its Start button. */
@@ -18,14 +16,10 @@ export const CONSENT_VERSION = 'recording-invitation-1';
  * A page starts one recording, so a second start means the guest reloaded: parts of the
  * interrupted recording would join into a broken file with the new one, so they go.
  */
-async function discardUnfinishedParts(services: Services, interviewId: string, transaction: Transaction): Promise<void> {
-  const sql = sqlOf(transaction);
+async function discardUnfinishedParts(sql: Sql, interviewId: string): Promise<string[]> {
   const { rows: parts } = await sql.query<{ storage_key: string }>(`DELETE FROM media_chunks WHERE interview_id = $1 AND type = 'screen' RETURNING storage_key`, [interviewId]);
-  if (!parts.length) return;
-  await sql.query(`UPDATE screen_upload_sessions SET parts = '{}', updated_at = now() WHERE interview_id = $1 AND status = 'open'`, [interviewId]);
-  transaction.afterCommit(async () => {
-    await Promise.all(parts.map((p) => services.storage.delete(p.storage_key).catch(() => {})));
-  });
+  if (parts.length) await sql.query(`UPDATE screen_upload_sessions SET parts = '{}', updated_at = now() WHERE interview_id = $1 AND status = 'open'`, [interviewId]);
+  return parts.map((p) => p.storage_key);
 }
 
 export const startRecording = capability({
@@ -44,17 +38,15 @@ export const startRecording = capability({
   rateLimit: 20,
   rest: { method: 'POST', path: '/api/recordings/:launchToken/start' },
   async handler(ctx, input) {
-    const { models, db } = ctx.services;
-    return db.sequelize.transaction(async (transaction) => {
-      const row = await invitationByToken(ctx.services, input.launchToken, { transaction, lock: true });
+    let discarded: string[] = [];
+    const started = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const row = await invitationByToken(ctx.services, input.launchToken, sql, true);
       if (refuseClosed(row) === 'completed') throw new DomainError('This recording is already finished', { code: 'invitation_completed' });
-      const project = await models.Project.findByPk(row.project_id, { transaction });
+      const { rows: [project] } = await sql.query<ProjectAttrs>('SELECT * FROM projects WHERE id = $1', [row.project_id]);
       if (!project) throw new DomainError('This recording link no longer exists', { code: 'invitation_deleted' });
-      // The recordings area is still on Sequelize: interview rows join its transaction through its connection.
-      const sql = sqlOf(transaction);
       const [existing] = row.interview_id ? await interviews.select(sql, 'id = $1', [row.interview_id]) : [];
       if (existing) {
-        await discardUnfinishedParts(ctx.services, existing.id, transaction);
+        discarded = await discardUnfinishedParts(sql, existing.id);
         return { session_id: existing.id, project_key: project.public_key };
       }
       await ctx.services.billing.checkInterviewAllowed(project);
@@ -85,8 +77,11 @@ export const startRecording = capability({
         },
         sql,
       );
-      await selectRows(ctx.services, `UPDATE recording_invitations SET status = 'started', interview_id = $2, updated_at = now() WHERE id = $1 RETURNING id`, [row.id, interview.id], transaction);
+      await sql.query(`UPDATE recording_invitations SET status = 'started', interview_id = $2, updated_at = now() WHERE id = $1`, [row.id, interview.id]);
       return { session_id: interview.id, project_key: project.public_key };
     });
+    // The dropped parts' objects go once the transaction that dropped them has committed.
+    await Promise.all(discarded.map((key) => ctx.services.storage.delete(key).catch(() => {})));
+    return started;
   },
 });

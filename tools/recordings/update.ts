@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { DomainError } from '../../core/errors.ts';
 import { InvitationIdParam, RecordingInvitation, effectiveStatus, findInvitation, invitationRecord, placeOf, type InvitationRow } from './record.ts';
-import { selectRows } from '../../core/sql.ts';
 import { newToken } from './create.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 const Action = z.enum(['revoke', 'share', 'unshare']);
 
@@ -34,17 +34,17 @@ export const updateInvitation = capability({
   access: 'project',
   rest: { method: 'PATCH', path: 'P/recording-invitations/:invitationId' },
   async handler(ctx, input) {
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const current = await findInvitation(ctx, input.invitationId, { transaction, lock: true });
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const current = await findInvitation(ctx, input.invitationId, sql, true);
       const set = change(current, input.action);
       if (!set) return current;
       const bind = set.includes('$2') ? [current.id, newToken()] : [current.id];
-      const [updated] = await selectRows<InvitationRow>(ctx.services, `UPDATE recording_invitations SET ${set}, updated_at = now() WHERE id = $1 RETURNING *`, bind, transaction);
+      const { rows: [updated] } = await sql.query<InvitationRow>(`UPDATE recording_invitations SET ${set}, updated_at = now() WHERE id = $1 RETURNING *`, bind);
       // A revoked recording in progress ends here: the guest's upload routes refuse an ended interview.
       if (input.action === 'revoke' && current.interview_id) {
-        await ctx.services.db.sequelize.query(
+        await sql.query(
           `UPDATE interviews SET status = 'abandoned', ended_at = coalesce(ended_at, now()), updated_at = now() WHERE id = $1 AND status NOT IN ('completed', 'abandoned')`,
-          { bind: [current.interview_id], transaction },
+          [current.interview_id],
         );
       }
       return updated;

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { DomainError } from '../../core/errors.ts';
 import { updates } from '../common.ts';
-import { selectRows } from '../../core/sql.ts';
 import { LaunchToken, invitationByToken, refuseClosed } from './launch-access.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const markUploading = capability({
   name: 'recordings.mark_uploading',
@@ -18,12 +18,12 @@ export const markUploading = capability({
   rateLimit: 20,
   rest: { method: 'POST', path: '/api/recordings/:launchToken/uploading' },
   async handler(ctx, input) {
-    return ctx.services.db.sequelize.transaction(async (transaction) => {
-      const row = await invitationByToken(ctx.services, input.launchToken, { transaction, lock: true });
+    return inTransaction(ctx.services.db.pool, async (sql) => {
+      const row = await invitationByToken(ctx.services, input.launchToken, sql, true);
       const status = refuseClosed(row);
       if (status === 'invited') throw new DomainError('The recording has not started yet', { code: 'recording_not_started', action: 'POST /api/recordings/:launchToken/start first' });
       if (status === 'completed') throw new DomainError('This recording is already finished', { code: 'invitation_completed' });
-      if (status === 'started') await selectRows(ctx.services, `UPDATE recording_invitations SET status = 'uploading', updated_at = now() WHERE id = $1 RETURNING id`, [row.id], transaction);
+      if (status === 'started') await sql.query(`UPDATE recording_invitations SET status = 'uploading', updated_at = now() WHERE id = $1`, [row.id]);
       return { status: 'uploading' as const };
     });
   },
