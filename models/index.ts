@@ -306,7 +306,6 @@ export type ArtifactRow = ArtifactAttrs;
 export type TranscriptSegmentRow = TranscriptSegmentAttrs;
 export type MediaChunkRow = MediaChunkAttrs;
 export type MediaUploadRow = MediaUploadAttrs;
-export type ProjectSettingRow = Row<ProjectSettingAttrs, TS | 'value' | 'ciphertext' | 'key_id' | 'updated_by' | 'last_success_at' | 'last_error_at' | 'last_error'>;
 
 // Sequelize mutates attribute definitions, so every attribute gets a fresh object.
 const text = () => ({ type: DataTypes.TEXT });
@@ -350,20 +349,8 @@ export function defineModels(sequelize: Sequelize) {
     role: { ...text(), allowNull: false },
   } as never, { tableName: 'memberships' }) as ModelStatic<MembershipRow>;
 
-  const ProjectSetting = sequelize.define<ProjectSettingRow>('ProjectSetting', {
-    project_id: { ...text(), primaryKey: true },
-    key: { ...text(), primaryKey: true },
-    value: nullableText(),
-    ciphertext: nullableText(),
-    key_id: nullableText(),
-    updated_by: nullableText(),
-    last_success_at: when(),
-    last_error_at: when(),
-    last_error: nullableText(),
-  } as never, { tableName: 'project_settings' }) as ModelStatic<ProjectSettingRow>;
-
   return {
-    User, UserSession, Organization, Membership, ProjectSetting,
+    User, UserSession, Organization, Membership,
   };
 }
 

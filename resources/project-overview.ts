@@ -12,12 +12,12 @@ export const projectOverviewResource = resource({
   uriTemplate: 'service://projects/{orgHandle}/{projectHandle}/overview',
   access: 'project',
   async list(ctx) {
-    const [rows] = await ctx.services.db.sequelize.query(
+    const { rows } = await ctx.services.db.pool.query(
       `SELECT o.handle AS org, p.handle AS project, p.name
          FROM projects p JOIN organizations o ON o.id = p.organization_id
          JOIN memberships m ON m.organization_id = o.id AND m.user_id = $1
         ORDER BY o.handle, p.handle LIMIT 200`,
-      { bind: [principalOf(ctx).userId] },
+      [principalOf(ctx).userId],
     );
     return (rows as Array<{ org: string; project: string; name: string }>).map((r) => ({
       uri: `service://projects/${r.org}/${r.project}/overview`,

@@ -11,13 +11,13 @@ export const studyScriptResource = resource({
   uriTemplate: 'service://projects/{orgHandle}/{projectHandle}/studies/{studyId}/script',
   access: 'project',
   async list(ctx) {
-    const [rows] = await ctx.services.db.sequelize.query(
+    const { rows } = await ctx.services.db.pool.query(
       `SELECT o.handle AS org, p.handle AS project, s.handle AS study, s.title
          FROM studies s JOIN projects p ON p.id = s.project_id JOIN organizations o ON o.id = p.organization_id
          JOIN memberships m ON m.organization_id = o.id AND m.user_id = $1
         WHERE s.status <> 'closed'
         ORDER BY o.handle, p.handle, s.created_at LIMIT 200`,
-      { bind: [principalOf(ctx).userId] },
+      [principalOf(ctx).userId],
     );
     return (rows as Array<{ org: string; project: string; study: string; title: string }>).map((r) => ({
       uri: `service://projects/${r.org}/${r.project}/studies/${r.study}/script`,

@@ -40,8 +40,8 @@ const viaName = (name: string) => `http://${name}:${port()}/v1`;
 
 /** Stores a base URL as an older version (before the write-time check) could have. */
 async function storeBaseUrl(url: string) {
-  await svc.services.models.ProjectSetting.destroy({ where: { project_id: projectId, key: 'openai_base_url' } });
-  await svc.services.models.ProjectSetting.create({ project_id: projectId, key: 'openai_base_url', value: url } as never);
+  await svc.services.db.pool.query(`DELETE FROM project_settings WHERE project_id = $1 AND key = 'openai_base_url'`, [projectId]);
+  await svc.services.db.pool.query(`INSERT INTO project_settings (project_id, key, value) VALUES ($1, 'openai_base_url', $2)`, [projectId, url]);
 }
 
 /** Every address the guard must refuse: loopback literal, the metadata address, and internal names. */

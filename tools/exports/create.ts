@@ -1,37 +1,36 @@
 import { z } from 'zod';
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { capability } from '../../core/registry.ts';
 import { principalOf } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import { addJob } from '../../core/queue.ts';
 import { creates } from '../common.ts';
 import { EXPORT_TTL_DAYS, JobResponse, MEDIA_URL_TTL_SECONDS, exportRecord, type ExportRow } from './record.ts';
-import { sqlOf } from '../../core/tx.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
 
 export const EXPORT_MAX_ATTEMPTS = 3;
 /** A running export touches its row every few seconds; one silent this long died with its worker. */
 const STALE_EXPORT_MINUTES = 10;
 
-async function failStaleExport(sequelize: Sequelize, userId: string, transaction: Transaction): Promise<void> {
-  await sequelize.query(
+async function failStaleExport(sql: Sql, userId: string): Promise<void> {
+  await sql.query(
     `UPDATE data_exports SET status = 'failed', error_message = 'The export stopped unexpectedly. Request a new one.', updated_at = now()
       WHERE user_id = $1 AND status = 'running' AND updated_at < now() - make_interval(mins => $2)`,
-    { bind: [userId, STALE_EXPORT_MINUTES], transaction },
+    [userId, STALE_EXPORT_MINUTES],
   );
 }
 
 /** A new queued export, or null when the user already has one queued or running. */
-async function insertExport(sequelize: Sequelize, userId: string, transaction: Transaction): Promise<ExportRow | null> {
-  const rows = await sequelize.query<ExportRow>(
+async function insertExport(sql: Sql, userId: string): Promise<ExportRow | null> {
+  const { rows } = await sql.query<ExportRow>(
     `INSERT INTO data_exports (id, user_id, status, expires_at) VALUES ($1, $2, 'queued', now() + make_interval(days => $3))
      ON CONFLICT (user_id) WHERE status IN ('queued', 'running') DO NOTHING RETURNING *`,
-    { bind: [newId('exp'), userId, EXPORT_TTL_DAYS], transaction, type: QueryTypes.SELECT },
+    [newId('exp'), userId, EXPORT_TTL_DAYS],
   );
   return rows[0] ?? null;
 }
 
-async function activeExport(sequelize: Sequelize, userId: string, transaction: Transaction): Promise<ExportRow | null> {
-  const rows = await sequelize.query<ExportRow>(`SELECT * FROM data_exports WHERE user_id = $1 AND status IN ('queued', 'running')`, { bind: [userId], transaction, type: QueryTypes.SELECT });
+async function activeExport(sql: Sql, userId: string): Promise<ExportRow | null> {
+  const { rows } = await sql.query<ExportRow>(`SELECT * FROM data_exports WHERE user_id = $1 AND status IN ('queued', 'running')`, [userId]);
   return rows[0] ?? null;
 }
 
@@ -51,18 +50,17 @@ export const createExport = capability({
   mcp: false,
   rest: { method: 'POST', path: '/api/user/data-exports', status: 202 },
   async handler(ctx) {
-    const { sequelize } = ctx.services.db;
     const userId = principalOf(ctx).userId;
-    const row = await sequelize.transaction(async (transaction) => {
-      await failStaleExport(sequelize, userId, transaction);
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      await failStaleExport(sql, userId);
       // The active export can finish between the two statements; then a new one may start.
       for (let i = 0; i < 3; i++) {
-        const created = await insertExport(sequelize, userId, transaction);
+        const created = await insertExport(sql, userId);
         if (created) {
-          await addJob(sqlOf(transaction), 'data_export', { exportId: created.id }, { jobKey: `data-export:${created.id}`, maxAttempts: EXPORT_MAX_ATTEMPTS });
+          await addJob(sql, 'data_export', { exportId: created.id }, { jobKey: `data-export:${created.id}`, maxAttempts: EXPORT_MAX_ATTEMPTS });
           return created;
         }
-        const active = await activeExport(sequelize, userId, transaction);
+        const active = await activeExport(sql, userId);
         if (active) return active;
       }
       throw new Error('could not create or find an active export');

@@ -3,6 +3,7 @@ import type { Services } from '../../core/context.ts';
 import { guardedFetch, undici } from '../../core/safe-fetch.ts';
 import { AppError } from '../../core/errors.ts';
 import { DEFAULT_OPENAI_BASE_URL } from '../settings/catalog.ts';
+import { projectSettings, recordSettingUse } from '../settings/rows.ts';
 
 export interface Endpoint {
   baseUrl: string;
@@ -53,7 +54,7 @@ export async function modelAccess(
   services: Services,
   projectId: string,
 ): Promise<{ transcription: Endpoint | null; llm: Endpoint | null; keyProblem: KeyProblem | null }> {
-  const rows = await services.models.ProjectSetting.findAll({ where: { project_id: projectId } });
+  const rows = await projectSettings(services.db.pool, projectId);
   const value = (key: string) => rows.find((r) => r.key === key);
   const keyRow = value('openai_api_key');
   let projectKey: string | null = null;
@@ -90,8 +91,5 @@ export async function modelAccess(
 /** Records the outcome of a call made with the project's own key, for settings.key_health. */
 export async function recordKeyUse(services: Services, projectId: string, endpoint: Endpoint, error: string | null): Promise<void> {
   if (endpoint.source !== 'project') return;
-  await services.models.ProjectSetting.update(
-    error ? { last_error_at: new Date(), last_error: error } : { last_success_at: new Date() },
-    { where: { project_id: projectId, key: 'openai_api_key' } },
-  );
+  await recordSettingUse(services.db.pool, projectId, 'openai_api_key', error);
 }

@@ -7,6 +7,8 @@ import { maskedSettings, readSetting } from './store.ts';
 import { probeModelKey } from './probe.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { describeIssues } from '../../core/invoke.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { deleteSetting, projectSettings, putSetting, recordSettingUse } from './rows.ts';
 
 const Warning = z.object({
   section: z.literal('api_keys'),
@@ -52,33 +54,20 @@ export const updateSettings = capability({
   rest: { method: 'PATCH', path: 'P/settings' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models, db, secrets } = ctx.services;
+    const { db, secrets } = ctx.services;
     const entries = Object.entries(input).filter(([, v]) => v !== undefined) as Array<[SettingKey, string | null]>;
     if (!entries.length) throw new ValidationError('Nothing to update: send at least one setting');
     // Seal every secret before writing anything, so a missing key leaves nothing half-written.
     const sealed = new Map(entries.filter(([k, v]) => v !== null && SETTINGS[k].secret).map(([k, v]) => [k, secrets.seal(v!, project.id)]));
     const userId = principalOf(ctx).userId;
-    await db.sequelize.transaction(async (transaction) => {
+    await inTransaction(db.pool, async (sql) => {
       for (const [key, value] of entries) {
         if (value === null) {
-          await models.ProjectSetting.destroy({ where: { project_id: project.id, key }, transaction });
+          await deleteSetting(sql, project.id, key);
           continue;
         }
         const secret = sealed.get(key);
-        await models.ProjectSetting.upsert(
-          {
-            project_id: project.id,
-            key,
-            value: secret ? null : value,
-            ciphertext: secret?.ciphertext ?? null,
-            key_id: secret?.keyId ?? null,
-            updated_by: userId,
-            last_success_at: null,
-            last_error_at: null,
-            last_error: null,
-          },
-          { transaction },
-        );
+        await putSetting(sql, { project_id: project.id, key, value: secret ? null : value, ciphertext: secret?.ciphertext ?? null, key_id: secret?.keyId ?? null, updated_by: userId });
       }
     });
     return maskedSettings(ctx);
@@ -115,7 +104,7 @@ export const validateSetting = capability({
     const advice = parsed.success && 'advise' in def ? def.advise(input.value) : null;
     let live_check = null;
     if (input.live && parsed.success && input.key === 'openai_api_key') {
-      const baseRow = await ctx.services.models.ProjectSetting.findOne({ where: { project_id: projectOf(ctx).project.id, key: 'openai_base_url' } });
+      const baseRow = (await projectSettings(ctx.services.db.pool, projectOf(ctx).project.id)).find((r) => r.key === 'openai_base_url');
       live_check = await probeModelKey(ctx.services, input.value, baseRow?.value ?? null);
     }
     return { key: input.key, valid: errors.length === 0 && (live_check?.ok ?? true), errors, warnings: advice ? [advice] : [], live_check };
@@ -147,13 +136,12 @@ export const keyHealth = capability({
   rest: { method: 'GET', path: 'P/settings/key-health' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models } = ctx.services;
-    const rows = await models.ProjectSetting.findAll({ where: { project_id: project.id } });
+    const rows = await projectSettings(ctx.services.db.pool, project.id);
     const byKey = new Map(rows.map((r) => [r.key, r]));
     const keyRow = byKey.get('openai_api_key');
     if (input.check && keyRow) {
       const result = await probeModelKey(ctx.services, readSetting(ctx, keyRow), byKey.get('openai_base_url')?.value ?? null);
-      await keyRow.update(result.ok ? { last_success_at: new Date() } : { last_error_at: new Date(), last_error: result.message });
+      Object.assign(keyRow, await recordSettingUse(ctx.services.db.pool, project.id, 'openai_api_key', result.ok ? null : result.message));
     }
     const secretKeys = SETTING_KEYS.filter((k) => SETTINGS[k].secret);
     return {

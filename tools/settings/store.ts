@@ -1,6 +1,6 @@
 import type { Ctx } from '../../core/context.ts';
 import { projectOf } from '../../core/context.ts';
-import type { ProjectSettingRow } from '../../models/index.ts';
+import { projectSettings, type ProjectSettingRow } from './rows.ts';
 import { AppError } from '../../core/errors.ts';
 import { SETTINGS, mask, type SettingKey } from './catalog.ts';
 
@@ -21,7 +21,7 @@ export function readSetting(ctx: Ctx, row: ProjectSettingRow): string {
 /** Settings as callers see them: secrets masked, unreadable secrets reported as warnings. */
 export async function maskedSettings(ctx: Ctx): Promise<{ settings: Record<string, string>; warnings: SettingsWarning[] }> {
   const { project } = projectOf(ctx);
-  const rows = await ctx.services.models.ProjectSetting.findAll({ where: { project_id: project.id }, order: [['key', 'ASC']] });
+  const rows = await projectSettings(ctx.services.db.pool, project.id);
   const settings: Record<string, string> = {};
   const warnings: SettingsWarning[] = [];
   for (const row of rows) {
