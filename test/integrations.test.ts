@@ -114,6 +114,27 @@ describe('webhook signatures', () => {
     const noStamp = JSON.stringify({ type: 'Issue', action: 'update', data: { id: 'x' } });
     expect((await postRaw('/api/webhooks/tracker', noStamp, { 'linear-signature': createHmac('sha256', TRACKER_SECRET).update(noStamp).digest('hex') })).status).toBe(401);
   });
+
+  it('records a delivery only with its effects: one that fails half-way is applied whole when redelivered', async () => {
+    const { pool } = svc.services.db;
+    const task = (await o.call('POST', '/tasks', { title: 'Half-applied webhook', priority_score: 50 })).body.task;
+    await pool.query(`INSERT INTO deliveries (id, project_id, task_id, provider, status, issue_id) SELECT 'dlv_half', project_id, id, 'linear', 'sent', 'lin-half' FROM tasks WHERE id = $1`, [task.id]);
+    // The delivery's row is updated first; the work item's update then fails.
+    await pool.query(`CREATE FUNCTION refuse_task_sync() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$`);
+    await pool.query(`CREATE TRIGGER refuse_task_sync BEFORE UPDATE ON tasks FOR EACH ROW WHEN (OLD.id = '${task.id}') EXECUTE FUNCTION refuse_task_sync()`);
+    const completed = { type: 'Issue', action: 'update', data: { id: 'lin-half', state: { name: 'Done', type: 'completed' } } };
+    try {
+      expect((await linearDelivery(completed, 'half-1')).status).toBe(500);
+    } finally {
+      await pool.query(`DROP TRIGGER refuse_task_sync ON tasks; DROP FUNCTION refuse_task_sync()`);
+    }
+    expect((await pool.query(`SELECT 1 FROM webhook_deliveries WHERE provider = 'tracker' AND delivery_id = 'half-1'`)).rows).toEqual([]);
+    expect((await pool.query(`SELECT issue_state FROM deliveries WHERE id = 'dlv_half'`)).rows[0].issue_state).toBeNull();
+    const again = await linearDelivery(completed, 'half-1');
+    expect(again).toMatchObject({ status: 200, body: { tasks: 1 } });
+    expect((await o.call('GET', `/tasks/${task.id}`)).body.task).toMatchObject({ status: 'done', tracker_issue_status: 'Done' });
+    expect((await linearDelivery(completed, 'half-1')).body.duplicate).toBe(true);
+  });
 });
 
 describe('code host (GitHub App)', () => {

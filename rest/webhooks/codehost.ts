@@ -6,6 +6,7 @@ import { githubCategory } from '../../tools/integrations/providers.ts';
 import { applyProviderState } from '../../tools/integrations/sync.ts';
 import { firstDelivery } from './deliveries.ts';
 import { refuseUnsafeText } from '../../core/input-guard.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 interface IssuesEvent {
   action?: string;
@@ -40,11 +41,11 @@ export function codehostWebhook(services: Services): Router {
       }
       // Only the fields we store or look up: an issue body with odd text must not lose the state change.
       refuseUnsafeText({ action: payload.action, issue: payload.issue && { id: payload.issue.id, state: payload.issue.state, state_reason: payload.issue.state_reason } });
-      const result = await services.db.sequelize.transaction(async (transaction) => {
-        if (!(await firstDelivery(services, 'codehost', req.get('x-github-delivery'), event, null, transaction))) return { duplicate: true };
+      const result = await inTransaction(services.db.pool, async (sql) => {
+        if (!(await firstDelivery('codehost', req.get('x-github-delivery'), event, null, sql))) return { duplicate: true };
         if (event !== 'issues' || !payload.issue || !SYNCED_ACTIONS.has(payload.action ?? '')) return { ignored: true };
         const { issue } = payload;
-        return applyProviderState(services, 'github', String(issue.id), issue.state, githubCategory(issue.state, issue.state_reason ?? null), transaction);
+        return applyProviderState('github', String(issue.id), issue.state, githubCategory(issue.state, issue.state_reason ?? null), sql);
       });
       res.json({ received: true, event, ...result });
     } catch (err) {

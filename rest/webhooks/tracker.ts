@@ -6,6 +6,7 @@ import { linearCategory } from '../../tools/integrations/providers.ts';
 import { applyProviderState } from '../../tools/integrations/sync.ts';
 import { firstDelivery } from './deliveries.ts';
 import { refuseUnsafeText } from '../../core/input-guard.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 interface TrackerEvent {
   type?: string;
@@ -38,11 +39,11 @@ export function trackerWebhook(services: Services): Router {
       refuseUnsafeText({ type: payload.type, action: payload.action, organizationId: payload.organizationId, data: { id: payload.data?.id, state: payload.data?.state } });
       const event = `${payload.type ?? 'unknown'}.${payload.action ?? 'unknown'}`;
       const { rows } = await services.db.pool.query<{ organization_id: string }>(`SELECT organization_id FROM tracker_connections WHERE workspace_id = $1`, [payload.organizationId ?? '']);
-      const result = await services.db.sequelize.transaction(async (transaction) => {
-        if (!(await firstDelivery(services, 'tracker', req.get('linear-delivery'), event, rows[0]?.organization_id ?? null, transaction))) return { duplicate: true };
+      const result = await inTransaction(services.db.pool, async (sql) => {
+        if (!(await firstDelivery('tracker', req.get('linear-delivery'), event, rows[0]?.organization_id ?? null, sql))) return { duplicate: true };
         const state = payload.data?.state;
         if (payload.type !== 'Issue' || !payload.data?.id || !state?.type) return { ignored: true };
-        return applyProviderState(services, 'linear', payload.data.id, state.name ?? state.type, linearCategory(state.type, state.name ?? ''), transaction);
+        return applyProviderState('linear', payload.data.id, state.name ?? state.type, linearCategory(state.type, state.name ?? ''), sql);
       });
       res.json({ received: true, event, ...result });
     } catch (err) {

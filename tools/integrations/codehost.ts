@@ -9,7 +9,8 @@ import { Project, projectRecord, writeProject } from '../projects/record.ts';
 import { codehostApp, codehostClient, octokitModule, providerError } from './apps.ts';
 import { beginFlow, finishFlow } from './flows.ts';
 import { projects } from '../projects/record.ts';
-import { sqlOf } from '../../core/tx.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { findOrganization } from './organization.ts';
 
 const managers = ['owner', 'admin'] as ('owner' | 'admin')[];
 const Installation = z.object({ installation_id: z.string(), account_login: z.string().nullable(), attached: z.boolean() });
@@ -104,16 +105,15 @@ export const codehostSetup = capability({
     });
     const account = installation.data.account as { login?: string; slug?: string } | null;
     const login = account?.login ?? account?.slug ?? null;
-    return services.db.sequelize.transaction(async (transaction) => {
-      await services.db.sequelize.query(
+    return inTransaction(services.db.pool, async (sql) => {
+      await sql.query(
         `INSERT INTO codehost_installations (id, organization_id, installation_id, account_login, created_by) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (organization_id, installation_id) DO UPDATE SET account_login = EXCLUDED.account_login`,
-        { bind: [newId('chi'), flow.organization_id, input.installation_id, login, flow.user_id], transaction },
+        [newId('chi'), flow.organization_id, input.installation_id, login, flow.user_id],
       );
-      // The integrations area is still on Sequelize: the project row joins its transaction through its connection.
-      const [project] = flow.project_id ? await projects.select(sqlOf(transaction), 'id = $1', [flow.project_id]) : [];
-      if (project) await projects.save(sqlOf(transaction), project, { codehost_installation_id: input.installation_id });
-      const org = project ? await services.models.Organization.findByPk(project.organization_id, { transaction }) : null;
+      const [project] = flow.project_id ? await projects.select(sql, 'id = $1', [flow.project_id]) : [];
+      if (project) await projects.save(sql, project, { codehost_installation_id: input.installation_id });
+      const org = project ? await findOrganization(sql, project.organization_id) : undefined;
       const projectRef = project && org ? `${org.handle}/${project.handle}` : null;
       const workspace_url = `${services.baseUrl()}/app/${projectRef ? `p/${projectRef}/settings` : 'projects'}`;
       return { installation_id: input.installation_id, account_login: login, project_ref: projectRef, workspace_url };

@@ -1,5 +1,5 @@
 import type { Services } from '../../core/context.ts';
-import type { ProjectAttrs } from '../../models/index.ts';
+import type { ProjectRow } from '../projects/record.ts';
 import { codehostClient, providerError, trackerClient, trackerQuery } from './apps.ts';
 import { requireConnection } from './tracker-connection.ts';
 
@@ -17,7 +17,7 @@ export interface CreatedIssue {
 }
 
 /** Code-host issues have no triage: they land open in the repository, labelled for us. The project is checked to have one (send.ts). */
-async function createGithubIssue(services: Services, project: ProjectAttrs, draft: { title: string; body: string }): Promise<CreatedIssue> {
+async function createGithubIssue(services: Services, project: ProjectRow, draft: { title: string; body: string }): Promise<CreatedIssue> {
   const repoSlug = project.codehost_repo_url!;
   const [owner, repo] = repoSlug.split('/');
   try {
@@ -29,7 +29,7 @@ async function createGithubIssue(services: Services, project: ProjectAttrs, draf
 }
 
 /** Tracker issues go to the team's triage when it has one, else to its backlog. The project is checked to have a team (send.ts). */
-async function createLinearIssue(services: Services, project: ProjectAttrs, draft: { title: string; body: string }): Promise<CreatedIssue> {
+async function createLinearIssue(services: Services, project: ProjectRow, draft: { title: string; body: string }): Promise<CreatedIssue> {
   const client = await trackerClient(services, (await requireConnection(services, project.organization_id)).token);
   const { team } = await trackerQuery<{ team: { key: string; triageEnabled: boolean; states: { nodes: Array<{ id: string; type: string; position: number }> } } }>(
     client,
@@ -49,12 +49,12 @@ async function createLinearIssue(services: Services, project: ProjectAttrs, draf
   return { issue_id: i.id, issue_number: null, issue_url: i.url, issue_state: i.state.name, target: team.key, placement: triage ? 'triage' : 'backlog_fallback' };
 }
 
-export function createIssue(services: Services, provider: Provider, project: ProjectAttrs, draft: { title: string; body: string }): Promise<CreatedIssue> {
+export function createIssue(services: Services, provider: Provider, project: ProjectRow, draft: { title: string; body: string }): Promise<CreatedIssue> {
   return provider === 'github' ? createGithubIssue(services, project, draft) : createLinearIssue(services, project, draft);
 }
 
 /** The provider's current state of an issue, read live. */
-export async function readIssue(services: Services, provider: Provider, project: ProjectAttrs, issueId: string, issueNumber: number | null): Promise<{ state: string; category: Category }> {
+export async function readIssue(services: Services, provider: Provider, project: ProjectRow, issueId: string, issueNumber: number | null): Promise<{ state: string; category: Category }> {
   if (provider === 'github') {
     const [owner, repo] = (project.codehost_repo_url ?? '/').split('/');
     try {

@@ -8,6 +8,7 @@ import { Task, TaskIdParam, evidenceCounts, findTask, taskRecord } from '../work
 import { Delivery, checkSendable, deliveryRecord, sendTask } from './send.ts';
 import { readIssue, type Provider } from './providers.ts';
 import { applyProviderState } from './sync.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 const ProviderName = z.enum(['github', 'linear']).describe('github: the code host (an issue in the bound repository); linear: the tracker (an issue in the chosen team)');
 
@@ -85,7 +86,7 @@ export const providerState = capability({
       for (const d of await load()) {
         if (d.status !== 'sent') continue;
         const live = await readIssue(ctx.services, d.provider, project, d.issue_id, d.issue_number);
-        await db.sequelize.transaction((t) => applyProviderState(ctx.services, d.provider, d.issue_id, live.state, live.category, t));
+        await inTransaction(db.pool, (sql) => applyProviderState(d.provider, d.issue_id, live.state, live.category, sql));
       }
     }
     return { task_id: task.id, deliveries: (await load()).map(deliveryRecord) };

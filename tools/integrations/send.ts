@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
 import type { Services } from '../../core/context.ts';
-import type { ProjectAttrs } from '../../models/index.ts';
 import { AppError, DomainError, NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { addJob } from '../../core/queue.ts';
@@ -9,8 +7,9 @@ import { iso } from '../common.ts';
 import { issueDraft } from './issue-draft.ts';
 import { tasks } from '../work/record.ts';
 import { createIssue, type CreatedIssue, type Provider } from './providers.ts';
-import { sqlOf } from '../../core/tx.ts';
-import { projects } from '../projects/record.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
+import { projects, type ProjectRow } from '../projects/record.ts';
+import { findOrganization } from './organization.ts';
 
 export const Delivery = z.object({
   provider: z.enum(['github', 'linear']),
@@ -47,7 +46,7 @@ export const MAX_ATTEMPTS = 8;
 const SENDING_STALE = '2 minutes';
 
 /** Refuses, before anything is written, a send the project is not set up for. */
-async function checkConfigured(services: Services, provider: Provider, project: ProjectAttrs): Promise<void> {
+async function checkConfigured(services: Services, provider: Provider, project: ProjectRow): Promise<void> {
   if (provider === 'github') {
     if (!project.codehost_installation_id || !project.codehost_repo_url) {
       throw new ValidationError('The project has no code-host repository', { code: 'codehost_not_configured', action: 'Attach an installation and select a repository (P/codehost-app/select-installation, P/codehost-app/select-repo)' });
@@ -67,13 +66,13 @@ async function checkConfigured(services: Services, provider: Provider, project: 
  * refusals fail it. Row locks are always taken delivery first, then work item, as webhooks do.
  */
 export async function sendTask(services: Services, taskId: string, provider: Provider, opts: { fromJob?: boolean; lastAttempt?: boolean } = {}): Promise<DeliveryRecord> {
-  const { db, models } = services;
-  const q = (sql: string, bind: unknown[], transaction: Transaction) => db.sequelize.query(sql, { bind, transaction }).then(([rows]) => rows as Record<string, any>[]);
+  const { db } = services;
+  const q = async (sql: Sql, text: string, values: unknown[]) => (await sql.query<Record<string, any>>(text, values)).rows;
 
   const [task] = await tasks.select(db.pool, 'id = $1', [taskId]);
   if (!task) throw new NotFoundError('Work item not found');
   const [project] = await projects.select(db.pool, 'id = $1', [task.project_id]);
-  const org = (await models.Organization.findByPk(project.organization_id))!;
+  const org = (await findOrganization(db.pool, project.organization_id))!;
   try {
     await checkConfigured(services, provider, project);
   } catch (err) {
@@ -83,11 +82,11 @@ export async function sendTask(services: Services, taskId: string, provider: Pro
     return deliveryRecord(rows[0]);
   }
 
-  const claimed = await db.sequelize.transaction(async (transaction) => {
-    await q(`INSERT INTO deliveries (id, project_id, task_id, provider, status) VALUES ($1, $2, $3, $4, 'pending') ON CONFLICT (task_id, provider) DO NOTHING`, [newId('dlv'), project.id, task.id, provider], transaction);
-    const [delivery] = await q(`SELECT *, updated_at > now() - interval '${SENDING_STALE}' AS fresh FROM deliveries WHERE task_id = $1 AND provider = $2 FOR UPDATE`, [task.id, provider], transaction);
+  const claimed = await inTransaction(db.pool, async (sql) => {
+    await q(sql, `INSERT INTO deliveries (id, project_id, task_id, provider, status) VALUES ($1, $2, $3, $4, 'pending') ON CONFLICT (task_id, provider) DO NOTHING`, [newId('dlv'), project.id, task.id, provider]);
+    const [delivery] = await q(sql, `SELECT *, updated_at > now() - interval '${SENDING_STALE}' AS fresh FROM deliveries WHERE task_id = $1 AND provider = $2 FOR UPDATE`, [task.id, provider]);
     if (delivery.status === 'sent' || (delivery.status === 'sending' && delivery.fresh)) return { delivery, go: false };
-    const [sending] = await q(`UPDATE deliveries SET status = 'sending', updated_at = now() WHERE id = $1 RETURNING *`, [delivery.id], transaction);
+    const [sending] = await q(sql, `UPDATE deliveries SET status = 'sending', updated_at = now() WHERE id = $1 RETURNING *`, [delivery.id]);
     return { delivery: sending, go: true };
   });
   if (!claimed.go) return deliveryRecord(claimed.delivery);
@@ -101,27 +100,27 @@ export async function sendTask(services: Services, taskId: string, provider: Pro
   }
 
   const retry = !!failure && failure.retryable === true && !opts.lastAttempt;
-  const row = await db.sequelize.transaction(async (transaction) => {
+  const row = await inTransaction(db.pool, async (sql) => {
     if (!created) {
       const [after] = await q(
+        sql,
         `UPDATE deliveries SET status = $2, attempts = attempts + 1, last_error = $3, updated_at = now() WHERE id = $1 RETURNING *`,
         [claimed.delivery.id, retry ? 'retrying' : 'failed', failure!.message],
-        transaction,
       );
       if (retry && !opts.fromJob) {
-        await addJob(sqlOf(transaction), 'delivery_send', { taskId: task.id, provider }, { jobKey: `delivery:${claimed.delivery.id}`, maxAttempts: MAX_ATTEMPTS, runAt: new Date(Date.now() + 2000) });
+        await addJob(sql, 'delivery_send', { taskId: task.id, provider }, { jobKey: `delivery:${claimed.delivery.id}`, maxAttempts: MAX_ATTEMPTS, runAt: new Date(Date.now() + 2000) });
       }
       return after;
     }
     const [after] = await q(
+      sql,
       `UPDATE deliveries SET status = 'sent', attempts = attempts + 1, last_error = NULL, issue_id = $2, issue_number = $3, issue_url = $4, issue_state = $5,
               target = $6, placement = $7, last_synced_at = now(), updated_at = now() WHERE id = $1 RETURNING *`,
       [claimed.delivery.id, created.issue_id, created.issue_number, created.issue_url, created.issue_state, created.target, created.placement],
-      transaction,
     );
-    await q(`UPDATE tasks SET tracker_issue_id = $2, tracker_issue_url = $3, tracker_issue_status = $4, updated_at = now() WHERE id = $1`, [task.id, created.issue_id, created.issue_url, created.issue_state], transaction);
+    await q(sql, `UPDATE tasks SET tracker_issue_id = $2, tracker_issue_url = $3, tracker_issue_status = $4, updated_at = now() WHERE id = $1`, [task.id, created.issue_id, created.issue_url, created.issue_state]);
     if (task.finding_id) {
-      await q(`UPDATE findings SET delivery_state = 'awaiting_product_triage', provider_placement = $2, updated_at = now() WHERE id = $1`, [task.finding_id, created.placement], transaction);
+      await q(sql, `UPDATE findings SET delivery_state = 'awaiting_product_triage', provider_placement = $2, updated_at = now() WHERE id = $1`, [task.finding_id, created.placement]);
     }
     return after;
   });

@@ -1,5 +1,4 @@
-import type { Transaction } from 'sequelize';
-import type { Services } from '../../core/context.ts';
+import type { Sql } from '../../core/tx.ts';
 import type { Category, Provider } from './providers.ts';
 
 const DELIVERY_STATE: Record<Category, string> = {
@@ -22,10 +21,11 @@ export interface SyncOutcome {
  * Brings what a provider says of an issue onto everything sent as that issue: the delivery,
  * the work item (status and tracker fields), its finding's delivery_state, and its evidence.
  * An issue that completes resolves the item's evidence that is not resolved yet; one that
- * leaves completion (reopened) takes back exactly the resolutions it made.
+ * leaves completion (reopened) takes back exactly the resolutions it made. `sql` is the open
+ * transaction's client: the delivery rows are locked first, then each work item.
  */
-export async function applyProviderState(services: Services, provider: Provider, issueId: string, state: string, category: Category, transaction: Transaction): Promise<SyncOutcome> {
-  const q = (sql: string, bind: unknown[]) => services.db.sequelize.query(sql, { bind, transaction }).then(([rows, meta]) => ({ rows: rows as any[], count: (meta as { rowCount?: number })?.rowCount ?? 0 }));
+export async function applyProviderState(provider: Provider, issueId: string, state: string, category: Category, sql: Sql): Promise<SyncOutcome> {
+  const q = (text: string, values: unknown[]) => sql.query(text, values).then((r) => ({ rows: r.rows as any[], count: r.rowCount ?? 0 }));
   const { rows: deliveries } = await q(`UPDATE deliveries SET issue_state = $3, last_synced_at = now(), updated_at = now() WHERE provider = $1 AND issue_id = $2 RETURNING task_id`, [provider, issueId, state]);
   const outcome: SyncOutcome = { tasks: 0, resolved: 0, reverted: 0 };
   for (const { task_id } of deliveries) {
