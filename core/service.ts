@@ -63,7 +63,7 @@ export async function openServices(
     // Each running job holds at most one ORM connection, beside the ones HTTP requests use.
     db = connect(location.url, log, { ormPoolSize: config.worker ? 10 + config.workerConcurrency : 10 });
     // Pending migrations run in a child process, so the service never holds umzug (models/migrate-apart.ts).
-    if (await anyPending(db.sequelize)) await migrateApart(location.url);
+    if (await anyPending(db.pool)) await migrateApart(location.url);
     await migrateQueue(db.pool, log);
     const models = defineModels(db.sequelize);
     // Refuse to run with a key or a storage folder the other processes on this database do not share.

@@ -9,10 +9,10 @@ if (!url) {
   process.stderr.write(`${MIGRATE_URL_ENV} is not set: this process only runs migrations for the service\n`);
   process.exit(2);
 }
-// The service's own connection settings; the migration lock's transaction holds one connection while each migration runs in another.
-const db = connect(url, createLogger('error'), { poolSize: 1, ormPoolSize: 3 });
+// The service's own connection settings; the migration lock's transaction holds one pool connection while each migration runs in another.
+const db = connect(url, createLogger('error'), { poolSize: 3, ormPoolSize: 1 });
 try {
-  await migrate(db.sequelize);
+  await migrate(db.pool);
 } catch (err) {
   process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Sequelize } from 'sequelize';
+import type pg from 'pg';
+import { inTransaction } from '../core/tx.ts';
 
 /** Migrations receive one function that runs SQL in the migration's transaction. */
 export interface MigrationContext {
@@ -9,7 +10,7 @@ export interface MigrationContext {
 }
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-/** umzug's SequelizeStorage table: one row per applied migration. */
+/** One row per applied migration (the table umzug's SequelizeStorage made). */
 const TABLE = 'schema_migrations';
 const MIGRATION_LOCK = 72_616_001;
 
@@ -20,44 +21,54 @@ const migrationFiles = () =>
     .sort();
 
 /** Whether any migration file has no row yet: one cheap read, so an up-to-date start loads nothing more. */
-export async function anyPending(sequelize: Sequelize): Promise<boolean> {
-  const [[table]] = (await sequelize.query(`SELECT to_regclass('${TABLE}') IS NOT NULL AS present`)) as [Array<{ present: boolean }>, unknown];
+export async function anyPending(pool: pg.Pool): Promise<boolean> {
+  const { rows: [table] } = await pool.query<{ present: boolean }>(`SELECT to_regclass('${TABLE}') IS NOT NULL AS present`);
   if (!table.present) return true;
-  const [rows] = (await sequelize.query(`SELECT name FROM ${TABLE}`)) as [Array<{ name: string }>, unknown];
+  const { rows } = await pool.query<{ name: string }>(`SELECT name FROM ${TABLE}`);
   const applied = new Set(rows.map((r) => r.name));
   return migrationFiles().some((f) => !applied.has(f.replace(/\.ts$/, '')));
 }
 
+/** Where umzug keeps what ran: the table umzug's SequelizeStorage made (one `name` per applied migration), so existing databases carry on. */
+function storage(pool: pg.Pool) {
+  let made: Promise<unknown> | null = null;
+  const ready = () => (made ??= pool.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (name varchar(255) PRIMARY KEY)`));
+  return {
+    async executed() {
+      await ready();
+      return (await pool.query<{ name: string }>(`SELECT name FROM ${TABLE} ORDER BY name`)).rows.map((r) => r.name);
+    },
+    async logMigration({ name }: { name: string }) {
+      await ready();
+      await pool.query(`INSERT INTO ${TABLE} (name) VALUES ($1)`, [name]);
+    },
+    async unlogMigration({ name }: { name: string }) {
+      await ready();
+      await pool.query(`DELETE FROM ${TABLE} WHERE name = $1`, [name]);
+    },
+  };
+}
+
 /** umzug over the migration files, loaded only when there is something to migrate (it weighs ~4 MiB of heap). */
-export async function migrator(sequelize: Sequelize) {
-  const { Umzug, SequelizeStorage } = await import('umzug');
+export async function migrator(pool: pg.Pool) {
+  const { Umzug } = await import('umzug');
+  const run = (file: string, way: 'up' | 'down') => async () => {
+    const mod = await import(pathToFileURL(path.join(dir, file)).href);
+    await inTransaction(pool, (client) => mod[way]({ context: (sql: string, bind?: unknown[]) => client.query(sql, bind) }));
+  };
   return new Umzug({
-    migrations: migrationFiles().map((file) => ({
-      name: file.replace(/\.ts$/, ''),
-      up: async () => {
-        const mod = await import(pathToFileURL(path.join(dir, file)).href);
-        await sequelize.transaction(async (transaction) => {
-          await mod.up({ context: (sql: string, bind?: unknown[]) => sequelize.query(sql, { transaction, bind }) });
-        });
-      },
-      down: async () => {
-        const mod = await import(pathToFileURL(path.join(dir, file)).href);
-        await sequelize.transaction(async (transaction) => {
-          await mod.down({ context: (sql: string, bind?: unknown[]) => sequelize.query(sql, { transaction, bind }) });
-        });
-      },
-    })),
-    storage: new SequelizeStorage({ sequelize, tableName: TABLE }),
+    migrations: migrationFiles().map((file) => ({ name: file.replace(/\.ts$/, ''), up: run(file, 'up'), down: run(file, 'down') })),
+    storage: storage(pool),
     logger: undefined,
   });
 }
 
-/** Applies pending migrations; an advisory lock keeps concurrent starters (server, worker) in line. */
-export async function migrate(sequelize: Sequelize): Promise<string[]> {
-  if (!(await anyPending(sequelize))) return [];
-  return sequelize.transaction(async (transaction) => {
-    await sequelize.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`, { transaction });
-    const done = await (await migrator(sequelize)).up();
+/** Applies pending migrations; an advisory lock (held on one connection while each migration runs on another) keeps concurrent starters in line. */
+export async function migrate(pool: pg.Pool): Promise<string[]> {
+  if (!(await anyPending(pool))) return [];
+  return inTransaction(pool, async (lock) => {
+    await lock.query(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    const done = await (await migrator(pool)).up();
     return done.map((m) => m.name);
   });
 }

@@ -56,7 +56,7 @@ export default async function setup(project: TestProject) {
   const templateDb = `verbatim_template_${process.pid}`;
   await ensureDatabase(adminUrl, templateDb);
   const db = connect(withDatabase(adminUrl, templateDb), log, { poolSize: 4 });
-  await migrate(db.sequelize);
+  await migrate(db.pool);
   await migrateQueue(db.pool, log);
   await db.close();
   project.provide('pgAdminUrl', adminUrl);
