@@ -35,7 +35,7 @@ describe('operator command line: login', () => {
     const again = await runCliToEnd(['login', '--email', 'grace.hopper@EXAMPLE.com'], env);
     expect(again.code, again.stderr).toBe(0);
     const out = JSON.parse(again.stdout);
-    const first = await svc.services.models.User.findAll();
+    const { rows: first } = await svc.services.db.pool.query<{ email: string }>(`SELECT email FROM users`);
     expect(first.filter((u) => u.email.toLowerCase() === 'grace.hopper@example.com')).toHaveLength(1);
     expect(out.org_handle).toBe('grace-hopper');
     const profile = await svc.api('PATCH', '/api/user/profile', { token: out.token, body: { name: 'Rear Admiral Hopper' } });

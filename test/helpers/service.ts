@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { loadConfig } from '../../core/config.ts';
 import { startService, type RunningService, type ServiceOptions } from '../../core/service.ts';
 import { ensureUser } from '../../tools/account/users.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const TEST_ENCRYPTION_KEY = 'a'.repeat(64);
 
@@ -64,11 +65,11 @@ export async function startTestService(opts: ServiceOptions & { env?: Record<str
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
     async login(email, o = {}) {
-      const { models, db, tokens } = service.services;
-      const user = await db.sequelize.transaction((t) => ensureUser(models, { email, name: o.name ?? null, isAdmin: o.admin }, t));
-      const org = await models.Organization.findByPk(user.personal_org_id!);
+      const { db, tokens } = service.services;
+      const user = await inTransaction(db.pool, (sql) => ensureUser({ email, name: o.name ?? null, isAdmin: o.admin }, sql));
+      const { rows } = await db.pool.query<{ handle: string }>(`SELECT handle FROM organizations WHERE id = $1`, [user.personal_org_id]);
       const { token } = await tokens.issue(user.id, 'test');
-      return { token, userId: user.id, orgHandle: org!.handle };
+      return { token, userId: user.id, orgHandle: rows[0].handle };
     },
     async api(method, urlPath, o = {}) {
       const headers: Record<string, string> = { ...o.headers };

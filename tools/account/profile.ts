@@ -15,15 +15,16 @@ const Profile = z.object({
 });
 
 async function profileOf(ctx: Ctx): Promise<z.input<typeof Profile>> {
-  const [rows] = await ctx.services.db.sequelize.query(
+  const { pool } = ctx.services.db;
+  const { rows } = await pool.query<Omit<z.input<typeof Profile>, 'identities' | 'created_at'> & { created_at: Date }>(
     `SELECT u.id, u.email, u.name, u.is_admin, u.created_at, o.handle AS personal_org_handle
        FROM users u LEFT JOIN organizations o ON o.id = u.personal_org_id WHERE u.id = $1`,
-    { bind: [principalOf(ctx).userId] },
+    [principalOf(ctx).userId],
   );
-  const row = (rows as Array<Omit<z.input<typeof Profile>, 'identities'> & { created_at: Date }>)[0];
+  const row = rows[0];
   if (!row) throw new NotFoundError('User not found');
-  const [ids] = await ctx.services.db.sequelize.query(`SELECT provider, login, created_at FROM user_identities WHERE user_id = $1 ORDER BY provider`, { bind: [row.id] });
-  const identities = (ids as Array<{ provider: 'codehost' | 'tracker'; login: string | null; created_at: Date }>).map((i) => ({ provider: i.provider, login: i.login, linked_at: isoRequired(i.created_at) }));
+  const { rows: ids } = await pool.query<{ provider: 'codehost' | 'tracker'; login: string | null; created_at: Date }>(`SELECT provider, login, created_at FROM user_identities WHERE user_id = $1 ORDER BY provider`, [row.id]);
+  const identities = ids.map((i) => ({ provider: i.provider, login: i.login, linked_at: isoRequired(i.created_at) }));
   return { ...row, identities, created_at: isoRequired(row.created_at) };
 }
 
@@ -57,7 +58,7 @@ export const updateProfile = capability({
   access: 'user',
   rest: { method: 'PATCH', path: '/api/user/profile' },
   async handler(ctx, input) {
-    await ctx.services.models.User.update({ name: input.name }, { where: { id: principalOf(ctx).userId } });
+    await ctx.services.db.pool.query(`UPDATE users SET name = $2, updated_at = now() WHERE id = $1`, [principalOf(ctx).userId, input.name]);
     return { profile: await profileOf(ctx) };
   },
 });

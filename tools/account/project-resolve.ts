@@ -27,16 +27,16 @@ export const resolveProjectRef = capability({
   access: 'user',
   rest: { method: 'GET', path: '/api/me/project-resolve' },
   async handler(ctx, input) {
-    const [rows] = await ctx.services.db.sequelize.query(
+    const { rows } = await ctx.services.db.pool.query<{ organization_id: string; project_id: string; org_handle: string; project_handle: string }>(
       `SELECT o.id AS organization_id, p.id AS project_id, o.handle AS org_handle, p.handle AS project_handle
          FROM organizations o
          JOIN memberships m ON m.organization_id = o.id AND m.user_id = $3
          JOIN projects p ON p.organization_id = o.id
         WHERE (o.handle = $1 OR o.id = $1) AND (p.handle = $2 OR p.id = $2)
         LIMIT 1`,
-      { bind: [input.org, input.project, principalOf(ctx).userId] },
+      [input.org, input.project, principalOf(ctx).userId],
     );
-    const row = (rows as Array<{ organization_id: string; project_id: string; org_handle: string; project_handle: string }>)[0];
+    const row = rows[0];
     if (!row) throw new NotFoundError('Project not found');
     return { ...row, project_ref: `${row.org_handle}/${row.project_handle}`, canonical_path: `/o/${row.org_handle}/p/${row.project_handle}` };
   },

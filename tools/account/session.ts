@@ -4,6 +4,7 @@ import { principalOf } from '../../core/context.ts';
 import { NotFoundError } from '../../core/errors.ts';
 import { readOnly } from '../common.ts';
 import { Organization, orgRecord, orgsOf } from '../orgs/record.ts';
+import { users } from './users.ts';
 
 export const SessionUser = z.object({
   id: z.string(),
@@ -31,7 +32,7 @@ export const getSession = capability({
   rest: { method: 'GET', path: '/api/auth/session' },
   async handler(ctx) {
     const principal = principalOf(ctx);
-    const user = await ctx.services.models.User.findByPk(principal.userId);
+    const [user] = await users.select(ctx.services.db.pool, 'id = $1', [principal.userId]);
     if (!user) throw new NotFoundError('User not found');
     const orgs = await orgsOf(ctx.services, user.id);
     return {

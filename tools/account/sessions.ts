@@ -3,6 +3,9 @@ import { capability } from '../../core/registry.ts';
 import { principalOf } from '../../core/context.ts';
 import { ConflictError, ValidationError } from '../../core/errors.ts';
 import { Handle, RESERVED_HANDLES, updates } from '../common.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { organizations } from '../orgs/rows.ts';
+import { users } from './users.ts';
 
 export const revokeOlderSessions = capability({
   name: 'auth.revoke_other_sessions',
@@ -41,18 +44,18 @@ export const completeOnboarding = capability({
   mcp: false,
   rest: { method: 'POST', path: '/api/auth/onboarding' },
   async handler(ctx, input) {
-    const { models, db } = ctx.services;
     const userId = principalOf(ctx).userId;
-    return db.sequelize.transaction(async (transaction) => {
-      const user = await models.User.findByPk(userId, { transaction, lock: transaction.LOCK.UPDATE, rejectOnEmpty: true });
-      const org = user.personal_org_id ? await models.Organization.findByPk(user.personal_org_id, { transaction }) : null;
+    return inTransaction(ctx.services.db.pool, async (sql) => {
+      const [user] = await users.select(sql, 'id = $1', [userId], 'FOR UPDATE');
+      if (!user) throw new Error(`User ${userId} not found`);
+      const org = user.personal_org_id ? ((await organizations.select(sql, 'id = $1', [user.personal_org_id]))[0] ?? null) : null;
       if (input.org_handle && org && input.org_handle !== org.handle) {
         if (RESERVED_HANDLES.has(input.org_handle)) throw new ConflictError(`The handle "${input.org_handle}" is reserved`, { code: 'handle_reserved' });
-        if (await models.Organization.count({ where: { handle: input.org_handle }, transaction })) throw new ConflictError(`The handle "${input.org_handle}" is taken`, { code: 'handle_taken' });
-        await org.update({ handle: input.org_handle }, { transaction });
+        if ((await sql.query(`SELECT 1 FROM organizations WHERE handle = $1 LIMIT 1`, [input.org_handle])).rowCount) throw new ConflictError(`The handle "${input.org_handle}" is taken`, { code: 'handle_taken' });
+        await organizations.save(sql, org, { handle: input.org_handle });
       }
       const onboarding = { ...(user.onboarding_json ?? {}), ...(input.tour_state ? { tour: input.tour_state } : {}), completed_at: new Date().toISOString() };
-      await user.update({ onboarding_json: onboarding }, { transaction });
+      await users.update(sql, user.id, { onboarding_json: onboarding });
       return { personal_org_handle: org?.handle ?? null, onboarding };
     });
   },

@@ -3,6 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { principalOf } from '../../core/context.ts';
 import { AppError, NotFoundError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
+import { users } from '../account/users.ts';
 
 export const sendTestEmail = capability({
   name: 'admin.email_test',
@@ -19,8 +20,8 @@ export const sendTestEmail = capability({
   rateLimit: 6,
   rest: { method: 'POST', path: '/api/admin/email/test' },
   async handler(ctx, input) {
-    const { mailer, models, config } = ctx.services;
-    const me = await models.User.findByPk(principalOf(ctx).userId);
+    const { mailer, config } = ctx.services;
+    const [me] = await users.select(ctx.services.db.pool, 'id = $1', [principalOf(ctx).userId]);
     if (!me) throw new NotFoundError('User not found');
     const to = input.to ?? me.email;
     const messageId = newId('eml');

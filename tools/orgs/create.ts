@@ -5,6 +5,8 @@ import { newId } from '../../core/ids.ts';
 import { ConflictError } from '../../core/errors.ts';
 import { creates, Handle, RESERVED_HANDLES } from '../common.ts';
 import { Organization, orgRecord } from './record.ts';
+import { memberships, organizations } from './rows.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 export const createOrg = capability({
   name: 'organizations.create',
@@ -23,14 +25,13 @@ export const createOrg = capability({
   rest: { method: 'POST', path: '/api/orgs', status: 201, aliases: ['/api/organizations'] },
   async handler(ctx, input) {
     const userId = principalOf(ctx).userId;
-    const { models, db } = ctx.services;
     if (RESERVED_HANDLES.has(input.handle)) throw new ConflictError(`The handle "${input.handle}" is reserved`, { code: 'handle_reserved' });
-    const org = await db.sequelize.transaction(async (transaction) => {
-      if (await models.Organization.findOne({ where: { handle: input.handle }, transaction })) {
+    const org = await inTransaction(ctx.services.db.pool, async (sql) => {
+      if ((await sql.query(`SELECT 1 FROM organizations WHERE handle = $1 LIMIT 1`, [input.handle])).rowCount) {
         throw new ConflictError(`The handle "${input.handle}" is taken`, { code: 'handle_taken' });
       }
-      const created = await models.Organization.create({ id: newId('org'), handle: input.handle, name: input.name }, { transaction });
-      await models.Membership.create({ id: newId('mem'), organization_id: created.id, user_id: userId, role: 'owner' }, { transaction });
+      const created = await organizations.insert(sql, { id: newId('org'), handle: input.handle, name: input.name, personal: false });
+      await memberships.insert(sql, { id: newId('mem'), organization_id: created.id, user_id: userId, role: 'owner' });
       return created;
     });
     return { organization: orgRecord(org, 'owner') };

@@ -7,6 +7,8 @@ import { newId } from '../../core/ids.ts';
 import { creates, deletes, readOnly, Success } from '../common.ts';
 import { Role } from './members-record.ts';
 import { sha256 } from '../../auth/agent/tokens.ts';
+import { inTransaction } from '../../core/tx.ts';
+import { users } from '../account/users.ts';
 
 const DAYS = 14;
 const Invitation = z.object({
@@ -64,18 +66,18 @@ export const createInvitation = capability({
   async handler(ctx, input) {
     const org = orgOf(ctx);
     if (input.role === 'owner' && org.role !== 'owner') throw new ForbiddenError('Only owners can invite owners', { code: 'role_required' });
-    const { pool, sequelize } = ctx.services.db;
+    const { pool } = ctx.services.db;
     const member = await pool.query(`SELECT 1 FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.organization_id = $1 AND lower(u.email) = lower($2)`, [org.id, input.email]);
     if (member.rowCount) throw new ConflictError(`${input.email} is already a member`, { code: 'already_member' });
     const token = `inv_${randomBytes(24).toString('base64url')}`;
-    const row = await sequelize.transaction(async (transaction) => {
-      await sequelize.query(`UPDATE org_invitations SET status = 'revoked', updated_at = now() WHERE organization_id = $1 AND lower(email) = lower($2) AND status = 'pending' AND expires_at < now()`, { bind: [org.id, input.email], transaction });
-      const [rows] = await sequelize.query(
+    const row = await inTransaction(pool, async (sql) => {
+      await sql.query(`UPDATE org_invitations SET status = 'revoked', updated_at = now() WHERE organization_id = $1 AND lower(email) = lower($2) AND status = 'pending' AND expires_at < now()`, [org.id, input.email]);
+      const { rows } = await sql.query<Row>(
         `INSERT INTO org_invitations (id, organization_id, email, role, token_hash, status, invited_by, expires_at)
          VALUES ($1, $2, $3, $4, $5, 'pending', $6, now() + make_interval(days => $7)) ON CONFLICT DO NOTHING RETURNING *`,
-        { bind: [newId('inv'), org.id, input.email, input.role, sha256(token), principalOf(ctx).userId, DAYS], transaction },
+        [newId('inv'), org.id, input.email, input.role, sha256(token), principalOf(ctx).userId, DAYS],
       );
-      const created = (rows as Row[])[0];
+      const created = rows[0];
       if (!created) throw new ConflictError(`${input.email} already has a pending invitation; resend it instead`, { code: 'invitation_pending' });
       await send(ctx, org, input.email, input.role, token);
       return created;
@@ -127,13 +129,13 @@ export const resendInvitation = capability({
     const org = orgOf(ctx);
     const inv = await pending(ctx, input.invitationId);
     const token = `inv_${randomBytes(24).toString('base64url')}`;
-    const row = await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const [rows] = await ctx.services.db.sequelize.query(
+    const row = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const { rows } = await sql.query<Row>(
         `UPDATE org_invitations SET token_hash = $2, last_sent_at = now(), expires_at = now() + make_interval(days => $3), updated_at = now() WHERE id = $1 RETURNING *`,
-        { bind: [inv.id, sha256(token), DAYS], transaction },
+        [inv.id, sha256(token), DAYS],
       );
       await send(ctx, org, inv.email, inv.role, token);
-      return (rows as Row[])[0];
+      return rows[0];
     });
     return { invitation: record(row, org.handle) };
   },
@@ -198,19 +200,19 @@ export const acceptInvitation = capability({
   async handler(ctx, input) {
     const userId = principalOf(ctx).userId;
     const inv = await byToken(ctx, input.token);
-    const { sequelize } = ctx.services.db;
-    return sequelize.transaction(async (transaction) => {
-      const [locked] = await sequelize.query(`SELECT status, expires_at FROM org_invitations WHERE id = $1 FOR UPDATE`, { bind: [inv.id], transaction });
-      const current = (locked as Array<{ status: string; expires_at: Date }>)[0];
+    return inTransaction(ctx.services.db.pool, async (sql) => {
+      const { rows: locked } = await sql.query<{ status: string; expires_at: Date }>(`SELECT status, expires_at FROM org_invitations WHERE id = $1 FOR UPDATE`, [inv.id]);
+      const current = locked[0];
       if (current.status !== 'pending') throw new DomainError(`The invitation is ${current.status}`, { code: 'invitation_closed' });
       if (current.expires_at.getTime() < Date.now()) throw new DomainError('The invitation has expired; ask for a new one', { code: 'invitation_expired' });
-      const user = await ctx.services.models.User.findByPk(userId, { transaction, rejectOnEmpty: true });
+      const [user] = await users.select(sql, 'id = $1', [userId]);
+      if (!user) throw new Error(`User ${userId} not found`);
       if (user.email.toLowerCase() !== inv.email.toLowerCase()) throw new ForbiddenError('This invitation is for another e-mail address', { code: 'invitation_email_mismatch' });
-      await sequelize.query(
+      await sql.query(
         `INSERT INTO memberships (id, organization_id, user_id, role) VALUES ($1, $2, $3, $4) ON CONFLICT (organization_id, user_id) DO NOTHING`,
-        { bind: [newId('mem'), inv.organization_id, userId, inv.role], transaction },
+        [newId('mem'), inv.organization_id, userId, inv.role],
       );
-      await sequelize.query(`UPDATE org_invitations SET status = 'accepted', accepted_by = $2, updated_at = now() WHERE id = $1`, { bind: [inv.id, userId], transaction });
+      await sql.query(`UPDATE org_invitations SET status = 'accepted', accepted_by = $2, updated_at = now() WHERE id = $1`, [inv.id, userId]);
       return { org_handle: inv.org_handle, role: inv.role };
     });
   },

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { Transaction } from 'sequelize';
 import { capability } from '../../core/registry.ts';
 import { orgOf, principalOf, type OrgContext, type Ctx } from '../../core/context.ts';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../core/errors.ts';
@@ -7,6 +6,8 @@ import { newId } from '../../core/ids.ts';
 import { creates, deletes, readOnly, Success, updates } from '../common.ts';
 import { Member, Role, membersOf, readMembers } from './members-record.ts';
 import { ensureUser } from '../account/users.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
+import { memberships } from './rows.ts';
 
 export const listMembers = capability({
   name: 'organizations.list_members',
@@ -41,13 +42,12 @@ export const addMember = capability({
   async handler(ctx, input) {
     const org = orgOf(ctx);
     if (input.role === 'owner' && org.role !== 'owner') throw new ForbiddenError('Only owners can add owners', { code: 'role_required' });
-    const { models, db } = ctx.services;
-    const userId = await db.sequelize.transaction(async (transaction) => {
-      const user = await ensureUser(models, { email: input.email }, transaction);
-      if (await models.Membership.findOne({ where: { organization_id: org.id, user_id: user.id }, transaction })) {
+    const userId = await inTransaction(ctx.services.db.pool, async (sql) => {
+      const user = await ensureUser({ email: input.email }, sql);
+      if ((await memberships.select(sql, 'organization_id = $1 AND user_id = $2', [org.id, user.id])).length) {
         throw new ConflictError(`${input.email} is already a member`, { code: 'already_member' });
       }
-      await models.Membership.create({ id: newId('mem'), organization_id: org.id, user_id: user.id, role: input.role }, { transaction });
+      await memberships.insert(sql, { id: newId('mem'), organization_id: org.id, user_id: user.id, role: input.role });
       return user.id;
     });
     return { member: await memberOrThrow(ctx, org, userId) };
@@ -61,10 +61,13 @@ async function memberOrThrow(ctx: Ctx, org: OrgContext, userId: string) {
 }
 
 /** An org always keeps at least one owner. */
-async function assertOtherOwner(ctx: Ctx, orgId: string, userId: string, transaction: Transaction) {
-  await ctx.services.models.Organization.findByPk(orgId, { transaction, lock: transaction.LOCK.UPDATE });
-  const owners = await ctx.services.models.Membership.count({ where: { organization_id: orgId, role: 'owner' }, transaction });
-  const isOwner = await ctx.services.models.Membership.count({ where: { organization_id: orgId, user_id: userId, role: 'owner' }, transaction });
+async function assertOtherOwner(orgId: string, userId: string, sql: Sql) {
+  await sql.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [orgId]);
+  const { rows } = await sql.query<{ owners: number; is_owner: boolean }>(
+    `SELECT count(*)::int AS owners, bool_or(user_id = $2) AS is_owner FROM memberships WHERE organization_id = $1 AND role = 'owner'`,
+    [orgId, userId],
+  );
+  const { owners, is_owner: isOwner } = rows[0];
   if (isOwner && owners <= 1) throw new ConflictError('An organization needs at least one owner', { code: 'last_owner' });
 }
 
@@ -81,11 +84,11 @@ export const updateMember = capability({
   rest: { method: 'PATCH', path: '/api/orgs/:orgHandle/members/:userId' },
   async handler(ctx, input) {
     const org = orgOf(ctx);
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const membership = await ctx.services.models.Membership.findOne({ where: { organization_id: org.id, user_id: input.userId }, transaction });
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      const [membership] = await memberships.select(sql, 'organization_id = $1 AND user_id = $2', [org.id, input.userId]);
       if (!membership) throw new NotFoundError('Member not found');
-      if (input.role !== 'owner') await assertOtherOwner(ctx, org.id, input.userId, transaction);
-      await membership.update({ role: input.role }, { transaction });
+      if (input.role !== 'owner') await assertOtherOwner(org.id, input.userId, sql);
+      if (membership.role !== input.role) await memberships.update(sql, membership.id, { role: input.role });
     });
     return { member: await memberOrThrow(ctx, org, input.userId) };
   },
@@ -104,14 +107,14 @@ export const removeMember = capability({
   async handler(ctx, input) {
     const org = orgOf(ctx);
     const self = principalOf(ctx).userId === input.userId;
-    await ctx.services.db.sequelize.transaction(async (transaction) => {
-      const membership = await ctx.services.models.Membership.findOne({ where: { organization_id: org.id, user_id: input.userId }, transaction });
+    await inTransaction(ctx.services.db.pool, async (sql) => {
+      const [membership] = await memberships.select(sql, 'organization_id = $1 AND user_id = $2', [org.id, input.userId]);
       if (!membership) throw new NotFoundError('Member not found');
       if (!self && org.role === 'member') throw new ForbiddenError('Only owners or admins can remove members', { code: 'role_required' });
       if (!self && membership.role === 'owner' && org.role !== 'owner') throw new ForbiddenError('Only owners can remove owners', { code: 'role_required' });
       if (org.personal && membership.role === 'owner') throw new ConflictError('The owner of a personal workspace cannot leave it', { code: 'personal_owner' });
-      await assertOtherOwner(ctx, org.id, input.userId, transaction);
-      await membership.destroy({ transaction });
+      await assertOtherOwner(org.id, input.userId, sql);
+      await sql.query(`DELETE FROM memberships WHERE id = $1`, [membership.id]);
     });
     return { success: true };
   },

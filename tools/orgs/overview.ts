@@ -3,6 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { orgOf } from '../../core/context.ts';
 import { readOnly } from '../common.ts';
 import { Organization, orgRecord } from './record.ts';
+import { organizations } from './rows.ts';
 
 export const orgOverview = capability({
   name: 'organizations.overview',
@@ -24,28 +25,30 @@ export const orgOverview = capability({
   rest: { method: 'GET', path: '/api/organizations/:orgHandle/overview' },
   async handler(ctx) {
     const org = orgOf(ctx);
-    const { models, db } = ctx.services;
-    const [rows] = await db.sequelize.query(
+    const { pool } = ctx.services.db;
+    const { rows } = await pool.query<{ handle: string; name: string; studies: number; active_studies: number }>(
       `SELECT p.handle, p.name,
               count(s.id) AS studies,
               count(s.id) FILTER (WHERE s.status = 'active') AS active_studies
          FROM projects p LEFT JOIN studies s ON s.project_id = p.id
         WHERE p.organization_id = $1
         GROUP BY p.id ORDER BY p.created_at`,
-      { bind: [org.id] },
+      [org.id],
     );
-    const projects = (rows as Array<{ handle: string; name: string; studies: number; active_studies: number }>).map((r) => ({
+    const projects = rows.map((r) => ({
       project_ref: `${org.handle}/${r.handle}`,
       name: r.name,
       studies: r.studies,
       active_studies: r.active_studies,
     }));
-    const organization = await models.Organization.findByPk(org.id, { rejectOnEmpty: true });
+    const [organization] = await organizations.select(pool, 'id = $1', [org.id]);
+    if (!organization) throw new Error(`Organization ${org.id} not found`);
+    const members = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM memberships WHERE organization_id = $1`, [org.id]);
     return {
       organization: orgRecord(organization, org.role),
       totals: {
         projects: projects.length,
-        members: await models.Membership.count({ where: { organization_id: org.id } }),
+        members: members.rows[0].n,
         studies: projects.reduce((n, p) => n + p.studies, 0),
       },
       projects,

@@ -13,15 +13,15 @@ export const ProjectTotals = z.object({
 });
 
 export async function projectTotals(services: Services, projectId: string, orgId: string): Promise<z.input<typeof ProjectTotals>> {
-  const [rows] = await services.db.sequelize.query(
+  const { rows } = await services.db.pool.query<z.input<typeof ProjectTotals>>(
     `SELECT
        (SELECT count(*) FROM studies WHERE project_id = $1) AS studies,
        (SELECT count(*) FROM studies WHERE project_id = $1 AND status = 'active') AS active_studies,
        (SELECT count(*) FROM memberships WHERE organization_id = $2) AS members,
        (SELECT count(*) FROM project_settings WHERE project_id = $1) AS settings_configured`,
-    { bind: [projectId, orgId] },
+    [projectId, orgId],
   );
-  return (rows as Array<z.input<typeof ProjectTotals>>)[0];
+  return rows[0];
 }
 
 export const projectOverview = capability({
