@@ -66,7 +66,7 @@ describe('evidence cards', () => {
     expect((await o.call('POST', `/signals/${id}/undismiss`)).body.signal.dismissed_at).toBeNull();
     const reviewed = await o.call('POST', `/signals/${id}/review`, { note: 'Checked against the recording' });
     expect(reviewed.body.signal).toMatchObject({ review_status: 'reviewed', review_note: 'Checked against the recording' });
-    const [rows] = await svc.services.db.sequelize.query(`SELECT action, actor_id FROM activity WHERE subject_id = $1 ORDER BY id`, { bind: [id] });
+    const { rows: rows } = await svc.services.db.pool.query(`SELECT action, actor_id FROM activity WHERE subject_id = $1 ORDER BY id`, [id]);
     expect((rows as any[]).map((r) => r.action)).toEqual(['annotated', 'dismissed', 'undismissed', 'reviewed']);
     expect((rows as any[]).every((r) => r.actor_id === o.userId)).toBe(true);
   });

@@ -72,7 +72,7 @@ describe('linking code-host and tracker identities', () => {
       { provider: 'codehost', login: 'octocat', linked_at: expect.any(String) },
       { provider: 'tracker', login: 'octocat@tracker.example', linked_at: expect.any(String) },
     ]);
-    const [rows] = await svc.services.db.sequelize.query(`SELECT token_ciphertext FROM user_identities`);
+    const { rows: rows } = await svc.services.db.pool.query(`SELECT token_ciphertext FROM user_identities`);
     expect(JSON.stringify(rows)).not.toContain('token-for-octocat');
   });
 

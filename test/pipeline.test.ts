@@ -206,14 +206,14 @@ describe('crash recovery', () => {
     const id = res.body.session.id;
     await settled(o.call, id);
     // A job locked by a worker that died two minutes ago, as a SIGKILL leaves it.
-    await svc.services.db.sequelize.query(`SELECT graphile_worker.add_job('interview_extract', json_build_object('interviewId', $1::text), job_key => 'ghost-' || $1::text)`, { bind: [id] });
-    await svc.services.db.sequelize.query(`UPDATE graphile_worker._private_jobs SET locked_by = 'ghost-worker', locked_at = now() - interval '2 minutes' WHERE key = 'ghost-' || $1::text`, { bind: [id] });
+    await svc.services.db.pool.query(`SELECT graphile_worker.add_job('interview_extract', json_build_object('interviewId', $1::text), job_key => 'ghost-' || $1::text)`, [id]);
+    await svc.services.db.pool.query(`UPDATE graphile_worker._private_jobs SET locked_by = 'ghost-worker', locked_at = now() - interval '2 minutes' WHERE key = 'ghost-' || $1::text`, [id]);
     await svc.services.db.pool.query('DELETE FROM signals WHERE interview_id = $1', [id]);
     const until = Date.now() + 30_000;
     let left = 1;
     while (left && Date.now() < until) {
       await new Promise((r) => setTimeout(r, 500));
-      const [rows] = await svc.services.db.sequelize.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = 'ghost-' || $1::text`, { bind: [id] });
+      const { rows: rows } = await svc.services.db.pool.query(`SELECT count(*)::int AS n FROM graphile_worker.jobs WHERE key = 'ghost-' || $1::text`, [id]);
       left = (rows as Array<{ n: number }>)[0].n;
     }
     expect(left).toBe(0);

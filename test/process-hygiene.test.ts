@@ -52,10 +52,10 @@ describe('a stored object that cannot be read', () => {
     const { rows: [project] } = await svc.services.db.pool.query('SELECT id FROM projects WHERE handle = $1', [handle]);
     const key = `public/icons/${project.id}/icon.png`;
     await svc.services.storage.put(key, Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'image/png');
-    await svc.services.db.sequelize.query(
+    await svc.services.db.pool.query(
       `INSERT INTO public_listings (hostname, project_id, destination_url, title, description, status, icon_key, icon_file, icon_content_type, published_at)
        VALUES ('icons.example.com', $1, 'https://icons.example.com/', 'Icons', 'A site', 'published', $2, 'icon.png', 'image/png', now())`,
-      { bind: [project.id, key] },
+      [project.id, key],
     );
     const url = `${svc.url}/api/public/leaderboard/icons/icons.example.com/icon.png`;
     expect((await fetch(url)).status).toBe(200);

@@ -45,7 +45,7 @@ describe('project settings', () => {
     expect(res.body.settings).toEqual({ openai_api_key: '••••1234', openai_model: 'gpt-4o-mini' });
     expect(JSON.stringify(res.body)).not.toContain('abcdefghijklmnop');
 
-    const [rows] = await svc.services.db.sequelize.query(`SELECT * FROM project_settings WHERE key = 'openai_api_key'`);
+    const { rows: rows } = await svc.services.db.pool.query(`SELECT * FROM project_settings WHERE key = 'openai_api_key'`);
     const row = (rows as Array<Record<string, string | null>>)[0];
     expect(row.value).toBeNull();
     expect(row.key_id).toMatch(/^[0-9a-f]{12}$/);
@@ -63,12 +63,12 @@ describe('project settings', () => {
 
   it('does not open a ciphertext moved to another project (project id is associated data)', async () => {
     await svc.api('POST', `/api/orgs/${owner.orgHandle}/projects`, { token: owner.token, body: { name: 'Other' } });
-    const [projects] = await svc.services.db.sequelize.query(`SELECT id, handle FROM projects`);
+    const { rows: projects } = await svc.services.db.pool.query(`SELECT id, handle FROM projects`);
     const ids = Object.fromEntries((projects as Array<{ id: string; handle: string }>).map((p) => [p.handle, p.id]));
-    await svc.services.db.sequelize.query(
+    await svc.services.db.pool.query(
       `INSERT INTO project_settings (project_id, key, ciphertext, key_id)
        SELECT $1, key, ciphertext, key_id FROM project_settings WHERE project_id = $2 AND key = 'openai_api_key'`,
-      { bind: [ids.other, ids.research] },
+      [ids.other, ids.research],
     );
     const res = await svc.api('GET', `/api/orgs/${owner.orgHandle}/projects/other/settings`, { token: owner.token });
     expect(res.status).toBe(200);

@@ -40,7 +40,7 @@ describe('a step held by a live worker', () => {
     expect(transcriptions()).toBe(1);
 
     // The job is locked by the pool id, and that is the id the worker heartbeats.
-    const [locks] = await svc.services.db.sequelize.query(
+    const { rows: locks } = await svc.services.db.pool.query(
       `SELECT j.locked_by, h.seen_at FROM graphile_worker.jobs j LEFT JOIN worker_heartbeats h ON h.worker_id = j.locked_by WHERE j.task_identifier = 'interview_transcribe'`,
     );
     expect(locks).toEqual([{ locked_by: expect.stringMatching(/^pool-/), seen_at: expect.any(Date) }]);

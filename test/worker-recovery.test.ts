@@ -41,7 +41,7 @@ async function worker(): Promise<Spawned> {
 
 const transcriptions = () => ai.calls.filter((c) => c.path === '/audio/transcriptions').length;
 const lockedBy = async () => {
-  const [rows] = await svc.services.db.sequelize.query(`SELECT locked_by FROM graphile_worker.jobs WHERE task_identifier = 'interview_transcribe'`);
+  const { rows: rows } = await svc.services.db.pool.query(`SELECT locked_by FROM graphile_worker.jobs WHERE task_identifier = 'interview_transcribe'`);
   return (rows as Array<{ locked_by: string | null }>).map((r) => r.locked_by);
 };
 

@@ -3,7 +3,7 @@ import { principalOf, type Ctx, type OrgContext } from '../../core/context.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { resolveOrg } from '../../auth/access.ts';
 import { Handle } from '../common.ts';
-import { sqlOf } from './sql.ts';
+import { billingSql } from './sql.ts';
 
 export const OrgParam = Handle.optional().describe('Handle of an organization you belong to; default: your personal organization');
 
@@ -16,7 +16,7 @@ export const Paging = {
 export async function billingOrg(ctx: Ctx, handle: string | undefined): Promise<OrgContext> {
   const user = principalOf(ctx);
   if (handle) return resolveOrg(ctx.services, user, handle);
-  const [org] = await sqlOf(ctx.services)<OrgContext>(
+  const [org] = await billingSql(ctx.services)<OrgContext>(
     `SELECT o.id, o.handle, o.name, o.personal, m.role
        FROM users u
        JOIN organizations o ON o.id = u.personal_org_id

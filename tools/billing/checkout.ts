@@ -8,7 +8,7 @@ import { OrgParam, billingOrg, requireManager } from './account.ts';
 import { paymentProvider } from './provider.ts';
 import { completeCheckout, expireCheckout } from './purchases.ts';
 import { CURRENCY, MAX_CHECKOUT_CREDITS, PRICE_PER_CREDIT_CENTS } from './rules.ts';
-import { inTransaction, sqlOf } from './sql.ts';
+import { inTransaction, billingSql } from './sql.ts';
 
 const Status = z.enum(['open', 'completed', 'expired']);
 
@@ -36,7 +36,7 @@ export const startCheckout = capability({
     const org = await billingOrg(ctx, input.org);
     requireManager(org, 'buy credits');
     const provider = paymentProvider(ctx.services);
-    const sql = sqlOf(ctx.services);
+    const sql = billingSql(ctx.services);
     const id = newId('chk');
     const amountCents = input.credits * PRICE_PER_CREDIT_CENTS;
     await sql(
@@ -94,7 +94,7 @@ export const getCheckout = capability({
   rest: { method: 'GET', path: '/api/billing/checkout/:sessionId' },
   async handler(ctx, input) {
     type Row = { id: string; handle: string; status: z.infer<typeof Status>; credits: number; amount_cents: number; currency: string; provider: string; url: string | null; created_at: Date; completed_at: Date | null };
-    const [s] = await sqlOf(ctx.services)<Row>(
+    const [s] = await billingSql(ctx.services)<Row>(
       `SELECT c.*, o.handle FROM billing_checkout_sessions c
          JOIN organizations o ON o.id = c.organization_id
          JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2

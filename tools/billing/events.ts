@@ -4,7 +4,7 @@ import { readOnly } from '../common.ts';
 import { OrgParam, Paging, billingOrg } from './account.ts';
 import { BillingEvent, eventRecord } from './record.ts';
 import { ensureAccount, type LedgerEntry } from './ledger.ts';
-import { sqlOf } from './sql.ts';
+import { billingSql } from './sql.ts';
 
 export const listBillingEvents = capability({
   name: 'billing.events',
@@ -20,7 +20,7 @@ export const listBillingEvents = capability({
   rest: { method: 'GET', path: '/api/billing/events' },
   async handler(ctx, input) {
     const org = await billingOrg(ctx, input.org);
-    const sql = sqlOf(ctx.services);
+    const sql = billingSql(ctx.services);
     await ensureAccount(sql, org.id);
     const rows = await sql<LedgerEntry & { total: string }>(
       `SELECT *, count(*) OVER () AS total FROM billing_ledger WHERE organization_id = $1

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { readOnly, Timestamp, isoRequired } from '../common.ts';
 import { OrgParam, Paging, billingOrg } from './account.ts';
-import { sqlOf } from './sql.ts';
+import { billingSql } from './sql.ts';
 
 const InterviewUsage = z.object({
   interview_id: z.string(),
@@ -25,7 +25,7 @@ export const listInterviewUsage = capability({
   rest: { method: 'GET', path: '/api/billing/interviews' },
   async handler(ctx, input) {
     const org = await billingOrg(ctx, input.org);
-    const sql = sqlOf(ctx.services);
+    const sql = billingSql(ctx.services);
     type Row = { interview_id: string; project_ref: string | null; credits: number; processed_at: Date; total: string };
     const rows = await sql<Row>(
       `SELECT e.interview_id, o.handle || '/' || p.handle AS project_ref, -e.amount AS credits, e.created_at AS processed_at,

@@ -9,7 +9,7 @@ export function sqlOn(q: Queryable): Sql {
   return async <T>(text: string, bind: unknown[] = []) => (await q.query(text, bind)).rows as T[];
 }
 
-export function sqlOf(services: { db: Database }): Sql {
+export function billingSql(services: { db: Database }): Sql {
   return sqlOn(services.db.pool);
 }
 
