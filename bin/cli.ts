@@ -141,7 +141,7 @@ async function login(argv: string[]) {
     const user = await services.db.sequelize.transaction((t) =>
       ensureUser(services.models, { email, name: values.name ?? null, isAdmin: values.admin }, t),
     );
-    const org = await services.models.Organization.findByPk(user.personal_org_id!);
+    const org = (await services.db.pool.query<{ handle: string }>('SELECT handle FROM organizations WHERE id = $1', [user.personal_org_id])).rows[0];
     const { token } = await services.tokens.issue(user.id, 'cli');
     return { token, user_id: user.id, org_handle: org!.handle };
   });
@@ -204,7 +204,7 @@ try {
       process.exit(0);
     // falls through
     case 'oauth-rotate-key': {
-      const out = await withServices((services) => rotateSigningKey(services.db.sequelize));
+      const out = await withServices((services) => rotateSigningKey(services.db.pool));
       process.stdout.write(`New signing key ${out.kid}; ${out.kept} keys published. Restart servers to sign with it.\n`);
       process.exit(0);
     }
