@@ -49,8 +49,8 @@ describe('keys against the database', () => {
   const start = async (env: Record<string, string>) =>
     startService(loadConfig({ NODE_ENV: 'test', DATABASE_URL: await databaseUrl, DATA_DIR: dataDir, PORT: '0', WORKER: 'off', LOG_LEVEL: 'silent', ...env }));
   const canaryKeyId = async (svc: RunningService) => {
-    const [rows] = await svc.services.db.sequelize.query(`SELECT value FROM server_secrets WHERE name = 'encryption_canary'`);
-    return JSON.parse((rows as Array<{ value: string }>)[0].value).keyId as string;
+    const { rows } = await svc.services.db.pool.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'encryption_canary'`);
+    return JSON.parse(rows[0].value).keyId as string;
   };
   const api = async (svc: RunningService, token: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(svc.url + url, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -143,11 +143,11 @@ describe('keys against the database', () => {
 
   it('on a database from before the check value, refuses a key that opens none of its secrets', async () => {
     const svc = await start({ ENCRYPTION_KEY: K2 });
-    await svc.services.db.sequelize.query(`DELETE FROM server_secrets WHERE name = 'encryption_canary'`);
-    await svc.services.db.sequelize.query(
+    await svc.services.db.pool.query(`DELETE FROM server_secrets WHERE name = 'encryption_canary'`);
+    await svc.services.db.pool.query(
       `INSERT INTO project_settings (project_id, key, ciphertext, key_id) SELECT id, 'openai_api_key', 'AAAA', $1 FROM projects LIMIT 1
        ON CONFLICT (project_id, key) DO UPDATE SET ciphertext = 'AAAA', value = NULL, key_id = $1`,
-      { bind: [keyIdOf(parseKey(K2)!)] },
+      [keyIdOf(parseKey(K2)!)],
     );
     await svc.stop();
     const refused = await start({ ENCRYPTION_KEY: K1 }).then(() => null, (err: Error) => err.message);
