@@ -27,7 +27,7 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 
 /** Sets the workspace session cookie for `email` (creating the person if new). */
 async function signIn(services: Services, res: Response, email: string): Promise<{ user_id: string; email: string }> {
-  const user = await services.db.sequelize.transaction((t) => ensureUser(services.models, { email }, t));
+  const user = await inTransaction(services.db.pool, (sql) => ensureUser({ email }, sql));
   const { token } = await services.tokens.issue(user.id, 'sign-in');
   res.cookie('auth_token', token, { httpOnly: true, sameSite: 'lax', secure: services.baseUrl().startsWith('https:'), maxAge: USER_TOKEN_TTL_SECONDS * 1000, path: '/' });
   return { user_id: user.id, email: user.email };

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.ts';
 import { startService, type RunningService } from '../core/service.ts';
 import { ensureUser } from '../tools/account/users.ts';
+import { inTransaction } from '../core/tx.ts';
 import { keyIdOf, parseKey } from '../auth/secret-box.ts';
 import { TEST_ENCRYPTION_KEY, cloneDatabase } from './helpers/service.ts';
 import { refusedStart } from './helpers/refused.ts';
@@ -58,9 +59,9 @@ describe('keys against the database', () => {
   };
   const health = async (svc: RunningService) => (await fetch(`${svc.url}/api/health`)).json() as Promise<any>;
   const owner = async (svc: RunningService) => {
-    const { models, db, tokens } = svc.services;
-    const user = await db.sequelize.transaction((t) => ensureUser(models, { email: 'keys@example.com', name: null }, t));
-    const org = await models.Organization.findByPk(user.personal_org_id!);
+    const { db, tokens } = svc.services;
+    const user = await inTransaction(db.pool, (sql) => ensureUser({ email: 'keys@example.com', name: null }, sql));
+    const org = (await db.pool.query<{ handle: string }>('SELECT handle FROM organizations WHERE id = $1', [user.personal_org_id])).rows[0];
     return { token: (await tokens.issue(user.id, 'test')).token, orgHandle: org!.handle, P: `/api/orgs/${org!.handle}/projects/keys` };
   };
 
