@@ -5,6 +5,7 @@ import type { Services } from '../core/context.ts';
 import { AppError, RateLimitedError, ValidationError } from '../core/errors.ts';
 import { newId } from '../core/ids.ts';
 import { routeLimiter } from '../core/rate-limit.ts';
+import { inTransaction } from '../core/tx.ts';
 import { jsonBody } from '../rest/json-body.ts';
 import { ensureUser } from '../tools/account/users.ts';
 import { newOtp, otpHash, sameHash, sha256 } from './agent/tokens.ts';
@@ -26,7 +27,7 @@ function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
 
 /** Sets the workspace session cookie for `email` (creating the person if new). */
 async function signIn(services: Services, res: Response, email: string): Promise<{ user_id: string; email: string }> {
-  const user = await services.db.sequelize.transaction((t) => ensureUser(services.models, { email }, t));
+  const user = await inTransaction(services.db.pool, (sql) => ensureUser({ email }, sql));
   const { token } = await services.tokens.issue(user.id, 'sign-in');
   res.cookie('auth_token', token, { httpOnly: true, sameSite: 'lax', secure: services.baseUrl().startsWith('https:'), maxAge: USER_TOKEN_TTL_SECONDS * 1000, path: '/' });
   return { user_id: user.id, email: user.email };
@@ -83,22 +84,22 @@ export function emailCodeRoutes(services: Services): Router {
     try {
       const { email, code } = parse(VerifyBody, req.body);
       // The row is locked so that concurrent guesses count one by one.
-      const outcome = await services.db.sequelize.transaction(async (transaction) => {
-        const [rows] = await services.db.sequelize.query(
+      const outcome = await inTransaction(pool, async (sql) => {
+        const { rows } = await sql.query<{ id: string; secret_hash: string; failures: number; expires_at: Date }>(
           `SELECT id, secret_hash, failures, expires_at FROM signin_codes WHERE kind = 'email_code' AND lower(email) = lower($1) AND used_at IS NULL ORDER BY created_at DESC LIMIT 1 FOR UPDATE`,
-          { bind: [email], transaction },
+          [email],
         );
-        const row = (rows as Array<{ id: string; secret_hash: string; failures: number; expires_at: Date }>)[0];
+        const row = rows[0];
         if (!row || new Date(row.expires_at).getTime() < Date.now()) return new AppError(400, 'The code has expired; ask for a new one', { code: 'code_expired', action: 'POST /api/auth/email-code' });
         if (row.failures >= MAX_FAILURES) return new AppError(429, 'Too many wrong codes; ask for a new one', { code: 'code_locked', action: 'POST /api/auth/email-code' });
         if (!sameHash(otpHash(row.id, code), row.secret_hash)) {
-          await services.db.sequelize.query(`UPDATE signin_codes SET failures = failures + 1 WHERE id = $1`, { bind: [row.id], transaction });
+          await sql.query(`UPDATE signin_codes SET failures = failures + 1 WHERE id = $1`, [row.id]);
           const left = MAX_FAILURES - row.failures - 1;
           return left > 0
             ? new AppError(401, `The code is not right (${left} ${left === 1 ? 'try' : 'tries'} left)`, { code: 'code_invalid', details: { remaining: left } })
             : new AppError(429, 'Too many wrong codes; ask for a new one', { code: 'code_locked', action: 'POST /api/auth/email-code' });
         }
-        await services.db.sequelize.query(`UPDATE signin_codes SET used_at = now() WHERE id = $1`, { bind: [row.id], transaction });
+        await sql.query(`UPDATE signin_codes SET used_at = now() WHERE id = $1`, [row.id]);
         return null;
       });
       if (outcome) throw outcome;

@@ -1,5 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Logger } from '../core/logger.ts';
+import type { Sql } from '../core/tx.ts';
 import { EncryptionKeyError, loadSecretBox, type SecretBox } from './secret-box.ts';
 
 /**
@@ -14,19 +14,18 @@ const PLAINTEXT = 'verbatim encryption canary v1';
 type Sealed = { keyId: string; ciphertext: string };
 
 /** Ids of the keys that sealed anything stored in the database (secrets and the canary). */
-export async function sealedKeyIds(sequelize: Sequelize): Promise<string[]> {
-  const rows = await sequelize.query<{ key_id: string }>(
+export async function sealedKeyIds(sql: Sql): Promise<string[]> {
+  const { rows } = await sql.query<{ key_id: string }>(
     `SELECT key_id FROM project_settings WHERE key_id IS NOT NULL
      UNION SELECT token_key_id FROM tracker_connections
      UNION SELECT token_key_id FROM user_identities WHERE token_key_id IS NOT NULL
      UNION SELECT value::jsonb->>'keyId' FROM server_secrets WHERE name = '${CANARY}'`,
-    { type: QueryTypes.SELECT },
   );
   return rows.map((r) => r.key_id).filter(Boolean);
 }
 
-async function readCanary(sequelize: Sequelize): Promise<{ raw: string; sealed: Sealed } | null> {
-  const rows = await sequelize.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = $1`, { bind: [CANARY], type: QueryTypes.SELECT });
+async function readCanary(sql: Sql): Promise<{ raw: string; sealed: Sealed } | null> {
+  const { rows } = await sql.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = $1`, [CANARY]);
   return rows.length ? { raw: rows[0].value, sealed: JSON.parse(rows[0].value) as Sealed } : null;
 }
 
@@ -38,11 +37,11 @@ const FIX = 'Give every process on this database the same ENCRYPTION_KEY; after 
 
 /** Loads this process's keys and proves them against the database, or throws EncryptionKeyError. */
 export async function openSecretBox(
-  sequelize: Sequelize,
+  sql: Sql,
   opts: { envKey: string | null; previous: string[]; dataDir: string; log: Logger },
 ): Promise<SecretBox> {
-  const existing = await readCanary(sequelize);
-  const sealedBefore = existing ? [] : await sealedKeyIds(sequelize);
+  const existing = await readCanary(sql);
+  const sealedBefore = existing ? [] : await sealedKeyIds(sql);
   const box = loadSecretBox({ ...opts, mayGenerate: !existing && sealedBefore.length === 0 });
 
   if (!existing) {
@@ -50,9 +49,9 @@ export async function openSecretBox(
     if (sealedBefore.length && !sealedBefore.some((id) => box.knows(id))) {
       throw new EncryptionKeyError(`${whose(box)} opens none of the secrets stored in this database (sealed with key ${sealedBefore.join(', ')}). ${FIX}`);
     }
-    await sequelize.query(`INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, { bind: [CANARY, JSON.stringify(box.seal(PLAINTEXT, AAD))] });
+    await sql.query(`INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [CANARY, JSON.stringify(box.seal(PLAINTEXT, AAD))]);
   }
-  const canary = (await readCanary(sequelize))!;
+  const canary = (await readCanary(sql))!;
   let opened = false;
   try {
     opened = box.open(canary.sealed, AAD) === PLAINTEXT;
@@ -67,7 +66,7 @@ export async function openSecretBox(
   }
   if (canary.sealed.keyId !== box.keyId) {
     // Opened with a previous key: the current key takes over (only if nobody changed it meanwhile).
-    await sequelize.query(`UPDATE server_secrets SET value = $2 WHERE name = $1 AND value = $3`, { bind: [CANARY, JSON.stringify(box.seal(PLAINTEXT, AAD)), canary.raw] });
+    await sql.query(`UPDATE server_secrets SET value = $2 WHERE name = $1 AND value = $3`, [CANARY, JSON.stringify(box.seal(PLAINTEXT, AAD)), canary.raw]);
     opts.log.info('encryption check re-sealed with the current ENCRYPTION_KEY', { previous_key_id: canary.sealed.keyId, key_id: box.keyId });
   }
   return box;

@@ -6,7 +6,7 @@ import { serverSecret } from '../core/server-secrets.ts';
 export function signedCookie<T extends object>(services: Services, secretName: string, maxAgeSeconds: number) {
   let key: Buffer | null = null;
   const mac = async (value: string) => {
-    key ??= await serverSecret(services.db.sequelize, secretName);
+    key ??= await serverSecret(services.db.pool, secretName);
     return createHmac('sha256', key).update(value).digest('base64url');
   };
   return {

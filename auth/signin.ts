@@ -4,6 +4,7 @@ import { openidClient } from './openid.ts';
 import type { Services } from '../core/context.ts';
 import { AppError, UnavailableError, ValidationError } from '../core/errors.ts';
 import { routeLimiter } from '../core/rate-limit.ts';
+import { inTransaction } from '../core/tx.ts';
 import { safeReturn, signedCookie } from './signed-cookie.ts';
 import { cookieOf } from '../rest/cookies.ts';
 import { ensureUser } from '../tools/account/users.ts';
@@ -76,7 +77,7 @@ export function signInRoutes(services: Services): Router {
       // Some providers put e-mail in the ID token (Google), others only in userinfo.
       if (typeof claims.email !== 'string') claims = { ...claims, ...(await oidc.fetchUserInfo(config, tokens.access_token, claims.sub as string)) };
       if (typeof claims.email !== 'string' || claims.email_verified !== true) throw new AppError(401, 'The provider did not confirm an e-mail address', { code: 'email_unverified' });
-      const user = await services.db.sequelize.transaction((t) => ensureUser(services.models, { email: claims.email as string, name: typeof claims.name === 'string' ? claims.name : null }, t));
+      const user = await inTransaction(services.db.pool, (sql) => ensureUser({ email: claims.email as string, name: typeof claims.name === 'string' ? claims.name : null }, sql));
       const { token } = await services.tokens.issue(user.id, 'sign-in');
       res.clearCookie(FLOW_COOKIE, { path: '/api/auth' });
       res.cookie('auth_token', token, { httpOnly: true, sameSite: 'lax', secure: secure(), maxAge: USER_TOKEN_TTL_SECONDS * 1000, path: '/' });

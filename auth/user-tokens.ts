@@ -1,6 +1,6 @@
 import { createSecretKey } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
-import type { Models } from '../models/index.ts';
+import type { Sql } from '../core/tx.ts';
 import { newId } from '../core/ids.ts';
 import { AuthenticationError } from '../core/errors.ts';
 
@@ -21,14 +21,14 @@ export interface UserTokens {
   verify(token: string): Promise<UserTokenClaims>;
 }
 
-export function createUserTokens(rawKey: Uint8Array, models: Models): UserTokens {
+export function createUserTokens(rawKey: Uint8Array, sql: Sql): UserTokens {
   // A KeyObject spares jose a key import on every verification.
   const key = createSecretKey(rawKey);
   return {
     async issue(userId, origin) {
       const sessionId = newId('usn');
       const expiresAt = new Date(Date.now() + USER_TOKEN_TTL_SECONDS * 1000);
-      await models.UserSession.create({ id: sessionId, user_id: userId, origin, expires_at: expiresAt });
+      await sql.query(`INSERT INTO user_sessions (id, user_id, origin, expires_at) VALUES ($1, $2, $3, $4)`, [sessionId, userId, origin, expiresAt]);
       const token = await new SignJWT({ sid: sessionId, typ: 'user' })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setSubject(userId)

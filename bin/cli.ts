@@ -6,6 +6,7 @@ import { openServices, startService } from '../core/service.ts';
 import { StalePostgresError, inspectPostmaster, runningPostmaster, stopStartedPostgres } from '../core/embedded-postgres.ts';
 import { createSignInLink } from '../auth/email-code.ts';
 import { ensureUser } from '../tools/account/users.ts';
+import { inTransaction } from '../core/tx.ts';
 import { readOutbox } from '../core/mailer.ts';
 import { rotateSigningKey } from '../auth/oauth/keys.ts';
 import { listOperators, setAdminFlag } from '../tools/admin/operators.ts';
@@ -138,10 +139,8 @@ async function login(argv: string[]) {
     return void process.stdout.write(`${url}\n`);
   }
   const out = await withServices(async (services) => {
-    const user = await services.db.sequelize.transaction((t) =>
-      ensureUser(services.models, { email, name: values.name ?? null, isAdmin: values.admin }, t),
-    );
-    const org = await services.models.Organization.findByPk(user.personal_org_id!);
+    const user = await inTransaction(services.db.pool, (sql) => ensureUser({ email, name: values.name ?? null, isAdmin: values.admin }, sql));
+    const org = (await services.db.pool.query<{ handle: string }>('SELECT handle FROM organizations WHERE id = $1', [user.personal_org_id])).rows[0];
     const { token } = await services.tokens.issue(user.id, 'cli');
     return { token, user_id: user.id, org_handle: org!.handle };
   });
@@ -204,7 +203,7 @@ try {
       process.exit(0);
     // falls through
     case 'oauth-rotate-key': {
-      const out = await withServices((services) => rotateSigningKey(services.db.sequelize));
+      const out = await withServices((services) => rotateSigningKey(services.db.pool));
       process.stdout.write(`New signing key ${out.kid}; ${out.kept} keys published. Restart servers to sign with it.\n`);
       process.exit(0);
     }

@@ -67,16 +67,16 @@ export async function openServices(
     await migrateQueue(db.pool, log);
     const models = defineModels(db.sequelize);
     // Refuse to run with a key or a storage folder the other processes on this database do not share.
-    const secrets = await openSecretBox(db.sequelize, { envKey: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir, log });
-    if (config.storage.kind === 'local') await checkStorageFolder(db.sequelize, localStorageRoot(config));
-    const tokens = createUserTokens(await serverSecret(db.sequelize, 'user_token_key'), models);
+    const secrets = await openSecretBox(db.pool, { envKey: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir, log });
+    if (config.storage.kind === 'local') await checkStorageFolder(db.pool, localStorageRoot(config));
+    const tokens = createUserTokens(await serverSecret(db.pool, 'user_token_key'), db.pool);
     // The listening port is known only once HTTP is up; handlers read the address late.
     const address = { url: config.baseUrl ?? localUrl(config.host, config.port) };
     const baseUrl = () => address.url;
-    const storage = createStorage(config, await serverSecret(db.sequelize, 'storage_signing_key'), baseUrl);
+    const storage = createStorage(config, await serverSecret(db.pool, 'storage_signing_key'), baseUrl);
     const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir });
-    const agentTokenKey = createSecretKey(await serverSecret(db.sequelize, 'agent_token_key'));
-    const runtimeTokenKey = createSecretKey(await serverSecret(db.sequelize, 'runtime_token_key'));
+    const agentTokenKey = createSecretKey(await serverSecret(db.pool, 'agent_token_key'));
+    const runtimeTokenKey = createSecretKey(await serverSecret(db.pool, 'runtime_token_key'));
     let oauth: Promise<OAuth> | null = null;
     changes = await openChangeFeed(location.url, log);
     const auth = createAuthCache(changes);

@@ -53,7 +53,7 @@ describe('anonymous registration and claim', () => {
     expect(mail.raw).toContain('Shop agent [redacted] !');
     const otp = inbox.otpFor('agent-human@example.com')!;
     expect(otp).toMatch(/^\d{6}$/);
-    const [stored] = await svc.services.db.sequelize.query(`SELECT otp_hash FROM agent_registrations WHERE id = $1`, { bind: [reg.body.registration_id] });
+    const { rows: [stored] } = await svc.services.db.pool.query(`SELECT otp_hash FROM agent_registrations WHERE id = $1`, [reg.body.registration_id]);
     expect(JSON.stringify(stored)).not.toContain(otp);
 
     const wrong = await post('/agent/auth/claim/complete', { claim_token: reg.body.claim_token, otp: otp === '000000' ? '111111' : '000000' });
@@ -126,8 +126,8 @@ describe('OTP rules and errors', () => {
     expect(locked.body.code).toBe('otp_locked');
     expect((await post('/agent/auth/claim/complete', { claim_token: reg.claim_token, otp: second })).status).toBe(429);
     expect((await post('/agent/auth/claim', { claim_token: reg.claim_token, email: 'lock@example.com' })).body.code).toBe('otp_locked');
-    await svc.services.db.sequelize.query(`UPDATE agent_registrations SET locked_until = now() - interval '1 second' WHERE id = $1`, { bind: [reg.registration_id] });
-    await svc.services.db.sequelize.query(`DELETE FROM otp_mail_log`);
+    await svc.services.db.pool.query(`UPDATE agent_registrations SET locked_until = now() - interval '1 second' WHERE id = $1`, [reg.registration_id]);
+    await svc.services.db.pool.query(`DELETE FROM otp_mail_log`);
     await post('/agent/auth/claim', { claim_token: reg.claim_token, email: 'lock@example.com' });
     expect((await post('/agent/auth/claim/complete', { claim_token: reg.claim_token, otp: inbox.otpFor('lock@example.com')! })).body.status).toBe('claimed');
   });
@@ -135,11 +135,11 @@ describe('OTP rules and errors', () => {
   it('expires codes after ten minutes and names every registration error', async () => {
     const reg = (await anonymous()).body;
     await post('/agent/auth/claim', { claim_token: reg.claim_token, email: 'expiry@example.com' });
-    await svc.services.db.sequelize.query(`UPDATE agent_registrations SET otp_expires_at = now() - interval '1 second' WHERE id = $1`, { bind: [reg.registration_id] });
+    await svc.services.db.pool.query(`UPDATE agent_registrations SET otp_expires_at = now() - interval '1 second' WHERE id = $1`, [reg.registration_id]);
     expect((await post('/agent/auth/claim/complete', { claim_token: reg.claim_token, otp: inbox.otpFor('expiry@example.com')! })).body.code).toBe('otp_expired');
     expect((await post('/agent/auth/claim/complete', { claim_token: 'clm_nope', otp: '123456' })).body.code).toBe('invalid_claim_token');
     expect((await post('/agent/auth/claim/complete', { claim_token: reg.claim_token, otp: '12345' })).body.code).toBe('invalid_request');
-    await svc.services.db.sequelize.query(`UPDATE agent_registrations SET expires_at = now() - interval '1 second' WHERE id = $1`, { bind: [reg.registration_id] });
+    await svc.services.db.pool.query(`UPDATE agent_registrations SET expires_at = now() - interval '1 second' WHERE id = $1`, [reg.registration_id]);
     expect((await post('/agent/auth/claim', { claim_token: reg.claim_token, email: 'expiry@example.com' })).body.code).toBe('claim_expired');
     expect((await post('/agent/auth', { type: 'magic' })).body.code).toBe('unsupported_method');
     expect((await post('/agent/auth', { type: 'anonymous', requested_credential_type: 'access_token' })).body.code).toBe('unsupported_credential_type');
@@ -149,7 +149,7 @@ describe('OTP rules and errors', () => {
   });
 
   it('sends at most three claim mails an hour to one address', async () => {
-    await svc.services.db.sequelize.query(`DELETE FROM otp_mail_log`);
+    await svc.services.db.pool.query(`DELETE FROM otp_mail_log`);
     for (let i = 0; i < 3; i++) {
       expect((await post('/agent/auth', { type: 'identity_assertion', assertion_type: 'verified_email', assertion: 'busy@example.com', requested_credential_type: 'access_token' })).status).toBe(200);
       await svc.services.db.pool.query('DELETE FROM rate_limit_hits');
@@ -175,8 +175,8 @@ describe('mail delivery', () => {
       const res = await broken.api('POST', '/agent/auth', { body: { type: 'identity_assertion', assertion_type: 'verified_email', assertion: 'nobody@example.com', requested_credential_type: 'access_token' } });
       expect(res.status).toBe(502);
       expect(res.body.code).toBe('send_failed');
-      const [rows] = await broken.services.db.sequelize.query(`SELECT count(*)::int AS n FROM agent_registrations`);
-      expect((rows as any[])[0].n).toBe(0);
+      const { rows } = await broken.services.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM agent_registrations`);
+      expect(rows[0].n).toBe(0);
     } finally {
       await broken.stop();
     }

@@ -8,6 +8,7 @@ import { startService, type RunningService } from '../core/service.ts';
 import { TEST_ENCRYPTION_KEY, cloneDatabase } from './helpers/service.ts';
 import { runCliToEnd } from './helpers/process.ts';
 import { ensureUser } from '../tools/account/users.ts';
+import { inTransaction } from '../core/tx.ts';
 
 const running: RunningService[] = [];
 afterAll(async () => {
@@ -21,10 +22,10 @@ describe('OAuth signing keys', () => {
     const first = await startService(loadConfig(env));
     running.push(first);
     await first.services.oauth();
-    const [rows] = await first.services.db.sequelize.query(`SELECT value FROM server_secrets WHERE name = 'oauth_signing_jwks'`);
-    const original = JSON.parse((rows as Array<{ value: string }>)[0].value) as JWK[];
+    const { rows } = await first.services.db.pool.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'oauth_signing_jwks'`);
+    const original = JSON.parse(rows[0].value) as JWK[];
     expect(original).toHaveLength(1);
-    const user = await first.services.db.sequelize.transaction((t) => ensureUser(first.services.models, { email: 'keys@example.com' }, t));
+    const user = await inTransaction(first.services.db.pool, (sql) => ensureUser({ email: 'keys@example.com' }, sql));
     const oldToken = await new SignJWT({ scope: 'agent:read', client_id: 'c1' })
       .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: original[0].kid })
       .setIssuer('http://verbatim.test/api/oauth')

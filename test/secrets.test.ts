@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.ts';
 import { startService, type RunningService } from '../core/service.ts';
 import { ensureUser } from '../tools/account/users.ts';
+import { inTransaction } from '../core/tx.ts';
 import { keyIdOf, parseKey } from '../auth/secret-box.ts';
 import { TEST_ENCRYPTION_KEY, cloneDatabase } from './helpers/service.ts';
 import { refusedStart } from './helpers/refused.ts';
@@ -49,8 +50,8 @@ describe('keys against the database', () => {
   const start = async (env: Record<string, string>) =>
     startService(loadConfig({ NODE_ENV: 'test', DATABASE_URL: await databaseUrl, DATA_DIR: dataDir, PORT: '0', WORKER: 'off', LOG_LEVEL: 'silent', ...env }));
   const canaryKeyId = async (svc: RunningService) => {
-    const [rows] = await svc.services.db.sequelize.query(`SELECT value FROM server_secrets WHERE name = 'encryption_canary'`);
-    return JSON.parse((rows as Array<{ value: string }>)[0].value).keyId as string;
+    const { rows } = await svc.services.db.pool.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = 'encryption_canary'`);
+    return JSON.parse(rows[0].value).keyId as string;
   };
   const api = async (svc: RunningService, token: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
     const res = await fetch(svc.url + url, { method, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -58,9 +59,9 @@ describe('keys against the database', () => {
   };
   const health = async (svc: RunningService) => (await fetch(`${svc.url}/api/health`)).json() as Promise<any>;
   const owner = async (svc: RunningService) => {
-    const { models, db, tokens } = svc.services;
-    const user = await db.sequelize.transaction((t) => ensureUser(models, { email: 'keys@example.com', name: null }, t));
-    const org = await models.Organization.findByPk(user.personal_org_id!);
+    const { db, tokens } = svc.services;
+    const user = await inTransaction(db.pool, (sql) => ensureUser({ email: 'keys@example.com', name: null }, sql));
+    const org = (await db.pool.query<{ handle: string }>('SELECT handle FROM organizations WHERE id = $1', [user.personal_org_id])).rows[0];
     return { token: (await tokens.issue(user.id, 'test')).token, orgHandle: org!.handle, P: `/api/orgs/${org!.handle}/projects/keys` };
   };
 
@@ -143,11 +144,11 @@ describe('keys against the database', () => {
 
   it('on a database from before the check value, refuses a key that opens none of its secrets', async () => {
     const svc = await start({ ENCRYPTION_KEY: K2 });
-    await svc.services.db.sequelize.query(`DELETE FROM server_secrets WHERE name = 'encryption_canary'`);
-    await svc.services.db.sequelize.query(
+    await svc.services.db.pool.query(`DELETE FROM server_secrets WHERE name = 'encryption_canary'`);
+    await svc.services.db.pool.query(
       `INSERT INTO project_settings (project_id, key, ciphertext, key_id) SELECT id, 'openai_api_key', 'AAAA', $1 FROM projects LIMIT 1
        ON CONFLICT (project_id, key) DO UPDATE SET ciphertext = 'AAAA', value = NULL, key_id = $1`,
-      { bind: [keyIdOf(parseKey(K2)!)] },
+      [keyIdOf(parseKey(K2)!)],
     );
     await svc.stop();
     const refused = await start({ ENCRYPTION_KEY: K1 }).then(() => null, (err: Error) => err.message);

@@ -3,6 +3,7 @@ import type { Services } from '../../core/context.ts';
 import { AppError, RateLimitedError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { describeIssues } from '../../core/invoke.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
 import { ensureUser } from '../../tools/account/users.ts';
 import { sanitiseContext } from './sanitize.ts';
 import { verifyIdJag } from './assertions.ts';
@@ -83,17 +84,14 @@ async function registerWithIdJag({ services, tokenKey }: AgentDeps, input: z.out
   const id = newId('reg');
   const jti = newId('atk');
   const expires = later(ACCESS_TOKEN_TTL_SECONDS * 1000);
-  const token = await services.db.sequelize.transaction(async (transaction) => {
-    const user = await ensureUser(services.models, { email: who.email }, transaction);
-    await services.db.sequelize.query(
+  const token = await inTransaction(services.db.pool, async (sql) => {
+    const user = await ensureUser({ email: who.email }, sql);
+    await sql.query(
       `INSERT INTO agent_registrations (id, registration_type, status, email, user_id, agent_context, claimed_at, expires_at, post_claim_scopes, provider_issuer, provider_subject)
        VALUES ($1, 'agent-provider', 'claimed', $2, $3, $4, now(), $5, $6, $7, $8)`,
-      { bind: [id, who.email, user.id, sanitiseContext(input.agent_context), expires, scopes, who.issuer, who.subject], transaction },
+      [id, who.email, user.id, sanitiseContext(input.agent_context), expires, scopes, who.issuer, who.subject],
     );
-    await services.db.sequelize.query(`INSERT INTO agent_credentials (id, registration_id, kind, token_hash, scopes, expires_at) VALUES ($1, $2, 'access_token', $3, $4, $5)`, {
-      bind: [jti, id, sha256(jti), scopes, expires],
-      transaction,
-    });
+    await sql.query(`INSERT INTO agent_credentials (id, registration_id, kind, token_hash, scopes, expires_at) VALUES ($1, $2, 'access_token', $3, $4, $5)`, [jti, id, sha256(jti), scopes, expires]);
     return signAgentToken(tokenKey, { sub: user.id, jti, scope: scopes.join(' '), act: { iss: who.issuer, sub: who.subject } }, expires);
   });
   return { registration_id: id, registration_type: 'agent-provider', credential_type: 'access_token', credential: token, credential_expires: expires.toISOString(), scopes };
@@ -109,16 +107,13 @@ export async function register({ services, tokenKey }: AgentDeps, body: unknown)
     const key = newApiKey();
     const claimToken = newClaimToken();
     const claimExpires = later(CLAIM_TOKEN_HOURS * 3600_000);
-    await services.db.sequelize.transaction(async (transaction) => {
-      await services.db.sequelize.query(
+    await inTransaction(services.db.pool, async (sql) => {
+      await sql.query(
         `INSERT INTO agent_registrations (id, registration_type, status, agent_context, claim_token_hash, claim_token_expires_at, expires_at)
          VALUES ($1, 'anonymous', 'registered', $2, $3, $4, $5)`,
-        { bind: [id, context, sha256(claimToken), claimExpires, later(REGISTRATION_DAYS * 86_400_000)], transaction },
+        [id, context, sha256(claimToken), claimExpires, later(REGISTRATION_DAYS * 86_400_000)],
       );
-      await services.db.sequelize.query(`INSERT INTO agent_credentials (id, registration_id, kind, token_hash, scopes) VALUES ($1, $2, 'api_key', $3, '{}')`, {
-        bind: [newId('acr'), id, sha256(key)],
-        transaction,
-      });
+      await sql.query(`INSERT INTO agent_credentials (id, registration_id, kind, token_hash, scopes) VALUES ($1, $2, 'api_key', $3, '{}')`, [newId('acr'), id, sha256(key)]);
     });
     return {
       registration_id: id,
@@ -143,11 +138,11 @@ export async function register({ services, tokenKey }: AgentDeps, body: unknown)
   const claimToken = newClaimToken();
   const claimExpires = later(CLAIM_TOKEN_HOURS * 3600_000);
   const otp = newOtp();
-  await services.db.sequelize.transaction(async (transaction) => {
-    await services.db.sequelize.query(
+  await inTransaction(services.db.pool, async (sql) => {
+    await sql.query(
       `INSERT INTO agent_registrations (id, registration_type, status, email, agent_context, claim_token_hash, claim_token_expires_at, claim_attempt_id, otp_hash, otp_expires_at, expires_at)
        VALUES ($1, 'email-verification', 'claim_in_progress', $2, $3, $4, $5, $6, $7, $8, $9)`,
-      { bind: [id, email, context, sha256(claimToken), claimExpires, newId('cla'), otpHash(id, otp), later(OTP_MINUTES * 60_000), later(REGISTRATION_DAYS * 86_400_000)], transaction },
+      [id, email, context, sha256(claimToken), claimExpires, newId('cla'), otpHash(id, otp), later(OTP_MINUTES * 60_000), later(REGISTRATION_DAYS * 86_400_000)],
     );
     await mailOtp(services, email, otp, context);
   });
@@ -176,9 +171,9 @@ interface RegistrationRow {
   post_claim_scopes: string[];
 }
 
-async function registrationFor(services: Services, claimToken: string, transaction: import('sequelize').Transaction): Promise<RegistrationRow> {
-  const [rows] = await services.db.sequelize.query(`SELECT * FROM agent_registrations WHERE claim_token_hash = $1 FOR UPDATE`, { bind: [sha256(claimToken)], transaction });
-  const reg = (rows as RegistrationRow[])[0];
+/** The registration of a claim token, locked FOR UPDATE in the caller's transaction. */
+async function registrationFor(claimToken: string, sql: Sql): Promise<RegistrationRow> {
+  const [reg] = (await sql.query<RegistrationRow>(`SELECT * FROM agent_registrations WHERE claim_token_hash = $1 FOR UPDATE`, [sha256(claimToken)])).rows;
   if (!reg) throw agentError(400, 'invalid_claim_token', 'The claim token is not valid');
   if (reg.expires_at.getTime() < Date.now()) throw agentError(400, 'claim_expired', 'The registration has expired; register again');
   if (reg.status === 'claimed') throw agentError(409, 'previously_claimed', 'This registration is already claimed');
@@ -196,12 +191,12 @@ export async function claim({ services }: AgentDeps, body: unknown) {
   const otp = newOtp();
   const attempt = newId('cla');
   const expires = later(OTP_MINUTES * 60_000);
-  const reg = await services.db.sequelize.transaction(async (transaction) => {
-    const r = await registrationFor(services, input.claim_token, transaction);
+  const reg = await inTransaction(services.db.pool, async (sql) => {
+    const r = await registrationFor(input.claim_token, sql);
     const context = sanitiseContext(input.agent_context) ?? r.agent_context;
-    await services.db.sequelize.query(
+    await sql.query(
       `UPDATE agent_registrations SET status = 'claim_in_progress', email = $2, agent_context = $3, claim_attempt_id = $4, otp_hash = $5, otp_expires_at = $6, otp_failures = 0, updated_at = now() WHERE id = $1`,
-      { bind: [r.id, input.email, context, attempt, otpHash(r.id, otp), expires], transaction },
+      [r.id, input.email, context, attempt, otpHash(r.id, otp), expires],
     );
     await mailOtp(services, input.email, otp, context);
     return r;
@@ -214,32 +209,29 @@ const CompleteBody = z.object({ claim_token: z.string().min(1).max(200), otp: z.
 export async function complete({ services, tokenKey }: AgentDeps, body: unknown) {
   const input = parse(CompleteBody, body);
   // Wrong codes are counted in their own transaction, so the count survives the error answer.
-  const outcome = await services.db.sequelize.transaction(async (transaction) => {
-    const r = await registrationFor(services, input.claim_token, transaction);
+  const outcome = await inTransaction(services.db.pool, async (sql) => {
+    const r = await registrationFor(input.claim_token, sql);
     if (!r.otp_hash || !r.email) return { error: agentError(400, 'invalid_request', 'Start the claim with /agent/auth/claim first') };
     if (!r.otp_expires_at || r.otp_expires_at.getTime() < Date.now()) return { error: agentError(400, 'otp_expired', 'The code has expired; request a new one with /agent/auth/claim') };
     if (!sameHash(otpHash(r.id, input.otp), r.otp_hash)) {
       const failures = r.otp_failures + 1;
       if (failures >= MAX_FAILURES) {
-        await services.db.sequelize.query(`UPDATE agent_registrations SET otp_failures = $2, locked_until = $3, updated_at = now() WHERE id = $1`, { bind: [r.id, failures, later(LOCK_MINUTES * 60_000)], transaction });
+        await sql.query(`UPDATE agent_registrations SET otp_failures = $2, locked_until = $3, updated_at = now() WHERE id = $1`, [r.id, failures, later(LOCK_MINUTES * 60_000)]);
         return { error: agentError(429, 'otp_locked', 'Too many wrong codes: the claim is locked for an hour') };
       }
-      await services.db.sequelize.query(`UPDATE agent_registrations SET otp_failures = $2, updated_at = now() WHERE id = $1`, { bind: [r.id, failures], transaction });
+      await sql.query(`UPDATE agent_registrations SET otp_failures = $2, updated_at = now() WHERE id = $1`, [r.id, failures]);
       return { error: agentError(401, 'otp_invalid', 'The code is not right', { remaining: MAX_FAILURES - failures }) };
     }
-    const user = await ensureUser(services.models, { email: r.email }, transaction);
-    await services.db.sequelize.query(`UPDATE agent_registrations SET status = 'claimed', user_id = $2, claimed_at = now(), otp_hash = NULL, updated_at = now() WHERE id = $1`, { bind: [r.id, user.id], transaction });
+    const user = await ensureUser({ email: r.email }, sql);
+    await sql.query(`UPDATE agent_registrations SET status = 'claimed', user_id = $2, claimed_at = now(), otp_hash = NULL, updated_at = now() WHERE id = $1`, [r.id, user.id]);
     if (r.registration_type === 'anonymous') {
-      await services.db.sequelize.query(`UPDATE agent_credentials SET scopes = $2 WHERE registration_id = $1 AND kind = 'api_key' AND revoked_at IS NULL`, { bind: [r.id, r.post_claim_scopes], transaction });
+      await sql.query(`UPDATE agent_credentials SET scopes = $2 WHERE registration_id = $1 AND kind = 'api_key' AND revoked_at IS NULL`, [r.id, r.post_claim_scopes]);
       return { result: { registration_id: r.id, status: 'claimed' } };
     }
     const jti = newId('atk');
     const expires = later(ACCESS_TOKEN_TTL_SECONDS * 1000);
     const token = await signAgentToken(tokenKey, { sub: user.id, jti, scope: r.post_claim_scopes.join(' '), act: { iss: EMAIL_ACT_ISSUER, sub: r.id } }, expires);
-    await services.db.sequelize.query(`INSERT INTO agent_credentials (id, registration_id, kind, token_hash, scopes, expires_at) VALUES ($1, $2, 'access_token', $3, $4, $5)`, {
-      bind: [jti, r.id, sha256(jti), r.post_claim_scopes, expires],
-      transaction,
-    });
+    await sql.query(`INSERT INTO agent_credentials (id, registration_id, kind, token_hash, scopes, expires_at) VALUES ($1, $2, 'access_token', $3, $4, $5)`, [jti, r.id, sha256(jti), r.post_claim_scopes, expires]);
     return { result: { registration_id: r.id, status: 'claimed', credential_type: 'access_token', credential: token, credential_expires: expires.toISOString(), scopes: r.post_claim_scopes } };
   });
   if ('error' in outcome) throw outcome.error;

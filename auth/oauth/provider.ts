@@ -36,8 +36,8 @@ export async function createOAuth(services: Services, { accessTokenTTL = 3600 }:
   const { default: Provider, errors } = await import('oidc-provider');
   const base = services.baseUrl();
   const issuer = issuerOf(base);
-  const keys = await signingKeys(services.db.sequelize);
-  const cookieKey = (await serverSecret(services.db.sequelize, 'oauth_cookie_key')).toString('base64url');
+  const keys = await signingKeys(services.db.pool);
+  const cookieKey = (await serverSecret(services.db.pool, 'oauth_cookie_key')).toString('base64url');
   const resources = new Set([mcpResource(base), base]);
 
   const configuration: Configuration = {
@@ -73,7 +73,7 @@ export async function createOAuth(services: Services, { accessTokenTTL = 3600 }:
       },
     },
     async findAccount(_ctx, id) {
-      const user = await services.models.User.findByPk(id);
+      const user = (await services.db.pool.query<{ email: string; name: string | null }>('SELECT email, name FROM users WHERE id = $1', [id])).rows[0];
       if (!user) return undefined;
       return { accountId: id, claims: async () => ({ sub: id, email: user.email, email_verified: true, name: user.name ?? undefined }) };
     },

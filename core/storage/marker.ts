@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { QueryTypes, type Sequelize } from 'sequelize';
 import { writeOnce } from '../write-once.ts';
+import type { Sql } from '../tx.ts';
 
 const RECORD = 'local_storage_id';
 export const MARKER_FILE = '.verbatim-storage-id';
@@ -15,11 +15,11 @@ export class StorageFolderError extends Error {}
  * with a random id into the folder and records the id in the database; a process whose
  * folder lacks that marker is refused.
  */
-export async function checkStorageFolder(sequelize: Sequelize, root: string): Promise<void> {
+export async function checkStorageFolder(sql: Sql, root: string): Promise<void> {
   const file = path.join(root, MARKER_FILE);
   const read = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : null);
   const recorded = async () =>
-    (await sequelize.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = $1`, { bind: [RECORD], type: QueryTypes.SELECT }))[0]?.value ?? null;
+    (await sql.query<{ value: string }>(`SELECT value FROM server_secrets WHERE name = $1`, [RECORD])).rows[0]?.value ?? null;
 
   let expected = await recorded();
   if (!expected) {
@@ -27,7 +27,7 @@ export async function checkStorageFolder(sequelize: Sequelize, root: string): Pr
     if (!read()) writeOnce(file, randomBytes(12).toString('hex') + '\n');
     const mine = read();
     if (!mine) throw new StorageFolderError(`${file} is empty: remove it and start again`);
-    await sequelize.query(`INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, { bind: [RECORD, mine] });
+    await sql.query(`INSERT INTO server_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING`, [RECORD, mine]);
     expected = await recorded();
   }
   const found = read();

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { QueryTypes, type Transaction } from 'sequelize';
 import { capability } from '../../core/registry.ts';
 import { projectOf, type Services } from '../../core/context.ts';
 import { ValidationError } from '../../core/errors.ts';
 import { deletes } from '../common.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
 import { TASK_FOR_STEP } from '../interviews/pipeline.ts';
 
 const IN_PROJECT_INTERVIEWS = `interview_id IN (SELECT id FROM interviews WHERE project_id = $1)`;
@@ -38,20 +38,19 @@ interface Stored {
   upload_id: string | null;
 }
 
-async function purgeRows(services: Services, projectId: string, transaction: Transaction) {
-  const { sequelize } = services.db;
+async function purgeRows(projectId: string, sql: Sql) {
   const bind = [projectId];
   // One purge of a project at a time.
-  await sequelize.query(`SELECT id FROM projects WHERE id = $1 FOR UPDATE`, { bind, transaction });
+  await sql.query(`SELECT id FROM projects WHERE id = $1 FOR UPDATE`, bind);
   let rows = 0;
-  for (const sql of COUNTED_DELETES) rows += await sequelize.query(sql, { bind, transaction, type: QueryTypes.BULKDELETE });
+  for (const text of COUNTED_DELETES) rows += (await sql.query(text, bind)).rowCount ?? 0;
   const stored: Stored[] = [];
-  for (const sql of KEYED_DELETES) stored.push(...(await sequelize.query<Stored>(sql, { bind, transaction, type: QueryTypes.SELECT })));
-  const interviews = await sequelize.query<{ id: string }>(`DELETE FROM interviews WHERE project_id = $1 RETURNING id`, { bind, transaction, type: QueryTypes.SELECT });
-  await sequelize.query(`UPDATE intakes SET complete_count = 0, qualified_count = 0, disqualified_count = 0, updated_at = now() WHERE project_id = $1`, { bind, transaction });
+  for (const text of KEYED_DELETES) stored.push(...(await sql.query<Stored>(text, bind)).rows);
+  const interviews = (await sql.query<{ id: string }>(`DELETE FROM interviews WHERE project_id = $1 RETURNING id`, bind)).rows;
+  await sql.query(`UPDATE intakes SET complete_count = 0, qualified_count = 0, disqualified_count = 0, updated_at = now() WHERE project_id = $1`, bind);
   // Queued processing of the deleted interviews goes too (a running step finds its interview gone).
   const jobKeys = interviews.flatMap(({ id }) => [...Object.keys(TASK_FOR_STEP).map((step) => `interview:${id}:${step}`), `conductor:${id}:finalize`]);
-  if (jobKeys.length) await sequelize.query(`SELECT graphile_worker.remove_job(k) FROM unnest($1::text[]) AS k`, { bind: [jobKeys], transaction });
+  if (jobKeys.length) await sql.query(`SELECT graphile_worker.remove_job(k) FROM unnest($1::text[]) AS k`, [jobKeys]);
   return { rows: rows + stored.length + interviews.length, stored };
 }
 
@@ -103,7 +102,7 @@ export const purgeProject = capability({
     if (input.confirm !== project.handle) {
       throw new ValidationError('confirm does not match the project handle: nothing was deleted', { code: 'confirmation_mismatch', action: `Send {"confirm": "${project.handle}"} to purge this project's research data` });
     }
-    const { rows, stored } = await ctx.services.db.sequelize.transaction((transaction) => purgeRows(ctx.services, project.id, transaction));
+    const { rows, stored } = await inTransaction(ctx.services.db.pool, (sql) => purgeRows(project.id, sql));
     const { objects, complete } = await purgeObjects(ctx.services, project.id, stored);
     ctx.log.info('project purged', { projectId: project.id, rows, objects });
     return { success: complete, dbRowsDeleted: rows, objectsDeleted: objects };

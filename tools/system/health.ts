@@ -10,7 +10,7 @@ const probes = new WeakMap<Services, { at: number; checks: Promise<{ database: b
 
 async function probe({ db, secrets }: Services) {
   const database = await db.pool.query('SELECT 1').then(() => true, () => false);
-  const unknown = database ? (await sealedKeyIds(db.sequelize).catch(() => [])).filter((id) => !secrets.knows(id)) : [];
+  const unknown = database ? (await sealedKeyIds(db.pool).catch(() => [])).filter((id) => !secrets.knows(id)) : [];
   return { database, encryption_key: unknown.length === 0 };
 }
 
