@@ -2,7 +2,7 @@ import type { AnswerCache } from './answer-cache.ts';
 import type { Config } from './config.ts';
 import type { Database } from './database.ts';
 import type { Logger } from './logger.ts';
-import type { Models, ProjectAttrs, Role } from '../models/index.ts';
+import type { ProjectAttrs, Role } from '../models/index.ts';
 import type { SecretBox } from '../auth/secret-box.ts';
 import type { UserTokens } from '../auth/user-tokens.ts';
 import type { Storage } from './storage/storage.ts';
@@ -51,7 +51,6 @@ export interface Services {
   config: Config;
   log: Logger;
   db: Database;
-  models: Models;
   secrets: SecretBox;
   tokens: UserTokens;
   storage: Storage;

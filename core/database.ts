@@ -1,13 +1,11 @@
 import pg from 'pg';
-import { Sequelize } from 'sequelize';
 import type { Config } from './config.ts';
 import type { Logger } from './logger.ts';
 import { startEmbeddedPostgres, runningEmbeddedUrl, type EmbeddedPostgresHandle } from './embedded-postgres.ts';
 
 export interface Database {
   url: string;
-  sequelize: Sequelize;
-  /** Plain pg pool for graphile-worker and hot-path reads. */
+  /** The one pool every statement and graphile-worker use. */
   pool: pg.Pool;
   close(): Promise<void>;
 }
@@ -54,24 +52,17 @@ export async function locateDatabase(config: Config, log: Logger, opts: { attach
   return { url: embedded.url(DEFAULT_DB), embedded };
 }
 
-export function connect(url: string, log: Logger, sizes: { poolSize?: number; ormPoolSize?: number } = {}): Database {
-  const { poolSize = 10, ormPoolSize = poolSize } = sizes;
-  // UTC like Sequelize's connections, so timestamps read as text (tools/common.ts isoRequired) are UTC too.
+export function connect(url: string, log: Logger, sizes: { poolSize?: number } = {}): Database {
+  const { poolSize = 10 } = sizes;
+  // UTC, so timestamps read as text (tools/common.ts isoRequired) are UTC too.
   const pool = new pg.Pool({ connectionString: url, max: poolSize, options: '-c TimeZone=UTC' });
   pool.on('error', (err) => log.warn('postgres pool error', { message: err.message }));
   pool.on('connect', (client) => client.on('error', (err) => log.warn('postgres client error', { message: err.message })));
-  const sequelize = new Sequelize(url, {
-    dialect: 'postgres',
-    logging: false,
-    pool: { max: ormPoolSize, min: 0, idle: 10_000 },
-    define: { underscored: true, timestamps: true, createdAt: 'created_at', updatedAt: 'updated_at' },
-  });
   return {
     url,
-    sequelize,
     pool,
     async close() {
-      await Promise.allSettled([sequelize.close(), pool.end()]);
+      await pool.end();
     },
   };
 }

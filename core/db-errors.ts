@@ -1,6 +1,6 @@
 import { AppError, ConflictError, ValidationError } from './errors.ts';
 
-/** What Postgres said, whether the error came from pg directly or wrapped by Sequelize. */
+/** What Postgres said, as pg reports it. */
 export interface PgDiagnostics {
   code: string;
   message: string;
@@ -12,8 +12,7 @@ export interface PgDiagnostics {
 
 export function pgDiagnostics(err: unknown): PgDiagnostics | null {
   if (!err || typeof err !== 'object') return null;
-  const e = err as { parent?: unknown; original?: unknown };
-  const pg = (e.parent ?? e.original ?? err) as Record<string, unknown>;
+  const pg = err as Record<string, unknown>;
   if (typeof pg.code !== 'string' || !/^[0-9A-Z]{5}$/.test(pg.code) || !('severity' in pg)) return null;
   const text = (k: string) => (typeof pg[k] === 'string' ? (pg[k] as string) : undefined);
   return { code: pg.code, message: String(pg.message ?? ''), detail: text('detail'), constraint: text('constraint'), table: text('table'), column: text('column') };

@@ -8,7 +8,6 @@ import { createLogger, type Logger } from './logger.ts';
 import { connect, locateDatabase, type Database } from './database.ts';
 import { anyPending } from '../models/migrate.ts';
 import { migrateApart } from '../models/migrate-apart.ts';
-import { defineModels } from '../models/index.ts';
 import { openSecretBox } from '../auth/encryption-canary.ts';
 import { createUserTokens } from '../auth/user-tokens.ts';
 import { serverSecret } from './server-secrets.ts';
@@ -60,12 +59,11 @@ export async function openServices(
   let db: Database | null = null;
   let changes: ChangeFeed | null = null;
   try {
-    // Each running job holds at most one ORM connection, beside the ones HTTP requests use.
-    db = connect(location.url, log, { ormPoolSize: config.worker ? 10 + config.workerConcurrency : 10 });
+    // Each running job holds at most one connection, beside the ones HTTP requests use.
+    db = connect(location.url, log, { poolSize: config.worker ? 10 + config.workerConcurrency : 10 });
     // Pending migrations run in a child process, so the service never holds umzug (models/migrate-apart.ts).
     if (await anyPending(db.pool)) await migrateApart(location.url);
     await migrateQueue(db.pool, log);
-    const models = defineModels(db.sequelize);
     // Refuse to run with a key or a storage folder the other processes on this database do not share.
     const secrets = await openSecretBox(db.pool, { envKey: config.encryptionKey, previous: config.encryptionKeysPrevious, dataDir: config.dataDir, log });
     if (config.storage.kind === 'local') await checkStorageFolder(db.pool, localStorageRoot(config));
@@ -80,7 +78,7 @@ export async function openServices(
     let oauth: Promise<OAuth> | null = null;
     changes = await openChangeFeed(location.url, log);
     const auth = createAuthCache(changes);
-    const services: Services = { config, log, db, models, secrets, tokens, storage, billing: config.billing === 'off' ? openBilling : creditBilling(db), mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)), changes, auth, answers: new AnswerCache() };
+    const services: Services = { config, log, db, secrets, tokens, storage, billing: config.billing === 'off' ? openBilling : creditBilling(db), mailer, agentTokenKey, runtimeTokenKey, baseUrl, oauth: () => (oauth ??= createOAuth(services)), changes, auth, answers: new AnswerCache() };
     const database = db;
     const feed = changes;
     return {

@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import type { Transaction } from 'sequelize';
 
 /** Where a statement runs: the pool (a transaction of its own) or the client of an open transaction. */
 export type Sql = Pick<pg.Pool, 'query'>;
@@ -22,16 +21,4 @@ export async function inTransaction<T>(pool: pg.Pool, work: (sql: pg.PoolClient)
   } finally {
     client.release(broken);
   }
-}
-
-/**
- * The connection of an open Sequelize transaction, for `pg` statements that must join it. Only
- * for callers in areas not yet moved off Sequelize (docs/decisions.md, "One data-access path"):
- * rows read this way are parsed by Sequelize's type parsers (int8 as text), so read through it
- * only what those parsers leave alone.
- */
-export function sqlOf(transaction: Transaction): Sql {
-  const connection = (transaction as unknown as { connection?: pg.Client }).connection;
-  if (!connection) throw new Error('sqlOf: the Sequelize transaction has no connection (not started, or already finished)');
-  return connection;
 }

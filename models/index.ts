@@ -1,8 +1,4 @@
-import { DataTypes, Model, type ModelStatic, type Sequelize } from 'sequelize';
-
-type Creation<T, O extends keyof T> = Omit<T, O> & Partial<Pick<T, O>>;
 type Timestamps = { created_at: Date; updated_at: Date };
-type Row<T extends object, O extends keyof T> = Model<T, Creation<T, O>> & T;
 
 export type Role = 'owner' | 'admin' | 'member';
 
@@ -295,63 +291,9 @@ export interface FindingAttrs extends Timestamps {
   created_by: string | null;
 }
 
-type TS = 'created_at' | 'updated_at';
-export type UserRow = Row<UserAttrs, TS | 'name' | 'is_admin' | 'personal_org_id' | 'onboarding_json'>;
-export type UserSessionRow = Row<UserSessionAttrs, TS | 'revoked_at'>;
-export type OrganizationRow = Row<OrganizationAttrs, TS | 'personal'>;
-export type MembershipRow = Row<MembershipAttrs, TS>;
-// Plain rows as `pg` reads them (tools/interviews/rows.ts): these tables have no Sequelize model.
+// Plain rows as `pg` reads them (tools/interviews/rows.ts).
 export type InterviewRow = InterviewAttrs;
 export type ArtifactRow = ArtifactAttrs;
 export type TranscriptSegmentRow = TranscriptSegmentAttrs;
 export type MediaChunkRow = MediaChunkAttrs;
 export type MediaUploadRow = MediaUploadAttrs;
-
-// Sequelize mutates attribute definitions, so every attribute gets a fresh object.
-const text = () => ({ type: DataTypes.TEXT });
-const nullableText = () => ({ type: DataTypes.TEXT, allowNull: true });
-const json = () => ({ type: DataTypes.JSONB, allowNull: true });
-const when = () => ({ type: DataTypes.DATE, allowNull: true });
-
-/**
- * Models are defined per Sequelize instance (not with global classes), so two services
- * in one process — tests, the benchmark — never share a connection by accident.
- */
-export function defineModels(sequelize: Sequelize) {
-  const User = sequelize.define<UserRow>('User', {
-    id: { ...text(), primaryKey: true },
-    email: { ...text(), allowNull: false },
-    name: nullableText(),
-    is_admin: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-    personal_org_id: nullableText(),
-    onboarding_json: json(),
-  } as never, { tableName: 'users' }) as ModelStatic<UserRow>;
-
-  const UserSession = sequelize.define<UserSessionRow>('UserSession', {
-    id: { ...text(), primaryKey: true },
-    user_id: { ...text(), allowNull: false },
-    origin: { ...text(), allowNull: false },
-    expires_at: { type: DataTypes.DATE, allowNull: false },
-    revoked_at: when(),
-  } as never, { tableName: 'user_sessions' }) as ModelStatic<UserSessionRow>;
-
-  const Organization = sequelize.define<OrganizationRow>('Organization', {
-    id: { ...text(), primaryKey: true },
-    handle: { ...text(), allowNull: false },
-    name: { ...text(), allowNull: false },
-    personal: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
-  } as never, { tableName: 'organizations' }) as ModelStatic<OrganizationRow>;
-
-  const Membership = sequelize.define<MembershipRow>('Membership', {
-    id: { ...text(), primaryKey: true },
-    organization_id: { ...text(), allowNull: false },
-    user_id: { ...text(), allowNull: false },
-    role: { ...text(), allowNull: false },
-  } as never, { tableName: 'memberships' }) as ModelStatic<MembershipRow>;
-
-  return {
-    User, UserSession, Organization, Membership,
-  };
-}
-
-export type Models = ReturnType<typeof defineModels>;

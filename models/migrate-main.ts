@@ -10,7 +10,7 @@ if (!url) {
   process.exit(2);
 }
 // The service's own connection settings; the migration lock's transaction holds one pool connection while each migration runs in another.
-const db = connect(url, createLogger('error'), { poolSize: 3, ormPoolSize: 1 });
+const db = connect(url, createLogger('error'), { poolSize: 3 });
 try {
   await migrate(db.pool);
 } catch (err) {

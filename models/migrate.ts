@@ -10,7 +10,7 @@ export interface MigrationContext {
 }
 
 const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
-/** One row per applied migration (the table umzug's SequelizeStorage made). */
+/** One row per applied migration (the table umzug's SequelizeStorage made before). */
 const TABLE = 'schema_migrations';
 const MIGRATION_LOCK = 72_616_001;
 
@@ -29,7 +29,7 @@ export async function anyPending(pool: pg.Pool): Promise<boolean> {
   return migrationFiles().some((f) => !applied.has(f.replace(/\.ts$/, '')));
 }
 
-/** Where umzug keeps what ran: the table umzug's SequelizeStorage made (one `name` per applied migration), so existing databases carry on. */
+/** Where umzug keeps what ran: the table umzug's SequelizeStorage made before (one `name` per applied migration), so existing databases carry on. */
 function storage(pool: pg.Pool) {
   let made: Promise<unknown> | null = null;
   const ready = () => (made ??= pool.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (name varchar(255) PRIMARY KEY)`));

@@ -3,7 +3,7 @@ import { refuseDeepJson } from '../core/input-guard.ts';
 
 /**
  * `express.json` with a depth cap checked right after parsing, so nothing that recurses
- * (zod, JSON.stringify, Sequelize) ever sees 10,000 levels.
+ * (zod, JSON.stringify, pg) ever sees 10,000 levels.
  */
 export function jsonBody(limit: number | string): RequestHandler {
   const parse = express.json({ limit });

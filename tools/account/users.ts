@@ -1,7 +1,6 @@
-import type { Transaction } from 'sequelize';
-import type { Models, UserAttrs } from '../../models/index.ts';
+import type { UserAttrs } from '../../models/index.ts';
 import { newId, slugify } from '../../core/ids.ts';
-import { sqlOf, type Sql } from '../../core/tx.ts';
+import type { Sql } from '../../core/tx.ts';
 import { table } from '../../core/table.ts';
 import { freeHandle } from '../common.ts';
 import { memberships, organizations } from '../orgs/rows.ts';
@@ -23,18 +22,7 @@ export interface UserSeed {
  * admin flag is raised when asked for (never lowered here). Run it in the caller's
  * transaction (`sql`): the user is locked FOR UPDATE.
  */
-export async function ensureUser(seed: UserSeed, sql: Sql): Promise<UserRow>;
-/**
- * Bridge for callers still on a Sequelize transaction (auth/*, bin/cli.ts, until they move):
- * the same statements on that transaction's connection. Remove once they call `ensureUser(seed, sql)`.
- */
-export async function ensureUser(models: Models, seed: UserSeed, transaction: Transaction): Promise<UserRow>;
-export async function ensureUser(a: UserSeed | Models, b: Sql | UserSeed, c?: Transaction): Promise<UserRow> {
-  if (c) return ensureUserRow(b as UserSeed, sqlOf(c));
-  return ensureUserRow(a as UserSeed, b as Sql);
-}
-
-async function ensureUserRow(seed: UserSeed, sql: Sql): Promise<UserRow> {
+export async function ensureUser(seed: UserSeed, sql: Sql): Promise<UserRow> {
   const email = seed.email.trim();
   const [existing] = await users.select(sql, 'lower(email) = $1', [email.toLowerCase()], 'FOR UPDATE');
   const user = existing ?? (await users.insert(sql, { id: newId('usr'), email, name: seed.name ?? null, is_admin: seed.isAdmin ?? false }));

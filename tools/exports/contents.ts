@@ -110,7 +110,7 @@ async function interviewFile(services: Services, interview: InterviewRow, ref: s
 
 /** A project's files, one at a time, so no more than one file is held in memory. */
 export async function* projectFiles(services: Services, place: ProjectPlace, ttlSeconds: number, counts: Counts): AsyncGenerator<ExportFile> {
-  const { models, db } = services;
+  const { db } = services;
   const { project, orgHandle, role } = place;
   const ref = `${orgHandle}/${project.handle}`;
 

@@ -75,7 +75,6 @@ export const createInterview = capability({
   rest: { method: 'POST', path: 'P/sessions', status: 201 },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models } = ctx.services;
     await ctx.services.billing.checkInterviewAllowed(project);
     const study = await activeStudy(ctx, input.study_ref);
     const intake = input.screener_id ? await findIntakeRow(project.id, input.screener_id, ctx.services.db.pool) : null;

@@ -33,7 +33,6 @@ export const sdkCreateSession = capability({
   rest: { method: 'POST', path: '/api/sdk/sessions', status: 201 },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const { models } = ctx.services;
     const study = input.study_id ? await findStudy(ctx, input.study_id) : null;
     if (study && study.status !== 'active') {
       throw new DomainError('This study is not taking interviews', { code: 'study_not_active', action: 'Activate the study first' });
