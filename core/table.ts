@@ -24,6 +24,13 @@ export function table<Row extends { id: string }>() {
       return { keys, values: keys.map((k) => (jsonColumns.has(k) && value(k) !== null ? JSON.stringify(value(k)) : value(k))) };
     };
     type Writable = Partial<Omit<Row, 'id' | 'created_at' | 'updated_at'>>;
+    /** Sets the given columns of one row and `updated_at`; answers the row as saved, or undefined when there is none. */
+    const update = async (sql: Sql, id: string, changes: Writable): Promise<Row | undefined> => {
+      const { keys, values } = named(changes);
+      const sets = [...keys.map((k, i) => `${k} = $${i + 2}`), 'updated_at = now()'];
+      const { rows } = await sql.query<Row>(`UPDATE ${name} SET ${sets.join(', ')} WHERE id = $1 RETURNING ${list}`, [id, ...values]);
+      return rows[0];
+    };
     return {
       /** The column list, for statements of the caller's own. */
       columns: list,
@@ -37,16 +44,10 @@ export function table<Row extends { id: string }>() {
         const { rows } = await sql.query<Row>(`INSERT INTO ${name} (${keys.join(', ')}) VALUES (${keys.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING ${list}`, values);
         return rows[0];
       },
-      /** Sets the given columns of one row and `updated_at`; answers the row as saved, or undefined when there is none. */
-      async update(sql: Sql, id: string, changes: Writable): Promise<Row | undefined> {
-        const { keys, values } = named(changes);
-        const sets = [...keys.map((k, i) => `${k} = $${i + 2}`), 'updated_at = now()'];
-        const { rows } = await sql.query<Row>(`UPDATE ${name} SET ${sets.join(', ')} WHERE id = $1 RETURNING ${list}`, [id, ...values]);
-        return rows[0];
-      },
+      update,
       /** `update` for a row already read that the caller goes on using: the saved values are copied into it. */
       async save(sql: Sql, row: Row, changes: Writable): Promise<Row> {
-        const saved = await this.update(sql, row.id, changes);
+        const saved = await update(sql, row.id, changes);
         return saved ? Object.assign(row, saved) : row;
       },
     };
