@@ -3,7 +3,6 @@ import { principalOf, type Ctx, type OrgContext } from '../../core/context.ts';
 import { ForbiddenError, NotFoundError } from '../../core/errors.ts';
 import { resolveOrg } from '../../auth/access.ts';
 import { Handle } from '../common.ts';
-import { billingSql } from './sql.ts';
 
 export const OrgParam = Handle.optional().describe('Handle of an organization you belong to; default: your personal organization');
 
@@ -16,14 +15,14 @@ export const Paging = {
 export async function billingOrg(ctx: Ctx, handle: string | undefined): Promise<OrgContext> {
   const user = principalOf(ctx);
   if (handle) return resolveOrg(ctx.services, user, handle);
-  const [org] = await billingSql(ctx.services)<OrgContext>(
+  const [org] = (await ctx.services.db.pool.query<OrgContext>(
     `SELECT o.id, o.handle, o.name, o.personal, m.role
        FROM users u
        JOIN organizations o ON o.id = u.personal_org_id
        JOIN memberships m ON m.organization_id = o.id AND m.user_id = u.id
       WHERE u.id = $1`,
     [user.userId],
-  );
+  )).rows;
   if (!org) throw new NotFoundError('You have no personal organization', { action: 'Pass org=<handle> of an organization you belong to' });
   return org;
 }

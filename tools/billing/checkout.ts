@@ -8,7 +8,7 @@ import { OrgParam, billingOrg, requireManager } from './account.ts';
 import { paymentProvider } from './provider.ts';
 import { completeCheckout, expireCheckout } from './purchases.ts';
 import { CURRENCY, MAX_CHECKOUT_CREDITS, PRICE_PER_CREDIT_CENTS } from './rules.ts';
-import { inTransaction, billingSql } from './sql.ts';
+import { inTransaction } from '../../core/tx.ts';
 
 const Status = z.enum(['open', 'completed', 'expired']);
 
@@ -36,10 +36,10 @@ export const startCheckout = capability({
     const org = await billingOrg(ctx, input.org);
     requireManager(org, 'buy credits');
     const provider = paymentProvider(ctx.services);
-    const sql = billingSql(ctx.services);
+    const sql = ctx.services.db.pool;
     const id = newId('chk');
     const amountCents = input.credits * PRICE_PER_CREDIT_CENTS;
-    await sql(
+    await sql.query(
       `INSERT INTO billing_checkout_sessions (id, organization_id, credits, amount_cents, currency, provider, created_by)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [id, org.id, input.credits, amountCents, CURRENCY, provider.name, principalOf(ctx).userId],
@@ -59,10 +59,10 @@ export const startCheckout = capability({
       await expireCheckout(sql, id);
       throw new UnavailableError('The payment provider did not start the checkout', { code: 'payment_provider_unavailable', action: 'Try again in a minute' });
     }
-    const status = await inTransaction(ctx.services, async (tx) => {
-      await tx(`UPDATE billing_checkout_sessions SET url = $2, provider_ref = $3, updated_at = now() WHERE id = $1`, [id, started.url, started.providerRef]);
+    const status = await inTransaction(ctx.services.db.pool, async (tx) => {
+      await tx.query(`UPDATE billing_checkout_sessions SET url = $2, provider_ref = $3, updated_at = now() WHERE id = $1`, [id, started.url, started.providerRef]);
       if (started.completed) await completeCheckout(tx, id);
-      return (await tx<{ status: z.infer<typeof Status> }>(`SELECT status FROM billing_checkout_sessions WHERE id = $1`, [id]))[0].status;
+      return (await tx.query<{ status: z.infer<typeof Status> }>(`SELECT status FROM billing_checkout_sessions WHERE id = $1`, [id])).rows[0].status;
     });
     return { checkout_url: started.url, session_id: id, status, credits: input.credits, amount_cents: amountCents, currency: CURRENCY };
   },
@@ -94,13 +94,13 @@ export const getCheckout = capability({
   rest: { method: 'GET', path: '/api/billing/checkout/:sessionId' },
   async handler(ctx, input) {
     type Row = { id: string; handle: string; status: z.infer<typeof Status>; credits: number; amount_cents: number; currency: string; provider: string; url: string | null; created_at: Date; completed_at: Date | null };
-    const [s] = await billingSql(ctx.services)<Row>(
+    const [s] = (await ctx.services.db.pool.query<Row>(
       `SELECT c.*, o.handle FROM billing_checkout_sessions c
          JOIN organizations o ON o.id = c.organization_id
          JOIN memberships m ON m.organization_id = o.id AND m.user_id = $2
         WHERE c.id = $1`,
       [input.sessionId, principalOf(ctx).userId],
-    );
+    )).rows;
     if (!s) throw new NotFoundError('Checkout not found');
     return {
       session: {

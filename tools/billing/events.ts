@@ -4,7 +4,6 @@ import { readOnly } from '../common.ts';
 import { OrgParam, Paging, billingOrg } from './account.ts';
 import { BillingEvent, eventRecord } from './record.ts';
 import { ensureAccount, type LedgerEntry } from './ledger.ts';
-import { billingSql } from './sql.ts';
 
 export const listBillingEvents = capability({
   name: 'billing.events',
@@ -20,14 +19,14 @@ export const listBillingEvents = capability({
   rest: { method: 'GET', path: '/api/billing/events' },
   async handler(ctx, input) {
     const org = await billingOrg(ctx, input.org);
-    const sql = billingSql(ctx.services);
+    const sql = ctx.services.db.pool;
     await ensureAccount(sql, org.id);
-    const rows = await sql<LedgerEntry & { total: string }>(
+    const rows = (await sql.query<LedgerEntry & { total: string }>(
       `SELECT *, count(*) OVER () AS total FROM billing_ledger WHERE organization_id = $1
         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       [org.id, input.limit, input.offset],
-    );
-    const total = rows.length ? Number(rows[0].total) : Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM billing_ledger WHERE organization_id = $1`, [org.id]))[0].n);
+    )).rows;
+    const total = rows.length ? Number(rows[0].total) : Number((await sql.query<{ n: string }>(`SELECT count(*) AS n FROM billing_ledger WHERE organization_id = $1`, [org.id])).rows[0].n);
     return { events: rows.map(eventRecord), total, limit: input.limit, offset: input.offset };
   },
 });

@@ -2,7 +2,7 @@ import type { BillingGate } from '../../core/billing.ts';
 import type { Database } from '../../core/database.ts';
 import { PaymentRequiredError } from '../../core/errors.ts';
 import { accountState } from './ledger.ts';
-import { billingSql, type Sql } from './sql.ts';
+import type { Sql } from '../../core/tx.ts';
 
 /** Refuses spending (402) once the balance is used up or this month's usage reached the cap. */
 export async function checkCanSpend(sql: Sql, organizationId: string): Promise<void> {
@@ -25,7 +25,7 @@ export async function checkCanSpend(sql: Sql, organizationId: string): Promise<v
 
 /** The BillingGate backed by the credit ledger. */
 export function creditBilling(db: Database): BillingGate {
-  const sql = billingSql({ db });
+  const sql = db.pool;
   return {
     async checkInterviewAllowed(project) {
       await checkCanSpend(sql, project.organization_id);

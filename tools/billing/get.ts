@@ -3,7 +3,7 @@ import { capability } from '../../core/registry.ts';
 import { readOnly, updates } from '../common.ts';
 import { OrgParam, billingOrg, requireManager } from './account.ts';
 import { Billing, billingRecord } from './record.ts';
-import { inTransaction, billingSql } from './sql.ts';
+import { inTransaction } from '../../core/tx.ts';
 import { ensureAccount } from './ledger.ts';
 
 export const getBilling = capability({
@@ -20,7 +20,7 @@ export const getBilling = capability({
   rest: { method: 'GET', path: '/api/billing' },
   async handler(ctx, input) {
     const org = await billingOrg(ctx, input.org);
-    return { billing: await billingRecord(billingSql(ctx.services), org) };
+    return { billing: await billingRecord(ctx.services.db.pool, org) };
   },
 });
 
@@ -39,10 +39,10 @@ export const setSpendingCap = capability({
   async handler(ctx, input) {
     const org = await billingOrg(ctx, input.org);
     requireManager(org, 'set the spending cap');
-    await inTransaction(ctx.services, async (sql) => {
+    await inTransaction(ctx.services.db.pool, async (sql) => {
       await ensureAccount(sql, org.id);
-      await sql(`UPDATE billing_accounts SET spending_cap = $2, updated_at = now() WHERE organization_id = $1`, [org.id, input.spending_cap]);
+      await sql.query(`UPDATE billing_accounts SET spending_cap = $2, updated_at = now() WHERE organization_id = $1`, [org.id, input.spending_cap]);
     });
-    return { billing: await billingRecord(billingSql(ctx.services), org) };
+    return { billing: await billingRecord(ctx.services.db.pool, org) };
   },
 });

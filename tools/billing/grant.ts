@@ -5,7 +5,7 @@ import { ConflictError, NotFoundError } from '../../core/errors.ts';
 import { Timestamp, isoRequired } from '../common.ts';
 import { accountState, addEntry, ensureAccount, entryByKey, type LedgerEntry } from './ledger.ts';
 import { MAX_GRANT_CREDITS } from './rules.ts';
-import { inTransaction, type Sql } from './sql.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
 
 export interface Grant {
   organizationId: string;
@@ -65,12 +65,12 @@ export const adminGrantCredits = capability({
   mcp: false,
   rest: { method: 'POST', path: '/api/admin/credits/grant', status: 201 },
   async handler(ctx, input) {
-    return inTransaction(ctx.services, async (sql) => {
-      const [user] = await sql<{ email: string; org_id: string | null; handle: string | null }>(
+    return inTransaction(ctx.services.db.pool, async (sql) => {
+      const [user] = (await sql.query<{ email: string; org_id: string | null; handle: string | null }>(
         `SELECT u.email, o.id AS org_id, o.handle FROM users u LEFT JOIN organizations o ON o.id = u.personal_org_id
           WHERE lower(u.email) = lower($1)`,
         [input.email],
-      );
+      )).rows;
       if (!user?.org_id) throw new NotFoundError('No user with this e-mail', { code: 'user_not_found' });
       const { entry, replayed } = await grantCredits(sql, {
         organizationId: user.org_id,

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { readOnly, Timestamp, isoRequired } from '../common.ts';
 import { OrgParam, Paging, billingOrg } from './account.ts';
-import { billingSql } from './sql.ts';
 
 const InterviewUsage = z.object({
   interview_id: z.string(),
@@ -25,9 +24,9 @@ export const listInterviewUsage = capability({
   rest: { method: 'GET', path: '/api/billing/interviews' },
   async handler(ctx, input) {
     const org = await billingOrg(ctx, input.org);
-    const sql = billingSql(ctx.services);
+    const sql = ctx.services.db.pool;
     type Row = { interview_id: string; project_ref: string | null; credits: number; processed_at: Date; total: string };
-    const rows = await sql<Row>(
+    const rows = (await sql.query<Row>(
       `SELECT e.interview_id, o.handle || '/' || p.handle AS project_ref, -e.amount AS credits, e.created_at AS processed_at,
               count(*) OVER () AS total
          FROM billing_ledger e
@@ -36,10 +35,10 @@ export const listInterviewUsage = capability({
         WHERE e.organization_id = $1 AND e.kind = 'usage'
         ORDER BY e.created_at DESC, e.id DESC LIMIT $2 OFFSET $3`,
       [org.id, input.limit, input.offset],
-    );
+    )).rows;
     const total = rows.length
       ? Number(rows[0].total)
-      : Number((await sql<{ n: string }>(`SELECT count(*) AS n FROM billing_ledger WHERE organization_id = $1 AND kind = 'usage'`, [org.id]))[0].n);
+      : Number((await sql.query<{ n: string }>(`SELECT count(*) AS n FROM billing_ledger WHERE organization_id = $1 AND kind = 'usage'`, [org.id])).rows[0].n);
     return {
       interviews: rows.map((r) => ({ interview_id: r.interview_id, project_ref: r.project_ref, credits: r.credits, processed_at: isoRequired(r.processed_at) })),
       total,

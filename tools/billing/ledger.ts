@@ -1,6 +1,6 @@
 import { newId } from '../../core/ids.ts';
 import { FREE_GRANT_CREDITS } from './rules.ts';
-import type { Sql } from './sql.ts';
+import type { Sql } from '../../core/tx.ts';
 
 export type LedgerKind = 'grant' | 'usage' | 'failure' | 'purchase' | 'refund';
 export type PaymentStatus = 'none' | 'active' | 'past_due';
@@ -29,22 +29,22 @@ export interface NewEntry {
 
 /** Adds an entry. When the idempotency key was used before, adds nothing and returns null. */
 export async function addEntry(sql: Sql, e: NewEntry): Promise<LedgerEntry | null> {
-  const rows = await sql<LedgerEntry>(
+  const rows = (await sql.query<LedgerEntry>(
     `INSERT INTO billing_ledger (id, organization_id, kind, amount, idempotency_key, description, created_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (idempotency_key) DO NOTHING RETURNING *`,
     [newId('bil'), e.organizationId, e.kind, e.amount, e.idempotencyKey ?? null, e.description, e.createdBy ?? null],
-  );
+  )).rows;
   return rows[0] ?? null;
 }
 
 export async function entryByKey(sql: Sql, key: string): Promise<LedgerEntry | null> {
-  return (await sql<LedgerEntry>(`SELECT * FROM billing_ledger WHERE idempotency_key = $1`, [key]))[0] ?? null;
+  return (await sql.query<LedgerEntry>(`SELECT * FROM billing_ledger WHERE idempotency_key = $1`, [key])).rows[0] ?? null;
 }
 
 /** The org's billing row; created on first use together with the free starting grant. */
 export async function ensureAccount(sql: Sql, organizationId: string): Promise<void> {
-  await sql(
+  await sql.query(
     `WITH account AS (
        INSERT INTO billing_accounts (organization_id) VALUES ($1) ON CONFLICT DO NOTHING RETURNING organization_id
      )
@@ -69,7 +69,7 @@ type StateRow = Omit<AccountState, 'balance' | 'usage_this_month'> & { account: 
 export async function accountState(sql: Sql, organizationId: string): Promise<AccountState> {
   const read = async () =>
     (
-      await sql<StateRow>(
+      await sql.query<StateRow>(
         `SELECT a.organization_id AS account, a.spending_cap, a.payment_status, m.start AS period_start,
                 COALESCE((SELECT SUM(amount) FROM billing_ledger WHERE organization_id = $1), 0) AS balance,
                 COALESCE((SELECT -SUM(amount) FROM billing_ledger
@@ -78,7 +78,7 @@ export async function accountState(sql: Sql, organizationId: string): Promise<Ac
            LEFT JOIN billing_accounts a ON a.organization_id = $1`,
         [organizationId],
       )
-    )[0];
+    ).rows[0];
   let row = await read();
   if (!row.account) {
     await ensureAccount(sql, organizationId);

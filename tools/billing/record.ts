@@ -4,7 +4,7 @@ import { Timestamp, iso, isoRequired } from '../common.ts';
 import { accountState, entryByKey, type LedgerEntry } from './ledger.ts';
 import { canManageCredits } from './account.ts';
 import { CURRENCY, FREE_GRANT_CREDITS, PRICE_PER_CREDIT_CENTS, SECONDS_PER_CREDIT } from './rules.ts';
-import type { Sql } from './sql.ts';
+import type { Sql } from '../../core/tx.ts';
 
 export const LedgerKindSchema = z.enum(['grant', 'usage', 'failure', 'purchase', 'refund']);
 

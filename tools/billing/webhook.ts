@@ -5,7 +5,7 @@ import { addEntry, ensureAccount } from './ledger.ts';
 import { grantCredits } from './grant.ts';
 import { completeCheckout, expireCheckout } from './purchases.ts';
 import { MAX_GRANT_CREDITS } from './rules.ts';
-import { inTransaction, type Sql } from './sql.ts';
+import { inTransaction, type Sql } from '../../core/tx.ts';
 
 export type Outcome = 'applied' | 'ignored' | 'duplicate';
 
@@ -19,7 +19,7 @@ interface EventHandler<S extends z.ZodType> {
 const on = <S extends z.ZodType>(schema: S, apply: EventHandler<S>['apply']): EventHandler<z.ZodType> => ({ schema, apply }) as EventHandler<z.ZodType>;
 
 async function orgId(sql: Sql, ref: string): Promise<string | null> {
-  return (await sql<{ id: string }>(`SELECT id FROM organizations WHERE id = $1 OR handle = $1`, [ref]))[0]?.id ?? null;
+  return (await sql.query<{ id: string }>(`SELECT id FROM organizations WHERE id = $1 OR handle = $1`, [ref])).rows[0]?.id ?? null;
 }
 
 /** Inbound billing events (payload schemas are ours to choose; docs/decisions.md lists them). */
@@ -43,7 +43,7 @@ const handlers: Record<string, EventHandler<z.ZodType>> = {
     const id = await orgId(sql, d.organization);
     if (!id) return 'ignored';
     await ensureAccount(sql, id);
-    await sql(`UPDATE billing_accounts SET payment_status = 'past_due', updated_at = now() WHERE organization_id = $1`, [id]);
+    await sql.query(`UPDATE billing_accounts SET payment_status = 'past_due', updated_at = now() WHERE organization_id = $1`, [id]);
     await addEntry(sql, { organizationId: id, kind: 'failure', amount: 0, description: `Payment failed${d.reason ? `: ${d.reason}` : ''}`, idempotencyKey: `webhook:${webhookId}` });
     return 'applied';
   }),
@@ -51,7 +51,7 @@ const handlers: Record<string, EventHandler<z.ZodType>> = {
     const id = await orgId(sql, d.organization);
     if (!id) return 'ignored';
     await ensureAccount(sql, id);
-    await sql(`UPDATE billing_accounts SET payment_status = 'active', updated_at = now() WHERE organization_id = $1`, [id]);
+    await sql.query(`UPDATE billing_accounts SET payment_status = 'active', updated_at = now() WHERE organization_id = $1`, [id]);
     return 'applied';
   }),
 };
@@ -64,11 +64,11 @@ export async function handleBillingWebhook(services: Services, webhookId: string
   const event = parseOrThrow(Envelope, payload);
   const handler = handlers[event.type];
   const data = handler ? parseOrThrow(handler.schema, event.data) : null;
-  return inTransaction(services, async (sql) => {
-    const fresh = await sql(`INSERT INTO webhook_deliveries (provider, delivery_id, event, outcome) VALUES ('billing', $1, $2, 'pending') ON CONFLICT DO NOTHING RETURNING delivery_id`, [webhookId, event.type]);
+  return inTransaction(services.db.pool, async (sql) => {
+    const fresh = (await sql.query(`INSERT INTO webhook_deliveries (provider, delivery_id, event, outcome) VALUES ('billing', $1, $2, 'pending') ON CONFLICT DO NOTHING RETURNING delivery_id`, [webhookId, event.type])).rows;
     if (!fresh.length) return { type: event.type, outcome: 'duplicate' as const };
     const outcome = handler ? await handler.apply(sql, data, webhookId) : 'ignored';
-    await sql(`UPDATE webhook_deliveries SET outcome = $2 WHERE provider = 'billing' AND delivery_id = $1`, [webhookId, outcome]);
+    await sql.query(`UPDATE webhook_deliveries SET outcome = $2 WHERE provider = 'billing' AND delivery_id = $1`, [webhookId, outcome]);
     return { type: event.type, outcome };
   });
 }
