@@ -64,13 +64,34 @@ const writtenAfterRules: Array<[string, string[]]> = [
   ['Learn what the customer expects from support.', ['What do you expect from support?']],
 ];
 
+/** Second round: written together with the rules for "dig into", "probe on", "walk me through" and a clause-bound main "do". */
+const secondRound: Array<[string, string[]]> = [
+  ['Probe on pricing concerns.', ['Could you tell me about pricing concerns?']],
+  ['Dig into what happened when the payment failed.', ['What happened when the payment failed?']],
+  ['Have them walk through setting up a new project.', ['Could you walk me through setting up a new project?']],
+  ['Look into how they onboard new hires.', ['How do you onboard new hires?']],
+  ['Probe around what the participant does when an export fails.', ['What do you do when an export fails?']],
+  ['Probe into why they cancelled.', ['Why did you cancel?']],
+];
+
+/** Written after the second round of rules, and passing as first run. */
+const writtenAfterSecondRound: Array<[string, string[]]> = [
+  ['Dig into how the participant decides which invoices to pay first.', ['How do you decide which invoices to pay first?']],
+  ['Probe on their reasons for switching banks.', ['Could you tell me about your reasons for switching banks?']],
+  ['Ask them to walk through how they reconcile accounts.', ['Could you walk me through how you reconcile accounts?']],
+  ['Look into what the user does when a sync conflict appears.', ['What do you do when a sync conflict appears?']],
+  ['Explore how they share drafts with clients.', ['How do you share drafts with clients?']],
+  ['Discuss the last time their export failed.', ['Could you tell me about the last time your export failed?']],
+];
+
 describe('questions from instructions', () => {
   it(`has at least 40 cases, a third of them written after the rules (${cases.length} + ${writtenAfterRules.length})`, () => {
     expect(cases.length + writtenAfterRules.length).toBeGreaterThanOrEqual(40);
     expect(writtenAfterRules.length * 3).toBeGreaterThanOrEqual(cases.length + writtenAfterRules.length);
+    expect(writtenAfterSecondRound.length).toBeGreaterThanOrEqual(secondRound.length);
   });
 
-  for (const [instruction, expected] of [...cases, ...writtenAfterRules]) {
+  for (const [instruction, expected] of [...cases, ...writtenAfterRules, ...secondRound, ...writtenAfterSecondRound]) {
     it(`turns "${instruction}" into questions for the participant`, () => {
       const questions = talk(instruction);
       expect(questions).toEqual(expected);

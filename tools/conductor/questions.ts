@@ -22,7 +22,9 @@ const WH = new Set(['what', 'how', 'why', 'when', 'where', 'which', 'who', 'whom
 const YESNO = new Set(['whether', 'if']);
 const PEOPLE = new Set(['participant', 'participants', 'user', 'users', 'customer', 'customers', 'respondent', 'respondents', 'interviewee', 'interviewees', 'tester', 'testers', 'person']);
 /** Verbs that introduce what to learn: "Find out how …", "Explore their onboarding". */
-const LEARN = new Set(['learn', 'understand', 'discover', 'explore', 'establish', 'determine', 'uncover', 'probe', 'check', 'clarify', 'investigate', 'cover', 'capture', 'see', 'know', 'gauge', 'assess', 'identify']);
+const LEARN = new Set(['learn', 'understand', 'discover', 'explore', 'establish', 'determine', 'uncover', 'probe', 'check', 'clarify', 'investigate', 'cover', 'capture', 'see', 'know', 'gauge', 'assess', 'identify', 'dig', 'look', 'discuss']);
+/** Prepositions after a LEARN verb that mean "about": "Probe on pricing", "Dig into what happened". */
+const ABOUT = new Set(['about', 'on', 'into', 'around']);
 /** Verbs that hand the participant a task: "Have them describe …", "Watch them pay …". */
 const HAND = new Set(['have', 'get', 'let', 'invite', 'encourage', 'prompt', 'watch', 'observe', 'tell', 'request', 'need']);
 /** Imperatives a participant can be given directly ("Tell me about …"). */
@@ -145,8 +147,16 @@ function whPhraseLength(t: W[]): number {
   return n;
 }
 
+const SUBORDINATE = new Set(['when', 'if', 'because', 'while', 'before', 'after', 'until', 'since', 'so', 'whenever']);
+const SUBJECT_PRONOUN = new Set(['they', 'we', 'i', 'you', 'he', 'she']);
+
 /** The subject at the start of `t` (before its first verb), or 0 when a verb comes first. */
 function subjectLength(t: W[]): number {
+  // A subject pronoun takes no words after it, so what follows is its verb even when tagged as a noun ("they onboard new hires").
+  if (t[0] && SUBJECT_PRONOUN.has(lower(t[0].text)) && t[1] && (t[1].pos === 'NOUN' || t[1].pos === 'ADJ') && !ADVERBISH.has(lower(t[1].text))) {
+    t[1] = { ...t[1], pos: 'VERB' };
+    return 1;
+  }
   let n = 0;
   while (t[n] && ['PRON', 'DET', 'NOUN', 'PROPN', 'ADJ', 'NUM', 'PART'].includes(t[n].pos) && lower(t[n].text) !== 'to') n++;
   if (!t[n] || (t[n].pos !== 'AUX' && t[n].pos !== 'VERB')) return n && t[n]?.pos === 'ADV' ? (t[n + 1] && (t[n + 1].pos === 'VERB' || t[n + 1].pos === 'AUX') ? n : 0) : 0;
@@ -177,7 +187,10 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
   let verb = rest[v];
   if (!verb) return null;
   // "what they did next": "did" is the main verb here, not an auxiliary.
-  if (verb.pos === 'AUX' && verb.lemma === 'do' && !rest.slice(v + 1).some((x) => x.pos === 'VERB' || lower(x.text) === "n't" || lower(x.text) === 'not')) verb = { ...verb, pos: 'VERB' };
+  // Only the clause's own words count: in "what they do when an export fails", "fails" is another clause's.
+  const own = rest.slice(v + 1);
+  const sub = own.findIndex((x) => SUBORDINATE.has(lower(x.text)));
+  if (verb.pos === 'AUX' && verb.lemma === 'do' && !(sub < 0 ? own : own.slice(0, sub)).some((x) => x.pos === 'VERB' || lower(x.text) === "n't" || lower(x.text) === 'not')) verb = { ...verb, pos: 'VERB' };
   const subject = secondPerson(rest.slice(0, subjLen), interviewerYou);
   const toYou = subject.length === 1 && lower(subject[0].text) === 'you';
   const after = rest.slice(v + 1);
@@ -268,6 +281,8 @@ function couldYou(t: W[]): string | null {
   const verb = t[i];
   if (!verb || (verb.pos !== 'VERB' && verb.pos !== 'AUX' && verb.pos !== 'PROPN')) return null;
   const rest = secondPerson(t.slice(i + 1), true);
+  // "walk through setup" is said to someone: "walk me through setup".
+  if (lower(verb.lemma) === 'walk' && rest[0] && lower(rest[0].text) === 'through') rest.unshift(w('me', 'PRON'));
   return `Could you ${render([{ ...verb, text: lower(verb.lemma) }, ...rest])}?`;
 }
 
@@ -284,10 +299,12 @@ function talkSentence(sentence: W[]): string[] {
   let i = 1;
   if (lead === 'ask' || (lead === 'find' && t[1] && lower(t[1].text) === 'out') || LEARN.has(lead)) {
     if (lead === 'find') i = 2;
-    if (lead === 'dig' || lead === 'look') i = 2;
+    if ((lead === 'dig' || lead === 'look') && !(t[1] && ABOUT.has(lower(t[1].text)))) return [];
     const p = personAt(t, i);
     i += p.possessive ? 0 : p.length;
-    const body = t.slice(i);
+    let body = t.slice(i);
+    // "Probe on X" / "Dig into X": X is what to ask about ("what happened …" stays a wh-clause).
+    if (lead !== 'ask' && body[0] && ABOUT.has(lower(body[0].text)) && body[1]) body = isClauseStart(body[1]) ? body.slice(1) : [w('about', 'ADP'), ...body.slice(1)];
     if (!body.length) return [];
     if (lead === 'ask' && lower(body[0].text) === 'to') {
       const q = couldYou(body);
