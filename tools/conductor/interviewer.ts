@@ -32,13 +32,17 @@ const VAGUE = /^(?:yes|yeah|yep|no|nope|ok(?:ay)?|fine|good|sure|maybe|not sure|
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
 const EMPTY_HEADS = /\b(?:week|weeks|day|days|month|months|year|years|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|everything|something|anything|nothing|idea|answer|question)$/i;
 
+const INTERJECTIONS = /^(?:no|yes|yeah|yep|nope|ok|okay|sure|hmm|um|uh|well)$/i;
+
 const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
 const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
 
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
 function mentionOf(answer: string, used: string): string | null {
-  for (const np of nounPhrases(answer)) {
-    if (EMPTY_HEADS.test(np) || np.split(/\s+/).length > 6) continue;
+  for (const found of nounPhrases(answer)) {
+    // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
+    const np = found.replace(/[.]+$/, '');
+    if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || EMPTY_HEADS.test(np) || np.split(/\s+/).length > 6) continue;
     const phrase = np
       .replace(/\b(?:my|our)\b/gi, 'your')
       .replace(/\b(?:me|us)\b/gi, 'you')
