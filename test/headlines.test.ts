@@ -14,6 +14,9 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ["I don't really trust the totals, you know, so I check them again in a spreadsheet every single month before I send anything out.", "Doesn't really trust the totals", "The participant doesn't really trust the totals, so they check them again in a spreadsheet every single month before they send anything out."],
   ['I try to fix it myself.', 'Tries to fix it themselves', 'The participant tries to fix it themselves.'],
   ['I would switch tomorrow if it had bulk upload.', 'Would switch tomorrow if it had bulk upload', 'The participant would switch tomorrow if it had bulk upload.'],
+  // A leading subordinate clause keeps its main clause, and a later "I am" agrees with "they".
+  ['If they lose my streak again, I am gone.', 'If they lose their streak again, they are gone', 'The participant said if they lose their streak again, they are gone.'],
+  ["When the sync failed, I was stuck for an hour.", 'When the sync failed, they were stuck for an hour', 'The participant said when the sync failed, they were stuck for an hour.'],
 ];
 
 describe('headlines and claims', () => {

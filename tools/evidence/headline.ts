@@ -12,6 +12,10 @@ const POSSESSIVE: Record<string, string> = { my: 'their', our: 'their', mine: 't
 const REFLEXIVE: Record<string, string> = { myself: 'themselves', ourselves: 'themselves' };
 /** Words a first-person verb becomes for "the participant". */
 const AGREE: Record<string, string> = { am: 'is', "'m": 'is', are: 'is', "'re": 'is', have: 'has', "'ve": 'has', do: 'does', were: 'was' };
+/** A verb after a later first-person subject turned into "they": "I am gone" → "they are gone". */
+const AGREE_THEY: Record<string, string> = { am: 'are', "'m": "'re", was: 'were' };
+/** Conjunctions that open a sentence with its subordinate clause: "If they lose my streak again, I am gone". */
+const LEADING_SUBORDINATE = new Set(['if', 'when', 'whenever', 'because', 'although', 'though', 'once', 'since', 'after', 'before', 'while', 'unless']);
 const LEADING_ADVERBS = new Set(['just', 'really', 'always', 'never', 'still', 'usually', 'often', 'sometimes', 'also', 'actually', 'literally', 'basically', 'kind', 'sort', 'even', 'only']);
 
 /** First-person contractions spelled out, so "I'm" parses as a subject and a verb. */
@@ -129,6 +133,8 @@ export function headlineOf(quote: string): string | null {
 function headlineFrom(sentence: Sentence): string | null {
   const all = content(sentence.tokens);
   let tokens = all.slice(0, mainClauseEnd(all));
+  // "If X, I am gone": the main clause follows the subordinate one, and the headline needs both.
+  if (all[0] && LEADING_SUBORDINATE.has(all[0].text.toLowerCase())) tokens = all;
   const words = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
   if (words.length < 4) tokens = all;
   if (tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
@@ -138,10 +144,13 @@ function headlineFrom(sentence: Sentence): string | null {
   tokens = tokens.filter((t, i) => !(i > 0 && OBJECT.has(t.text.toLowerCase()) && t.pos === 'PRON'));
   if (tokens.length && POSSESSIVE[tokens[0].text.toLowerCase()]) tokens = tokens.slice(1);
   // Later first-person words, in the third person too.
-  tokens = tokens.map((t) => {
+  tokens = tokens.map((t, i) => {
     const w = t.text.toLowerCase();
     const third = SPEAKER.has(w) && t.pos === 'PRON' ? 'they' : POSSESSIVE[w] ?? REFLEXIVE[w];
-    return third ? { ...t, text: third } : t;
+    if (third) return { ...t, text: third };
+    const before = tokens[i - 1];
+    const verb = before && before.pos === 'PRON' && before.text.toLowerCase() === 'i' ? AGREE_THEY[w] : undefined;
+    return verb ? { ...t, text: verb } : t;
   });
   const fitted = fit(tokens, HEADLINE_MAX);
   if (fitted.filter((t) => t.pos !== 'PUNCT').length < 2) return null;
@@ -185,7 +194,9 @@ function claimFrom(sentence: Sentence): string | null {
       }
       continue;
     }
-    if (OBJECT.has(w) && t.pos === 'PRON') words.push(`${space}them`);
+    const before = tokens[i - 1];
+    if (AGREE_THEY[w] && before && before.pos === 'PRON' && before.text.toLowerCase() === 'i' && i > 1) words.push(space + AGREE_THEY[w]);
+    else if (OBJECT.has(w) && t.pos === 'PRON') words.push(`${space}them`);
     else if (POSSESSIVE[w]) words.push(space + POSSESSIVE[w]);
     else if (REFLEXIVE[w]) words.push(space + REFLEXIVE[w]);
     else words.push(space + t.text);
