@@ -17,6 +17,15 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // A leading subordinate clause keeps its main clause, and a later "I am" agrees with "they".
   ['If they lose my streak again, I am gone.', 'If they lose their streak again, they are gone', 'The participant said if they lose their streak again, they are gone.'],
   ["When the sync failed, I was stuck for an hour.", 'When the sync failed, they were stuck for an hour', 'The participant said when the sync failed, they were stuck for an hour.'],
+  // The scene comes first, the moment after it: the headline is the moment.
+  ['So last Tuesday I had to pay our supplier, and the confirm button just stayed grey, no message, nothing.', 'The confirm button just stayed grey, no message, nothing', 'The participant said last Tuesday they had to pay their supplier, and the confirm button just stayed grey, no message, nothing.'],
+  ['Then at nine I pressed submit and the whole form just cleared itself.', 'The whole form just cleared itself', 'The participant said at nine they pressed submit and the whole form just cleared itself.'],
+  // A frame ("The problem was,") is not the content; "me" inside an idiom becomes "them".
+  ['The problem was, the invoice screen never saved my draft.', 'The invoice screen never saved their draft', 'The participant said the invoice screen never saved their draft.'],
+  ['I could not for the life of me find it.', 'Could not for the life of them find it', 'The participant could not for the life of them find it.'],
+  // A cut inside a quotation leaves no lone quotation mark; the claim keeps the closing one.
+  ['The banner kept saying "your payment is being processed and will be available in the account within three business days"', 'The banner kept saying your payment is being processed', 'The participant said the banner kept saying "your payment is being processed and will be available in the account within three business days".'],
+  ['I was furious.', 'Was furious', 'The participant was furious.'],
 ];
 
 describe('headlines and claims', () => {

@@ -5,7 +5,7 @@ export const HEADLINE_MAX = 70;
 
 const FILLER_WORDS = new Set(['um', 'uh', 'erm', 'hmm', 'uhm', 'mm']);
 /** Openers that carry no content: "So,", "Well,", "Honestly", "Oh", "Yeah". */
-const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then']);
+const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then', 'except']);
 const SPEAKER = new Set(['i', 'we']);
 const OBJECT = new Set(['me', 'us']);
 const POSSESSIVE: Record<string, string> = { my: 'their', our: 'their', mine: 'theirs', ours: 'theirs' };
@@ -44,8 +44,27 @@ function content(tokens: Token[]): Token[] {
     out.push(t);
   }
   // Openers and the punctuation after them, then stray punctuation left by removed fillers.
-  while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || (OPENERS.has(out[0].text.toLowerCase()) && out.length > 3))) out.shift();
+  for (;;) {
+    while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || (OPENERS.has(out[0].text.toLowerCase()) && out.length > 3))) out.shift();
+    // "The thing is, …", "The problem was, …": a frame, not the content.
+    const frame = /^the (?:thing|problem|issue|truth|trouble|point) (?:is|was) ,$/i.test(out.slice(0, 4).map((t) => t.text).join(' ')) && out.length > 6;
+    if (!frame) break;
+    out.splice(0, 4);
+  }
   return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
+}
+
+/** Verbs whose "me" a headline leaves out: "took me an hour", "cost us a client". */
+const DROPS_OBJECT = new Set(['take', 'cost']);
+const SCENE_START = /^(?:last|yesterday|today|this|on|at|in|one|every|then|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+
+/** True when the sentence opens on when it happened ("Last Tuesday …", "At 7:00 …", "Then …") before saying what. */
+function setsTheScene(tokens: Token[]): boolean {
+  const first = tokens[0];
+  if (!first || !SCENE_START.test(first.text)) return false;
+  // "this" and "in" also start plain subjects ("This page …", "In the app …"): only with a time word after them.
+  if (/^(?:this|in|on|at|one|every)$/i.test(first.text)) return tokens[1]?.pos === 'NUM' || /^(?:morning|afternoon|evening|week|month|year|time|day|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d[\d:.]*)$/i.test(tokens[1]?.text ?? '') || /^(?:the)$/i.test(tokens[1]?.text ?? '') && /^(?:morning|day|end|weekend)$/i.test(tokens[2]?.text ?? '');
+  return true;
 }
 
 /** Where the main clause ends: a subordinating conjunction, or "and/but" opening a new clause, or ";" / a dash. */
@@ -69,7 +88,9 @@ function mainClauseEnd(tokens: Token[]): number {
 const DANGLING = new Set(['PUNCT', 'CCONJ', 'SCONJ', 'ADP', 'AUX', 'PART']);
 /** Determiners that need a noun after them ("that" and "this" can close a phrase). */
 const ARTICLES = new Set(['the', 'a', 'an', 'every', 'each', 'some', 'any', 'no', 'another', 'my', 'our', 'your', 'their']);
-const dangling = (t: Token) => (DANGLING.has(t.pos) && t.text !== "n't") || ARTICLES.has(t.text.toLowerCase());
+/** Subjects left without their verb by a cut ("to tell them they"). */
+const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you']);
+const dangling = (t: Token) => (DANGLING.has(t.pos) && t.text !== "n't") || ARTICLES.has(t.text.toLowerCase()) || (t.pos === 'PRON' && SUBJECTS.has(t.text.toLowerCase()));
 const trimEnd = (tokens: Token[]) => {
   const out = [...tokens];
   while (out.length && dangling(out[out.length - 1])) out.pop();
@@ -132,21 +153,30 @@ export function headlineOf(quote: string): string | null {
 
 function headlineFrom(sentence: Sentence): string | null {
   const all = content(sentence.tokens);
-  let tokens = all.slice(0, mainClauseEnd(all));
+  const end = mainClauseEnd(all);
+  let tokens = all.slice(0, end);
   // "If X, I am gone": the main clause follows the subordinate one, and the headline needs both.
   if (all[0] && LEADING_SUBORDINATE.has(all[0].text.toLowerCase())) tokens = all;
+  // "Last Tuesday I had to pay, and the button stayed grey": the scene is set first, the moment follows.
+  else if (setsTheScene(all) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
+    const next = content(all.slice(end + 1));
+    const moment = next.slice(0, mainClauseEnd(next));
+    if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3) tokens = moment;
+  }
   const words = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
-  if (words.length < 4) tokens = all;
+  // Too thin to stand alone, except a short state ("Was so embarrassed").
+  if (words.length < 3 || (words.length < 4 && words[words.length - 1].pos !== 'ADJ')) tokens = all;
   if (tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
     const agreed = agreement(tokens, 0);
     tokens = agreed ? [...agreed.adverbs, { ...tokens[agreed.last], text: agreed.verb }, ...tokens.slice(agreed.last + 1)] : tokens.slice(1);
   }
-  tokens = tokens.filter((t, i) => !(i > 0 && OBJECT.has(t.text.toLowerCase()) && t.pos === 'PRON'));
+  // "It took me an hour" → "It took an hour"; elsewhere "me" is "them" ("for the life of them").
+  tokens = tokens.filter((t, i) => !(i > 0 && OBJECT.has(t.text.toLowerCase()) && t.pos === 'PRON' && DROPS_OBJECT.has(tokens[i - 1].lemma.toLowerCase())));
   if (tokens.length && POSSESSIVE[tokens[0].text.toLowerCase()]) tokens = tokens.slice(1);
   // Later first-person words, in the third person too.
   tokens = tokens.map((t, i) => {
     const w = t.text.toLowerCase();
-    const third = SPEAKER.has(w) && t.pos === 'PRON' ? 'they' : POSSESSIVE[w] ?? REFLEXIVE[w];
+    const third = SPEAKER.has(w) && t.pos === 'PRON' ? 'they' : OBJECT.has(w) && t.pos === 'PRON' ? 'them' : POSSESSIVE[w] ?? REFLEXIVE[w];
     if (third) return { ...t, text: third };
     const before = tokens[i - 1];
     const verb = before && before.pos === 'PRON' && before.text.toLowerCase() === 'i' ? AGREE_THEY[w] : undefined;
@@ -154,7 +184,9 @@ function headlineFrom(sentence: Sentence): string | null {
   });
   const fitted = fit(tokens, HEADLINE_MAX);
   if (fitted.filter((t) => t.pos !== 'PUNCT').length < 2) return null;
-  const text = capitalise(join(fitted));
+  let text = capitalise(join(fitted));
+  // A cut inside a quotation leaves its opening mark alone: drop it.
+  if ((text.match(/"/g) ?? []).length % 2) text = text.replace(/"(?=[^"]*$)/, '').replace(/\s+/g, ' ').trim();
   return text.length <= HEADLINE_MAX ? text : null;
 }
 
@@ -175,7 +207,8 @@ export function describe(quote: string): { headline: string | null; claim: strin
 
 function claimFrom(sentence: Sentence): string | null {
   const tokens = content(sentence.tokens);
-  while (tokens.length && tokens[tokens.length - 1].pos === 'PUNCT') tokens.pop();
+  // Closing quotation marks stay: the claim quotes what the participant quoted.
+  while (tokens.length && tokens[tokens.length - 1].pos === 'PUNCT' && !/^["”’']$/.test(tokens[tokens.length - 1].text)) tokens.pop();
   if (tokens.filter((t) => t.pos !== 'PUNCT').length < 3) return null;
   const words: string[] = [];
   let firstPerson = false;
