@@ -26,6 +26,10 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // A cut inside a quotation leaves no lone quotation mark; the claim keeps the closing one.
   ['The banner kept saying "your payment is being processed and will be available in the account within three business days"', 'The banner kept saying your payment is being processed', 'The participant said the banner kept saying "your payment is being processed and will be available in the account within three business days".'],
   ['I was furious.', 'Was furious', 'The participant was furious.'],
+  // A second verb of the same subject agrees; a tag after a comma is left out; a particle stays.
+  ['I export the hours every Friday and send them to payroll.', 'Exports the hours every Friday and sends them to payroll', 'The participant exports the hours every Friday and sends them to payroll.'],
+  ['Um, the export took forever, honestly.', 'The export took forever', 'The participant said the export took forever, honestly.'],
+  ['Then I just gave up.', 'Just gave up', 'The participant just gave up.'],
 ];
 
 describe('headlines and claims', () => {

@@ -54,6 +54,8 @@ function content(tokens: Token[]): Token[] {
   return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
 }
 
+const TAGS = /^(?:no\.?|yes|yeah|right|honestly|actually|really|though|anyway|basically|obviously)$/i;
+
 /** Verbs whose "me" a headline leaves out: "took me an hour", "cost us a client". */
 const DROPS_OBJECT = new Set(['take', 'cost']);
 const SCENE_START = /^(?:last|yesterday|today|this|on|at|in|one|every|then|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
@@ -91,9 +93,11 @@ const ARTICLES = new Set(['the', 'a', 'an', 'every', 'each', 'some', 'any', 'no'
 /** Subjects left without their verb by a cut ("to tell them they"). */
 const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you']);
 const dangling = (t: Token) => (DANGLING.has(t.pos) && t.text !== "n't") || ARTICLES.has(t.text.toLowerCase()) || (t.pos === 'PRON' && SUBJECTS.has(t.text.toLowerCase()));
+/** "give up", "log in": a particle right after its verb ends a phrase well. */
+const particle = (t: Token, before: Token | undefined) => (t.pos === 'ADP' || t.pos === 'PART') && before?.pos === 'VERB' && /^[a-z]+$/i.test(t.text);
 const trimEnd = (tokens: Token[]) => {
   const out = [...tokens];
-  while (out.length && dangling(out[out.length - 1])) out.pop();
+  while (out.length && dangling(out[out.length - 1]) && !particle(out[out.length - 1], out[out.length - 2])) out.pop();
   return out;
 };
 
@@ -142,6 +146,23 @@ function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: 
 }
 
 /**
+ * A second verb sharing the agreed subject agrees too: "I print the rota and pin it" →
+ * "Prints the rota and pins it". Only a plain verb right after "and"/"or", and not after a
+ * "to" (in "try to fix it and give up" the second verb may belong to "to").
+ */
+function coordinated(rest: Token[], verb: Token): Token[] {
+  if (verb.pos !== 'VERB') return rest;
+  const to = rest.findIndex((t) => t.text.toLowerCase() === 'to');
+  return rest.map((t, i) => {
+    const before = rest[i - 1];
+    // The small model tags some such verbs as nouns ("and pin it"): an object pronoun after one shows it is a verb.
+    const verbLike = t.pos === 'VERB' || (t.pos === 'NOUN' && /^(?:it|them|that|this)$/i.test(rest[i + 1]?.text ?? ''));
+    const shares = before && before.pos === 'CCONJ' && (to < 0 || i < to) && verbLike && t.lemma.toLowerCase() === t.text.toLowerCase();
+    return shares ? { ...t, text: thirdPerson(t.text) } : t;
+  });
+}
+
+/**
  * A researcher's headline for a quote: the main clause without fillers, its first-person
  * subject and "me", in the third person and at most 70 characters ("Couldn't find the export
  * button anywhere"). A main clause too thin to say anything keeps its subordinate clause.
@@ -168,7 +189,7 @@ function headlineFrom(sentence: Sentence): string | null {
   if (words.length < 3 || (words.length < 4 && words[words.length - 1].pos !== 'ADJ')) tokens = all;
   if (tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
     const agreed = agreement(tokens, 0);
-    tokens = agreed ? [...agreed.adverbs, { ...tokens[agreed.last], text: agreed.verb }, ...tokens.slice(agreed.last + 1)] : tokens.slice(1);
+    tokens = agreed ? [...agreed.adverbs, { ...tokens[agreed.last], text: agreed.verb }, ...coordinated(tokens.slice(agreed.last + 1), tokens[agreed.last])] : tokens.slice(1);
   }
   // "It took me an hour" → "It took an hour"; elsewhere "me" is "them" ("for the life of them").
   tokens = tokens.filter((t, i) => !(i > 0 && OBJECT.has(t.text.toLowerCase()) && t.pos === 'PRON' && DROPS_OBJECT.has(tokens[i - 1].lemma.toLowerCase())));
@@ -182,6 +203,10 @@ function headlineFrom(sentence: Sentence): string | null {
     const verb = before && before.pos === 'PRON' && before.text.toLowerCase() === 'i' ? AGREE_THEY[w] : undefined;
     return verb ? { ...t, text: verb } : t;
   });
+  // A tag after a comma says nothing about the moment: "…, no.", "…, honestly".
+  let n = tokens.length;
+  while (n > 3 && (/^[.!?]$/.test(tokens[n - 1].text) || (TAGS.test(tokens[n - 1].text) && tokens[n - 2].text === ','))) n -= /^[.!?]$/.test(tokens[n - 1].text) ? 1 : 2;
+  tokens = tokens.slice(0, n);
   const fitted = fit(tokens, HEADLINE_MAX);
   if (fitted.filter((t) => t.pos !== 'PUNCT').length < 2) return null;
   let text = capitalise(join(fitted));
@@ -210,6 +235,8 @@ function claimFrom(sentence: Sentence): string | null {
   // Closing quotation marks stay: the claim quotes what the participant quoted.
   while (tokens.length && tokens[tokens.length - 1].pos === 'PUNCT' && !/^["”’']$/.test(tokens[tokens.length - 1].text)) tokens.pop();
   if (tokens.filter((t) => t.pos !== 'PUNCT').length < 3) return null;
+  const opening = SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON' ? agreement(tokens, 0) : null;
+  if (opening) tokens.splice(opening.last + 1, Infinity, ...coordinated(tokens.slice(opening.last + 1), tokens[opening.last]));
   const words: string[] = [];
   let firstPerson = false;
   for (let i = 0; i < tokens.length; i++) {
@@ -219,7 +246,7 @@ function claimFrom(sentence: Sentence): string | null {
     if (SPEAKER.has(w) && t.pos === 'PRON') {
       if (i === 0) firstPerson = true;
       words.push(space + (i === 0 ? 'The participant' : 'they'));
-      const agreed = i === 0 ? agreement(tokens, i) : null;
+      const agreed = i === 0 ? opening : null;
       if (agreed) {
         for (const adverb of agreed.adverbs) words.push(adverb.space + adverb.text);
         words.push(tokens[agreed.last].space + agreed.verb);
