@@ -2,7 +2,7 @@ import { clock } from '../common.ts';
 import { sentences } from '../../core/sentences.ts';
 import { nounPhrases } from '../../core/nlp.ts';
 import { HEADLINE_MAX, describe } from './headline.ts';
-import { sentenceFeatures, type SentenceContext } from './sentence-features.ts';
+import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { SentenceModel } from './sentence-model.ts';
 import { lexiconCues } from './lexicon.ts';
 import type { EvidenceGrade, ExtractedEvidence, Extractor, SignalType, TargetSurface, Turn } from './types.ts';
@@ -78,6 +78,7 @@ const mmss = (ms: number | null) => (ms == null ? null : clock(ms));
 export interface ParticipantSentence {
   turn: Turn;
   text: string;
+  read: ReadSentence;
   context: SentenceContext;
 }
 
@@ -93,11 +94,14 @@ export function participantSentences(turns: Turn[]): ParticipantSentence[] {
       continue;
     }
     const said = sentences(turn.text);
-    // Each sentence's word cues are read once: they are features of it and of its neighbours.
+    // Each sentence is parsed and its word cues read once: they are features of it and of its neighbours.
     const cues = said.map((x) => lexiconCues(x.text));
+    const read = said.map((x) => readSentence(x.text));
     for (const [index, { text }] of said.entries()) {
       if (text.split(/\s+/).length < 2) continue;
-      out.push({ turn, text, context: { question, index, count: said.length, cues: { own: cues[index], before: cues[index - 1] ?? [], after: cues[index + 1] ?? [] } } });
+      const cuesAround = { own: cues[index], before: cues[index - 1] ?? [], after: cues[index + 1] ?? [] };
+      const neighbours = { before: read[index - 1]?.lemmas ?? [], after: read[index + 1]?.lemmas ?? [] };
+      out.push({ turn, text, read: read[index], context: { question, index, count: said.length, cues: cuesAround, neighbours } });
     }
   }
   return out;
@@ -120,8 +124,8 @@ export class LocalExtractor implements Extractor {
 
   async extract(turns: Turn[]): Promise<ExtractedEvidence[]> {
     const out: ExtractedEvidence[] = [];
-    for (const { turn, text, context } of participantSentences(turns)) {
-      const types = this.model.types(sentenceFeatures(text, context));
+    for (const { turn, text, read, context } of participantSentences(turns)) {
+      const types = this.model.types(sentenceFeatures(read, context));
       if (!types.length) continue;
       const question = context.question;
       const goal = /\b(?:trying|tried|wanted|want|needed|need|had) to ([^,.;!?]{3,80})/i.exec(turn.text)?.[1]?.trim() ?? null;

@@ -11,6 +11,17 @@ export interface SentenceContext {
   count: number;
   /** The word cues (lexiconCues) of the sentence and of the sentences before and after it in the same turn. */
   cues: { own: string[]; before: string[]; after: string[] };
+  /** The lemmas of the sentences before and after it in the same turn. */
+  neighbours: { before: string[]; after: string[] };
+}
+
+/** A sentence as the parse reads it, once: its own features and its neighbours' come from this. */
+export interface ReadSentence {
+  text: string;
+  tokens: Token[];
+  sentiment: number;
+  /** Its words' lemmas, each once, marked "¬" inside a negation's scope. */
+  lemmas: string[];
 }
 
 const FIRST_PERSON = new Set(['i', 'we', 'me', 'us', 'my', 'our']);
@@ -43,26 +54,38 @@ function questionLemmas(question: string): string[] {
   return lastQuestion.lemmas;
 }
 
-/**
- * The features the sentence model weighs for one participant sentence: lemmas and lemma pairs
- * (marked when inside a negation's scope), who does what (first-person subject with its verb),
- * modality, sentiment, length, the word cues of lexicon.ts in it and its neighbours, and the
- * interviewer's question for the opening sentences of an answer.
- */
-export function sentenceFeatures(text: string, ctx: SentenceContext): string[] {
-  const f = new Set<string>(['bias']);
+const marked = (t: Token) => (t.negated ? '¬' : '') + word(t);
+
+export function readSentence(text: string): ReadSentence {
   const parsed = parse(text);
   const tokens = parsed.flatMap((s) => s.tokens).flatMap(splitPossessive);
-  const sentiment = parsed.reduce((n, s) => n + s.sentiment, 0);
+  const lemmas = [...new Set(tokens.filter((t) => !SKIP_POS.has(t.pos)).map(marked))];
+  return { text, tokens, sentiment: parsed.reduce((n, s) => n + s.sentiment, 0), lemmas };
+}
+
+/** Feature prefixes of the two views the model is trained on (training/fit.ts): the sentence's word triples, its neighbours' lemmas. */
+export const TRIGRAM = 't:';
+export const NEIGHBOUR = ['p:', 'n:'];
+
+/**
+ * The features the sentence model weighs for one participant sentence: lemmas, lemma pairs and
+ * triples (marked when inside a negation's scope), who does what (first-person subject with its
+ * verb), modality, sentiment, length, the word cues of lexicon.ts in it and its neighbours, the
+ * lemmas of its neighbours in the turn, and the interviewer's question for the opening
+ * sentences of an answer.
+ */
+export function sentenceFeatures(sentence: ReadSentence, ctx: SentenceContext): string[] {
+  const f = new Set<string>(['bias']);
+  const { text, tokens, sentiment } = sentence;
   const words = tokens.filter((t) => !SKIP_POS.has(t.pos));
-  let prev = '^';
-  for (const t of words) {
-    const w = (t.negated ? '¬' : '') + word(t);
-    f.add(`w:${w}`);
-    f.add(`b:${prev}_${w}`);
-    prev = w;
+  const seq = ['^', ...words.map(marked), '$'];
+  for (let i = 1; i < seq.length; i++) {
+    if (i < seq.length - 1) f.add(`w:${seq[i]}`);
+    f.add(`b:${seq[i - 1]}_${seq[i]}`);
+    if (i > 1) f.add(`${TRIGRAM}${seq[i - 2]}_${seq[i - 1]}_${seq[i]}`);
   }
-  f.add(`b:${prev}_$`);
+  for (const w of ctx.neighbours.before) f.add(`${NEIGHBOUR[0]}${w}`);
+  for (const w of ctx.neighbours.after) f.add(`${NEIGHBOUR[1]}${w}`);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (!FIRST_PERSON.has(t.text.toLowerCase()) || t.pos !== 'PRON') continue;
