@@ -30,6 +30,20 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['I export the hours every Friday and send them to payroll.', 'Exports the hours every Friday and sends them to payroll', 'The participant exports the hours every Friday and sends them to payroll.'],
   ['Um, the export took forever, honestly.', 'The export took forever', 'The participant said the export took forever, honestly.'],
   ['Then I just gave up.', 'Just gave up', 'The participant just gave up.'],
+  // A verbless opener before a comma gives way to the clause; so do "Also" and "First,".
+  ['And for the refunds, I want to see which ones are still pending.', 'Wants to see which ones are still pending', 'The participant said for the refunds, they want to see which ones are still pending.'],
+  ['First, I need a way to filter by date.', 'Needs a way to filter by date', 'The participant said first, they need a way to filter by date.'],
+  ['Also I keep a paper list next to the till.', 'Keeps a paper list next to the till', 'The participant keeps a paper list next to the till.'],
+  // Asides at the end say how, not what; a tag question is not the moment.
+  ['I was livid, I can tell you.', 'Was livid', 'The participant was livid, they can tell you.'],
+  ['The upload page is a mess, to be honest.', 'The upload page is a mess', 'The participant said the upload page is a mess, to be honest.'],
+  ["You can't print from the app, can you?", "You can't print from the app", "The participant said you can't print from the app, can you."],
+  // A particle after "it"/"them" stays, and so does the last word the participant said.
+  ['I just switched the router off.', 'Just switched the router off', 'The participant just switched the router off.'],
+  ['I talked to my manager and decided to sit it out.', 'Talked to their manager and decided to sit it out', 'The participant talked to their manager and decided to sit it out.'],
+  ['Nobody explained that to me before.', 'Nobody explained that to them before', 'The participant said nobody explained that to them before.'],
+  // "and then I ring them": the repeated subject goes and the verb agrees.
+  ['I book it online and then I phone them to check.', 'Books it online and then phones them to check', 'The participant books it online and then phones them to check.'],
 ];
 
 describe('headlines and claims', () => {

@@ -5,7 +5,7 @@ export const HEADLINE_MAX = 70;
 
 const FILLER_WORDS = new Set(['um', 'uh', 'erm', 'hmm', 'uhm', 'mm']);
 /** Openers that carry no content: "So,", "Well,", "Honestly", "Oh", "Yeah". */
-const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then', 'except']);
+const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then', 'except', 'also']);
 const SPEAKER = new Set(['i', 'we']);
 const OBJECT = new Set(['me', 'us']);
 const POSSESSIVE: Record<string, string> = { my: 'their', our: 'their', mine: 'theirs', ours: 'theirs' };
@@ -93,11 +93,16 @@ const ARTICLES = new Set(['the', 'a', 'an', 'every', 'each', 'some', 'any', 'no'
 /** Subjects left without their verb by a cut ("to tell them they"). */
 const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you']);
 const dangling = (t: Token) => (DANGLING.has(t.pos) && t.text !== "n't") || ARTICLES.has(t.text.toLowerCase()) || (t.pos === 'PRON' && SUBJECTS.has(t.text.toLowerCase()));
-/** "give up", "log in": a particle right after its verb ends a phrase well. */
-const particle = (t: Token, before: Token | undefined) => (t.pos === 'ADP' || t.pos === 'PART') && before?.pos === 'VERB' && /^[a-z]+$/i.test(t.text);
-const trimEnd = (tokens: Token[]) => {
+/** A token that ended the participant's own sentence: it cannot dangle ("the week before"). */
+type Word = Token & { closes?: true };
+const PARTICLES = new Set(['up', 'out', 'through', 'back', 'off', 'down', 'over', 'away', 'around']);
+/** "give up", "log in", "see it through": a particle after its verb (and its object pronoun) ends a phrase well. */
+const particle = (t: Token, before: Token | undefined, verb: Token | undefined) =>
+  (t.pos === 'ADP' || t.pos === 'PART') && /^[a-z]+$/i.test(t.text) &&
+  (before?.pos === 'VERB' || (PARTICLES.has(t.text.toLowerCase()) && before?.pos === 'PRON' && /^(?:it|them|this|that)$/i.test(before.text) && verb?.pos === 'VERB'));
+const trimEnd = (tokens: Word[]) => {
   const out = [...tokens];
-  while (out.length && dangling(out[out.length - 1]) && !particle(out[out.length - 1], out[out.length - 2])) out.pop();
+  while (out.length && dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) out.pop();
   return out;
 };
 
@@ -107,7 +112,7 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
  * Shortens to `max` characters: at the last clause or phrase boundary (a conjunction or a
  * comma) that fits, else word by word; never mid-word, never ending on a dangling word.
  */
-function fit(tokens: Token[], max: number): Token[] {
+function fit(tokens: Word[], max: number): Word[] {
   let out = trimEnd(tokens);
   if (join(out).length <= max) return out;
   for (let b = out.length - 1; b > 2; b--) {
@@ -145,19 +150,24 @@ function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: 
   return { adverbs: tokens.slice(subject + 1, j), verb: thirdPerson(verb.text), last: j };
 }
 
+/** The token at `i` follows "and" or "and then". */
+const afterAnd = (tokens: Token[], i: number) => tokens[i - 1]?.pos === 'CCONJ' || (/^then$/i.test(tokens[i - 1]?.text ?? '') && tokens[i - 2]?.pos === 'CCONJ');
+
 /**
  * A second verb sharing the agreed subject agrees too: "I print the rota and pin it" →
  * "Prints the rota and pins it". Only a plain verb right after "and"/"or", and not after a
  * "to" (in "try to fix it and give up" the second verb may belong to "to").
  */
-function coordinated(rest: Token[], verb: Token): Token[] {
-  if (verb.pos !== 'VERB') return rest;
+function coordinated(tokens: Token[], verb: Token): Token[] {
+  if (verb.pos !== 'VERB') return tokens;
+  // "and then I ring them": the repeated subject goes, so its verb agrees like the first.
+  const rest = tokens.filter((t, i) => !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON' && afterAnd(tokens, i) && tokens[i + 1]?.pos === 'VERB'));
   const to = rest.findIndex((t) => t.text.toLowerCase() === 'to');
   return rest.map((t, i) => {
     const before = rest[i - 1];
     // The small model tags some such verbs as nouns ("and pin it"): an object pronoun after one shows it is a verb.
     const verbLike = t.pos === 'VERB' || (t.pos === 'NOUN' && /^(?:it|them|that|this)$/i.test(rest[i + 1]?.text ?? ''));
-    const shares = before && before.pos === 'CCONJ' && (to < 0 || i < to) && verbLike && t.lemma.toLowerCase() === t.text.toLowerCase();
+    const shares = before && afterAnd(rest, i) && (to < 0 || i < to) && verbLike && t.lemma.toLowerCase() === t.text.toLowerCase();
     return shares ? { ...t, text: thirdPerson(t.text) } : t;
   });
 }
@@ -172,8 +182,30 @@ export function headlineOf(quote: string): string | null {
   return describe(quote).headline;
 }
 
+const ORDINALS = /^(?:first|second|third|firstly|secondly|finally|lastly|plus)$/i;
+
+/**
+ * Where a verbless opening phrase ends ("For the loose stuff,", "First,", "On the second
+ * day,") when a clause with its own subject follows it; 0 when there is none.
+ */
+function openingPhrase(tokens: Token[]): number {
+  const comma = tokens.findIndex((t) => t.text === ',');
+  if (comma < 1 || comma > 6 || !(/^(?:ADP|ADV)$/.test(tokens[0].pos) || ORDINALS.test(tokens[0].text))) return 0;
+  if (tokens.slice(0, comma).some((t) => t.pos === 'VERB' || t.pos === 'AUX' || t.pos === 'SCONJ')) return 0;
+  const subject = tokens[comma + 1];
+  const verb = tokens.slice(comma + 2, comma + 4).some((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  return subject && /^(?:PRON|DET|PROPN|NOUN)$/.test(subject.pos) && verb ? comma + 1 : 0;
+}
+
+/** Asides at the end that say how, not what: "…, I can tell you", "…, I think", "…, to be honest". */
+const TAIL_ASIDE = /^(?:they (?:can tell you|must say|have to say|think|guess|suppose|reckon|would say|were|are|did)|you see|to be (?:honest|fair)|if they are honest|in fairness|(?:do|does|did|is|was|are|were|can|could|would|will|have|has|had)(?:n't| not)? (?:they|it|you|we|he|she|there))$/i;
+
 function headlineFrom(sentence: Sentence): string | null {
-  const all = content(sentence.tokens);
+  const words: Word[] = sentence.tokens.map((t) => ({ ...t }));
+  const lastWord = words.findLastIndex((t) => t.pos !== 'PUNCT');
+  if (lastWord >= 0) words[lastWord].closes = true;
+  const cleaned = content(words);
+  const all = setsTheScene(cleaned) ? cleaned : cleaned.slice(openingPhrase(cleaned));
   const end = mainClauseEnd(all);
   let tokens = all.slice(0, end);
   // "If X, I am gone": the main clause follows the subordinate one, and the headline needs both.
@@ -184,9 +216,9 @@ function headlineFrom(sentence: Sentence): string | null {
     const moment = next.slice(0, mainClauseEnd(next));
     if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3) tokens = moment;
   }
-  const words = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
+  const said = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
   // Too thin to stand alone, except a short state ("Was so embarrassed").
-  if (words.length < 3 || (words.length < 4 && words[words.length - 1].pos !== 'ADJ')) tokens = all;
+  if (said.length < 3 || (said.length < 4 && said[said.length - 1].pos !== 'ADJ')) tokens = all;
   if (tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
     const agreed = agreement(tokens, 0);
     tokens = agreed ? [...agreed.adverbs, { ...tokens[agreed.last], text: agreed.verb }, ...coordinated(tokens.slice(agreed.last + 1), tokens[agreed.last])] : tokens.slice(1);
@@ -207,6 +239,11 @@ function headlineFrom(sentence: Sentence): string | null {
   let n = tokens.length;
   while (n > 3 && (/^[.!?]$/.test(tokens[n - 1].text) || (TAGS.test(tokens[n - 1].text) && tokens[n - 2].text === ','))) n -= /^[.!?]$/.test(tokens[n - 1].text) ? 1 : 2;
   tokens = tokens.slice(0, n);
+  const aside = tokens.findLastIndex((t) => t.text === ',');
+  if (aside >= 2 && TAIL_ASIDE.test(join(tokens.slice(aside + 1)).replace(/[.!?]+$/, '').trim())) {
+    tokens = tokens.slice(0, aside);
+    tokens[aside - 1] = { ...tokens[aside - 1], closes: true } as Word;
+  }
   const fitted = fit(tokens, HEADLINE_MAX);
   if (fitted.filter((t) => t.pos !== 'PUNCT').length < 2) return null;
   let text = capitalise(join(fitted));
