@@ -167,6 +167,10 @@ describe('follow-ups', () => {
     expect(followUp('Invoices.', 0, '')).toBe('You mentioned invoices. What happened next?');
     // A bare "No." is an answer (the tagger reads it as the abbreviation "No."), not a thing to name back.
     expect(followUp('No.', 0, '')).toBe('Could you say a bit more about that?');
+    // Spoken shrugs are not things either; a degree word stays with what it qualifies.
+    expect(followUp('Dunno, the usual stuff.', 0, '')).toBe('Could you say a bit more about that?');
+    expect(followUp('Nah.', 0, '')).toBe('Could you say a bit more about that?');
+    expect(followUp('Way too many steps.', 0, '')).toBe('You mentioned way too many steps. What happened next?');
     expect(followUp('My manager wanted it.', 1, 'You mentioned your manager. What happened next?')).toBe('Could you walk me through an example of that?');
     expect(followUp('The export dialog and the PDF preview.', 1, 'You mentioned the export dialog. What happened next?')).toBe('Could you tell me more about the PDF preview?');
     for (const answer of ['Yes.', 'It was fine', 'I hated the confirm button', 'no', 'I was frustrated with the sync']) {

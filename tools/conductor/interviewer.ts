@@ -28,11 +28,11 @@ export interface Interviewer {
 const MAX_FOLLOW_UPS = 2;
 /** Answers shorter than this many words, or vague ones, get a follow-up. */
 const SHORT_ANSWER_WORDS = 8;
-const VAGUE = /^(?:yes|yeah|yep|no|nope|ok(?:ay)?|fine|good|sure|maybe|not sure|i'?m not sure|i don'?t know|i don'?t remember|idk|nothing|not really|it was (?:ok|okay|fine|good|alright)|kind of|sort of)\b/i;
+const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|sure|maybe|not sure|i'?m not sure|i don'?t know|i don'?t remember|idk|nothing|not really|it was (?:ok|okay|fine|good|alright)|kind of|sort of)\b/i;
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
 const EMPTY_HEADS = /\b(?:week|weeks|day|days|month|months|year|years|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|everything|something|anything|nothing|idea|answer|question)$/i;
 
-const INTERJECTIONS = /^(?:no|yes|yeah|yep|nope|ok|okay|sure|hmm|um|uh|well)$/i;
+const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|ok|okay|sure|hmm|um|uh|well)$/i;
 
 const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
 const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
@@ -48,7 +48,10 @@ function mentionOf(answer: string, used: string): string | null {
       .replace(/\b(?:me|us)\b/gi, 'you')
       .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase());
     if (used.toLowerCase().includes(phrase.toLowerCase())) continue;
-    return phrase;
+    // "too many clicks" names the trouble; "many clicks" loses it.
+    const before = answer.slice(0, Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()))).trimEnd();
+    const degree = /\b(?:way too|too|so)$/i.exec(before);
+    return degree ? `${degree[0].toLowerCase()} ${phrase}` : phrase;
   }
   return null;
 }
