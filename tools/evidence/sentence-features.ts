@@ -49,7 +49,7 @@ let lastQuestion: { text: string; lemmas: string[] } | null = null;
 function questionLemmas(question: string): string[] {
   if (lastQuestion?.text === question) return lastQuestion.lemmas;
   const out = new Set<string>();
-  for (const s of parse(question)) for (const t of s.tokens) if (!SKIP_POS.has(t.pos) && t.pos !== 'DET') out.add(word(t));
+  for (const s of parse(question)) for (const t of s.tokens.flatMap(splitPossessive)) if (!SKIP_POS.has(t.pos) && t.pos !== 'DET') out.add(word(t));
   lastQuestion = { text: question, lemmas: [...out] };
   return lastQuestion.lemmas;
 }
