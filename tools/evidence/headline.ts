@@ -201,9 +201,9 @@ function openingPhrase(tokens: Token[]): number {
 const TAIL_ASIDE = /^(?:they (?:can tell you|must say|have to say|think|guess|suppose|reckon|would say|were|are|did)|you see|to be (?:honest|fair)|if they are honest|in fairness|(?:do|does|did|is|was|are|were|can|could|would|will|have|has|had)(?:n't| not)? (?:they|it|you|we|he|she|there))$/i;
 
 function headlineFrom(sentence: Sentence): string | null {
-  const words: Word[] = sentence.tokens.map((t) => ({ ...t }));
+  const words: Word[] = [...sentence.tokens];
   const lastWord = words.findLastIndex((t) => t.pos !== 'PUNCT');
-  if (lastWord >= 0) words[lastWord].closes = true;
+  if (lastWord >= 0) words[lastWord] = { ...words[lastWord], closes: true };
   const cleaned = content(words);
   const all = setsTheScene(cleaned) ? cleaned : cleaned.slice(openingPhrase(cleaned));
   const end = mainClauseEnd(all);
@@ -240,7 +240,7 @@ function headlineFrom(sentence: Sentence): string | null {
   while (n > 3 && (/^[.!?]$/.test(tokens[n - 1].text) || (TAGS.test(tokens[n - 1].text) && tokens[n - 2].text === ','))) n -= /^[.!?]$/.test(tokens[n - 1].text) ? 1 : 2;
   tokens = tokens.slice(0, n);
   const aside = tokens.findLastIndex((t) => t.text === ',');
-  if (aside >= 2 && TAIL_ASIDE.test(join(tokens.slice(aside + 1)).replace(/[.!?]+$/, '').trim())) {
+  if (aside >= 2 && TAIL_ASIDE.test(join(tokens.slice(aside + 1)))) {
     tokens = tokens.slice(0, aside);
     tokens[aside - 1] = { ...tokens[aside - 1], closes: true } as Word;
   }
