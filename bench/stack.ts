@@ -23,7 +23,7 @@ function nsPerCall(run: () => void): number {
 
 const next: NextFunction = () => {};
 const req = (url: string) => ({ url, originalUrl: url, method: 'GET', path: url.split('?')[0], get: () => undefined, headers: {} }) as unknown as Request;
-const res = () => Object.assign(new EventEmitter(), { statusCode: 200, locals: {}, setHeader() {}, writableFinished: true }) as unknown as Response;
+const res = (forReq?: Request) => Object.assign(new EventEmitter(), { req: forReq, statusCode: 200, locals: {}, setHeader() {}, writableFinished: true }) as unknown as Response;
 
 export async function stackCosts(): Promise<Record<string, number>> {
   const log = createLogger('error', {}, { write: () => {} });
@@ -41,8 +41,9 @@ export async function stackCosts(): Promise<Record<string, number>> {
   return {
     stack_request_id_ns: cost(() => requestId(req('/api/health'), res(), next)),
     stack_access_log_ns: cost(() => {
-      const r = res();
-      access(req('/api/orgs/a/projects/b'), r, next);
+      const q = req('/api/orgs/a/projects/b');
+      const r = res(q);
+      access(q, r, next);
       r.emit('close');
     }),
     stack_query_guard_ns: cost(() => queryGuard(req('/api/orgs/a/projects/b/signals'), res(), next)),

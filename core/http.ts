@@ -1,4 +1,5 @@
-import express, { type Express, type Request, type Response, type NextFunction } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type Request, type Response, type NextFunction } from 'express';
 import type { Catalog } from './catalog.ts';
 import type { Services } from './context.ts';
 import { restRouter } from '../rest/router.ts';
@@ -29,6 +30,7 @@ import { routeLimiter } from './rate-limit.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { AppError, AuthenticationError, ForbiddenError, toEnvelope } from './errors.ts';
 import { VERSION } from './version.ts';
+import { isHotPath, withHotPath } from './hot-path.ts';
 
 /** A body /mcp cannot read is a JSON-RPC error (-32700 parse error, -32600 otherwise), as MCP clients expect. */
 function mcpBodyError(services: Services) {
@@ -41,7 +43,8 @@ function mcpBodyError(services: Services) {
   };
 }
 
-export function createApp(catalog: Catalog, services: Services): Express {
+/** The HTTP server's request listener: the Express app, with the hot capability routes in front of it (core/hot-path.ts). */
+export function createApp(catalog: Catalog, services: Services): RequestListener {
   const app = express();
   app.disable('x-powered-by');
   // A body hash per JSON answer costs more than it saves: API answers change with every write, and
@@ -49,11 +52,13 @@ export function createApp(catalog: Catalog, services: Services): Express {
   app.set('etag', false);
   app.set('trust proxy', services.config.trustProxy);
   app.set('query parser', 'simple');
+  const log = accessLog(services.log);
   app.use(requestId);
-  app.use(accessLog(services.log));
+  app.use(log);
   app.use(queryGuard);
   // REST routes parse their own bodies (limits differ per route; some are multipart).
-  app.use('/mcp', mcpBody(1024 * 1024), mcpBodyError(services));
+  const mcpRead = [mcpBody(1024 * 1024), mcpBodyError(services)];
+  app.use('/mcp', ...mcpRead);
 
   app.get('/', (_req, res) => {
     const base = services.baseUrl();
@@ -66,7 +71,7 @@ export function createApp(catalog: Catalog, services: Services): Express {
     res.json(openapi);
   });
   const mcp = createMcpEndpoint(catalog, services, VERSION);
-  app.post('/mcp', async (req: Request, res: Response, next: NextFunction) => {
+  const mcpPost = async (req: Request, res: Response, next: NextFunction) => {
     try {
       // DNS-rebinding protection: a browser page may call only from our own origin.
       const origin = req.get('origin');
@@ -84,15 +89,16 @@ export function createApp(catalog: Catalog, services: Services): Express {
       }
       next(err);
     }
-  });
+  };
+  app.post('/mcp', mcpPost);
   app.all('/mcp', (_req, res) => {
     res.setHeader('Allow', 'POST');
     res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
   });
 
   app.use('/api/sdk', sdkCors());
-  // Routes outside the capability registry. None lives under /api/orgs/ or at /api/health, where
-  // the hot capability routes are, so those requests skip this whole group instead of testing each of its routes.
+  // Routes outside the capability registry. None is on a hot path (core/hot-path.ts), so those
+  // requests skip this whole group instead of testing each of its routes.
   const edge = express.Router();
   for (const routes of [
     docsRouter(),
@@ -112,13 +118,16 @@ export function createApp(catalog: Catalog, services: Services): Express {
     linkingRoutes(services),
   ])
     edge.use(routes);
-  app.use((req, res, next) => (req.path.startsWith('/api/orgs/') || req.path === '/api/health' ? next() : edge(req, res, next)));
-  app.use(
-    restRouter(catalog.capabilities, services, (cap) =>
-      cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,
-    ),
+  app.use((req, res, next) => (isHotPath(req.path) ? next() : edge(req, res, next)));
+  const rest = restRouter(catalog.capabilities, services, (cap) =>
+    cap.rateLimit ? routeLimiter(services.db.pool, cap.name, cap.rateLimit) : null,
   );
+  app.use(rest);
   app.use(['/api', '/agent'], apiNotFound);
-  app.use(errorHandler(services.log));
-  return app;
+  const onError = errorHandler(services.log);
+  app.use(onError);
+  // The same layers as the app runs for these requests, without the walk past all the others.
+  const hotRest = [requestId, log, queryGuard, rest, apiNotFound, onError];
+  const hotMcp = [requestId, log, queryGuard, ...mcpRead, mcpPost, onError];
+  return withHotPath(app, (path, method) => (isHotPath(path) ? hotRest : path === '/mcp' && method === 'POST' ? hotMcp : null));
 }

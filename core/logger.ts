@@ -50,25 +50,49 @@ export function redact(value: unknown, depth = 0): unknown {
   return out;
 }
 
+type Writable = 'debug' | 'info' | 'warn' | 'error';
+
 /**
- * A Logger over a pino instance made on first use: a child logger per request costs nothing
- * until something is actually written at an enabled level. A child has its root's level, so the
- * root answers whether a level is on without the child being made.
+ * A Logger over a pino instance made on first use: a child logger per request costs one small
+ * object until something is actually written at an enabled level. A child has its root's level,
+ * so the root answers whether a level is on without the child being made.
  */
-function wrap(make: () => Pino, root: Pino): Logger {
-  let made: Pino | null = null;
-  const p = () => (made ??= make());
-  const write = (level: 'debug' | 'info' | 'warn' | 'error') => (m: string, f?: Record<string, unknown>) => {
-    if (root.isLevelEnabled(level)) p()[level](f ?? {}, redactText(m));
-  };
-  return {
-    debug: write('debug'),
-    info: write('info'),
-    warn: write('warn'),
-    error: write('error'),
-    enabled: (level) => root.isLevelEnabled(level),
-    child: (fields) => wrap(() => p().child(redact(fields) as Record<string, unknown>), root),
-  };
+class LazyLogger implements Logger {
+  private made: Pino | null = null;
+  private readonly make: () => Pino;
+  private readonly root: Pino;
+
+  constructor(make: () => Pino, root: Pino) {
+    this.make = make;
+    this.root = root;
+  }
+
+  private pino(): Pino {
+    return (this.made ??= this.make());
+  }
+
+  private write(level: Writable, m: string, f?: Record<string, unknown>): void {
+    if (this.root.isLevelEnabled(level)) this.pino()[level](f ?? {}, redactText(m));
+  }
+
+  debug(m: string, f?: Record<string, unknown>) {
+    this.write('debug', m, f);
+  }
+  info(m: string, f?: Record<string, unknown>) {
+    this.write('info', m, f);
+  }
+  warn(m: string, f?: Record<string, unknown>) {
+    this.write('warn', m, f);
+  }
+  error(m: string, f?: Record<string, unknown>) {
+    this.write('error', m, f);
+  }
+  enabled(level: Writable): boolean {
+    return this.root.isLevelEnabled(level);
+  }
+  child(fields: Record<string, unknown>): Logger {
+    return new LazyLogger(() => this.pino().child(redact(fields) as Record<string, unknown>), this.root);
+  }
 }
 
 /**
@@ -94,5 +118,5 @@ export function createLogger(level: LogLevel = 'info', base: Record<string, unkn
     },
     destination ?? pino.destination({ dest: 2, sync: true }),
   );
-  return wrap(() => (Object.keys(base).length ? root.child(redact(base) as Record<string, unknown>) : root), root);
+  return new LazyLogger(() => (Object.keys(base).length ? root.child(redact(base) as Record<string, unknown>) : root), root);
 }

@@ -15,8 +15,8 @@ let counter = 0;
 
 /** Every response carries X-Request-Id; a caller's own id is kept when it is safe to echo. */
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  const given = req.get('x-request-id');
-  req.requestId = given && SAFE.test(given) ? given : `${prefix}${(counter++).toString(36)}`;
+  const given = req.headers['x-request-id'];
+  req.requestId = typeof given === 'string' && SAFE.test(given) ? given : `${prefix}${(counter++).toString(36)}`;
   res.setHeader('X-Request-Id', req.requestId);
   next();
 }
