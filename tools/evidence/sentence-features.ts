@@ -44,12 +44,22 @@ function splitPossessive(t: Token): Token[] {
   ];
 }
 
+/**
+ * The same split made by wink-nlp itself gives the word its own lemma ("mom" → "mum") where the
+ * split above keeps the text: the word before a possessive keeps its text either way.
+ */
+function possessivesSplit(tokens: Token[]): Token[] {
+  const out = tokens.flatMap(splitPossessive);
+  for (let i = 0; i + 1 < out.length; i++) if (/^('s|’s)$/i.test(out[i + 1].text) && out[i + 1].pos === 'PART') out[i] = { ...out[i], lemma: out[i].text };
+  return out;
+}
+
 let lastQuestion: { text: string; lemmas: string[] } | null = null;
 /** Content lemmas of a question, for "q:" features (what the answer was asked about). */
 function questionLemmas(question: string): string[] {
   if (lastQuestion?.text === question) return lastQuestion.lemmas;
   const out = new Set<string>();
-  for (const s of parse(question)) for (const t of s.tokens.flatMap(splitPossessive)) if (!SKIP_POS.has(t.pos) && t.pos !== 'DET') out.add(word(t));
+  for (const s of parse(question)) for (const t of possessivesSplit(s.tokens)) if (!SKIP_POS.has(t.pos) && t.pos !== 'DET') out.add(word(t));
   lastQuestion = { text: question, lemmas: [...out] };
   return lastQuestion.lemmas;
 }
@@ -58,7 +68,7 @@ const marked = (t: Token) => (t.negated ? '¬' : '') + word(t);
 
 export function readSentence(text: string): ReadSentence {
   const parsed = parse(text);
-  const tokens = parsed.flatMap((s) => s.tokens).flatMap(splitPossessive);
+  const tokens = possessivesSplit(parsed.flatMap((s) => s.tokens));
   const lemmas = [...new Set(tokens.filter((t) => !SKIP_POS.has(t.pos)).map(marked))];
   return { text, tokens, sentiment: parsed.reduce((n, s) => n + s.sentiment, 0), lemmas };
 }
