@@ -30,27 +30,26 @@ const SKIP_POS = new Set(['PUNCT', 'SPACE', 'SYM', 'X']);
 
 const word = (t: Token) => t.lemma.toLowerCase();
 
-/**
- * "Derek's" as "Derek" + "'s". wink-nlp learns new words as it reads, so it tokenises a
- * possessive name one way the first time and the other way afterwards; splitting it here keeps
- * the features of a sentence the same whatever the process read before.
- */
-function splitPossessive(t: Token): Token[] {
-  const m = /^(.+)('s|’s)$/i.exec(t.text);
-  if (!m) return [t];
-  return [
-    { ...t, text: m[1], lemma: m[1] },
-    { ...t, text: m[2], lemma: m[2], pos: 'PART', space: '' },
-  ];
-}
+const POSSESSIVE = /^('s|’s)$/i;
 
 /**
- * The same split made by wink-nlp itself gives the word its own lemma ("mom" → "mum") where the
- * split above keeps the text: the word before a possessive keeps its text either way.
+ * "Derek's" as "Derek" + "'s", and the word before a possessive keeps its text as its lemma.
+ * wink-nlp learns words as it reads: it tokenises a possessive as one token the first time and as
+ * two afterwards, and when it splits one it lemmatises the word ("mom" → "mum"). Doing both here
+ * keeps the features of a sentence the same whatever the process read before.
  */
-function possessivesSplit(tokens: Token[]): Token[] {
-  const out = tokens.flatMap(splitPossessive);
-  for (let i = 0; i + 1 < out.length; i++) if (/^('s|’s)$/i.test(out[i + 1].text) && out[i + 1].pos === 'PART') out[i] = { ...out[i], lemma: out[i].text };
+function splitPossessives(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  for (const t of tokens) {
+    const m = /^(.+)('s|’s)$/i.exec(t.text);
+    if (m) {
+      out.push({ ...t, text: m[1], lemma: m[1] }, { ...t, text: m[2], lemma: m[2], pos: 'PART', space: '' });
+      continue;
+    }
+    const before = out.at(-1);
+    if (before && t.pos === 'PART' && POSSESSIVE.test(t.text)) out[out.length - 1] = { ...before, lemma: before.text };
+    out.push(t);
+  }
   return out;
 }
 
@@ -59,7 +58,7 @@ let lastQuestion: { text: string; lemmas: string[] } | null = null;
 function questionLemmas(question: string): string[] {
   if (lastQuestion?.text === question) return lastQuestion.lemmas;
   const out = new Set<string>();
-  for (const s of parse(question)) for (const t of possessivesSplit(s.tokens)) if (!SKIP_POS.has(t.pos) && t.pos !== 'DET') out.add(word(t));
+  for (const s of parse(question)) for (const t of splitPossessives(s.tokens)) if (!SKIP_POS.has(t.pos) && t.pos !== 'DET') out.add(word(t));
   lastQuestion = { text: question, lemmas: [...out] };
   return lastQuestion.lemmas;
 }
@@ -68,7 +67,7 @@ const marked = (t: Token) => (t.negated ? '¬' : '') + word(t);
 
 export function readSentence(text: string): ReadSentence {
   const parsed = parse(text);
-  const tokens = possessivesSplit(parsed.flatMap((s) => s.tokens));
+  const tokens = splitPossessives(parsed.flatMap((s) => s.tokens));
   const lemmas = [...new Set(tokens.filter((t) => !SKIP_POS.has(t.pos)).map(marked))];
   return { text, tokens, sentiment: parsed.reduce((n, s) => n + s.sentiment, 0), lemmas };
 }
