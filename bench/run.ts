@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { freePort, launch, loadedP50Ms, sequentialP50Ms, startBenchService } from './harness.ts';
-import { evaluateLocalExtractor, HELDOUT, labelledTranscripts, turnsOf } from '../test/helpers/extractor-eval.ts';
+import { evaluateLocalExtractor, HELDOUT, INDEPENDENT, labelledTranscripts, turnsOf } from '../test/helpers/extractor-eval.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { appBundle } from '../rest/app-routes.ts';
 import { gzipSync } from 'node:zlib';
@@ -239,6 +239,10 @@ async function extractorBench() {
   const r = await evaluateLocalExtractor(HELDOUT);
   line('extractor_recall_unseen', r.recall * 100, '%');
   line('extractor_precision_unseen', r.precision * 100, '%');
+  // Labelled by people who never saw the training guide (test/fixtures/independent/README.md).
+  const other = await evaluateLocalExtractor(INDEPENDENT);
+  line('extractor_recall_independent', other.recall * 100, '%');
+  line('extractor_precision_independent', other.precision * 100, '%');
   const transcripts = labelledTranscripts(HELDOUT).map(({ file }) => turnsOf(file));
   const words = transcripts.flat().reduce((n, t) => n + (t.role === 'participant' ? t.text.split(/\s+/).filter(Boolean).length : 0), 0);
   const extractor = new LocalExtractor();
