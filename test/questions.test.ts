@@ -154,12 +154,25 @@ describe('follow-ups', () => {
   };
 
   it('names what the participant said, at most twice per question, worded differently, then moves on', async () => {
-    const said = await run(['I clicked the confirm button.', 'Nothing really.', 'Not sure.', 'It took a while but the bank transfer eventually went through after I retried it twice.']);
+    const said = await run(['I clicked the confirm button.', 'Not sure.', 'No idea.', 'It took a while but the bank transfer eventually went through after I retried it twice.']);
     expect(said[0]).toBe('You mentioned the confirm button. What happened next?');
     expect(said[1]).toBe('Could you walk me through an example of that?');
     expect(said[2]).toBe('What got in the way?'); // two follow-ups were enough
     expect(said[3]).toBeNull();
     expect(new Set(said.slice(0, 2)).size).toBe(2);
+  });
+
+  it('hears a no: asks once to say more, never for an example of nothing, then moves on', async () => {
+    expect(await run(['No.', 'Nothing else.', 'It took a while but the bank transfer eventually went through after I retried it twice.'])).toEqual([
+      'Could you say a bit more about that?',
+      'What got in the way?',
+      null,
+    ]);
+    // After a named follow-up, a "nothing really" is the answer.
+    expect(await run(['I clicked the confirm button.', 'Nothing really.'])).toEqual(['You mentioned the confirm button. What happened next?', 'What got in the way?']);
+    // A shrug has nothing in it to name back.
+    expect(followUp('Fine.', 0, '')).toBe('Could you say a bit more about that?');
+    expect(followUp('Not sure.', 1, '')).toBe('Could you walk me through an example of that?');
   });
 
   it('turns the participant\'s own words to "you" and never leads', async () => {

@@ -6,6 +6,8 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
+import { directedText } from './helpers/participant-text.ts';
+import { starterScript } from '../tools/studies/starter.ts';
 
 const invitation = {
   ...validInvitation,
@@ -129,7 +131,8 @@ describe('widget in Chromium', () => {
     expect(await resumed.getByRole('log').textContent()).toContain('Last week.');
     await resumed.getByLabel('Your answer').fill("I couldn't find the export button anywhere and it was really frustrating, so I gave up and took screenshots instead.");
     await resumed.getByRole('button', { name: 'Send' }).click();
-    await resumed.getByText('Thank you! Your answers have been sent to the team.').waitFor();
+    await resumed.getByText('That is everything I wanted to ask. Thank you for your time!').waitFor();
+    await resumed.getByText('Your answers have been sent to the team.').waitFor();
     await page.screenshot({ path: path.join(ARTIFACTS, 'widget-done.png') });
 
     const sessions = (await o.call('GET', '/sessions')).body.sessions.filter((s: any) => s.study_ref === studyRef);
@@ -184,7 +187,7 @@ describe('widget in Chromium', () => {
     await page.close();
   });
 
-  it('shows the starter study\'s launcher on a fresh project\'s demo page', async () => {
+  it('runs the starter study on a fresh project\'s demo page in natural questions, ending with its closing words', async () => {
     const fresh = await ownerWithProject(svc, 'fresh-widget@example.com', 'Fresh');
     const demo = (await fresh.call('GET', '/widget-setup')).body.demo_url;
     const page = await browser.newPage();
@@ -193,7 +196,43 @@ describe('widget in Chromium', () => {
     await launcher.waitFor({ timeout: 5000 });
     expect(await launcher.textContent()).toBe('Share feedback');
     await launcher.click();
-    await page.getByRole('dialog', { name: 'Have ten minutes to tell us how it went?' }).waitFor();
+    const dialog = page.getByRole('dialog', { name: 'Have ten minutes to tell us how it went?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Start the conversation' }).click();
+    await dialog.getByLabel('I agree that my answers may be used for research.').check();
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+
+    const log = dialog.getByRole('log', { name: 'Conversation' });
+    const answer = dialog.getByLabel('Your answer');
+    const asked = async (question: string) => {
+      await log.getByText(question).waitFor();
+      return (await log.locator('.vb-msg-conductor').allInnerTexts()).map((t) => t.replace(/^Interviewer:\s*/, ''));
+    };
+    const reply = async (text: string) => {
+      await answer.fill(text);
+      await page.keyboard.press('Enter');
+    };
+    await asked('What were you trying to get done today, and what did you use before?');
+    await reply('Invoices.');
+    await asked('You mentioned invoices. What happened next?');
+    await reply('Last Tuesday I had to send twelve invoices to clients and the PDF export kept timing out on me.');
+    await asked('Could you share a concrete recent example?');
+    await reply('That was the example, the export timed out four times before one went through.');
+    await asked('Could you show me how you do the task you described, thinking aloud as you go?');
+    await dialog.getByRole('button', { name: "I'm done" }).click();
+    await asked('Could you tell me about any moment where the product slowed you down?');
+    await reply('No.');
+    await asked('Could you say a bit more about that?');
+    await reply('Nothing else.'); // a no, heard twice, is the answer
+    await asked('What did you expect to happen instead, and how did you work around it?');
+    await reply('I expected a download right away, so I ended up printing each invoice to PDF by hand.');
+    const turns = await asked('What would have to change for you to recommend the product to a colleague?');
+    await reply('A bulk export that works without timing out.');
+    // The closing words stay on the last screen; nothing written for the interviewer reached the participant.
+    await dialog.getByText(starterScript.segments.at(-1)!.speak_text!).waitFor();
+    await dialog.getByText('Your answers have been sent to the team.').waitFor();
+    for (const t of turns) expect(directedText(t), t).toBeNull();
+    expect(turns.filter((t) => /example of that/.test(t))).toEqual([]);
     await page.close();
   });
 });

@@ -99,6 +99,9 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     panel.show(h('p', { class: 'vb-error', role: 'alert' }, message));
   };
   const thanks = (text = 'Thank you! Your answers have been sent to the team.') => panel.show(h('p', {}, text));
+  // A text interview's closing words would vanish with the conversation: the last screen keeps them.
+  const closed = (closing: string | null) =>
+    closing ? panel.show(h('p', {}, closing), h('p', { class: 'vb-small' }, 'Your answers have been sent to the team.')) : thanks();
 
   /** The microphone for a voice interview, or text with a plain-words reason when it cannot be had. */
   const microphone = async (): Promise<{ stream: MediaStream | null; notice: string | null }> => {
@@ -127,11 +130,11 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     const started = await api.post<{ ws_url: string; session_token: string }>(`/api/sdk/conductor/${sessionId}/start`, sessionToken ? { session_token: sessionToken } : {});
     const voice = mode === 'voice' && stream ? voiceFor(sessionId, stream) : undefined;
     sessionStorage.setItem(storeKey, JSON.stringify({ sessionId, studyRef: study.ref, sessionToken: started.session_token, mode: voice ? 'voice' : 'text' } satisfies Resume));
-    live = interviewView(started.ws_url, host, study.allowed_selectors, () => {
+    live = interviewView(started.ws_url, host, study.allowed_selectors, (closing) => {
       sessionStorage.removeItem(storeKey);
       live?.close();
       live = null;
-      thanks();
+      closed(closing);
     }, voice);
     panel.show(...(notice ? [h('p', { class: 'vb-small', role: 'status' }, notice)] : []), ...live.nodes);
     addEventListener('pagehide', () => {

@@ -39,7 +39,8 @@ function describeClick(el: Element): string {
  * listening, thinking and speaking show in a status line with a level meter, mute and
  * "Done"; any answer can be typed instead, and a failed transcription can be retried.
  */
-export function interviewView(wsUrl: string, host: Element, allowedSelectors: string[], onEnded: () => void, voice?: VoiceOptions): InterviewView {
+/** `onEnded` gets the study's closing words, when the script has a closing segment, for the last screen. */
+export function interviewView(wsUrl: string, host: Element, allowedSelectors: string[], onEnded: (closing: string | null) => void, voice?: VoiceOptions): InterviewView {
   const log = h('div', { class: 'vb-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
   const status = h('p', { class: 'vb-small', role: 'status' });
   const answer = h('textarea', { 'aria-label': 'Your answer', rows: '2', placeholder: 'Type your answer…' });
@@ -101,7 +102,9 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     if (voice && a === 'answer' && !typing) void speaking.then(startListening);
   };
 
+  let closing: string | null = null;
   const add = (m: ConductorMessage) => {
+    if (m.role === 'conductor' && m.kind === 'closing') closing = m.text;
     log.append(h('div', { class: `vb-msg vb-msg-${m.role}` }, h('span', { class: 'vb-sr' }, m.role === 'conductor' ? 'Interviewer: ' : 'You: '), m.text));
     log.scrollTop = log.scrollHeight;
   };
@@ -297,7 +300,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
         ended = true;
         listening?.cancel();
         setAwaiting(null);
-        void speaking.then(hangUp).then(onEnded);
+        void speaking.then(hangUp).then(() => onEnded(closing));
       }
     };
     ws.onclose = () => {

@@ -32,6 +32,12 @@ const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|su
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
 const EMPTY_HEADS = /\b(?:week|weeks|day|days|month|months|year|years|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|everything|something|anything|nothing|idea|answer|question)$/i;
 
+/** An answer that is only a shrug ("Fine.", "Not sure."): nothing in it to name back. */
+const ONLY_VAGUE = new RegExp(`${VAGUE.source}[.!?]*$`, 'i');
+/** An answer that says no ("No.", "Nothing else.", "Not really."): asked about once, never for an example of it. */
+const DECLINE = /^(?:no|nope|nah|none|nothing(?: else| really| much)?|not really|no,? (?:that'?s|thats) (?:it|all)|that'?s (?:it|all))[.!]*$/i;
+const MORE = 'Could you say a bit more about that?';
+
 const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|ok|okay|sure|hmm|um|uh|well)$/i;
 
 const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
@@ -39,6 +45,7 @@ const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up
 
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
 function mentionOf(answer: string, used: string): string | null {
+  if (ONLY_VAGUE.test(answer.trim())) return null;
   for (const found of nounPhrases(answer)) {
     // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
     const np = found.replace(/[.]+$/, '');
@@ -63,7 +70,7 @@ function mentionOf(answer: string, used: string): string | null {
 export function followUp(answer: string, n: number, said: string): string {
   const mention = mentionOf(answer, said);
   const withMention = [`You mentioned ${mention}. What happened next?`, `Could you tell me more about ${mention}?`];
-  const without = ['Could you say a bit more about that?', 'Could you walk me through an example of that?'];
+  const without = [MORE, 'Could you walk me through an example of that?'];
   const options = mention ? withMention : without;
   const pick = options[n % options.length];
   return said.includes(pick) ? options[(n + 1) % options.length] : pick;
@@ -85,7 +92,10 @@ export const ruleInterviewer: Interviewer = {
     const asked = followUpsOf(state);
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
       const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
-      return { say: followUp(last.text, asked, said), state: { question: state.question, follow_ups: asked + 1 } };
+      // A "no" is heard: asked once to say more, then taken as the answer.
+      const declined = DECLINE.test(last.text.trim());
+      const say = declined ? (asked === 0 && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said);
+      if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     }
     const question = state.question + 1;
     if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
