@@ -44,6 +44,13 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['Nobody explained that to me before.', 'Nobody explained that to them before', 'The participant said nobody explained that to them before.'],
   // "and then I ring them": the repeated subject goes and the verb agrees.
   ['I book it online and then I phone them to check.', 'Books it online and then phones them to check', 'The participant books it online and then phones them to check.'],
+  // "I really am" agrees past its adverb, and as a tail it says nothing about the moment.
+  ["So I'm grateful for it, I really am.", 'Is grateful for it', 'The participant is grateful for it, they really are.'],
+  // A preposition after a verb is not a particle: the headline does not end on it.
+  ['But it only downloads as a, what do they call it, a CSV, and when I open it all the numbers come out in one column.', 'It only downloads', 'The participant said it only downloads as a, what do they call it, a CSV, and when they open it all the numbers come out in one column.'],
+  // A full stop the tagger keeps on the last word is still one full stop; "Which," picks up a thread.
+  ['The problem was the first time I actually pulled in.', 'The problem was the first time they actually pulled in', 'The participant said the problem was the first time they actually pulled in.'],
+  ["Which, the kid's cool, but that's not the point.", "The kid's cool", "The participant said the kid's cool, but that's not the point."],
 ];
 
 describe('headlines and claims', () => {

@@ -14,6 +14,12 @@ const REFLEXIVE: Record<string, string> = { myself: 'themselves', ourselves: 'th
 const AGREE: Record<string, string> = { am: 'is', "'m": 'is', are: 'is', "'re": 'is', have: 'has', "'ve": 'has', do: 'does', were: 'was' };
 /** A verb after a later first-person subject turned into "they": "I am gone" → "they are gone". */
 const AGREE_THEY: Record<string, string> = { am: 'are', "'m": "'re", was: 'were' };
+/** The first-person "I" a verb at `i` belongs to, past adverbs between them ("I really am"). */
+const afterI = (tokens: Token[], i: number) => {
+  let j = i - 1;
+  while (j > 0 && tokens[j].pos === 'ADV') j--;
+  return j >= 0 && j < i && tokens[j].pos === 'PRON' && tokens[j].text.toLowerCase() === 'i';
+};
 /** Conjunctions that open a sentence with its subordinate clause: "If they lose my streak again, I am gone". */
 const LEADING_SUBORDINATE = new Set(['if', 'when', 'whenever', 'because', 'although', 'though', 'once', 'since', 'after', 'before', 'while', 'unless']);
 const LEADING_ADVERBS = new Set(['just', 'really', 'always', 'never', 'still', 'usually', 'often', 'sometimes', 'also', 'actually', 'literally', 'basically', 'kind', 'sort', 'even', 'only']);
@@ -45,7 +51,9 @@ function content(tokens: Token[]): Token[] {
   }
   // Openers and the punctuation after them, then stray punctuation left by removed fillers.
   for (;;) {
-    while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || (OPENERS.has(out[0].text.toLowerCase()) && out.length > 3))) out.shift();
+    // "Which, …" picks up the last turn's thread: an opener only when a comma follows ("Which is why" stays).
+    const which = (t: Token, next: Token | undefined) => t.text.toLowerCase() === 'which' && next?.text === ',';
+    while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || ((OPENERS.has(out[0].text.toLowerCase()) || which(out[0], out[1])) && out.length > 3))) out.shift();
     // "The thing is, …", "The problem was, …": a frame, not the content.
     const frame = /^the (?:thing|problem|issue|truth|trouble|point) (?:is|was) ,$/i.test(out.slice(0, 4).map((t) => t.text).join(' ')) && out.length > 6;
     if (!frame) break;
@@ -95,11 +103,12 @@ const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you']);
 const dangling = (t: Token) => (DANGLING.has(t.pos) && t.text !== "n't") || ARTICLES.has(t.text.toLowerCase()) || (t.pos === 'PRON' && SUBJECTS.has(t.text.toLowerCase()));
 /** A token that ended the participant's own sentence: it cannot dangle ("the week before"). */
 type Word = Token & { closes?: true };
-const PARTICLES = new Set(['up', 'out', 'through', 'back', 'off', 'down', 'over', 'away', 'around']);
+const PARTICLES = new Set(['up', 'out', 'through', 'back', 'off', 'down', 'over', 'away', 'around', 'in', 'on']);
 /** "give up", "log in", "see it through": a particle after its verb (and its object pronoun) ends a phrase well. */
 const particle = (t: Token, before: Token | undefined, verb: Token | undefined) =>
   (t.pos === 'ADP' || t.pos === 'PART') && /^[a-z]+$/i.test(t.text) &&
-  (before?.pos === 'VERB' || (PARTICLES.has(t.text.toLowerCase()) && before?.pos === 'PRON' && /^(?:it|them|this|that)$/i.test(before.text) && verb?.pos === 'VERB'));
+  PARTICLES.has(t.text.toLowerCase()) &&
+  (before?.pos === 'VERB' || (before?.pos === 'PRON' && /^(?:it|them|this|that)$/i.test(before.text) && verb?.pos === 'VERB'));
 const trimEnd = (tokens: Word[]) => {
   const out = [...tokens];
   while (out.length && dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) out.pop();
@@ -198,7 +207,7 @@ function openingPhrase(tokens: Token[]): number {
 }
 
 /** Asides at the end that say how, not what: "…, I can tell you", "…, I think", "…, to be honest". */
-const TAIL_ASIDE = /^(?:they (?:can tell you|must say|have to say|think|guess|suppose|reckon|would say|were|are|did)|you see|to be (?:honest|fair)|if they are honest|in fairness|(?:do|does|did|is|was|are|were|can|could|would|will|have|has|had)(?:n't| not)? (?:they|it|you|we|he|she|there))$/i;
+const TAIL_ASIDE = /^(?:they (?:really |truly |honestly )?(?:can tell you|must say|have to say|think|guess|suppose|reckon|would say|were|are|did)|you see|to be (?:honest|fair)|if they are honest|in fairness|(?:do|does|did|is|was|are|were|can|could|would|will|have|has|had)(?:n't| not)? (?:they|it|you|we|he|she|there))$/i;
 
 function headlineFrom(sentence: Sentence): string | null {
   const words: Word[] = [...sentence.tokens];
@@ -231,8 +240,7 @@ function headlineFrom(sentence: Sentence): string | null {
     const w = t.text.toLowerCase();
     const third = SPEAKER.has(w) && t.pos === 'PRON' ? 'they' : OBJECT.has(w) && t.pos === 'PRON' ? 'them' : POSSESSIVE[w] ?? REFLEXIVE[w];
     if (third) return { ...t, text: third };
-    const before = tokens[i - 1];
-    const verb = before && before.pos === 'PRON' && before.text.toLowerCase() === 'i' ? AGREE_THEY[w] : undefined;
+    const verb = AGREE_THEY[w] && afterI(tokens, i) ? AGREE_THEY[w] : undefined;
     return verb ? { ...t, text: verb } : t;
   });
   // A tag after a comma says nothing about the moment: "…, no.", "…, honestly".
@@ -246,7 +254,7 @@ function headlineFrom(sentence: Sentence): string | null {
   }
   const fitted = fit(tokens, HEADLINE_MAX);
   if (fitted.filter((t) => t.pos !== 'PUNCT').length < 2) return null;
-  let text = capitalise(join(fitted));
+  let text = capitalise(join(fitted)).replace(/(?<!\.\w)\.$/, '');
   // A cut inside a quotation leaves its opening mark alone: drop it.
   if ((text.match(/"/g) ?? []).length % 2) text = text.replace(/"(?=[^"]*$)/, '').replace(/\s+/g, ' ').trim();
   return text.length <= HEADLINE_MAX ? text : null;
@@ -291,14 +299,14 @@ function claimFrom(sentence: Sentence): string | null {
       }
       continue;
     }
-    const before = tokens[i - 1];
-    if (AGREE_THEY[w] && before && before.pos === 'PRON' && before.text.toLowerCase() === 'i' && i > 1) words.push(space + AGREE_THEY[w]);
+    if (AGREE_THEY[w] && i > 1 && afterI(tokens, i)) words.push(space + AGREE_THEY[w]);
     else if (OBJECT.has(w) && t.pos === 'PRON') words.push(`${space}them`);
     else if (POSSESSIVE[w]) words.push(space + POSSESSIVE[w]);
     else if (REFLEXIVE[w]) words.push(space + REFLEXIVE[w]);
     else words.push(space + t.text);
   }
-  let text = words.join('').replace(/\s+/g, ' ').trim();
+  // The tagger sometimes keeps the full stop on the last word ("in."): one full stop ends the claim.
+  let text = words.join('').replace(/\s+/g, ' ').trim().replace(/[.!?]+$/, '');
   if (!firstPerson) text = `The participant said ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
   return `${capitalise(text)}.`;
 }
