@@ -51,6 +51,12 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // A full stop the tagger keeps on the last word is still one full stop; "Which," picks up a thread.
   ['The problem was the first time I actually pulled in.', 'The problem was the first time they actually pulled in', 'The participant said the problem was the first time they actually pulled in.'],
   ["Which, the kid's cool, but that's not the point.", "The kid's cool", "The participant said the kid's cool, but that's not the point."],
+  // A run-on's claim stops at a clause boundary; the rest stays in the quote.
+  [
+    "And I roll up and it just sits there, the screen says welcome like I'm some random, and there's a line of like four cars behind me and I'm tapping the app trying to find a member button and there isn't one, so I'm just sitting there sweating.",
+    'Rolls up and it just sits there, the screen says welcome',
+    "The participant rolls up and it just sits there, the screen says welcome like they are some random, and there's a line of four cars behind them.",
+  ],
 ];
 
 describe('headlines and claims', () => {

@@ -275,8 +275,12 @@ export function describe(quote: string): { headline: string | null; claim: strin
   return sentence ? { headline: headlineFrom(sentence), claim: claimFrom(sentence) } : { headline: null, claim: null };
 }
 
+/** Longest claim before its later clauses are left to the quote: one sentence a reader takes in at once. */
+const CLAIM_MAX = 160;
+
 function claimFrom(sentence: Sentence): string | null {
-  const tokens = content(sentence.tokens);
+  const tokens: Word[] = content(sentence.tokens);
+  if (join(tokens).length > CLAIM_MAX) tokens.splice(0, Infinity, ...fit(tokens, CLAIM_MAX));
   // Closing quotation marks stay: the claim quotes what the participant quoted.
   while (tokens.length && tokens[tokens.length - 1].pos === 'PUNCT' && !/^["”’']$/.test(tokens[tokens.length - 1].text)) tokens.pop();
   if (tokens.filter((t) => t.pos !== 'PUNCT').length < 3) return null;
