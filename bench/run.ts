@@ -327,7 +327,11 @@ try {
   line('mcp_vs_rest_p50_one_at_a_time', mcpOne / restOne, 'ratio');
   line('service_rss_after_load', rssMiB(service.pid!), 'MiB');
 
-  if (!SKIP.has('pipeline')) await pipelineBench(base, auth, org_handle, service.pid!);
+  if (!SKIP.has('pipeline')) {
+    await pipelineBench(base, auth, org_handle, service.pid!);
+    // The sentence model is read on the first extraction: this figure includes it.
+    line('service_rss_after_pipeline', rssMiB(service.pid!), 'MiB');
+  }
   if (!SKIP.has('pipeline') && !SKIP.has('evidence')) await evidenceBench(base, auth, org_handle, env, express.rps);
   {
     const { default: pg } = await import('pg');

@@ -8,7 +8,7 @@
  * The threshold written is the one with the best cross-validated F1.
  */
 import fs from 'node:fs';
-import { MODEL_FILE } from '../tools/evidence/sentence-model.ts';
+import { MODEL_FILE, storedModel } from '../tools/evidence/sentence-model.ts';
 import { labelledTranscripts, TRAINING_SETS } from '../training/corpus.ts';
 import { crossValidate, fit } from '../training/fit.ts';
 
@@ -21,6 +21,6 @@ for (const s of scores) console.log(`cross-validated, threshold ${s.threshold}: 
 if (!process.argv.includes('--cv')) {
   const best = scores.reduce((a, b) => (b.f1 > a.f1 ? b : a));
   const data = fit(transcripts, best.threshold);
-  fs.writeFileSync(MODEL_FILE, `${JSON.stringify(data)}\n`);
+  fs.writeFileSync(MODEL_FILE, `${JSON.stringify(storedModel(data))}\n`);
   console.log(`wrote ${MODEL_FILE.pathname}: ${Object.keys(data.weights).length} features from ${data.trained_on.sentences} sentences, threshold ${best.threshold}`);
 }

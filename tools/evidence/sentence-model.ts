@@ -19,29 +19,55 @@ export interface SentenceModelData {
 export const MODEL_FILE = new URL('./sentence-model.json', import.meta.url);
 
 /**
+ * sentence-model.json: the weights as one table of little-endian float32 (base64), a row of one
+ * weight per class for each feature in `features` order. Read this way the model is one typed
+ * array and one map instead of 66,000 small arrays (about 30 MiB less resident memory).
+ */
+export interface StoredModel extends Omit<SentenceModelData, 'weights'> {
+  features: string[];
+  weights: string;
+}
+
+export function storedModel(data: SentenceModelData): StoredModel {
+  const features = Object.keys(data.weights);
+  const table = new Float32Array(features.length * data.classes.length);
+  features.forEach((f, i) => table.set(data.weights[f], i * data.classes.length));
+  return { classes: data.classes, threshold: data.threshold, second: data.second, trained_on: data.trained_on, features, weights: Buffer.from(table.buffer).toString('base64') };
+}
+
+/**
  * Multinomial logistic regression over sparse sentence features: the probability of each
  * class is a softmax of summed feature weights.
  */
 export class SentenceModel {
-  readonly data: SentenceModelData;
+  readonly threshold: number;
+  /** A second type in the same sentence needs at least this. */
+  readonly second: number;
+  private readonly rows: Map<string, number>;
+  private readonly table: Float32Array;
 
-  constructor(data: SentenceModelData) {
-    this.data = data;
+  constructor(data: SentenceModelData | StoredModel) {
     if (data.classes.join() !== CLASSES.join()) throw new Error('sentence model classes do not match the signal types; run npm run train:extractor');
+    const stored = typeof data.weights === 'string' ? (data as StoredModel) : storedModel(data as SentenceModelData);
+    const bytes = Buffer.from(stored.weights, 'base64');
+    this.table = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    this.rows = new Map(stored.features.map((f, i) => [f, i * CLASSES.length]));
+    this.threshold = data.threshold;
+    this.second = data.second;
   }
 
   static #shipped: SentenceModel | null = null;
   /** The model shipped with the code. */
   static shipped(): SentenceModel {
-    SentenceModel.#shipped ??= new SentenceModel(JSON.parse(fs.readFileSync(MODEL_FILE, 'utf8')) as SentenceModelData);
+    SentenceModel.#shipped ??= new SentenceModel(JSON.parse(fs.readFileSync(MODEL_FILE, 'utf8')) as StoredModel);
     return SentenceModel.#shipped;
   }
 
   probabilities(features: string[]): number[] {
     const z = new Array<number>(CLASSES.length).fill(0);
     for (const f of features) {
-      const w = this.data.weights[f];
-      if (w) for (let c = 0; c < z.length; c++) z[c] += w[c];
+      const row = this.rows.get(f);
+      if (row !== undefined) for (let c = 0; c < z.length; c++) z[c] += this.table[row + c];
     }
     return softmax(z);
   }
@@ -54,8 +80,8 @@ export class SentenceModel {
       .filter((x): x is { type: SignalType; p: number } => x.type !== 'none')
       .sort((a, b) => b.p - a.p);
     const [first, second] = ranked;
-    if (first.p < this.data.threshold) return [];
-    return second.p >= this.data.second ? [first, second] : [first];
+    if (first.p < this.threshold) return [];
+    return second.p >= this.second ? [first, second] : [first];
   }
 }
 
