@@ -1,6 +1,6 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { evaluateLocalExtractor, HELDOUT, INDEPENDENT, labelledTranscripts, turnsOf, type Evaluation } from './helpers/extractor-eval.ts';
-import fs from 'node:fs';
 import { MODEL_FILE, storedModel, type StoredModel } from '../tools/evidence/sentence-model.ts';
 import { TRAINING_SETS } from '../training/corpus.ts';
 import { fit } from '../training/fit.ts';

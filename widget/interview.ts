@@ -38,8 +38,8 @@ function describeClick(el: Element): string {
  * With `voice`, the conductor's turns are spoken and captioned, and answers are recorded:
  * listening, thinking and speaking show in a status line with a level meter, mute and
  * "Done"; any answer can be typed instead, and a failed transcription can be retried.
+ * `onEnded` gets the conductor's closing words, for the last screen to keep.
  */
-/** `onEnded` gets the study's closing words, when the script has a closing segment, for the last screen. */
 export function interviewView(wsUrl: string, host: Element, allowedSelectors: string[], onEnded: (closing: string | null) => void, voice?: VoiceOptions): InterviewView {
   const log = h('div', { class: 'vb-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
   const status = h('p', { class: 'vb-small', role: 'status' });

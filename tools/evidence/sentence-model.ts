@@ -21,7 +21,7 @@ export const MODEL_FILE = new URL('./sentence-model.json', import.meta.url);
 /**
  * sentence-model.json: the weights as one table of little-endian float32 (base64), a row of one
  * weight per class for each feature in `features` order. Read this way the model is one typed
- * array and one map instead of 66,000 small arrays (about 30 MiB less resident memory).
+ * array and one map instead of 66,000 small arrays (19 MiB resident instead of 41).
  */
 export interface StoredModel extends Omit<SentenceModelData, 'weights'> {
   features: string[];
