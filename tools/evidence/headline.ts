@@ -18,7 +18,7 @@ const AGREE_THEY: Record<string, string> = { am: 'are', "'m": "'re", was: 'were'
 const afterI = (tokens: Token[], i: number) => {
   let j = i - 1;
   while (j > 0 && tokens[j].pos === 'ADV') j--;
-  return j >= 0 && j < i && tokens[j].pos === 'PRON' && tokens[j].text.toLowerCase() === 'i';
+  return j >= 0 && tokens[j].pos === 'PRON' && tokens[j].text.toLowerCase() === 'i';
 };
 /** Conjunctions that open a sentence with its subordinate clause: "If they lose my streak again, I am gone". */
 const LEADING_SUBORDINATE = new Set(['if', 'when', 'whenever', 'because', 'although', 'though', 'once', 'since', 'after', 'before', 'while', 'unless']);
@@ -33,6 +33,9 @@ function expand(quote: string): string {
     .replace(/\b(I|we)'ll\b/gi, '$1 will')
     .replace(/\b(I|we)'d\b/gi, '$1 would');
 }
+
+/** An opener with no content; "Which, …" picks up the last turn's thread only when a comma follows ("Which is why" stays). */
+const opens = (t: Token, next: Token | undefined) => OPENERS.has(t.text.toLowerCase()) || (t.text.toLowerCase() === 'which' && next?.text === ',');
 
 /** The sentence's tokens without fillers ("um", "you know", "I mean", "like" before a number). */
 function content(tokens: Token[]): Token[] {
@@ -51,9 +54,7 @@ function content(tokens: Token[]): Token[] {
   }
   // Openers and the punctuation after them, then stray punctuation left by removed fillers.
   for (;;) {
-    // "Which, …" picks up the last turn's thread: an opener only when a comma follows ("Which is why" stays).
-    const which = (t: Token, next: Token | undefined) => t.text.toLowerCase() === 'which' && next?.text === ',';
-    while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || ((OPENERS.has(out[0].text.toLowerCase()) || which(out[0], out[1])) && out.length > 3))) out.shift();
+    while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || (opens(out[0], out[1]) && out.length > 3))) out.shift();
     // "The thing is, …", "The problem was, …": a frame, not the content.
     const frame = /^the (?:thing|problem|issue|truth|trouble|point) (?:is|was) ,$/i.test(out.slice(0, 4).map((t) => t.text).join(' ')) && out.length > 6;
     if (!frame) break;
@@ -279,8 +280,8 @@ export function describe(quote: string): { headline: string | null; claim: strin
 const CLAIM_MAX = 160;
 
 function claimFrom(sentence: Sentence): string | null {
-  const tokens: Word[] = content(sentence.tokens);
-  if (join(tokens).length > CLAIM_MAX) tokens.splice(0, Infinity, ...fit(tokens, CLAIM_MAX));
+  let tokens: Word[] = content(sentence.tokens);
+  if (join(tokens).length > CLAIM_MAX) tokens = fit(tokens, CLAIM_MAX);
   // Closing quotation marks stay: the claim quotes what the participant quoted.
   while (tokens.length && tokens[tokens.length - 1].pos === 'PUNCT' && !/^["”’']$/.test(tokens[tokens.length - 1].text)) tokens.pop();
   if (tokens.filter((t) => t.pos !== 'PUNCT').length < 3) return null;

@@ -28,11 +28,23 @@ export interface StoredModel extends Omit<SentenceModelData, 'weights'> {
   weights: string;
 }
 
+/** The weights as the stored table: the features in order and one row of weights each. */
+function tableOf(weights: Record<string, number[]>, classes: number): { features: string[]; table: Float32Array } {
+  const features = Object.keys(weights);
+  const table = new Float32Array(features.length * classes);
+  features.forEach((f, i) => table.set(weights[f], i * classes));
+  return { features, table };
+}
+
 export function storedModel(data: SentenceModelData): StoredModel {
-  const features = Object.keys(data.weights);
-  const table = new Float32Array(features.length * data.classes.length);
-  features.forEach((f, i) => table.set(data.weights[f], i * data.classes.length));
+  const { features, table } = tableOf(data.weights, data.classes.length);
   return { classes: data.classes, threshold: data.threshold, second: data.second, trained_on: data.trained_on, features, weights: Buffer.from(table.buffer).toString('base64') };
+}
+
+/** A stored model's table, read in place from its base64 text. */
+function decoded(stored: StoredModel): { features: string[]; table: Float32Array } {
+  const bytes = Buffer.from(stored.weights, 'base64');
+  return { features: stored.features, table: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4) };
 }
 
 /**
@@ -48,10 +60,10 @@ export class SentenceModel {
 
   constructor(data: SentenceModelData | StoredModel) {
     if (data.classes.join() !== CLASSES.join()) throw new Error('sentence model classes do not match the signal types; run npm run train:extractor');
-    const stored = typeof data.weights === 'string' ? (data as StoredModel) : storedModel(data as SentenceModelData);
-    const bytes = Buffer.from(stored.weights, 'base64');
-    this.table = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-    this.rows = new Map(stored.features.map((f, i) => [f, i * CLASSES.length]));
+    // A model just trained (cross-validation) is tabled directly, without the base64 round trip.
+    const { features, table } = typeof data.weights === 'string' ? decoded(data as StoredModel) : tableOf(data.weights, CLASSES.length);
+    this.table = table;
+    this.rows = new Map(features.map((f, i) => [f, i * CLASSES.length]));
     this.threshold = data.threshold;
     this.second = data.second;
   }
