@@ -64,6 +64,8 @@ export interface CallContext {
   sdkAccess?: Awaited<ReturnType<typeof projectForKey>> | null;
   /** The request's `Origin` header, for the SDK origin guard. */
   origin?: string | null;
+  /** The surface already parsed `input` with `cap.input` or a schema extending it (MCP's tool input): not parsed twice. */
+  inputParsed?: boolean;
 }
 
 export async function invoke(cap: Capability, input: unknown, context: CallContext, call: Call): Promise<Record<string, unknown>> {
@@ -134,7 +136,7 @@ async function called<T>(cap: Capability, input: unknown, context: CallContext, 
     checkScope(cap, user);
   }
   refuseUnsafeText({ orgHandle: context.orgHandle, projectHandle: context.projectHandle });
-  const parsed = parseOrThrow(cap.input, input);
+  const parsed = context.inputParsed ? input : parseOrThrow(cap.input, input);
   try {
     return await step(ctx, user, parsed);
   } catch (err) {

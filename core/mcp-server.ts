@@ -145,7 +145,7 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
       const args = parseOrThrow(tool.input, params.arguments ?? {}) as Record<string, unknown>;
       const { projectRef, orgHandle, ...input } = args as { projectRef?: string; orgHandle?: string };
       const [org, project] = projectRef ? projectRef.split('/') : [orgHandle, undefined];
-      const context = { orgHandle: org, projectHandle: project };
+      const context = { orgHandle: org, projectHandle: project, inputParsed: true };
       // A versioned read answers from the kept answers, as over REST.
       if (tool.cap.version) return { json: String((await invokeJson(tool.cap, input, context, call)).body) };
       const output = await invoke(tool.cap, input, context, call);
