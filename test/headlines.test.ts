@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimOf, headlineOf, HEADLINE_MAX } from '../tools/evidence/headline.ts';
+import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { importedInterview, importedText, ownerWithProject } from './helpers/fixtures.ts';
 
@@ -46,8 +47,12 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['I book it online and then I phone them to check.', 'Books it online and then phones them to check', 'The participant books it online and then phones them to check.'],
   // "I really am" agrees past its adverb, and as a tail it says nothing about the moment.
   ["So I'm grateful for it, I really am.", 'Is grateful for it', 'The participant is grateful for it, they really are.'],
+  // A spoken aside between commas goes, and words said again after it come once; a headline drops hedges, a claim keeps them.
+  ['But it only downloads as a, what do they call it, a CSV, and when I open it all the numbers come out in one column.', 'It only downloads as a CSV', 'The participant said it only downloads as a CSV, and when they open it all the numbers come out in one column.'],
+  ["The export, I guess, is fine but the sync, what's it called, the bridge thing, keeps dropping.", 'The export is fine', "The participant said the export, they guess, is fine but the sync, the bridge thing, keeps dropping."],
+  ["Sorry, it's, um, it's fine, they're watching something.", "Sorry, it's fine", "The participant said sorry, it's fine, they're watching something."],
   // A preposition after a verb is not a particle: the headline does not end on it.
-  ['But it only downloads as a, what do they call it, a CSV, and when I open it all the numbers come out in one column.', 'It only downloads', 'The participant said it only downloads as a, what do they call it, a CSV, and when they open it all the numbers come out in one column.'],
+  ['It only downloads as, like, a big file.', 'It only downloads as a big file', 'The participant said it only downloads as a big file.'],
   // A full stop the tagger keeps on the last word is still one full stop; "Which," picks up a thread.
   ['The problem was the first time I actually pulled in.', 'The problem was the first time they actually pulled in', 'The participant said the problem was the first time they actually pulled in.'],
   ["Which, the kid's cool, but that's not the point.", "The kid's cool", "The participant said the kid's cool, but that's not the point."],
@@ -63,6 +68,14 @@ describe('headlines and claims', () => {
   it.each(cases)('%s', (quote, headline, claim) => {
     expect(headlineOf(quote)).toBe(headline);
     expect(claimOf(quote)).toBe(claim);
+  });
+
+  it('gives a short remark with no clause to summarise its own words, not a bare type name', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const cards = await new LocalExtractor().extract([turn(0, 'interviewer', 'What happened when the sync failed again on Friday?'), turn(1, 'participant', 'Oh, wonderful. Another hour gone.')]);
+    const remark = cards.find((c) => c.quote === 'Oh, wonderful.');
+    expect(remark?.headline).toBe('Emotion: "Oh, wonderful"');
+    expect(remark?.claim).toBe('The participant reacts emotionally: "Oh, wonderful."');
   });
 
   it('keeps a long headline under the limit at a phrase boundary, never mid-word or with an ellipsis', () => {

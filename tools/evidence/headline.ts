@@ -37,9 +37,13 @@ function expand(quote: string): string {
 /** An opener with no content; "Which, …" picks up the last turn's thread only when a comma follows ("Which is why" stays). */
 const opens = (t: Token, next: Token | undefined) => OPENERS.has(t.text.toLowerCase()) || (t.text.toLowerCase() === 'which' && next?.text === ',');
 
-/** The sentence's tokens without fillers ("um", "you know", "I mean", "like" before a number). */
-function content(tokens: Token[]): Token[] {
+/**
+ * The sentence's tokens without fillers ("um", "you know", "I mean", "like" before a number)
+ * and spoken asides; a headline also drops hedges ("I think"), which a claim keeps.
+ */
+function content(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): Token[] {
   const out: Token[] = [];
+  tokens = dropAsides(tokens, hedges === 'drop' ? ASIDE_OR_HEDGE : ASIDE);
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const w = t.text.toLowerCase();
@@ -61,6 +65,39 @@ function content(tokens: Token[]): Token[] {
     out.splice(0, 4);
   }
   return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
+}
+
+/** What a speaker says between commas that is not about the moment: fillers and "…, what do they call it, …". */
+const ASIDE = /^(?:um|uh|erm|uhm|like|you know|i mean|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say)$/i;
+/** The same, and the hedges a headline leaves out ("…, I guess, …"). */
+const ASIDE_OR_HEDGE = new RegExp(`${ASIDE.source.slice(0, -2)}|i (?:guess|think|suppose|reckon))$`, 'i');
+
+/**
+ * Without the asides set off by commas. Inside a phrase ("as a, what do they call it, a CSV",
+ * "the flights are, um, doable") both commas go, and words said again after it come once;
+ * between clauses ("…together, you see, you open each…") one comma stays.
+ */
+function dropAsides(tokens: Token[], aside: RegExp): Token[] {
+  const out = [...tokens];
+  for (let i = out.length - 1; i >= 1; i--) {
+    if (out[i].text !== ',') continue;
+    const close = out.findIndex((t, j) => j > i && t.pos === 'PUNCT');
+    const end = close < 0 ? out.length : close;
+    if (end === i + 1 || !aside.test(out.slice(i + 1, end).map((t) => t.text).join(' '))) continue;
+    if (out[end]?.text !== ',') {
+      out.splice(i, end - i);
+      continue;
+    }
+    const before = out[i - 1];
+    const after = out[end + 1];
+    const same = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a.text.toLowerCase() === b.text.toLowerCase();
+    // "it's, um, it's fine", "a, what do they call it, a CSV": the restart is what they meant.
+    const repeats = same(out[i - 2], after) && same(before, out[end + 2]) ? 2 : same(before, after) || (before.pos === 'DET' && after?.pos === 'DET') ? 1 : 0;
+    if (repeats) out.splice(i - repeats, end - i + 1 + repeats);
+    else if (dangling(before) || after?.pos === 'AUX') out.splice(i, end - i + 1);
+    else out.splice(i + 1, end - i);
+  }
+  return out;
 }
 
 const TAGS = /^(?:no\.?|yes|yeah|right|honestly|actually|really|though|anyway|basically|obviously)$/i;
@@ -214,7 +251,7 @@ function headlineFrom(sentence: Sentence): string | null {
   const words: Word[] = [...sentence.tokens];
   const lastWord = words.findLastIndex((t) => t.pos !== 'PUNCT');
   if (lastWord >= 0) words[lastWord] = { ...words[lastWord], closes: true };
-  const cleaned = content(words);
+  const cleaned = content(words, 'drop');
   const all = setsTheScene(cleaned) ? cleaned : cleaned.slice(openingPhrase(cleaned));
   const end = mainClauseEnd(all);
   let tokens = all.slice(0, end);
@@ -222,7 +259,7 @@ function headlineFrom(sentence: Sentence): string | null {
   if (all[0] && LEADING_SUBORDINATE.has(all[0].text.toLowerCase())) tokens = all;
   // "Last Tuesday I had to pay, and the button stayed grey": the scene is set first, the moment follows.
   else if (setsTheScene(all) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
-    const next = content(all.slice(end + 1));
+    const next = content(all.slice(end + 1), 'drop');
     const moment = next.slice(0, mainClauseEnd(next));
     if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3) tokens = moment;
   }

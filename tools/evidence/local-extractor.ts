@@ -40,10 +40,11 @@ const CLAIM: Record<SignalType, string> = {
   decision_point: 'The participant faced a decision',
 };
 
-/** When no clause makes a headline: the kind of moment and what it was about ("Struggle: the export button"). */
+/** When no clause makes a headline: the kind of moment and what it was about ("Struggle: the export button"), or the remark itself. */
 function labelled(type: SignalType, text: string): string {
   const topic = nounPhrases(text)[0];
-  const headline = topic ? `${LABEL[type]}: ${topic}` : LABEL[type];
+  // A short remark with no clause or noun phrase ("Oh, wonderful.") is its own best summary.
+  const headline = topic ? `${LABEL[type]}: ${topic}` : `${LABEL[type]}: "${text.trim().replace(/[.!?]+$/, '')}"`;
   return headline.length <= HEADLINE_MAX ? headline : LABEL[type];
 }
 
@@ -142,7 +143,7 @@ export class LocalExtractor implements Extractor {
           intensity: intensityOf(text),
           evidence_grade: gradeOf(text),
           headline: told?.headline ?? labelled(type, text),
-          claim: told?.claim ?? `${CLAIM[type]}.`,
+          claim: told?.claim ?? (text.length <= 120 ? `${CLAIM[type]}: "${text.trim()}"` : `${CLAIM[type]}.`),
           reconstruction: question ? `Asked "${question}", the participant said: "${text}"` : `The participant said: "${text}"`,
           observed_facts: [`The participant said: "${text}"`, ...(question ? [`In answer to: "${question}"`] : []), ...(at ? [`At ${at} in the interview`] : [])],
           user_goal: goal,
