@@ -197,6 +197,48 @@ describe('follow-ups', () => {
   });
 });
 
+describe('questions already answered', () => {
+  const talkThrough = async (segment: Segment, answers: string[]) => {
+    const turns: Turn[] = [];
+    let next = await ruleInterviewer.next(segment, turns, NEW_TALK);
+    const asked = [next.say];
+    for (const answer of answers) {
+      if (!next.say) break;
+      turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
+      next = await ruleInterviewer.next(segment, turns, next.state);
+      asked.push(next.say);
+    }
+    return asked;
+  };
+  const context: Segment = { id: 'c', mode: 'talk', title: 'Context', instruction: 'Ask what they were trying to get done today. Ask for a concrete recent example. Ask what they used before.' };
+  const friction: Segment = { id: 'f', mode: 'talk', title: 'Friction', instruction: 'Ask about any moment where the product slowed them down. Ask what they expected to happen instead, and how they worked around it. Ask what they would change first.' };
+
+  it('does not ask for an example after the participant told one', async () => {
+    expect(await talkThrough(context, ['Yesterday I had to pay three suppliers before noon and the bank link kept expiring.', 'A spreadsheet and a lot of patience, honestly.'])).toEqual([
+      'What were you trying to get done today?',
+      'What did you use before?',
+      null,
+    ]);
+    // An opinion is not an occasion: the example is still asked for.
+    expect(await talkThrough(context, ['Paying suppliers is always a pain with these banking tools, they are all slow.'])).toEqual([
+      'What were you trying to get done today?',
+      'Could you share a concrete recent example?',
+    ]);
+  });
+
+  it('does not ask what they expected "instead" after they said nothing slowed them down', async () => {
+    expect(await talkThrough(friction, ['No.', 'Not really.', 'The colours of the dashboard, they are hard to read.'])).toEqual([
+      'Could you tell me about any moment where the product slowed you down?',
+      'Could you say a bit more about that?',
+      'What would you change first?',
+      null,
+    ]);
+    expect((await talkThrough(friction, ['The export froze for a minute before anything happened, twice in a row.']))[1]).toBe(
+      'What did you expect to happen instead, and how did you work around it?',
+    );
+  });
+});
+
 describe('every built-in turn of the starter and fixture studies', () => {
   it('says nothing written for the interviewer', async () => {
     const scripts = { starter: starterScript, fixture: validScript, ...conductorScripts };

@@ -215,24 +215,22 @@ describe('widget in Chromium', () => {
     await asked('What were you trying to get done today, and what did you use before?');
     await reply('Invoices.');
     await asked('You mentioned invoices. What happened next?');
+    // The answer tells a recent occasion: the scripted "concrete recent example" is not asked for again.
     await reply('Last Tuesday I had to send twelve invoices to clients and the PDF export kept timing out on me.');
-    await asked('Could you share a concrete recent example?');
-    await reply('That was the example, the export timed out four times before one went through.');
     await asked('Could you show me how you do the task you described, thinking aloud as you go?');
     await dialog.getByRole('button', { name: "I'm done" }).click();
     await asked('Could you tell me about any moment where the product slowed you down?');
     await reply('No.');
     await asked('Could you say a bit more about that?');
-    await reply('Nothing else.'); // a no, heard twice, is the answer
-    await asked('What did you expect to happen instead, and how did you work around it?');
-    await reply('I expected a download right away, so I ended up printing each invoice to PDF by hand.');
+    // A no, heard twice, is the answer: nothing asks what they expected "instead" of a moment they did not have.
+    await reply('Nothing else.');
     const turns = await asked('What would have to change for you to recommend the product to a colleague?');
     await reply('A bulk export that works without timing out.');
     // The closing words stay on the last screen; nothing written for the interviewer reached the participant.
     await dialog.getByText(starterScript.segments.at(-1)!.speak_text!).waitFor();
     await dialog.getByText('Your answers have been sent to the team.').waitFor();
     for (const t of turns) expect(directedText(t), t).toBeNull();
-    expect(turns.filter((t) => /example of that/.test(t))).toEqual([]);
+    expect(turns.filter((t) => /example|instead/.test(t))).toEqual([]);
     await page.close();
   });
 });

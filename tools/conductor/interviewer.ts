@@ -78,10 +78,32 @@ export function followUp(answer: string, n: number, said: string): string {
 
 const needsFollowUp = (answer: string) => words(answer) < SHORT_ANSWER_WORDS || (VAGUE.test(answer.trim()) && words(answer) < 14);
 
+/** A question that asks for an instance: "Could you share a concrete recent example?", "Tell me about the last time…". */
+const ASKS_FOR_EXAMPLE = /\b(?:example|instance|the last time|a time when)\b/i;
+const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
+/** An answer that already tells one recent occasion ("Last Tuesday I had to send twelve invoices…"). */
+const TELLS_AN_OCCASION = new RegExp(
+  `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)|yesterday|this (?:morning|afternoon|week)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago|on (?:${DAYS}))\\b`,
+  'i',
+);
+/** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
+const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
+
+/**
+ * Whether a scripted question would ask for what the participant already said or has just
+ * said did not happen: an example after they told one, or "what did you expect instead"
+ * after "No, nothing slowed me down".
+ */
+function answered(question: string, answers: string[]): boolean {
+  if (ASKS_FOR_EXAMPLE.test(question) && answers.some((a) => words(a) >= SHORT_ANSWER_WORDS && TELLS_AN_OCCASION.test(a))) return true;
+  const last = answers[answers.length - 1];
+  return last !== undefined && DECLINE.test(last.trim()) && LEANS_ON_A_MOMENT.test(question);
+}
+
 /**
  * The offline interviewer: asks each question of the segment; a short or vague answer gets a
  * follow-up that names something from it (at most two per question, each worded differently),
- * then the next question; after the last, the segment is covered.
+ * then the next question that is not already answered; after the last, the segment is covered.
  */
 export const ruleInterviewer: Interviewer = {
   async next(segment, turns, state) {
@@ -97,7 +119,9 @@ export const ruleInterviewer: Interviewer = {
       const say = declined ? (asked === 0 && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     }
-    const question = state.question + 1;
+    const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
+    let question = state.question + 1;
+    while (question < questions.length && answered(questions[question], answers)) question++;
     if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
     return { say: questions[question], state: { question, follow_ups: 0 } };
   },
