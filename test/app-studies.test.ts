@@ -51,7 +51,7 @@ describe('studies in the workspace', () => {
     // The conductor's questions for a segment follow its instruction as the author types.
     const value = page.locator('li[data-segment=value]');
     const questions = value.getByRole('group', { name: /What the built-in conductor asks/ });
-    await questions.getByText(/recommend/).waitFor();
+    await questions.getByText(/more useful to you/).waitFor();
     const instruction = value.getByLabel('Instruction for the conductor');
     await instruction.fill('Ask what they would pay for it.');
     await questions.getByText(/pay/).waitFor();
@@ -68,17 +68,17 @@ describe('studies in the workspace', () => {
 
     // Segments are added (with their errors shown where they are), reordered and removed.
     await page.getByRole('button', { name: 'Add a segment' }).click();
-    const added = page.locator('li[data-segment=segment-7]');
+    const added = page.locator('li[data-segment=segment-8]');
     await added.locator('[data-code=missing_title]').waitFor();
     expect(await added.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
     await added.getByLabel('Title').fill('Pricing');
     await added.locator('[data-code=missing_title]').waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Remove Pricing' }).click();
     await added.waitFor({ state: 'detached' });
-    await page.getByRole('button', { name: 'Move Where it got hard up' }).click();
+    await page.getByRole('button', { name: 'Move How it went up' }).click();
     const order = () => page.locator('li[data-segment]').evaluateAll((els) => els.map((e) => e.getAttribute('data-segment')));
-    expect(await order()).toEqual(['welcome', 'context', 'friction', 'task', 'value', 'thanks']);
-    await expect.poll(() => page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Move Where it got hard up');
+    expect(await order()).toEqual(['welcome', 'context', 'friction', 'task', 'value', 'anything-else', 'thanks']);
+    await expect.poll(() => page.evaluate(`document.activeElement?.getAttribute('aria-label')`)).toBe('Move How it went up');
 
     // A failed save says why in words and keeps the form.
     await page.getByLabel('Only on the pages the rules name').check();
@@ -98,7 +98,7 @@ describe('studies in the workspace', () => {
     const { token } = await svc.login('stu@example.com');
     const ref = /\/studies\/(std_[^/]+)$/.exec(page.url())![1];
     const stored = (await (await fetch(`${svc.url}/api/orgs/${org}/projects/${project}/studies/${ref}`, { headers: { authorization: `Bearer ${token}` } })).json()) as { study: { script_json: string; visibility: { rules: unknown[] } } };
-    expect(JSON.parse(stored.study.script_json).segments.map((s: { id: string }) => s.id)).toEqual(['welcome', 'context', 'friction', 'task', 'value', 'thanks']);
+    expect(JSON.parse(stored.study.script_json).segments.map((s: { id: string }) => s.id)).toEqual(['welcome', 'context', 'friction', 'task', 'value', 'anything-else', 'thanks']);
     expect(stored.study.visibility.rules).toEqual([{ effect: 'include', match: 'exact', pathname: '/checkout' }]);
     await page.getByRole('button', { name: 'Activate' }).click();
     await page.getByRole('button', { name: 'Pause' }).waitFor();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { questionPlan } from '../tools/conductor/questions.ts';
-import { followUp, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { ACKNOWLEDGEMENT, acknowledgement, followUp, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -82,6 +82,10 @@ const writtenAfterSecondRound: Array<[string, string[]]> = [
   ['Look into what the user does when a sync conflict appears.', ['What do you do when a sync conflict appears?']],
   ['Explore how they share drafts with clients.', ['How do you share drafts with clients?']],
   ['Discuss the last time their export failed.', ['Could you tell me about the last time your export failed?']],
+  // "what, if anything, …" is a parenthesis inside one question, not a second one.
+  ['Ask what, if anything, took longer than they expected.', ['What, if anything, took longer than you expected?']],
+  ['Ask what, if anything, they would change first.', ['What, if anything, would you change first?']],
+  ['Ask which part, if any, took longer than they expected.', ['Which part, if any, took longer than you expected?']],
 ];
 
 describe('questions from instructions', () => {
@@ -177,13 +181,19 @@ describe('follow-ups', () => {
 
   it('turns the participant\'s own words to "you" and never leads', async () => {
     expect(followUp('My manager wanted it.', 0, '')).toBe('You mentioned your manager. What happened next?');
-    expect(followUp('Invoices.', 0, '')).toBe('You mentioned invoices. What happened next?');
+    // A thing named alone is asked about; "What happened next?" follows a story.
+    expect(followUp('Invoices.', 0, '')).toBe('Could you tell me more about invoices?');
+    expect(followUp('Same as always, the 7pm one.', 0, '')).toBe('Could you say a bit more about that?');
+    expect(followUp('My friend uses the website instead.', 0, '')).toBe('Could you tell me more about the website?');
+    expect(followUp('Booking spin on my phone.', 0, '')).toBe('Could you tell me more about booking spin?');
+    // Where an example was asked for, a vague answer is not asked for one again.
+    expect(followUp('Dunno, it was fine I guess.', 1, 'Could you share a concrete recent example?\nCould you say a bit more about that?')).toBeNull();
     // A bare "No." is an answer (the tagger reads it as the abbreviation "No."), not a thing to name back.
     expect(followUp('No.', 0, '')).toBe('Could you say a bit more about that?');
     // Spoken shrugs are not things either; a degree word stays with what it qualifies.
     expect(followUp('Dunno, the usual stuff.', 0, '')).toBe('Could you say a bit more about that?');
     expect(followUp('Nah.', 0, '')).toBe('Could you say a bit more about that?');
-    expect(followUp('Way too many steps.', 0, '')).toBe('You mentioned way too many steps. What happened next?');
+    expect(followUp('Way too many steps.', 0, '')).toBe('Could you tell me more about way too many steps?');
     expect(followUp('My manager wanted it.', 1, 'You mentioned your manager. What happened next?')).toBe('Could you walk me through an example of that?');
     expect(followUp('The export dialog and the PDF preview.', 1, 'You mentioned the export dialog. What happened next?')).toBe('Could you tell me more about the PDF preview?');
     for (const answer of ['Yes.', 'It was fine', 'I hated the confirm button', 'no', 'I was frustrated with the sync']) {
@@ -191,7 +201,7 @@ describe('follow-ups', () => {
         const q = followUp(answer, n, '');
         expect(q).not.toMatch(/^(?:was|were|did|do|does|is|are|would|wasn't|didn't)\b/i);
         expect(q).not.toMatch(/frustrat|annoy|confus|hard|difficult|easy|love|hate|great|bad\b/i);
-        expect(directedText(q)).toBeNull();
+        expect(directedText(q ?? "")).toBeNull();
       }
     }
   });
@@ -214,8 +224,9 @@ describe('questions already answered', () => {
   const friction: Segment = { id: 'f', mode: 'talk', title: 'Friction', instruction: 'Ask about any moment where the product slowed them down. Ask what they expected to happen instead, and how they worked around it. Ask what they would change first.' };
 
   it('does not ask for an example after the participant told one', async () => {
-    expect(await talkThrough(context, ['Yesterday I had to pay three suppliers before noon and the bank link kept expiring.', 'A spreadsheet and a lot of patience, honestly.'])).toEqual([
+    expect(await talkThrough(context, ['Yesterday I had to pay three suppliers before noon and the bank link kept expiring.', 'I rang the bank and they reset the link.', 'A spreadsheet and a lot of patience, honestly.'])).toEqual([
       'What were you trying to get done today?',
+      'What did you do then?', // the trouble in a full answer gets one open probe
       'What did you use before?',
       null,
     ]);
@@ -236,6 +247,31 @@ describe('questions already answered', () => {
     expect((await talkThrough(friction, ['The export froze for a minute before anything happened, twice in a row.']))[1]).toBe(
       'What did you expect to happen instead, and how did you work around it?',
     );
+  });
+});
+
+describe('a participant who says more, or asks back', () => {
+  const segment: Segment = { id: 'v', mode: 'talk', title: 'Value', instruction: 'Ask what they use the app for. Ask what would make it worth recommending.' };
+  const next = (answers: string[]) => {
+    const turns: Turn[] = [{ role: 'conductor', text: 'What do you use the app for?' }];
+    for (const a of answers) turns.push({ role: 'participant', text: a });
+    return ruleInterviewer.next(segment, turns, NEW_TALK);
+  };
+
+  it('digs once into a full answer that tells of trouble or a way around it, without naming a feeling', async () => {
+    expect((await next(['Booking classes, but the app logs me out so I ended up booking on the website instead.'])).say).toBe('How did that work out for you?');
+    expect((await next(['Booking classes, and twice this month I could not cancel one in time.'])).say).toBe('What did you do then?');
+    expect((await next(['Booking classes, I wish it remembered my usual spot in the studio.'])).say).toBe('What would that look like for you?');
+    expect((await next(['Booking my spin classes for the week, usually on a Sunday evening.'])).say).toBe('What would make it worth recommending?');
+  });
+
+  it('asks again when the participant did not follow, and says it heard a question of their own', async () => {
+    expect((await next(['What do you mean?'])).say).toBe('Sorry, that was unclear. What do you use the app for?');
+    expect(acknowledgement('Is this where I cancel my membership? I have been looking for the button for ages.')).toBe(ACKNOWLEDGEMENT);
+    expect(acknowledgement('It logs me out every week, you know?')).toBeNull();
+    expect(acknowledgement('Like what?')).toBeNull();
+    expect(acknowledgement('Booking classes, mostly.')).toBeNull();
+    expect(directedText(ACKNOWLEDGEMENT)).toBeNull();
   });
 });
 

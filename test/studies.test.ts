@@ -31,7 +31,7 @@ describe('studies CRUD and status', () => {
       expect(q.questions.length).toBeGreaterThan(0);
       for (const text of q.questions) expect(text).toMatch(/\byou\b.*\?$/);
     }
-    expect(review.body.participant_questions[0].questions[0]).toBe('What were you trying to get done today, and what did you use before?');
+    expect(review.body.participant_questions[0].questions).toEqual(['What did you come to do today?', 'What did you use for it before?', 'Could you tell me about the last time you did it?']);
   });
 
   it('creates a draft with the exact 2.9 record and reads it by ref or handle', async () => {

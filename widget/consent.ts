@@ -22,7 +22,6 @@ export function consentView(copy: string | null, onDecide: (c: ConsentChoice) =>
     h('p', {}, copy ?? 'Before we start: your answers help the team improve the product. They are stored securely and used only for research.'),
     h('div', { class: 'vb-check' }, data, h('label', { for: dataId }, 'I agree that my answers may be used for research.')),
     h('div', { class: 'vb-check' }, rec, h('label', { for: recId }, 'You may also record my screen and voice (optional).')),
-    h('p', { class: 'vb-small' }, `Consent copy ${CONSENT_VERSION}`),
     go,
   ];
 }

@@ -6,7 +6,7 @@ import { ConflictError, DomainError, NotFoundError } from '../../core/errors.ts'
 import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
-import { NEW_TALK, modelInterviewer, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
+import { NEW_TALK, acknowledgement, modelInterviewer, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
 import { endInterview, isEnded } from './end.ts';
 import { studyById } from '../studies/record.ts';
 
@@ -143,6 +143,9 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       m.audio_chunk_index = input.spoken.chunk_index;
       if (input.spoken.started_ms !== null) m.timestamp_ms = Math.min(m.timestamp_ms, input.spoken.started_ms);
     }
+    // The built-in interviewer cannot answer a participant's question, but says it heard it before going on.
+    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text) : null;
+    if (heard) say('speak', heard, segment);
     const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
     const next = await interviewer.next(segment, turns, state.talk);
     if (next.say) {

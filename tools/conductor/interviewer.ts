@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.ts';
 import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
-import { nounPhrases } from '../../core/nlp.ts';
+import { join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
 
@@ -35,7 +35,7 @@ const EMPTY_HEADS = /\b(?:week|weeks|day|days|month|months|year|years|today|yest
 /** An answer that is only a shrug ("Fine.", "Not sure."): nothing in it to name back. */
 const ONLY_VAGUE = new RegExp(`${VAGUE.source}[.!?]*$`, 'i');
 /** An answer that says no ("No.", "Nothing else.", "Not really."): asked about once, never for an example of it. */
-const DECLINE = /^(?:no|nope|nah|none|nothing(?: else| really| much)?|not really|no,? (?:that'?s|thats) (?:it|all)|that'?s (?:it|all))[.!]*$/i;
+const DECLINE = /^(?:no|nope|nah|none|nothing(?: else| really| much| to add)?|not really|all good|(?:(?:no|nope|nah),? )?(?:thanks|thank you)|(?:(?:no|nope|nah),? )?(?:i think )?(?:that'?s|thats) (?:it|all|everything))[.!]*$/i;
 const MORE = 'Could you say a bit more about that?';
 
 const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|ok|okay|sure|hmm|um|uh|well)$/i;
@@ -43,13 +43,38 @@ const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|o
 const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
 const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
 
+/** Words the tagger can take for a noun that name nothing ("Same as always"). */
+const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way)$/i;
+
+/**
+ * The noun phrases of an answer in the order worth naming back: a subject ("My friend uses the
+ * website") after what it did something to, and an activity with no subject ("Booking spin on
+ * my phone") before anything.
+ */
+function mentionsOf(answer: string): string[] {
+  const tokens = parse(answer)[0]?.tokens ?? [];
+  const phrases = nounPhrases(answer);
+  const first = tokens[0];
+  if (first?.pos === 'VERB' && /ing$/i.test(first.text)) {
+    const end = tokens.findIndex((t, i) => i > 0 && (t.pos === 'ADP' || t.pos === 'PUNCT' || t.pos === 'CCONJ' || t.pos === 'SCONJ'));
+    const activity = join(tokens.slice(0, end < 0 ? tokens.length : end)).toLowerCase();
+    if (activity.includes(' ')) phrases.unshift(activity);
+  }
+  if (phrases.length > 1) {
+    const at = answer.toLowerCase().indexOf(phrases[0].toLowerCase());
+    const next = at >= 0 ? parse(answer.slice(at + phrases[0].length))[0]?.tokens[0] : undefined;
+    if (next && (next.pos === 'VERB' || next.pos === 'AUX')) phrases.push(phrases.shift()!);
+  }
+  return phrases;
+}
+
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
 function mentionOf(answer: string, used: string): string | null {
   if (ONLY_VAGUE.test(answer.trim())) return null;
-  for (const found of nounPhrases(answer)) {
+  for (const found of mentionsOf(answer)) {
     // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
     const np = found.replace(/[.]+$/, '');
-    if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || EMPTY_HEADS.test(np) || np.split(/\s+/).length > 6) continue;
+    if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || np.split(/\s+/).length > 6) continue;
     const phrase = np
       .replace(/\b(?:my|our)\b/gi, 'your')
       .replace(/\b(?:me|us)\b/gi, 'you')
@@ -63,17 +88,28 @@ function mentionOf(answer: string, used: string): string | null {
   return null;
 }
 
+/** The answer tells something that happened (a verb in the past: "I clicked", "it was"), not just names a thing. */
+const narrates = (answer: string) =>
+  parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && t.text.toLowerCase() !== t.lemma.toLowerCase() && !/(?:ing|s)$/i.test(t.text)));
+
 /**
  * A neutral follow-up that names what the participant said: never a yes/no question, never
  * suggesting how they felt. `n` is 0 for the first follow-up to a question, 1 for the second.
+ * "What happened next?" follows a story ("I clicked the confirm button"); a thing named
+ * alone ("The 7pm one.") is asked about. Never an example again where one was asked for.
  */
-export function followUp(answer: string, n: number, said: string): string {
+export function followUp(answer: string, n: number, said: string, planned: string[] = []): string | null {
   const mention = mentionOf(answer, said);
-  const withMention = [`You mentioned ${mention}. What happened next?`, `Could you tell me more about ${mention}?`];
-  const without = [MORE, 'Could you walk me through an example of that?'];
-  const options = mention ? withMention : without;
-  const pick = options[n % options.length];
-  return said.includes(pick) ? options[(n + 1) % options.length] : pick;
+  // The script asks for an example later, or already did: a follow-up does not.
+  said = [said, ...planned.filter((q) => ASKS_FOR_EXAMPLE.test(q))].join('\n');
+  const next = `You mentioned ${mention}. What happened next?`;
+  const more = `Could you tell me more about ${mention}?`;
+  const options = mention ? (narrates(answer) ? [next, more] : [more, next]) : [MORE, 'Could you walk me through an example of that?'];
+  const fresh = options.filter((o) => !said.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
+  if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
+  // The second follow-up is worded differently from the first: the other frame, whatever it names.
+  const framed = fresh.filter((o) => !said.includes(o.startsWith('You mentioned') ? 'You mentioned' : 'Could you tell me more about'));
+  return framed[0] ?? fresh[0] ?? null;
 }
 
 const needsFollowUp = (answer: string) => words(answer) < SHORT_ANSWER_WORDS || (VAGUE.test(answer.trim()) && words(answer) < 14);
@@ -95,15 +131,49 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
  * after "No, nothing slowed me down".
  */
 function answered(question: string, answers: string[]): boolean {
-  if (ASKS_FOR_EXAMPLE.test(question) && answers.some((a) => words(a) >= SHORT_ANSWER_WORDS && TELLS_AN_OCCASION.test(a))) return true;
+  if (ASKS_FOR_EXAMPLE.test(question) && answers.some((a) => words(a) >= 4 && TELLS_AN_OCCASION.test(a))) return true;
   const last = answers[answers.length - 1];
   return last !== undefined && DECLINE.test(last.trim()) && LEANS_ON_A_MOMENT.test(question);
+}
+
+/** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
+const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$/i;
+export const ACKNOWLEDGEMENT = "I can't answer questions myself here, but the team will read yours.";
+
+/** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
+const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)\b/i;
+
+const UNCLEAR = 'Sorry, that was unclear. ';
+
+/** What the built-in interviewer says first when the participant asked something of their own: they are heard, not ignored. */
+export function acknowledgement(answer: string): string | null {
+  if (CLARIFY.test(answer.trim())) return null;
+  const questions = answer.split(/(?<=[.!?])\s+/).filter((s) => /\?\s*$/.test(s) && !TAG_QUESTION.test(s) && words(s) >= 3);
+  return questions.length ? ACKNOWLEDGEMENT : null;
+}
+
+/**
+ * One probe into a full answer that tells of trouble or a way around it, as a researcher
+ * digs into the moment instead of moving on: open, and never naming a feeling.
+ */
+const PROBES: Array<[RegExp, string]> = [
+  [/\b(?:ended up|instead|workaround|work around|so i just)\b/i, 'How did that work out for you?'],
+  [/\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|wouldn'?t|gave up|stuck|kept \w+ing|froze|crashed|broke)\b/i, 'What did you do then?'],
+  [/\b(?:wish|would be nice|i'?d like|if only|should just)\b/i, 'What would that look like for you?'],
+];
+
+/** A probe, unless the answer is short or a later question of the script digs into the moment anyway. */
+function probeFor(answer: string, said: string, later: string[]): string | null {
+  if (words(answer) < SHORT_ANSWER_WORDS || later.some((q) => LEANS_ON_A_MOMENT.test(q))) return null;
+  for (const [cue, question] of PROBES) if (cue.test(answer) && !said.includes(question)) return question;
+  return null;
 }
 
 /**
  * The offline interviewer: asks each question of the segment; a short or vague answer gets a
  * follow-up that names something from it (at most two per question, each worded differently),
- * then the next question that is not already answered; after the last, the segment is covered.
+ * a full answer that tells of trouble gets one open probe, then the next question that is not
+ * already answered; after the last, the segment is covered.
  */
 export const ruleInterviewer: Interviewer = {
   async next(segment, turns, state) {
@@ -112,12 +182,20 @@ export const ruleInterviewer: Interviewer = {
     if (!last) return { say: questions[0], state: NEW_TALK };
     if (last.role !== 'participant') return { say: null, state };
     const asked = followUpsOf(state);
+    const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
+    if (asked < MAX_FOLLOW_UPS && CLARIFY.test(last.text.trim())) {
+      const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text !== ACKNOWLEDGEMENT)?.text.replace(UNCLEAR, '') ?? questions[state.question];
+      return { say: `${UNCLEAR}${lastAsked}`, state: { question: state.question, follow_ups: asked + 1 } };
+    }
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
-      const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
-      // A "no" is heard: asked once to say more, then taken as the answer.
+      // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       const declined = DECLINE.test(last.text.trim());
-      const say = declined ? (asked === 0 && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said);
+      const invited = /\banything else\b/i.test(questions[state.question] ?? '');
+      const say = declined ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1));
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
+    } else if (asked === 0) {
+      const probe = probeFor(last.text, said, questions.slice(state.question + 1));
+      if (probe) return { say: probe, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     }
     const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
     let question = state.question + 1;

@@ -218,6 +218,12 @@ function splitParts(t: W[]): W[][] {
   for (let i = 0; i < t.length; i++) {
     const tok = t[i];
     const word = lower(tok.text);
+    // "what, if anything, took longer": a parenthesis, not a new clause.
+    if (word === ',' && lower(t[i + 1]?.text ?? '') === 'if' && /^(?:anything|any|so|ever)$/i.test(t[i + 2]?.text ?? '') && t[i + 3]?.text === ',') {
+      parts[parts.length - 1].push(...t.slice(i, i + 4));
+      i += 3;
+      continue;
+    }
     if ((word === ',' || word === 'and' || word === 'or' || word === ';') && parts[parts.length - 1].length) {
       let j = i + 1;
       while (t[j] && ['and', 'or', ','].includes(lower(t[j].text))) j++;
@@ -257,8 +263,10 @@ function questionsFromBody(body: W[], lead: 'ask' | 'learn'): string[] {
   for (const part of splitParts(body)) {
     const head = lower(part[0].text);
     if (WH.has(head) || YESNO.has(head)) {
-      const q = directQuestion(part, true);
-      if (q) whClauses.push(q);
+      // The parenthesis is set aside while the clause is inverted, then put back after its wh-word.
+      const aside = part[1]?.text === ',' && lower(part[2]?.text ?? '') === 'if' && part[4]?.text === ',' ? part.slice(1, 5) : null;
+      const q = directQuestion(aside ? [part[0], ...part.slice(5)] : part, true);
+      if (q) whClauses.push(aside ? q.replace(/^(\S+)/, `$1, if ${aside[2].text},`) : q);
       continue;
     }
     flush();

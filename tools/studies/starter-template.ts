@@ -18,14 +18,13 @@ export const starterScript = {
       mode: 'speak',
       title: 'Welcome and consent reminder',
       speak_text:
-        'Thanks for joining. This conversation takes about ten minutes. There are no wrong answers: we are testing the product, not you. You can stop at any time.',
+        'Thanks for joining. This conversation takes about ten minutes. There are no wrong answers: we are learning about the product, not testing you. You can stop at any time.',
     },
     {
       id: 'context',
       mode: 'talk',
       title: 'What brought you here',
-      instruction:
-        'Ask what the participant was trying to get done today and what they used before. Ask for a concrete recent example.',
+      instruction: 'Ask what the participant came to do today. Ask what they used for it before. Ask them to tell you about the last time they did it.',
       conductor_context: 'Serves g-context. Prefer stories about the last time over opinions in general.',
     },
     {
@@ -38,22 +37,29 @@ export const starterScript = {
     {
       id: 'friction',
       mode: 'talk',
-      title: 'Where it got hard',
-      instruction: 'Ask about any moment where the product slowed them down. Ask what they expected to happen instead, and how they worked around it.',
+      title: 'How it went',
+      instruction: 'Ask how it went for them. Ask what, if anything, took longer than they expected. Ask what they did at that point.',
       conductor_context: 'Serves g-friction. One follow-up per moment; never suggest that something was hard.',
     },
     {
       id: 'value',
       mode: 'talk',
       title: 'What would make it worth it',
-      instruction: 'Ask what would have to change for them to recommend the product to a colleague.',
+      instruction: 'Ask what would make the product more useful to them.',
       conductor_context: 'Serves g-value.',
+    },
+    {
+      id: 'anything-else',
+      mode: 'talk',
+      title: 'Anything else',
+      instruction: 'Ask: "Is there anything else you would like to tell us?"',
+      conductor_context: 'A no is a fine answer.',
     },
     {
       id: 'thanks',
       mode: 'speak',
       title: 'Thank you',
-      speak_text: 'That is everything. Thank you: what you told us goes straight to the team building this.',
+      speak_text: 'Thank you, that is everything. What you told us goes straight to the team building this.',
     },
   ],
 };
@@ -67,7 +73,7 @@ export const starterInvitation = {
   panel: {
     eyebrow: 'Help us improve',
     headline: 'Have ten minutes to tell us how it went?',
-    body: 'A short conversation about what you were trying to get done and where the product got in your way. There are no wrong answers.',
+    body: 'A short conversation about what you came to do and how it went. There are no wrong answers.',
     duration_minutes: 10,
     cta: 'Start the conversation',
   },
