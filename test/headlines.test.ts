@@ -51,6 +51,17 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['But it only downloads as a, what do they call it, a CSV, and when I open it all the numbers come out in one column.', 'It only downloads as a CSV', 'The participant said it only downloads as a CSV, and when they open it all the numbers come out in one column.'],
   ["The export, I guess, is fine but the sync, what's it called, the bridge thing, keeps dropping.", 'The export is fine', "The participant said the export, they guess, is fine but the sync, the bridge thing, keeps dropping."],
   ["Sorry, it's, um, it's fine, they're watching something.", "Sorry, it's fine", "The participant said sorry, it's fine, they're watching something."],
+  // "I'd" before a past participle is "I had"; a name keeps its capital in the claim; a clipped sentence gets its subject.
+  ["Honestly by the time I'd strapped them both in I was sweating and we were already late.", 'By the time they had strapped them both in they were sweating', 'The participant said by the time they had strapped them both in they were sweating and they were already late.'],
+  ["ZipRide cars don't have them, so I carry two car seats.", "ZipRide cars don't have them", "The participant said ZipRide cars don't have them, so they carry two car seats."],
+  ['Took me a while to figure out.', 'Took a while to figure out', 'The participant said it took them a while to figure out.'],
+  ['Deleted it, reinstalled it, paired the sensor again.', 'Deleted it, reinstalled it, paired the sensor again', 'The participant deleted it, reinstalled it, paired the sensor again.'],
+  // A restart comes once; a repeated word that finishes its clause stays.
+  ["And there's no, there's no little message saying what's happening or whether I should try again, it just spins.", "There's no little message saying what's happening", "The participant said there's no little message saying what's happening or whether they should try again, it just spins."],
+  ['Players love it, it looks proper, like a movie.', 'Players love it, it looks proper, like a movie', 'The participant said players love it, it looks proper, like a movie.'],
+  // "What kept me was really that …": the content is after the copula; "Did that" alone says nothing.
+  ["What kept me was really that I don't have parking at my flat, and a van on the street with gear in it, no thanks.", "What kept them was really that they don't have parking at their flat", "The participant said what kept them was really that they don't have parking at their flat, and a van on the street with gear in it, no thanks."],
+  ["So I did that, and I walked right up to the driver's door with the phone basically touching the window.", "Did that, and they walked right up to the driver's door with the phone", "The participant did that, and they walked right up to the driver's door with the phone basically touching the window."],
   // A preposition after a verb is not a particle: the headline does not end on it.
   ['It only downloads as, like, a big file.', 'It only downloads as a big file', 'The participant said it only downloads as a big file.'],
   // A full stop the tagger keeps on the last word is still one full stop; "Which," picks up a thread.
@@ -76,6 +87,13 @@ describe('headlines and claims', () => {
     const remark = cards.find((c) => c.quote === 'Oh, wonderful.');
     expect(remark?.headline).toBe('Emotion: "Oh, wonderful"');
     expect(remark?.claim).toBe('The participant reacts emotionally: "Oh, wonderful."');
+  });
+
+  it("states the participant's goal in their words, without fillers or what came after it", async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const goals = async (text: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', 'What happened?'), turn(1, 'participant', text)])).map((c) => c.user_goal);
+    expect(await goals('I needed to pick up a, uh, a bookshelf and the app said unlocking and just spun for ages, it was awful.')).toContain('pick up a bookshelf');
+    expect(await goals("I've been trying to find the cancel button for ages and I honestly can't find it anywhere, it's so annoying.")).toContain('find the cancel button');
   });
 
   it('keeps a long headline under the limit at a phrase boundary, never mid-word or with an ellipsis', () => {

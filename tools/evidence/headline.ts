@@ -31,6 +31,8 @@ function expand(quote: string): string {
     .replace(/\b(I|we)'re\b/gi, '$1 are')
     .replace(/\b(I|we)'ve\b/gi, '$1 have')
     .replace(/\b(I|we)'ll\b/gi, '$1 will')
+    // "I'd strapped them in" is "I had"; "I'd like" is "I would".
+    .replace(/\b(I|we)'d(?=\s+(?:(?:just|already|never|only|really|actually)\s+)?(?:\w+ed|been|gone|done|seen|had|got|gotten|made|taken|given|written|known|thought|told|left|found|bought|brought|kept|lost|paid|put|spent|sent|heard)\b)/gi, '$1 had')
     .replace(/\b(I|we)'d\b/gi, '$1 would');
 }
 
@@ -43,7 +45,7 @@ const opens = (t: Token, next: Token | undefined) => OPENERS.has(t.text.toLowerC
  */
 function content(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): Token[] {
   const out: Token[] = [];
-  tokens = dropAsides(tokens, hedges === 'drop' ? ASIDE_OR_HEDGE : ASIDE);
+  tokens = dropRestarts(dropAsides(tokens, hedges === 'drop' ? ASIDE_OR_HEDGE : ASIDE));
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const w = t.text.toLowerCase();
@@ -100,6 +102,28 @@ function dropAsides(tokens: Token[], aside: RegExp): Token[] {
   return out;
 }
 
+/** A restart across a comma comes once: "there's no, there's no message", "told me to, to use", "That was, honestly that was great". */
+function dropRestarts(tokens: Token[]): Token[] {
+  const out = [...tokens];
+  const same = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a.text.toLowerCase() === b.text.toLowerCase();
+  for (let i = out.length - 2; i >= 1; i--) {
+    if (out[i].text !== ',') continue;
+    // A word such as "honestly" may sit at the start of the restart.
+    const skip = /^(?:honestly|really|actually|basically|like|um|uh)$/i.test(out[i + 1]?.text ?? '') ? 1 : 0;
+    for (let n = Math.min(4, i); n >= 1; n--) {
+      const before = out.slice(i - n, i);
+      const after = out.slice(i + 1 + skip, i + 1 + skip + n);
+      // Only a restart: the first try breaks off unfinished ("there's no,", "to,"), unlike "love it, it looks proper".
+      const last = before[n - 1];
+      if (after.length === n && before.every((t, k) => same(t, after[k])) && dangling(last) && !particle(last, before[n - 2], before[n - 3])) {
+        out.splice(i - n, n + 1 + skip);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 const TAGS = /^(?:no\.?|yes|yeah|right|honestly|actually|really|though|anyway|basically|obviously)$/i;
 
 /** Verbs whose "me" a headline leaves out: "took me an hour", "cost us a client". */
@@ -122,7 +146,9 @@ function mainClauseEnd(tokens: Token[]): number {
     const t = tokens[i];
     if (t.pos === 'VERB' || t.pos === 'AUX') sawVerb = true;
     if (!sawVerb) continue;
-    if (t.pos === 'SCONJ' && i > 1) return i;
+    // "What kept me was really that …": the clause after the copula is the content.
+    const copula = (k: number) => tokens[k]?.pos === 'AUX' && /^(?:is|was|'s)$/i.test(tokens[k].text);
+    if (t.pos === 'SCONJ' && i > 1 && !(/^that$/i.test(t.text) && (copula(i - 1) || (tokens[i - 1].pos === 'ADV' && copula(i - 2))))) return i;
     if (t.text === ';' || t.text === '—' || t.text === '–') return i;
     const newSubject = tokens[i + 1] && (tokens[i + 1].pos === 'PRON' || tokens[i + 1].pos === 'DET' || tokens[i + 1].pos === 'PROPN');
     if (t.pos === 'CCONJ' && newSubject && i > 2) return i;
@@ -154,6 +180,7 @@ const trimEnd = (tokens: Word[]) => {
 };
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 
 /**
  * Shortens to `max` characters: at the last clause or phrase boundary (a conjunction or a
@@ -165,7 +192,9 @@ function fit(tokens: Word[], max: number): Word[] {
   for (let b = out.length - 1; b > 2; b--) {
     if (out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',') continue;
     const cut = trimEnd(out.slice(0, b));
-    if (join(cut).length <= max) return cut;
+    // A boundary that leaves a verb and a pronoun ("Did that") says less than the words up to the limit.
+    const vague = cut.filter((t) => t.pos !== 'PUNCT').length < 3 && cut[cut.length - 1]?.pos === 'PRON';
+    if (join(cut).length <= max && !vague) return cut;
   }
   while (out.length > 2 && join(out).length > max) out = trimEnd(out.slice(0, -1));
   return out;
@@ -316,6 +345,14 @@ export function describe(quote: string): { headline: string | null; claim: strin
 /** Longest claim before its later clauses are left to the quote: one sentence a reader takes in at once. */
 const CLAIM_MAX = 160;
 
+/** The first word is a name, not a capital that only starts the sentence: the tagger still says so once it is lower case. */
+function isName(lead: Token, sentence: string): boolean {
+  if (/^[A-Z][a-z]*[A-Z]/.test(lead.text) || lead.text === 'I') return true;
+  if (lead.pos !== 'PROPN') return false;
+  const at = sentence.indexOf(lead.text);
+  return at >= 0 && parse(sentence.slice(0, at) + lowerFirst(sentence.slice(at)))[0]?.tokens.find((t) => t.text.toLowerCase() === lead.text.toLowerCase())?.pos === 'PROPN';
+}
+
 function claimFrom(sentence: Sentence): string | null {
   let tokens: Word[] = content(sentence.tokens);
   if (join(tokens).length > CLAIM_MAX) tokens = fit(tokens, CLAIM_MAX);
@@ -349,6 +386,13 @@ function claimFrom(sentence: Sentence): string | null {
   }
   // The tagger sometimes keeps the full stop on the last word ("in."): one full stop ends the claim.
   let text = words.join('').replace(/\s+/g, ' ').trim().replace(/[.!?]+$/, '');
-  if (!firstPerson) text = `The participant said ${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+  const lead = tokens[0];
+  // A clipped sentence has its speaker as subject ("Deleted it, reinstalled it"), or "it" ("Took me a while").
+  const clipped =
+    !firstPerson && lead.pos === 'VERB' && lead.text.toLowerCase() !== lead.lemma.toLowerCase() && !/ing$/i.test(lead.text) && !/^(?:AUX|VERB)$/.test(tokens[1]?.pos ?? '');
+  const itSubject = /^(?:take|cost|be|make|get|seem|look|sound|happen)$/i.test(lead.lemma) || (/^turn$/i.test(lead.lemma) && /^out$/i.test(tokens[1]?.text ?? ''));
+  if (clipped) return `${capitalise(itSubject ? `The participant said it ${lowerFirst(text)}` : `The participant ${lowerFirst(text)}`)}.`;
+  // A name keeps its capital ("ZipRide", "Saturday").
+  if (!firstPerson) text = `The participant said ${isName(lead, sentence.text) ? text : lowerFirst(text)}`;
   return `${capitalise(text)}.`;
 }

@@ -48,6 +48,20 @@ function labelled(type: SignalType, text: string): string {
   return headline.length <= HEADLINE_MAX ? headline : LABEL[type];
 }
 
+/** Words a goal does not end on ("pick up a"), and how long or how often it took ("for ages", "again"). */
+const GOAL_TAIL = /(?:\s+(?:a|an|the|my|our|to|of|for|with|and|or|in|on|at|again|for ages|for hours|for a while|all day|every time|first|then|just))+$/i;
+
+/** What the participant set out to do, in their words: "I was trying to pay our supplier" → "pay our supplier". */
+function goalOf(text: string): string | null {
+  const spoken = text.replace(/,?\s*\b(?:uh|um|erm|you know)\b,?/gi, ' ').replace(/,\s*like,\s*/gi, ' ').replace(/\b(a|an|the)\s+\1\b/gi, '$1').replace(/\s+/g, ' ');
+  const found = /\b(?:trying|tried|wanted|want|needed|need|had) to ([^,.;!?]{3,80})/i
+    .exec(spoken)?.[1]
+    ?.split(/\s(?:and|but|so|because|when|until|while|then|which|before|after)\s/i)[0]
+    .trim()
+    .replace(GOAL_TAIL, '');
+  return found && found.includes(' ') ? found : null;
+}
+
 const OUTCOME: Partial<Record<SignalType, string>> = {
   struggling_moment: 'delayed or blocked',
   critical_error: 'blocked',
@@ -129,7 +143,7 @@ export class LocalExtractor implements Extractor {
       const types = this.model.types(sentenceFeatures(read, context));
       if (!types.length) continue;
       const question = context.question;
-      const goal = /\b(?:trying|tried|wanted|want|needed|need|had) to ([^,.;!?]{3,80})/i.exec(turn.text)?.[1]?.trim() ?? null;
+      const goal = goalOf(turn.text);
       // One parse per sentence, however many types it carries.
       const told = describe(text);
       const at = mmss(turn.start_ms);
