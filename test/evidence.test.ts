@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { importedInterview, ownerWithProject } from './helpers/fixtures.ts';
+import { importedInterview, ownerWithProject, settled } from './helpers/fixtures.ts';
+import { starterInterview } from './helpers/starter-interview.ts';
 import { CaseFile } from '../tools/evidence/record.ts';
 
 let svc: TestService;
@@ -310,5 +311,33 @@ describe('recurrence and coverage', () => {
     expect(results.interviews).toMatchObject({ total: 1, processed: 1 });
     expect(results.evidence.total).toBeGreaterThan(3);
     expect(results.goals.find((g: any) => g.goal_id === 'g1').evidence_count).toBeGreaterThan(0);
+  });
+
+  it('counts a card toward the goals its script segment serves, once per goal', async () => {
+    const counts = async () => {
+      const { goals } = (await o.call('GET', '/studies/starter-study/results')).body;
+      return ['g-context', 'g-friction', 'g-value'].map((id) => goals.find((g: any) => g.goal_id === id).evidence_count);
+    };
+    const before = await counts();
+    // The starter study's segments name the goal they serve ("Serves g-friction. …").
+    const id = await starterInterview(svc, o.project.public_key, {
+      context: ['Last Tuesday I had to send twelve invoices to clients, and I was so frustrated because the PDF export kept timing out on me.'],
+      friction: [
+        'The export dialog froze for about a minute before anything happened, twice in a row, and it slowed me down and confused me.',
+        'I expected a download right away, so I ended up printing each invoice to PDF by hand.',
+      ],
+      value: ['I really wish there was a bulk export, because I need to send all my invoices at once.'],
+    });
+    expect((await settled(o.call, id)).status).toBe('processed');
+    const { messages } = (await o.call('GET', `/sessions/${id}`)).body.session;
+    const cards = (await o.call('GET', `/signals?session_id=${id}&limit=200`)).body.signals;
+    const segmentOf = (quote: string) => messages.find((m: any) => m.role === 'participant' && m.content.includes(quote))?.segment_id;
+    const from = (...segments: string[]) => cards.filter((c: any) => segments.includes(segmentOf(c.quote))).length;
+    // One card each from the context and value segments, two from friction; the first friction
+    // card also shares the goal's words ("slowed … down … confused"), and still counts once.
+    expect([from('context'), from('task', 'friction'), from('value')]).toEqual([1, 2, 1]);
+    expect(await counts()).toEqual(before.map((n, i) => n + [1, 2, 1][i]));
+    const gaps = (await o.call('GET', '/coverage-gaps')).body.gaps;
+    expect(gaps.filter((g: any) => g.study_handle === 'starter-study')).toEqual([]);
   });
 });

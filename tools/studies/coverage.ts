@@ -4,28 +4,58 @@ import { projectOf } from '../../core/context.ts';
 import { capability } from '../../core/registry.ts';
 import { readOnly } from '../common.ts';
 import { StudyIdParam, findStudy } from './record.ts';
+import { servesGoal } from './serves.ts';
 
 /** Word similarity (pg_trgm) from which evidence counts as addressing a goal. */
 const ADDRESSES = 0.25;
 
 const GoalCoverage = z.object({ study_ref: z.string(), study_handle: z.string(), goal_id: z.string(), description: z.string(), evidence_count: z.number().int() });
 
+type StudyScript = { id: string; goals_json: string | null; script_json: string | null };
+
+/** For each goal of a study, the ids of the script segments that serve it. */
+function servingSegments(study: StudyScript): Record<string, string[]> {
+  const goals = (study.goals_json ? JSON.parse(study.goals_json) : []) as Array<{ id: string }>;
+  const segments = ((study.script_json ? JSON.parse(study.script_json) : null)?.segments ?? []) as Array<{ id: string }>;
+  return Object.fromEntries(goals.map((g) => [g.id, segments.filter((s) => servesGoal(s, g.id)).map((s) => s.id)]));
+}
+
 /**
  * How much evidence addresses each goal of the project's open studies: evidence from the
- * study's own interviews whose quote, headline or claim shares enough words with the goal.
+ * study's own interviews that came from a script segment serving the goal, or whose quote,
+ * headline or claim shares enough words with the goal (the only way for an imported
+ * transcript, which has no script segments). Each card counts once per goal.
+ *
+ * A conductor interview's transcript is its messages, one line each, so a card's script
+ * segment is that of the participant's message at the start of the card's transcript line.
  */
 export async function goalCoverage(ctx: Ctx, studyId?: string): Promise<Array<z.input<typeof GoalCoverage>>> {
   const { project } = projectOf(ctx);
-  const { rows } = await ctx.services.db.pool.query<z.input<typeof GoalCoverage>>(
-    `SELECT st.id AS study_ref, st.handle AS study_handle, g->>'id' AS goal_id, g->>'description' AS description,
-            (SELECT count(*)::int FROM signals s JOIN interviews i ON i.id = s.interview_id
-              WHERE i.study_id = st.id AND s.dismissed_at IS NULL
-                AND greatest(word_similarity(g->>'description', s.quote), word_similarity(g->>'description', coalesce(s.headline, '') || ' ' || coalesce(s.claim, ''))) >= $2
+  const pool = ctx.services.db.pool;
+  const { rows: studies } = await pool.query<StudyScript>(
+    `SELECT id, goals_json, script_json FROM studies WHERE project_id = $1 AND status <> 'closed' AND ($2::text IS NULL OR id = $2)`,
+    [project.id, studyId ?? null],
+  );
+  const served = Object.fromEntries(studies.map((st) => [st.id, servingSegments(st)]));
+  const { rows } = await pool.query<z.input<typeof GoalCoverage>>(
+    `WITH cards AS (
+       SELECT i.study_id, s.quote, coalesce(s.headline, '') || ' ' || coalesce(s.claim, '') AS summary,
+              (SELECT m.segment_id FROM transcript_segments t JOIN interview_messages m ON m.interview_id = t.interview_id
+                WHERE t.id = s.segment_id AND m.role = 'participant' AND m.timestamp_ms < t.start_ms + 0.5
+                ORDER BY m.timestamp_ms DESC, m.id DESC LIMIT 1) AS script_segment
+         FROM signals s JOIN interviews i ON i.id = s.interview_id
+        WHERE s.project_id = $1 AND s.dismissed_at IS NULL AND i.study_id IS NOT NULL AND ($3::text IS NULL OR i.study_id = $3)
+     )
+     SELECT st.id AS study_ref, st.handle AS study_handle, g->>'id' AS goal_id, g->>'description' AS description,
+            (SELECT count(*)::int FROM cards c
+              WHERE c.study_id = st.id
+                AND (c.script_segment IN (SELECT jsonb_array_elements_text($4::jsonb -> st.id -> (g->>'id')))
+                     OR greatest(word_similarity(g->>'description', c.quote), word_similarity(g->>'description', c.summary)) >= $2)
             ) AS evidence_count
        FROM studies st CROSS JOIN LATERAL jsonb_array_elements(coalesce(st.goals_json, '[]')::jsonb) g
       WHERE st.project_id = $1 AND st.status <> 'closed' AND ($3::text IS NULL OR st.id = $3)
       ORDER BY st.created_at, g->>'id'`,
-    [project.id, ADDRESSES, studyId ?? null],
+    [project.id, ADDRESSES, studyId ?? null, JSON.stringify(served)],
   );
   return rows;
 }

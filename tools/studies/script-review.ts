@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { questionPlan } from '../conductor/questions.ts';
+import { servesGoal } from './serves.ts';
 
 export const ReviewIssue = z.object({
   code: z.string(),
@@ -135,10 +136,7 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
       issue(warnings, 'never_listens', 'No talk or observe segment: the participant never gets to answer or show anything', 'segments');
     }
     for (const goal of goals) {
-      const served = segments.some(
-        (s) => isObject(s) && (s.mode === 'talk' || s.mode === 'observe') && [s.instruction, s.conductor_context, s.title].some((t) => typeof t === 'string' && t.includes(goal.id)),
-      );
-      if (!served) {
+      if (!segments.some((s) => servesGoal(s, goal.id))) {
         issue(warnings, 'goal_unserved', `No talk or observe segment serves goal ${goal.id} ("${goal.description}"): name ${goal.id} in a segment's conductor_context`, `goals.${goal.id}`);
       }
     }
