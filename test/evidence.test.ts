@@ -259,6 +259,39 @@ describe('findings', () => {
   });
 });
 
+describe('page context', () => {
+  it('gives evidence from a widget interview the page it ran on, without its query or fragment', async () => {
+    const id = await starterInterview(
+      svc,
+      o.project.public_key,
+      {
+        context: ['Last Tuesday I had to send twelve invoices to clients, and I was so frustrated because the PDF export kept timing out on me.'],
+        friction: ['The export dialog froze for about a minute before anything happened.', 'I ended up printing each invoice to PDF by hand.'],
+        value: ['I really wish there was a bulk export, because I need to send all my invoices at once.'],
+      },
+      { page_url: 'https://shop.example/app/invoices?token=s3cret#row-4', page_title: 'Invoices · Shop' },
+    );
+    expect((await settled(o.call, id)).status).toBe('processed');
+    const page = { url: 'https://shop.example/app/invoices', title: 'Invoices · Shop' };
+    const list = (await o.call('GET', `/signals?session_id=${id}&limit=200`)).body.signals;
+    expect(list.length).toBeGreaterThan(0);
+    for (const card of list) expect(card).toMatchObject({ page_url: page.url, page_title: page.title });
+    const card = (await o.call('GET', `/signals/${list[0].id}`)).body.signal;
+    expect(card.provenance.page).toEqual(page);
+    expect(card.case_file.evidence_card.evidence).toMatchObject({ page_url: page.url, page_title: page.title });
+    expect(CaseFile.safeParse(card.case_file).success).toBe(true);
+    // An imported transcript ran on no page.
+    expect(cards.every((c) => c.page_url === null)).toBe(true);
+    // Only http(s) pages.
+    const created = await svc.api('POST', '/api/sdk/sessions', { body: { study_id: 'starter-study', interview_mode: 'text' }, headers: { 'x-project-key': o.project.public_key } });
+    const other = created.body.session.id;
+    await svc.api('POST', `/api/sdk/sessions/${other}/consent`, { body: { consent_recording: false, consent_data_use: true }, headers: { 'x-project-key': o.project.public_key } });
+    const bad = await svc.api('POST', `/api/sdk/conductor/${other}/start`, { body: { page_url: 'javascript:alert(1)' }, headers: { 'x-project-key': o.project.public_key } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatch(/page_url/);
+  });
+});
+
 describe('recurrence and coverage', () => {
   it('flags new evidence that resembles evidence a done work item resolved, and takes a verdict', async () => {
     const fixed = (await o.call('POST', '/tasks', { title: 'Make the discount field visible', status: 'ready' })).body.task;

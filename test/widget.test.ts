@@ -145,6 +145,9 @@ describe('widget in Chromium', () => {
     const done = await settled(o.call, id);
     expect(done.status).toBe('processed');
     expect(done.evidence_count).toBeGreaterThan(0);
+    // The evidence says which page the interview ran on.
+    const cards = (await o.call('GET', `/signals?session_id=${id}`)).body.signals;
+    expect(cards.map((c: any) => [c.page_url, c.page_title])).toEqual(cards.map(() => [`${site.origin}/app/reports`, 'Shop']));
     await page.close();
   });
 

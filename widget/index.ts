@@ -127,7 +127,10 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
   });
 
   const startInterview = async (sessionId: string, sessionToken?: string, mode: Mode = 'text', stream: MediaStream | null = null, notice: string | null = null) => {
-    const started = await api.post<{ ws_url: string; session_token: string }>(`/api/sdk/conductor/${sessionId}/start`, sessionToken ? { session_token: sessionToken } : {});
+    // The page it runs on goes with the evidence (origin and path only; the server keeps no more).
+    const url = location.origin + location.pathname;
+    const page = /^https?:$/.test(location.protocol) && url.length <= 2000 ? { page_url: url, ...(document.title.trim() ? { page_title: document.title.trim().slice(0, 300) } : {}) } : {};
+    const started = await api.post<{ ws_url: string; session_token: string }>(`/api/sdk/conductor/${sessionId}/start`, { ...page, ...(sessionToken ? { session_token: sessionToken } : {}) });
     const voice = mode === 'voice' && stream ? voiceFor(sessionId, stream) : undefined;
     sessionStorage.setItem(storeKey, JSON.stringify({ sessionId, studyRef: study.ref, sessionToken: started.session_token, mode: voice ? 'voice' : 'text' } satisfies Resume));
     live = interviewView(started.ws_url, host, study.allowed_selectors, (closing) => {

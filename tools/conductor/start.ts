@@ -9,16 +9,20 @@ import { isEnded } from './end.ts';
 import { newSessionToken, sessionTokenHash } from './token.ts';
 import { inTransaction } from '../../core/tx.ts';
 import { interviews } from '../interviews/rows.ts';
+import { PageUrl, recordPageView } from '../sdk/page-view.ts';
 
 export const conductorStart = capability({
   name: 'sdk.conductor_start',
   title: 'Start the conductor (widget)',
   description:
     'Starts (or resumes) the live interview and returns the WebSocket URL that runs its script, carrying the SDK key and a session token. ' +
-    'A session_token sent by the caller is kept as the token; otherwise a new one is issued. Needs data-use consent first.',
+    'A session_token sent by the caller is kept as the token; otherwise a new one is issued. page_url (and page_title) record the page the ' +
+    'participant is on, at every start, so evidence shows where it was said. Needs data-use consent first.',
   input: z.strictObject({
     sessionId: SdkSessionId,
     session_token: z.string().min(16).max(512).regex(/^[A-Za-z0-9._~-]+$/, 'must be URL-safe').optional().describe('A compatibility session token to keep'),
+    page_url: PageUrl.optional().describe('The page the participant is on; its query and fragment are not kept. Evidence from the interview carries it'),
+    page_title: z.string().trim().max(300).optional().describe("The page's title"),
   }),
   output: z.object({ ws_url: z.string(), session_id: z.string(), session_token: z.string(), resumed: z.boolean() }),
   annotations: updates,
@@ -39,6 +43,7 @@ export const conductorStart = capability({
       const resuming = interview.status === 'in_progress';
       await interviews.save(sql, interview, { status: 'in_progress', started_at: interview.started_at ?? new Date(), conductor_state: (interview.conductor_state ?? NEW_STATE) as never, conductor_token_hash: sessionTokenHash(token) });
       if (!resuming) await recordEvent(ctx.services, interview.id, { type: 'started', timestampMs: elapsedMs(interview), line: 'interview started' }, sql);
+      if (input.page_url) await recordPageView(ctx.services, interview, input.page_url, input.page_title || null, sql);
       return resuming;
     });
     const url = new URL(`/api/sdk/conductor/${encodeURIComponent(input.sessionId)}/ws`, ctx.services.baseUrl());

@@ -6,6 +6,7 @@ import { modelAccess, recordKeyUse } from '../interviews/model-access.ts';
 import { LocalExtractor } from './local-extractor.ts';
 import { LlmExtractor } from './llm-extractor.ts';
 import { locate } from './locate.ts';
+import { withPageContext } from './page-context.ts';
 import { withScreenContext } from './screen-context.ts';
 import type { Extractor, Turn } from './types.ts';
 import type { StepWork } from '../interviews/steps.ts';
@@ -83,5 +84,5 @@ export async function extractEvidence(services: Services, interview: InterviewRo
       manual: false,
     });
   }
-  return withScreenContext(services, interview.id, rows);
+  return withScreenContext(services, interview.id, await withPageContext(services, interview.id, rows));
 }
