@@ -33,11 +33,17 @@ describe('media upload and the processing pipeline', () => {
 
     const failed = await settled(o.call, id);
     expect(failed).toMatchObject({ status: 'failed', current_step: 'transcribing', error_code: 'transcription_unconfigured', retryable: false, action: expect.stringContaining('openai_api_key') });
+    // Retrying cannot help yet, and the action does not say to.
+    expect(failed.action).not.toMatch(/retry/i);
     const artifacts = (await o.call('GET', `/sessions/${id}/artifacts`)).body.artifacts;
     expect(artifacts.map((a: any) => a.name).sort()).toEqual(['audio', 'source-audio']);
     expect((await o.call('GET', `/sessions/${id}`)).body.session.duration_seconds).toBeGreaterThan(1);
 
     await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
+    // Once transcription is configured, the same failure is retryable and says how.
+    const ready = (await o.call('GET', `/sessions/${id}/processing`)).body;
+    expect(ready).toMatchObject({ status: 'failed', error_code: 'transcription_unconfigured', retryable: true, action: expect.stringContaining('retry-transcription') });
+    expect((await o.call('POST', '/sessions/processing-status', { session_ids: [id] })).body.statuses).toEqual([ready]);
     const retry = await o.call('POST', `/sessions/${id}/retry-transcription`);
     expect(retry.status).toBe(200);
     expect(retry.body.status).toBe('pending');

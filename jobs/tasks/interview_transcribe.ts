@@ -5,7 +5,7 @@ import { runStep } from '../../tools/interviews/steps.ts';
 import { StepFailure, hasTranscript } from '../../tools/interviews/pipeline.ts';
 import { probe, run, tools } from '../../tools/interviews/media.ts';
 import { downloadTo } from '../../tools/interviews/artifacts.ts';
-import { modelAccess, recordKeyUse } from '../../tools/interviews/model-access.ts';
+import { CONFIGURE_TRANSCRIPTION, modelAccess, recordKeyUse } from '../../tools/interviews/model-access.ts';
 import { transcribeFile, type TimedText } from '../../tools/interviews/transcription.ts';
 import { newId } from '../../core/ids.ts';
 import { artifacts, insertSegments, interviews } from '../../tools/interviews/rows.ts';
@@ -27,9 +27,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     if (keyProblem && !endpoint) throw new StepFailure(keyProblem.code, `${keyProblem.message}, so the recording cannot be transcribed`, { action: keyProblem.action });
     if (keyProblem) await warn({ code: keyProblem.code, message: `${keyProblem.message}; the operator's transcription service (TRANSCRIPTION_URL) was used instead`, action: keyProblem.action });
     if (!endpoint) {
-      throw new StepFailure('transcription_unconfigured', 'No transcription service is configured for this project', {
-        action: 'Set openai_api_key in the project settings (or TRANSCRIPTION_URL on the server), then POST P/sessions/:sessionId/retry-transcription',
-      });
+      throw new StepFailure('transcription_unconfigured', 'No transcription service is configured for this project', { action: CONFIGURE_TRANSCRIPTION });
     }
     const dir = await scratch();
     const file = path.join(dir, 'audio.mp3');

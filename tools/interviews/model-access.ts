@@ -33,6 +33,9 @@ export function addressRefused(err: unknown): boolean {
 /** What a processing step says when the project's model address is refused. */
 export const REFUSED_ACTION = 'Set openai_base_url in the project settings to the provider\'s public http(s) address, then retry';
 
+/** What a transcription that failed for want of a service asks for (the status says to retry once there is one). */
+export const CONFIGURE_TRANSCRIPTION = 'Set openai_api_key in the project settings (or TRANSCRIPTION_URL on the server)';
+
 /** A project endpoint for a base URL a user gave (settings probe, before anything is stored). */
 export function projectEndpoint(services: Services, baseUrl: string | null, apiKey: string, model = ''): Endpoint {
   return { baseUrl: baseUrl ?? DEFAULT_OPENAI_BASE_URL, apiKey, model, source: 'project', allowLoopback: services.config.outboundAllowLoopback };

@@ -8,8 +8,31 @@ import { interviewsByIds } from './crud.ts';
 import { hasTranscript, queueProcessing, queueStep } from './pipeline.ts';
 import { inTransaction, type Sql } from '../../core/tx.ts';
 import { interviews } from './rows.ts';
+import { CONFIGURE_TRANSCRIPTION, modelAccess } from './model-access.ts';
+import type { Services } from '../../core/context.ts';
+import type { InterviewRow } from '../../models/index.ts';
 
 const queues = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const RETRY_TRANSCRIPTION = 'Transcription is configured now: POST P/sessions/:sessionId/retry-transcription (or P/sessions/retry-failed-transcription for every failed interview)';
+
+/**
+ * Processing statuses as they stand now. `retryable` says whether retrying can succeed: a
+ * transcription that failed for want of a service becomes retryable once the project or the
+ * server has one, and only then does the action say to retry.
+ */
+async function processingNow(services: Services, rows: InterviewRow[]): Promise<Array<z.input<typeof Processing>>> {
+  const unconfigured = (r: InterviewRow) => r.processing_status === 'failed' && r.processing_error_code === 'transcription_unconfigured';
+  const configured = new Map<string, boolean>();
+  for (const projectId of new Set(rows.filter(unconfigured).map((r) => r.project_id))) {
+    configured.set(projectId, (await modelAccess(services, projectId)).transcription !== null);
+  }
+  return rows.map((r) => {
+    if (!unconfigured(r)) return processingRecord(r);
+    const now = configured.get(r.project_id)!;
+    return { ...processingRecord(r), retryable: now, action: now ? RETRY_TRANSCRIPTION : CONFIGURE_TRANSCRIPTION };
+  });
+}
 
 export const getProcessing = capability({
   name: 'interviews.processing_status',
@@ -24,7 +47,8 @@ export const getProcessing = capability({
   access: 'project',
   rest: { method: 'GET', path: 'P/sessions/:sessionId/processing' },
   async handler(ctx, input) {
-    return processingRecord(await findInterview(ctx, input.sessionId));
+    const [status] = await processingNow(ctx.services, [await findInterview(ctx, input.sessionId)]);
+    return status;
   },
 });
 
@@ -44,7 +68,7 @@ export const batchProcessing = capability({
     const rows = await interviewsByIds(ctx, input.session_ids);
     const found = new Map(rows.map((r) => [r.id, r]));
     return {
-      statuses: input.session_ids.filter((id) => found.has(id)).map((id) => processingRecord(found.get(id)!)),
+      statuses: await processingNow(ctx.services, input.session_ids.filter((id) => found.has(id)).map((id) => found.get(id)!)),
       not_found: input.session_ids.filter((id) => !found.has(id)),
     };
   },
