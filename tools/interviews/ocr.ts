@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Line, Worker } from 'tesseract.js';
+import { cleanLine } from './ocr-text.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -17,17 +18,11 @@ export interface FrameText {
   prominent: string | null;
 }
 
-/** A readable word has letters or digits in it and is mostly made of them. */
-function readable(word: string): boolean {
-  const alnum = word.replace(/[^\p{L}\p{N}]/gu, '').length;
-  return alnum >= 1 && alnum / word.length >= 0.6 && (alnum >= 2 || /^\p{N}$/u.test(word) || /^[aAI]$/.test(word));
-}
-
 function keptLine(line: Line): { text: string; height: number } | null {
-  const words = line.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE && readable(w.text.trim()));
+  const text = cleanLine(line.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE).map((w) => w.text).join(' '));
   // A lone short token among noise is more likely a texture than a word.
-  if (!words.length || (words.length === 1 && words[0].text.trim().length < 3)) return null;
-  return { text: words.map((w) => w.text.trim()).join(' '), height: line.bbox.y1 - line.bbox.y0 };
+  if (!text || (!text.includes(' ') && text.length < 3)) return null;
+  return { text, height: line.bbox.y1 - line.bbox.y0 };
 }
 
 /**
