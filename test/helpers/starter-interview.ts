@@ -4,7 +4,7 @@ import { openConductor } from './conductor.ts';
 /**
  * Runs a text interview of a project's starter study through the SDK and the conductor socket,
  * as the widget does: each question of a talk segment gets the next answer listed for that
- * segment, an observe segment is ended at once. `start` is the body of the conductor start
+ * segment, and "That's all." once they run out; an observe segment is ended at once. `start` is the body of the conductor start
  * call. Returns the interview's id once the conductor has ended it.
  */
 export async function starterInterview(svc: TestService, key: string, answers: Record<string, string[]>, start: Record<string, unknown> = {}): Promise<string> {
@@ -24,9 +24,8 @@ export async function starterInterview(svc: TestService, key: string, answers: R
       c.send({ type: 'observe_done' });
       continue;
     }
-    const text = left[f.segment.id]?.shift();
-    if (!text) throw new Error(`no answer left for segment ${f.segment.id}`);
-    c.send({ type: 'answer', text });
+    // Past the listed answers (a probe, a later question, "anything else?"), the participant has nothing to add.
+    c.send({ type: 'answer', text: left[f.segment.id]?.shift() ?? "That's all." });
   }
   await c.close();
   return id;
