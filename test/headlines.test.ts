@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimOf, headlineOf, HEADLINE_MAX } from '../tools/evidence/headline.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { importedInterview, importedText, ownerWithProject } from './helpers/fixtures.ts';
+import { importedInterview, importedText, ownerWithProject, settled } from './helpers/fixtures.ts';
 
 /** Headlines summarise the moment in a researcher's voice; claims say what happened and to whom. */
 const cases: Array<[quote: string, headline: string, claim: string]> = [
@@ -125,6 +125,20 @@ describe('evidence cards from the local extractor', () => {
       expect(s.claim).toMatch(/^The participant .+\.$/);
       expect(s.claim).not.toMatch(/\b(I|my|me)\b/);
     }
+  });
+
+  it("summarise the interview when nobody has, and leave a person's summary alone on reprocessing", async () => {
+    const id = await importedInterview(svc, o, 'checkout.txt');
+    const { signals } = (await o.call('GET', `/signals?session_id=${id}&limit=100`)).body as { signals: Array<{ headline: string }> };
+    const summary = (await o.call('GET', `/sessions/${id}`)).body.session.summary as string;
+    expect(summary).toMatch(/^Evidence found: \d+ [a-z ]+(?:, \d+ [a-z ]+)*(?: and \d+ [a-z ]+)?\. Main points: ".+"\.$/);
+    const counted = [...summary.matchAll(/(\d+) [a-z]/g)].reduce((n, m) => n + Number(m[1]), 0);
+    expect(counted).toBe(signals.length);
+    for (const quoted of summary.match(/"[^"]+"/g)!) expect(signals.map((s) => `"${s.headline}"`)).toContain(quoted);
+    expect((await o.call('PATCH', `/sessions/${id}`, { summary: 'Our notes: checkout is the problem.' })).status).toBe(200);
+    expect((await o.call('POST', `/sessions/${id}/reprocess`)).status).toBe(200);
+    await settled(o.call, id);
+    expect((await o.call('GET', `/sessions/${id}`)).body.session.summary).toBe('Our notes: checkout is the problem.');
   });
 
   it('invents no evidence from lines in other languages', async () => {
