@@ -56,9 +56,10 @@ describe('conductor', () => {
     expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'observe', segment_id: 'try', text: "Could you show me how you would export last month's report, thinking aloud as you go?" });
     expect(await c.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'observe', segment: { id: 'try', mode: 'observe', index: 1, total: 3 } });
 
-    // Answers are refused while observing; page events are recorded as cues of the segment.
-    c.send({ type: 'answer', text: 'too early' });
-    expect(await c.next((f) => f.type === 'error')).toMatchObject({ code: 'not_expecting_answer' });
+    // While observing, what the participant types as they go is kept and the conductor stays silent; page events are cues of the segment.
+    c.send({ type: 'answer', text: 'Looking under Reports first, I expected the export there.' });
+    expect(await c.next((f) => f.type === 'message')).toMatchObject({ role: 'participant', kind: 'answer', segment_id: 'try', text: 'Looking under Reports first, I expected the export there.' });
+    expect(await c.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'observe' });
     c.send({ type: 'event', event_type: 'click', event_line: 'clicked Export', data: { selector: '#export' } });
     c.send({ type: 'observe_done' });
     expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'ask', text: 'Could you tell me about the last time you exported a report?', segment_id: 'ask' });
@@ -75,7 +76,7 @@ describe('conductor', () => {
     const detail = await o.call('GET', `/sessions/${id}`);
     expect(detail.body.session.status).toBe('completed');
     const msgs = detail.body.session.messages;
-    expect(msgs.map((m: any) => m.role)).toEqual(['conductor', 'conductor', 'conductor', 'participant', 'conductor', 'participant', 'conductor', 'participant', 'conductor']);
+    expect(msgs.map((m: any) => m.role)).toEqual(['conductor', 'conductor', 'participant', 'conductor', 'participant', 'conductor', 'participant', 'conductor', 'participant', 'conductor']);
     for (let i = 1; i < msgs.length; i++) expect(msgs[i].timestamp_ms).toBeGreaterThanOrEqual(msgs[i - 1].timestamp_ms);
     const cues = await o.call('GET', `/sessions/${id}/cues`);
     expect(cues.body.cues).toEqual([expect.objectContaining({ cue: 'clicked Export', segment_id: 'try' })]);

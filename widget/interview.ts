@@ -86,7 +86,11 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   };
   const showButtons = () => {
     const answering = awaiting === 'answer';
-    compose.hidden = !answering || !typing;
+    // While observing, a text interview's composer takes what the participant notices as they go.
+    compose.hidden = !(answering || awaiting === 'observe') || !typing;
+    answer.placeholder = awaiting === 'observe' ? 'Type what you notice as you go (optional)…' : 'Type your answer…';
+    if (awaiting === 'observe' && typing) status.textContent = "Use the page as you normally would. Type what you notice as you go, then press I'm done.";
+    else if (status.textContent?.startsWith('Use the page')) status.textContent = '';
     stopAnswer.hidden = !listening;
     mute.hidden = !voice;
     typeInstead.hidden = !voice || !answering;
@@ -153,12 +157,13 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
 
   const submit = () => {
     const text = answer.value.trim();
-    if (!text || awaiting !== 'answer') return;
+    if (!text || (awaiting !== 'answer' && awaiting !== 'observe')) return;
     unconfirmed = { text, awaiting };
     frame({ type: 'answer', text });
     answer.value = '';
     failedChunk = null;
-    setAwaiting(null);
+    // A note while observing leaves them observing; an answer waits for the next question.
+    if (awaiting === 'answer') setAwaiting(null);
   };
   /** What was sent and what the conductor was waiting for, to put back if the frame is refused. */
   let unconfirmed: { text: string; awaiting: string | null } | null = null;

@@ -133,6 +133,9 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
   }
   if (input.type === 'start') {
     if (!isEnded(interview) && !state.finished && state.awaiting === null) await enter();
+  } else if (input.type === 'answer' && state.awaiting === 'observe') {
+    // Thinking aloud in writing while they work: kept in the transcript, and the conductor stays silent.
+    say('answer', input.text, segments[state.segment], 'participant');
   } else if (input.type === 'answer') {
     if (state.awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
     const segment = segments[state.segment];
