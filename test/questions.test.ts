@@ -266,7 +266,8 @@ describe('a participant who says more, or asks back', () => {
   });
 
   it('asks again when the participant did not follow, and says it heard a question of their own', async () => {
-    expect((await next(['What do you mean?'])).say).toBe('Sorry, that was unclear. What do you use the app for?');
+    for (const puzzled of ['What do you mean?', 'What?', 'Sorry?', "I don't understand."]) expect((await next([puzzled])).say).toBe('Sorry, that was unclear. What do you use the app for?');
+    expect((await next(['Whatever works.'])).say).toBe('Could you say a bit more about that?');
     expect(acknowledgement('Is this where I cancel my membership? I have been looking for the button for ages.')).toBe(ACKNOWLEDGEMENT);
     expect(acknowledgement('It logs me out every week, you know?')).toBeNull();
     expect(acknowledgement('Like what?')).toBeNull();

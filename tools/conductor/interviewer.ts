@@ -44,7 +44,7 @@ const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
 const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
 
 /** Words the tagger can take for a noun that name nothing ("Same as always"). */
-const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way)$/i;
+const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way)$|^(?:whatever|whichever|what|which)\b/i;
 
 /**
  * The noun phrases of an answer in the order worth naming back: a subject ("My friend uses the
@@ -141,7 +141,7 @@ const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|o
 export const ACKNOWLEDGEMENT = "I can't answer questions myself here, but the team will read yours.";
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
-const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)\b/i;
+const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
 
 const UNCLEAR = 'Sorry, that was unclear. ';
 
