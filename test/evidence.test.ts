@@ -359,7 +359,8 @@ describe('recurrence and coverage', () => {
         'The export dialog froze for about a minute before anything happened, twice in a row, and it slowed me down and confused me.',
         'I expected a download right away, so I ended up printing each invoice to PDF by hand.',
       ],
-      value: ['I really wish there was a bulk export, because I need to send all my invoices at once.'],
+      // Words of g-friction ("slowed … down … confused") in the value segment: it counts for g-value, where it was said.
+      value: ['I really wish there was a bulk export, because sending them one by one slowed me down and confused me.'],
     });
     expect((await settled(o.call, id)).status).toBe('processed');
     const { messages } = (await o.call('GET', `/sessions/${id}`)).body.session;

@@ -22,9 +22,11 @@ function servingSegments(study: StudyScript): Record<string, string[]> {
 
 /**
  * How much evidence addresses each goal of the project's open studies: evidence from the
- * study's own interviews that came from a script segment serving the goal, or whose quote,
- * headline or claim shares enough words with the goal (the only way for an imported
- * transcript, which has no script segments). Each card counts once per goal.
+ * study's own interviews that came from a script segment serving the goal; a card with no
+ * script segment (an imported transcript) when its quote, headline or claim shares enough
+ * words with the goal. Word similarity is not asked of a card whose segment says where it
+ * belongs: across a study's cards it sits near the threshold and counted nearly all of them.
+ * Each card counts once per goal.
  *
  * A conductor interview's transcript is its messages, one line each, so a card's script
  * segment is that of the participant's message at the start of the card's transcript line.
@@ -49,8 +51,9 @@ export async function goalCoverage(ctx: Ctx, studyId?: string): Promise<Array<z.
      SELECT st.id AS study_ref, st.handle AS study_handle, g->>'id' AS goal_id, g->>'description' AS description,
             (SELECT count(*)::int FROM cards c
               WHERE c.study_id = st.id
-                AND (c.script_segment IN (SELECT jsonb_array_elements_text($4::jsonb -> st.id -> (g->>'id')))
-                     OR greatest(word_similarity(g->>'description', c.quote), word_similarity(g->>'description', c.summary)) >= $2)
+                AND CASE WHEN c.script_segment IS NOT NULL
+                         THEN c.script_segment IN (SELECT jsonb_array_elements_text($4::jsonb -> st.id -> (g->>'id')))
+                         ELSE greatest(word_similarity(g->>'description', c.quote), word_similarity(g->>'description', c.summary)) >= $2 END
             ) AS evidence_count
        FROM studies st CROSS JOIN LATERAL jsonb_array_elements(coalesce(st.goals_json, '[]')::jsonb) g
       WHERE st.project_id = $1 AND st.status <> 'closed' AND ($3::text IS NULL OR st.id = $3)
