@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { questionPlan } from '../tools/conductor/questions.ts';
-import { ACKNOWLEDGEMENT, acknowledgement, followUp, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { ACKNOWLEDGEMENT, FREE_TO_GO, WHO_WE_ARE, acknowledgement, followUp, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -237,6 +237,12 @@ describe('questions already answered', () => {
     ]);
   });
 
+  it('does not ask for the last time after "I have never used it", nor what they did after they said so', async () => {
+    expect((await talkThrough(context, ["Honestly I've never used this before, my boss just sent me the link this morning."]))[1]).toBe('What did you use before?');
+    const went: Segment = { id: 'w', mode: 'talk', title: 'How it went', instruction: 'Ask how it went for them. Ask what they did at that point.' };
+    expect(await talkThrough(went, ['The export kept failing, so I ended up copying the numbers into a spreadsheet by hand.'])).toEqual(['How did it go for you?', null]);
+  });
+
   it('does not ask what they expected "instead" after they said nothing slowed them down', async () => {
     expect(await talkThrough(friction, ['No.', 'Not really.', 'The colours of the dashboard, they are hard to read.'])).toEqual([
       'Could you tell me about any moment where the product slowed you down?',
@@ -263,16 +269,25 @@ describe('a participant who says more, or asks back', () => {
     expect((await next(['Booking classes, and twice this month I could not cancel one in time.'])).say).toBe('What did you do then?');
     expect((await next(['Booking classes, I wish it remembered my usual spot in the studio.'])).say).toBe('What would that look like for you?');
     expect((await next(['Booking my spin classes for the week, usually on a Sunday evening.'])).say).toBe('What would make it worth recommending?');
+    // A wish or a maybe is not a story of trouble: "What did you do then?" would make no sense.
+    expect((await next(["Booking classes. If it showed the waitlist instead of the schedule, maybe?"])).say).toBe('What would make it worth recommending?');
+    expect((await next(["Booking classes, then I wouldn't have to think about it ever again."])).say).toBe('What would make it worth recommending?');
   });
 
   it('asks again when the participant did not follow, and says it heard a question of their own', async () => {
-    for (const puzzled of ['What do you mean?', 'What?', 'Sorry?', "I don't understand."]) expect((await next([puzzled])).say).toBe('Sorry, that was unclear. What do you use the app for?');
+    for (const puzzled of ['What do you mean?', 'What?', 'Sorry?', "I don't understand.", 'Use it for what?', 'Did what??']) {
+      expect((await next([puzzled])).say).toBe('Sorry, that was unclear. This part is about value. What do you use the app for?');
+    }
+    // Who they are talking to, and that they may stop, is said plainly.
+    expect(acknowledgement('Who are you? Is this a real person?')).toBe(WHO_WE_ARE);
+    expect(acknowledgement('No. Can I go now?')).toBe(FREE_TO_GO);
+    expect((await next(['No. Can I go now?'])).say).toBe('What would make it worth recommending?');
     expect((await next(['Whatever works.'])).say).toBe('Could you say a bit more about that?');
     expect(acknowledgement('Is this where I cancel my membership? I have been looking for the button for ages.')).toBe(ACKNOWLEDGEMENT);
     expect(acknowledgement('It logs me out every week, you know?')).toBeNull();
     expect(acknowledgement('Like what?')).toBeNull();
     expect(acknowledgement('Booking classes, mostly.')).toBeNull();
-    expect(directedText(ACKNOWLEDGEMENT)).toBeNull();
+    for (const said of [ACKNOWLEDGEMENT, WHO_WE_ARE, FREE_TO_GO]) expect(directedText(said)).toBeNull();
   });
 });
 

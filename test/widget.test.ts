@@ -224,7 +224,7 @@ describe('widget in Chromium', () => {
     await asked('What did you use for it before?');
     // The answers told a recent occasion: the script's "last time" question is not asked.
     await reply('A spreadsheet and a lot of email, honestly.');
-    await asked('Could you show me how you do the task you described, thinking aloud as you go?');
+    await asked('Could you show me how you would do what you came to do today, thinking aloud as you go?');
     // While observing, a text interview takes what the participant notices as they go, and the interviewer stays silent.
     await dialog.getByText("Use the page as you normally would. Type what you notice as you go, then press I'm done.").waitFor();
     expect(await answer.getAttribute('placeholder')).toBe('Type what you notice as you go (optional)…');

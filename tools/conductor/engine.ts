@@ -146,7 +146,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       m.audio_chunk_index = input.spoken.chunk_index;
       if (input.spoken.started_ms !== null) m.timestamp_ms = Math.min(m.timestamp_ms, input.spoken.started_ms);
     }
-    // The built-in interviewer cannot answer a participant's question, but says it heard it before going on.
+    // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const heard = interviewer === ruleInterviewer ? acknowledgement(input.text) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];

@@ -122,6 +122,12 @@ const TELLS_AN_OCCASION = new RegExp(
   `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)|yesterday|this (?:morning|afternoon|week)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago|on (?:${DAYS}))\\b`,
   'i',
 );
+/** The participant has never done it ("I've never used this before"): there is no last time to tell. */
+const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t (?:used|tried|done)|not used it)\b/i;
+/** "What did you do then?", "How did you work around it?" */
+const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
+/** An answer that already says what they did about it. */
+const TOLD_WHAT_THEY_DID = /\b(?:ended up|instead|so i|i had to|i just|i used|i tried|i went|i called|i rang|i gave up|i asked|i emailed|i switched)\b/i;
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
 const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
 
@@ -131,23 +137,36 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
  * after "No, nothing slowed me down".
  */
 function answered(question: string, answers: string[]): boolean {
-  if (ASKS_FOR_EXAMPLE.test(question) && answers.some((a) => words(a) >= 4 && TELLS_AN_OCCASION.test(a))) return true;
+  if (ASKS_FOR_EXAMPLE.test(question) && answers.some((a) => (words(a) >= 4 && TELLS_AN_OCCASION.test(a)) || NEVER_DONE.test(a))) return true;
+  // Only a question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
+  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && answers.some((a) => TOLD_WHAT_THEY_DID.test(a))) return true;
   const last = answers[answers.length - 1];
   return last !== undefined && DECLINE.test(last.trim()) && LEANS_ON_A_MOMENT.test(question);
 }
 
 /** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$/i;
-export const ACKNOWLEDGEMENT = "I can't answer questions myself here, but the team will read yours.";
+export const ACKNOWLEDGEMENT = "These questions are asked automatically, so I can't answer yours here, but the team will read it.";
+/** "Who are you?", "Is this a real person?" */
+const ASKS_WHO = /\b(?:who are you|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
+export const WHO_WE_ARE = 'These questions are asked automatically, not by a person. The team reads every answer.';
+/** "Can I go now?", "How long is this?" */
+const WANTS_TO_GO = /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish)|i (?:have|need|got) to go|are we (?:done|finished)|how long (?:is|will) this)\b/i;
+export const FREE_TO_GO = 'You can stop at any time with "End interview". There are only a few questions left.';
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
 const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
 
+/** "How did what go?", "Before what?", "Did what??": the question itself was not understood. */
+const ECHO = /^(?:\w+[\s,]+){0,4}what\?+$/i;
+const puzzled = (answer: string) => CLARIFY.test(answer.trim()) || ECHO.test(answer.trim());
 const UNCLEAR = 'Sorry, that was unclear. ';
 
 /** What the built-in interviewer says first when the participant asked something of their own: they are heard, not ignored. */
 export function acknowledgement(answer: string): string | null {
-  if (CLARIFY.test(answer.trim())) return null;
+  if (puzzled(answer)) return null;
+  if (ASKS_WHO.test(answer)) return WHO_WE_ARE;
+  if (WANTS_TO_GO.test(answer)) return FREE_TO_GO;
   const questions = answer.split(/(?<=[.!?])\s+/).filter((s) => /\?\s*$/.test(s) && !TAG_QUESTION.test(s) && words(s) >= 3);
   return questions.length ? ACKNOWLEDGEMENT : null;
 }
@@ -156,16 +175,22 @@ export function acknowledgement(answer: string): string | null {
  * One probe into a full answer that tells of trouble or a way around it, as a researcher
  * digs into the moment instead of moving on: open, and never naming a feeling.
  */
-const PROBES: Array<[RegExp, string]> = [
-  [/\b(?:ended up|instead|workaround|work around|so i just)\b/i, 'How did that work out for you?'],
-  [/\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|wouldn'?t|gave up|stuck|kept \w+ing|froze|crashed|broke)\b/i, 'What did you do then?'],
-  [/\b(?:wish|would be nice|i'?d like|if only|should just)\b/i, 'What would that look like for you?'],
+const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp }> = [
+  { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i },
+  { cue: /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke)\b/i, question: 'What did you do then?', story: true, asked: ASKS_WHAT_THEY_DID },
+  { cue: /\b(?:wish|would be nice|i'?d like|if only|should just)\b/i, question: 'What would that look like for you?', story: false, asked: /\blook like\b/i },
 ];
+/** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
+const HYPOTHETICAL = /^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
 
-/** A probe, unless the answer is short or a later question of the script digs into the moment anyway. */
+/** A probe, unless the answer is short, the script digs into the moment anyway, or it was asked already. */
 function probeFor(answer: string, said: string, later: string[]): string | null {
-  if (words(answer) < SHORT_ANSWER_WORDS || later.some((q) => LEANS_ON_A_MOMENT.test(q))) return null;
-  for (const [cue, question] of PROBES) if (cue.test(answer) && !said.includes(question)) return question;
+  if (words(answer) < SHORT_ANSWER_WORDS || later.some((q) => LEANS_ON_A_MOMENT.test(q) || ASKS_WHAT_THEY_DID.test(q))) return null;
+  for (const p of PROBES) {
+    if (!p.cue.test(answer) || p.asked.test(said)) continue;
+    if (p.story && HYPOTHETICAL.test(answer)) continue;
+    return p.question;
+  }
   return null;
 }
 
@@ -183,15 +208,18 @@ export const ruleInterviewer: Interviewer = {
     if (last.role !== 'participant') return { say: null, state };
     const asked = followUpsOf(state);
     const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
-    if (asked < MAX_FOLLOW_UPS && CLARIFY.test(last.text.trim())) {
-      const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text !== ACKNOWLEDGEMENT)?.text.replace(UNCLEAR, '') ?? questions[state.question];
-      return { say: `${UNCLEAR}${lastAsked}`, state: { question: state.question, follow_ups: asked + 1 } };
+    if (asked < MAX_FOLLOW_UPS && puzzled(last.text)) {
+      // The question again, with what this part of the interview is about.
+      const about = `This part is about ${segment.title.charAt(0).toLowerCase()}${segment.title.slice(1).replace(/[.?!]+$/, '')}. `;
+      const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text.replace(UNCLEAR, '').replace(about, '') ?? questions[state.question];
+      return { say: `${UNCLEAR}${about}${lastAsked}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
-      const declined = DECLINE.test(last.text.trim());
+      const declined = DECLINE.test(last.text.trim()) || DECLINE.test(last.text.trim().split(/(?<=[.!?])\s+/)[0] ?? '');
       const invited = /\banything else\b/i.test(questions[state.question] ?? '');
-      const say = declined ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1));
+      const leaving = WANTS_TO_GO.test(last.text);
+      const say = declined ? (asked === 0 && !invited && !leaving && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1));
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     } else if (asked === 0) {
       const probe = probeFor(last.text, said, questions.slice(state.question + 1));

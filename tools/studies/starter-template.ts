@@ -31,7 +31,7 @@ export const starterScript = {
       id: 'task',
       mode: 'observe',
       title: 'Show us how you do it',
-      instruction: 'Ask the participant to show how they do the task they described, thinking aloud. Do not help unless they are stuck for a minute.',
+      instruction: 'Ask the participant to show how they would do what they came to do today, thinking aloud. Do not help unless they are stuck for a minute.',
       conductor_context: 'Serves g-friction. Note hesitations, back-tracking, errors and workarounds.',
     },
     {
