@@ -62,6 +62,11 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // "What kept me was really that …": the content is after the copula; "Did that" alone says nothing.
   ["What kept me was really that I don't have parking at my flat, and a van on the street with gear in it, no thanks.", "What kept them was really that they don't have parking at their flat", "The participant said what kept them was really that they don't have parking at their flat, and a van on the street with gear in it, no thanks."],
   ["So I did that, and I walked right up to the driver's door with the phone basically touching the window.", "Did that, and they walked right up to the driver's door with the phone", "The participant did that, and they walked right up to the driver's door with the phone basically touching the window."],
+  // "Like I said," points back; what the speaker takes back ("Boots, no sorry,") goes; "er" is a filler; "what I'd like." keeps its verb.
+  ['Like I said, I did the pivot in Excel.', 'Did the pivot in Excel', 'The participant did the pivot in Excel.'],
+  ['Boots, no sorry, PillPal makes you do the face thing every time.', 'PillPal makes you do the face thing every time', 'The participant said PillPal makes you do the face thing every time.'],
+  ["I took a screenshot of the order confirmation because, er, I didn't trust it.", 'Took a screenshot of the order confirmation', "The participant took a screenshot of the order confirmation because they didn't trust it."],
+  ["Nothing, that's just what I'd like.", "Nothing, that's just what they would like", "The participant said nothing, that's just what they would like."],
   // A preposition after a verb is not a particle: the headline does not end on it.
   ['It only downloads as, like, a big file.', 'It only downloads as a big file', 'The participant said it only downloads as a big file.'],
   // A full stop the tagger keeps on the last word is still one full stop; "Which," picks up a thread.

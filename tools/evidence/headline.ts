@@ -3,7 +3,7 @@ import { join, parse, type Sentence, type Token } from '../../core/nlp.ts';
 /** Longest headline a card shows. */
 export const HEADLINE_MAX = 70;
 
-const FILLER_WORDS = new Set(['um', 'uh', 'erm', 'hmm', 'uhm', 'mm']);
+const FILLER_WORDS = new Set(['um', 'uh', 'er', 'erm', 'hmm', 'uhm', 'mm']);
 /** Openers that carry no content: "So,", "Well,", "Honestly", "Oh", "Yeah". */
 const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then', 'except', 'also']);
 const SPEAKER = new Set(['i', 'we']);
@@ -45,7 +45,7 @@ const opens = (t: Token, next: Token | undefined) => OPENERS.has(t.text.toLowerC
  */
 function content(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): Token[] {
   const out: Token[] = [];
-  tokens = dropRestarts(dropAsides(tokens, hedges === 'drop' ? ASIDE_OR_HEDGE : ASIDE));
+  tokens = dropCorrections(dropRestarts(dropAsides(dropRetelling(tokens), hedges === 'drop' ? ASIDE_OR_HEDGE : ASIDE)));
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     const w = t.text.toLowerCase();
@@ -55,7 +55,9 @@ function content(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): Token[] {
       i++;
       continue;
     }
-    if (w === 'like' && (t.pos === 'INTJ' || tokens[i + 1]?.pos === 'NUM' || tokens[i + 1]?.pos === 'PUNCT')) continue;
+    // "like" before a number or a pause is a filler, but not the verb of "what I'd like." or "I like."
+    const verbLike = /^(?:would|'d|do|did|really|i|we|you|they)$/i.test(out[out.length - 1]?.text ?? '');
+    if (w === 'like' && !verbLike && (t.pos === 'INTJ' || tokens[i + 1]?.pos === 'NUM' || tokens[i + 1]?.pos === 'PUNCT')) continue;
     out.push(t);
   }
   // Openers and the punctuation after them, then stray punctuation left by removed fillers.
@@ -70,7 +72,7 @@ function content(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): Token[] {
 }
 
 /** What a speaker says between commas that is not about the moment: fillers and "…, what do they call it, …". */
-const ASIDE = /^(?:um|uh|erm|uhm|like|you know|i mean|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say)$/i;
+const ASIDE = /^(?:um|uh|er|erm|uhm|like|you know|i mean|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say)$/i;
 /** The same, and the hedges a headline leaves out ("…, I guess, …"). */
 const ASIDE_OR_HEDGE = new RegExp(`${ASIDE.source.slice(0, -2)}|i (?:guess|think|suppose|reckon))$`, 'i');
 
@@ -98,6 +100,29 @@ function dropAsides(tokens: Token[], aside: RegExp): Token[] {
     if (repeats) out.splice(i - repeats, end - i + 1 + repeats);
     else if (dangling(before) || after?.pos === 'AUX') out.splice(i, end - i + 1);
     else out.splice(i + 1, end - i);
+  }
+  return out;
+}
+
+/** "Like I said, …", "As I mentioned, …": a pointer back to what was said, not the content. */
+function dropRetelling(tokens: Token[]): Token[] {
+  const head = tokens.slice(0, 4).map((t) => t.text.toLowerCase()).join(' ');
+  const m = /^(?:like|as) (?:i|we) (?:said|say|mentioned|wrote|told you) ,/.exec(head);
+  return m ? tokens.slice(4) : tokens;
+}
+
+/** "Boots, no sorry, PillPal makes you…": what the speaker takes back goes, with the correction marker. */
+function dropCorrections(tokens: Token[]): Token[] {
+  const out = [...tokens];
+  for (let i = 1; i < out.length - 2; i++) {
+    if (out[i].text !== ',') continue;
+    const close = out.findIndex((t, j) => j > i && t.text === ',');
+    if (close < 0 || close - i > 4 || !/^(?:no sorry|sorry|no wait|or rather|i mean|no , sorry)$/i.test(out.slice(i + 1, close).map((t) => t.text).join(' '))) continue;
+    // Back to the start of what was taken back: the previous comma or the sentence's start.
+    const from = out.slice(0, i).findLastIndex((t) => t.text === ',') + 1;
+    if (i - from > 4) continue;
+    out.splice(from, close - from + 1);
+    i = from;
   }
   return out;
 }
