@@ -30,10 +30,10 @@ const list = (items: string[]) => (items.length < 2 ? items.join('') : `${items.
 
 /**
  * What an interview's evidence comes to, for its `summary` when nobody wrote one: how many
- * moments of each kind, then three headlines to act on. Null without evidence.
+ * moments of each kind, then three headlines to act on; "none" says an interview gave nothing.
  */
-export function summaryOf(cards: Card[]): string | null {
-  if (!cards.length) return null;
+export function summaryOf(cards: Card[]): string {
+  if (!cards.length) return `${DERIVED_SUMMARY}none.`;
   const counts = new Map<string, number>();
   for (const c of cards) counts.set(c.signal_type, (counts.get(c.signal_type) ?? 0) + 1);
   const kinds = [...counts].sort((a, b) => b[1] - a[1]).map(([type, n]) => `${n} ${NAMES[type as SignalType]?.[n === 1 ? 0 : 1] ?? type}`);
@@ -42,5 +42,6 @@ export function summaryOf(cards: Card[]): string | null {
   const sorted = [...cards].filter((c) => c.headline).sort((a, b) => rank(a) - rank(b));
   const firstOfKind = sorted.filter((c, i) => sorted.findIndex((d) => d.signal_type === c.signal_type) === i);
   const points = [...new Set([...firstOfKind, ...sorted].map((c) => c.headline!))].slice(0, 3);
-  return `${DERIVED_SUMMARY}${list(kinds)}.${points.length ? ` Main points: ${points.map((h) => `"${h}"`).join('; ')}.` : ''}`;
+  // Headlines are the team's summary, not the participant's words: no quotation marks.
+  return `${DERIVED_SUMMARY}${list(kinds)}.${points.length ? ` Main points: ${points.join('; ')}.` : ''}`;
 }
