@@ -243,9 +243,11 @@ describe('widget in Chromium', () => {
     await asked(ACKNOWLEDGEMENT);
     const turns = await asked('Is there anything else you would like to tell us?');
     await reply('No, thanks.');
-    // The closing words stay on the last screen; nothing written for the interviewer reached the participant.
-    await dialog.getByText(starterScript.segments.at(-1)!.speak_text!).waitFor();
-    await dialog.getByText('Your answers have been sent to the team.').waitFor();
+    // The closing words stay on the last screen, under a heading that no longer asks; nothing written for the interviewer reached the participant.
+    const last = page.getByRole('dialog', { name: 'Thank you' });
+    await last.getByText(starterScript.segments.at(-1)!.speak_text!).waitFor();
+    await last.getByText('Your answers have been sent to the team.').waitFor();
+    expect(await last.getByText('Help us improve').isVisible()).toBe(false);
     for (const t of turns) expect(directedText(t), t).toBeNull();
     expect(turns.filter((t) => /example|last time|at that point/.test(t))).toEqual([]);
     await page.close();

@@ -98,10 +98,16 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     const message = err instanceof ApiError ? err.message : 'Something went wrong. Please try again later.';
     panel.show(h('p', { class: 'vb-error', role: 'alert' }, message));
   };
-  const thanks = (text = 'Thank you! Your answers have been sent to the team.') => panel.show(h('p', {}, text));
+  const thanks = (text = 'Thank you! Your answers have been sent to the team.') => {
+    panel.retitle('Thank you');
+    panel.show(h('p', {}, text));
+  };
   // A text interview's closing words would vanish with the conversation: the last screen keeps them.
-  const closed = (closing: string | null) =>
-    closing ? panel.show(h('p', {}, closing), h('p', { class: 'vb-small' }, 'Your answers have been sent to the team.')) : thanks();
+  const closed = (closing: string | null) => {
+    if (!closing) return thanks();
+    panel.retitle('Thank you');
+    panel.show(h('p', {}, closing), h('p', { class: 'vb-small' }, 'Your answers have been sent to the team.'));
+  };
 
   /** The microphone for a voice interview, or text with a plain-words reason when it cannot be had. */
   const microphone = async (): Promise<{ stream: MediaStream | null; notice: string | null }> => {
@@ -165,7 +171,7 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     await startInterview(session.id, undefined, mode, mic.stream, mic.notice);
   };
 
-  const showInvite = () => panel.show(...inviteView(inv, () => panel.show(...consentView(null, (c) => (c.consent_data_use ? begin(c).catch(fail) : thanks('No problem. Thanks anyway!'))))));
+  const showInvite = () => (panel.retitle(null), panel.show(...inviteView(inv, () => panel.show(...consentView(null, (c) => (c.consent_data_use ? begin(c).catch(fail) : thanks('No problem. Thanks anyway!')))))));
   launcher?.addEventListener('click', () => {
     if (panel.isOpen()) return panel.close();
     if (teaser) teaser.hidden = true;

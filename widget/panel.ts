@@ -8,6 +8,8 @@ export interface Panel {
   root: HTMLElement;
   /** Replaces what the panel shows below its header. */
   show(...content: Node[]): void;
+  /** A new heading, when the invitation's question no longer fits ("Thank you" on the last screen); null puts the invitation's back. */
+  retitle(text: string | null): void;
   open(): void;
   close(): void;
   isOpen(): boolean;
@@ -20,13 +22,16 @@ export interface Panel {
  */
 export function createPanel(inv: Invitation, title: string, launcher: HTMLElement | null, onClose: () => void): Panel {
   const headingId = uid('vb-headline');
+  const eyebrow = inv.panel?.eyebrow ? h('p', { class: 'vb-eyebrow' }, inv.panel.eyebrow) : null;
+  const invited = inv.panel?.headline ?? title;
+  const heading = h('h2', { class: 'vb-headline', id: headingId }, invited);
   const body = h('div', { class: 'vb-body' });
   const close = h('button', { type: 'button', class: 'vb-close', 'aria-label': 'Close' }, fromMarkup(ICONS.close));
   const root = h(
     'div',
     { class: 'vb-panel', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': headingId, hidden: true },
     h('div', { class: 'vb-head' },
-      h('div', {}, inv.panel?.eyebrow ? h('p', { class: 'vb-eyebrow' }, inv.panel.eyebrow) : null, h('h2', { class: 'vb-headline', id: headingId }, inv.panel?.headline ?? title)),
+      h('div', {}, eyebrow, heading),
       close,
     ),
     body,
@@ -37,6 +42,10 @@ export function createPanel(inv: Invitation, title: string, launcher: HTMLElemen
     show(...content) {
       body.replaceChildren(...content);
       if (!root.hidden) (focusables().find((el) => el !== close) ?? close).focus();
+    },
+    retitle(text) {
+      heading.textContent = text ?? invited;
+      if (eyebrow) eyebrow.hidden = text !== null;
     },
     open() {
       root.hidden = false;
