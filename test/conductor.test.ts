@@ -192,14 +192,17 @@ describe('conductor', () => {
     const cp = await sdk('POST', `/api/sdk/conductor/${id}/checkpoint`, { snapshot: { scroll: 120 }, reason: 'pagehide' });
     expect(cp.status).toBe(200);
     expect(Date.parse(cp.body.finalize_after)).toBeGreaterThan(Date.now() - 1000);
+    const left = Date.now();
     await c.close();
     const until = Date.now() + 20_000;
-    let status = '';
-    while (Date.now() < until && status !== 'completed') {
+    let session: any = {};
+    while (Date.now() < until && session.status !== 'completed') {
       await new Promise((r) => setTimeout(r, 250));
-      status = (await o.call('GET', `/sessions/${id}`)).body.session.status;
+      session = (await o.call('GET', `/sessions/${id}`)).body.session;
     }
-    expect(status).toBe('completed');
+    expect(session.status).toBe('completed');
+    // It ended when the participant left, not when the grace period ran out (1 s here).
+    expect(Date.parse(session.ended_at)).toBeLessThan(left + 800);
     expect((await settled(o.call, id)).status).toBe('processed');
     const big = await sdk('POST', `/api/sdk/conductor/${id}/checkpoint`, { snapshot: { blob: 'x'.repeat(70_000) } });
     expect(big.status).toBe(400);

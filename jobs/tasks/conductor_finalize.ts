@@ -10,6 +10,8 @@ export const task: TaskFactory = (services) => async (payload) => {
     const [interview] = await interviews.select(sql, 'id = $1', [interviewId], 'FOR UPDATE');
     if (!interview || isEnded(interview) || !interview.finalize_after) return; // ended, or the participant came back
     if (new Date(interview.finalize_after).getTime() > Date.now()) return;
-    await endInterview(services, interview, sql);
+    // It ended when the participant left (the grace period was armed then), not when the grace period ran out.
+    const left = new Date(new Date(interview.finalize_after).getTime() - services.config.conductorGraceSeconds * 1000);
+    await endInterview(services, interview, sql, left);
   });
 };

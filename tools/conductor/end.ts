@@ -22,17 +22,17 @@ export function takesRecordings(i: Pick<InterviewRow, 'status' | 'interview_mode
 
 /**
  * Ends a live interview once (later calls change nothing): the conversation becomes its
- * transcript and processing is queued in the same transaction. An interview in which the
+ * transcript and processing is queued in the same transaction. `endedAt` is when it ended for
+ * the participant (now, or when a participant who left was last seen). An interview in which the
  * participant never said anything and recorded nothing is abandoned, with nothing to process.
  */
-export async function endInterview(services: Services, interview: InterviewRow, sql: Sql): Promise<boolean> {
+export async function endInterview(services: Services, interview: InterviewRow, sql: Sql, endedAt = new Date()): Promise<boolean> {
   if (isEnded(interview)) return true;
   const { rows: messages } = await sql.query<{ role: string; content: string; timestamp_ms: number }>(
     `SELECT role, content, timestamp_ms FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id`,
     [interview.id],
   );
   const { rows: [{ chunks }] } = await sql.query<{ chunks: boolean }>('SELECT EXISTS (SELECT 1 FROM media_chunks WHERE interview_id = $1) AS chunks', [interview.id]);
-  const endedAt = new Date();
   const base = { ended_at: endedAt, finalize_after: null, duration_seconds: interview.started_at ? Math.round((endedAt.getTime() - new Date(interview.started_at).getTime()) / 1000) : null };
   await recordEvent(services, interview.id, { type: 'ended', timestampMs: elapsedMs(interview), line: 'interview ended' }, sql);
   if (!messages.some((m) => m.role === 'participant') && !chunks) {
