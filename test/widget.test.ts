@@ -205,6 +205,7 @@ describe('widget in Chromium', () => {
     await dialog.getByRole('button', { name: 'Start the conversation' }).click();
     await dialog.getByLabel('I agree that my answers may be used for research.').check();
     expect(await dialog.getByText(/Consent copy|widget-20/).count()).toBe(0); // the copy's version is recorded, not shown
+    await dialog.getByText('While you show us a task, we also note what you click on this page.', { exact: false }).waitFor(); // clicks are recorded while observing
     await dialog.getByRole('button', { name: 'Continue' }).click();
 
     const log = dialog.getByRole('log', { name: 'Conversation' });

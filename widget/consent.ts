@@ -19,7 +19,7 @@ export function consentView(copy: string | null, onDecide: (c: ConsentChoice) =>
   data.addEventListener('change', () => (go.disabled = !data.checked));
   go.addEventListener('click', () => onDecide({ consent_data_use: data.checked, consent_recording: rec.checked, consent_version: CONSENT_VERSION }));
   return [
-    h('p', {}, copy ?? 'Before we start: your answers help the team improve the product. They are stored securely and used only for research.'),
+    h('p', {}, copy ?? 'Before we start: your answers help the team improve the product. They are stored securely and used only for research. While you show us a task, we also note what you click on this page.'),
     h('div', { class: 'vb-check' }, data, h('label', { for: dataId }, 'I agree that my answers may be used for research.')),
     h('div', { class: 'vb-check' }, rec, h('label', { for: recId }, 'You may also record my screen and voice (optional).')),
     go,
