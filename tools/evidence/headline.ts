@@ -1,11 +1,9 @@
 import { join, parse, type Sentence, type Token } from '../../core/nlp.ts';
+import { contentOf, dangling, particle } from './spoken.ts';
 
 /** Longest headline a card shows. */
 export const HEADLINE_MAX = 70;
 
-const FILLER_WORDS = new Set(['um', 'uh', 'er', 'erm', 'hmm', 'uhm', 'mm']);
-/** Openers that carry no content: "So,", "Well,", "Honestly", "Oh", "Yeah". */
-const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then', 'except', 'also']);
 const SPEAKER = new Set(['i', 'we']);
 const OBJECT = new Set(['me', 'us']);
 const POSSESSIVE: Record<string, string> = { my: 'their', our: 'their', mine: 'theirs', ours: 'theirs' };
@@ -34,119 +32,6 @@ function expand(quote: string): string {
     // "I'd strapped them in" is "I had"; "I'd like" is "I would".
     .replace(/\b(I|we)'d(?=\s+(?:(?:just|already|never|only|really|actually)\s+)?(?:\w+ed|been|gone|done|seen|had|got|gotten|made|taken|given|written|known|thought|told|left|found|bought|brought|kept|lost|paid|put|spent|sent|heard)\b)/gi, '$1 had')
     .replace(/\b(I|we)'d\b/gi, '$1 would');
-}
-
-/** An opener with no content; "Which, …" picks up the last turn's thread only when a comma follows ("Which is why" stays). */
-const opens = (t: Token, next: Token | undefined) => OPENERS.has(t.text.toLowerCase()) || (t.text.toLowerCase() === 'which' && next?.text === ',');
-
-/**
- * The sentence's tokens without fillers ("um", "you know", "I mean", "like" before a number)
- * and spoken asides; a headline also drops hedges ("I think"), which a claim keeps.
- */
-function content(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): Token[] {
-  const out: Token[] = [];
-  tokens = dropCorrections(dropRestarts(dropAsides(dropRetelling(tokens), hedges === 'drop' ? ASIDE_OR_HEDGE : ASIDE)));
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    const w = t.text.toLowerCase();
-    const next = tokens[i + 1]?.text.toLowerCase();
-    if (FILLER_WORDS.has(w)) continue;
-    if ((w === 'you' && next === 'know') || (w === 'i' && next === 'mean' && tokens[i + 2]?.pos === 'PUNCT')) {
-      i++;
-      continue;
-    }
-    // "like" before a number or a pause is a filler, but not the verb of "what I'd like." or "I like."
-    const verbLike = /^(?:would|'d|do|did|really|i|we|you|they)$/i.test(out[out.length - 1]?.text ?? '');
-    if (w === 'like' && !verbLike && (t.pos === 'INTJ' || tokens[i + 1]?.pos === 'NUM' || tokens[i + 1]?.pos === 'PUNCT')) continue;
-    out.push(t);
-  }
-  // Openers and the punctuation after them, then stray punctuation left by removed fillers.
-  for (;;) {
-    while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || (opens(out[0], out[1]) && out.length > 3))) out.shift();
-    // "The thing is, …", "The problem was, …": a frame, not the content.
-    const frame = /^the (?:thing|problem|issue|truth|trouble|point) (?:is|was) ,$/i.test(out.slice(0, 4).map((t) => t.text).join(' ')) && out.length > 6;
-    if (!frame) break;
-    out.splice(0, 4);
-  }
-  return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
-}
-
-/** What a speaker says between commas that is not about the moment: fillers and "…, what do they call it, …". */
-const ASIDE = /^(?:um|uh|er|erm|uhm|like|you know|i mean|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say)$/i;
-/** The same, and the hedges a headline leaves out ("…, I guess, …"). */
-const ASIDE_OR_HEDGE = new RegExp(`${ASIDE.source.slice(0, -2)}|i (?:guess|think|suppose|reckon))$`, 'i');
-
-/**
- * Without the asides set off by commas. Inside a phrase ("as a, what do they call it, a CSV",
- * "the flights are, um, doable") both commas go, and words said again after it come once;
- * between clauses ("…together, you see, you open each…") one comma stays.
- */
-function dropAsides(tokens: Token[], aside: RegExp): Token[] {
-  const out = [...tokens];
-  for (let i = out.length - 1; i >= 1; i--) {
-    if (out[i].text !== ',') continue;
-    const close = out.findIndex((t, j) => j > i && t.pos === 'PUNCT');
-    const end = close < 0 ? out.length : close;
-    if (end === i + 1 || !aside.test(out.slice(i + 1, end).map((t) => t.text).join(' '))) continue;
-    if (out[end]?.text !== ',') {
-      out.splice(i, end - i);
-      continue;
-    }
-    const before = out[i - 1];
-    const after = out[end + 1];
-    const same = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a.text.toLowerCase() === b.text.toLowerCase();
-    // "it's, um, it's fine", "a, what do they call it, a CSV": the restart is what they meant.
-    const repeats = same(out[i - 2], after) && same(before, out[end + 2]) ? 2 : same(before, after) || (before.pos === 'DET' && after?.pos === 'DET') ? 1 : 0;
-    if (repeats) out.splice(i - repeats, end - i + 1 + repeats);
-    else if (dangling(before) || after?.pos === 'AUX') out.splice(i, end - i + 1);
-    else out.splice(i + 1, end - i);
-  }
-  return out;
-}
-
-/** "Like I said, …", "As I mentioned, …": a pointer back to what was said, not the content. */
-function dropRetelling(tokens: Token[]): Token[] {
-  const head = tokens.slice(0, 4).map((t) => t.text.toLowerCase()).join(' ');
-  const m = /^(?:like|as) (?:i|we) (?:said|say|mentioned|wrote|told you) ,/.exec(head);
-  return m ? tokens.slice(4) : tokens;
-}
-
-/** "Boots, no sorry, PillPal makes you…": what the speaker takes back goes, with the correction marker. */
-function dropCorrections(tokens: Token[]): Token[] {
-  const out = [...tokens];
-  for (let i = 1; i < out.length - 2; i++) {
-    if (out[i].text !== ',') continue;
-    const close = out.findIndex((t, j) => j > i && t.text === ',');
-    if (close < 0 || close - i > 4 || !/^(?:no sorry|sorry|no wait|or rather|i mean|no , sorry)$/i.test(out.slice(i + 1, close).map((t) => t.text).join(' '))) continue;
-    // Back to the start of what was taken back: the previous comma or the sentence's start.
-    const from = out.slice(0, i).findLastIndex((t) => t.text === ',') + 1;
-    if (i - from > 4) continue;
-    out.splice(from, close - from + 1);
-    i = from;
-  }
-  return out;
-}
-
-/** A restart across a comma comes once: "there's no, there's no message", "told me to, to use", "That was, honestly that was great". */
-function dropRestarts(tokens: Token[]): Token[] {
-  const out = [...tokens];
-  const same = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a.text.toLowerCase() === b.text.toLowerCase();
-  for (let i = out.length - 2; i >= 1; i--) {
-    if (out[i].text !== ',') continue;
-    // A word such as "honestly" may sit at the start of the restart.
-    const skip = /^(?:honestly|really|actually|basically|like|um|uh)$/i.test(out[i + 1]?.text ?? '') ? 1 : 0;
-    for (let n = Math.min(4, i); n >= 1; n--) {
-      const before = out.slice(i - n, i);
-      const after = out.slice(i + 1 + skip, i + 1 + skip + n);
-      // Only a restart: the first try breaks off unfinished ("there's no,", "to,"), unlike "love it, it looks proper".
-      const last = before[n - 1];
-      if (after.length === n && before.every((t, k) => same(t, after[k])) && dangling(last) && !particle(last, before[n - 2], before[n - 3])) {
-        out.splice(i - n, n + 1 + skip);
-        break;
-      }
-    }
-  }
-  return out;
 }
 
 const TAGS = /^(?:no\.?|yes|yeah|right|honestly|actually|really|though|anyway|basically|obviously)$/i;
@@ -183,21 +68,8 @@ function mainClauseEnd(tokens: Token[]): number {
   return tokens.length;
 }
 
-/** Words a phrase cannot end on. */
-const DANGLING = new Set(['PUNCT', 'CCONJ', 'SCONJ', 'ADP', 'AUX', 'PART']);
-/** Determiners that need a noun after them ("that" and "this" can close a phrase). */
-const ARTICLES = new Set(['the', 'a', 'an', 'every', 'each', 'some', 'any', 'no', 'another', 'my', 'our', 'your', 'their']);
-/** Subjects left without their verb by a cut ("to tell them they"). */
-const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you']);
-const dangling = (t: Token) => (DANGLING.has(t.pos) && t.text !== "n't") || ARTICLES.has(t.text.toLowerCase()) || (t.pos === 'PRON' && SUBJECTS.has(t.text.toLowerCase()));
 /** A token that ended the participant's own sentence: it cannot dangle ("the week before"). */
 type Word = Token & { closes?: true };
-const PARTICLES = new Set(['up', 'out', 'through', 'back', 'off', 'down', 'over', 'away', 'around', 'in', 'on']);
-/** "give up", "log in", "see it through": a particle after its verb (and its object pronoun) ends a phrase well. */
-const particle = (t: Token, before: Token | undefined, verb: Token | undefined) =>
-  (t.pos === 'ADP' || t.pos === 'PART') && /^[a-z]+$/i.test(t.text) &&
-  PARTICLES.has(t.text.toLowerCase()) &&
-  (before?.pos === 'VERB' || (before?.pos === 'PRON' && /^(?:it|them|this|that)$/i.test(before.text) && verb?.pos === 'VERB'));
 const trimEnd = (tokens: Word[]) => {
   const out = [...tokens];
   while (out.length && dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) out.pop();
@@ -305,7 +177,7 @@ function headlineFrom(sentence: Sentence): string | null {
   const words: Word[] = [...sentence.tokens];
   const lastWord = words.findLastIndex((t) => t.pos !== 'PUNCT');
   if (lastWord >= 0) words[lastWord] = { ...words[lastWord], closes: true };
-  const cleaned = content(words, 'drop');
+  const cleaned = contentOf(words, 'drop');
   const all = setsTheScene(cleaned) ? cleaned : cleaned.slice(openingPhrase(cleaned));
   const end = mainClauseEnd(all);
   let tokens = all.slice(0, end);
@@ -313,7 +185,7 @@ function headlineFrom(sentence: Sentence): string | null {
   if (all[0] && LEADING_SUBORDINATE.has(all[0].text.toLowerCase())) tokens = all;
   // "Last Tuesday I had to pay, and the button stayed grey": the scene is set first, the moment follows.
   else if (setsTheScene(all) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
-    const next = content(all.slice(end + 1), 'drop');
+    const next = contentOf(all.slice(end + 1), 'drop');
     const moment = next.slice(0, mainClauseEnd(next));
     if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3) tokens = moment;
   }
@@ -379,7 +251,7 @@ function isName(lead: Token, sentence: string): boolean {
 }
 
 function claimFrom(sentence: Sentence): string | null {
-  let tokens: Word[] = content(sentence.tokens);
+  let tokens: Word[] = contentOf(sentence.tokens);
   if (join(tokens).length > CLAIM_MAX) tokens = fit(tokens, CLAIM_MAX);
   // Closing quotation marks stay: the claim quotes what the participant quoted.
   while (tokens.length && tokens[tokens.length - 1].pos === 'PUNCT' && !/^["”’']$/.test(tokens[tokens.length - 1].text)) tokens.pop();

@@ -1,0 +1,138 @@
+import type { Token } from '../../core/nlp.ts';
+
+/**
+ * Spoken English made readable for a headline or a claim: without fillers, asides, restarts
+ * and what the speaker took back, and the shapes of words a phrase may not end on.
+ */
+
+const FILLER_WORDS = new Set(['um', 'uh', 'er', 'erm', 'hmm', 'uhm', 'mm']);
+/** Openers that carry no content: "So,", "Well,", "Honestly", "Oh", "Yeah". */
+const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then', 'except', 'also']);
+
+/** An opener with no content; "Which, …" picks up the last turn's thread only when a comma follows ("Which is why" stays). */
+const opens = (t: Token, next: Token | undefined) => OPENERS.has(t.text.toLowerCase()) || (t.text.toLowerCase() === 'which' && next?.text === ',');
+
+/**
+ * The sentence's tokens without fillers ("um", "you know", "I mean", "like" before a number)
+ * and spoken asides; a headline also drops hedges ("I think"), which a claim keeps.
+ */
+export function contentOf(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): Token[] {
+  const out: Token[] = [];
+  tokens = dropCorrections(dropRestarts(dropAsides(dropRetelling(tokens), hedges === 'drop' ? ASIDE_OR_HEDGE : ASIDE)));
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const w = t.text.toLowerCase();
+    const next = tokens[i + 1]?.text.toLowerCase();
+    if (FILLER_WORDS.has(w)) continue;
+    if ((w === 'you' && next === 'know') || (w === 'i' && next === 'mean' && tokens[i + 2]?.pos === 'PUNCT')) {
+      i++;
+      continue;
+    }
+    // "like" before a number or a pause is a filler, but not the verb of "what I'd like." or "I like."
+    const verbLike = /^(?:would|'d|do|did|really|i|we|you|they)$/i.test(out[out.length - 1]?.text ?? '');
+    if (w === 'like' && !verbLike && (t.pos === 'INTJ' || tokens[i + 1]?.pos === 'NUM' || tokens[i + 1]?.pos === 'PUNCT')) continue;
+    out.push(t);
+  }
+  // Openers and the punctuation after them, then stray punctuation left by removed fillers.
+  for (;;) {
+    while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || (opens(out[0], out[1]) && out.length > 3))) out.shift();
+    // "The thing is, …", "The problem was, …": a frame, not the content.
+    const frame = /^the (?:thing|problem|issue|truth|trouble|point) (?:is|was) ,$/i.test(out.slice(0, 4).map((t) => t.text).join(' ')) && out.length > 6;
+    if (!frame) break;
+    out.splice(0, 4);
+  }
+  return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
+}
+
+const ASIDES = "um|uh|er|erm|uhm|like|you know|i mean|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say";
+/** What a speaker says between commas that is not about the moment: fillers and "…, what do they call it, …". */
+const ASIDE = new RegExp(`^(?:${ASIDES})$`, 'i');
+/** The same, and the hedges a headline leaves out ("…, I guess, …"). */
+const ASIDE_OR_HEDGE = new RegExp(`^(?:${ASIDES}|i (?:guess|think|suppose|reckon))$`, 'i');
+
+const sameWord = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a.text.toLowerCase() === b.text.toLowerCase();
+
+/**
+ * Without the asides set off by commas. Inside a phrase ("as a, what do they call it, a CSV",
+ * "the flights are, um, doable") both commas go, and words said again after it come once;
+ * between clauses ("…together, you see, you open each…") one comma stays.
+ */
+function dropAsides(tokens: Token[], aside: RegExp): Token[] {
+  const out = [...tokens];
+  for (let i = out.length - 1; i >= 1; i--) {
+    if (out[i].text !== ',') continue;
+    const close = out.findIndex((t, j) => j > i && t.pos === 'PUNCT');
+    const end = close < 0 ? out.length : close;
+    if (end === i + 1 || !aside.test(out.slice(i + 1, end).map((t) => t.text).join(' '))) continue;
+    if (out[end]?.text !== ',') {
+      out.splice(i, end - i);
+      continue;
+    }
+    const before = out[i - 1];
+    const after = out[end + 1];
+    // "it's, um, it's fine", "a, what do they call it, a CSV": the restart is what they meant.
+    const repeats = sameWord(out[i - 2], after) && sameWord(before, out[end + 2]) ? 2 : sameWord(before, after) || (before.pos === 'DET' && after?.pos === 'DET') ? 1 : 0;
+    if (repeats) out.splice(i - repeats, end - i + 1 + repeats);
+    else if (dangling(before) || after?.pos === 'AUX') out.splice(i, end - i + 1);
+    else out.splice(i + 1, end - i);
+  }
+  return out;
+}
+
+/** "Like I said, …", "As I mentioned, …": a pointer back to what was said, not the content. */
+function dropRetelling(tokens: Token[]): Token[] {
+  const head = tokens.slice(0, 4).map((t) => t.text.toLowerCase()).join(' ');
+  const m = /^(?:like|as) (?:i|we) (?:said|say|mentioned|wrote|told you) ,/.exec(head);
+  return m ? tokens.slice(4) : tokens;
+}
+
+/** "Boots, no sorry, PillPal makes you…": what the speaker takes back goes, with the correction marker. */
+function dropCorrections(tokens: Token[]): Token[] {
+  const out = [...tokens];
+  for (let i = 1; i < out.length - 2; i++) {
+    if (out[i].text !== ',') continue;
+    const close = out.findIndex((t, j) => j > i && t.text === ',');
+    if (close < 0 || close - i > 4 || !/^(?:no sorry|sorry|no wait|or rather|i mean|no , sorry)$/i.test(out.slice(i + 1, close).map((t) => t.text).join(' '))) continue;
+    // Back to the start of what was taken back: the previous comma or the sentence's start.
+    const from = out.slice(0, i).findLastIndex((t) => t.text === ',') + 1;
+    if (i - from > 4) continue;
+    out.splice(from, close - from + 1);
+    i = from;
+  }
+  return out;
+}
+
+/** A restart across a comma comes once: "there's no, there's no message", "told me to, to use", "That was, honestly that was great". */
+function dropRestarts(tokens: Token[]): Token[] {
+  const out = [...tokens];
+  for (let i = out.length - 2; i >= 1; i--) {
+    if (out[i].text !== ',') continue;
+    // A word such as "honestly" may sit at the start of the restart.
+    const skip = /^(?:honestly|really|actually|basically|like|um|uh)$/i.test(out[i + 1]?.text ?? '') ? 1 : 0;
+    for (let n = Math.min(4, i); n >= 1; n--) {
+      const before = out.slice(i - n, i);
+      const after = out.slice(i + 1 + skip, i + 1 + skip + n);
+      // Only a restart: the first try breaks off unfinished ("there's no,", "to,"), unlike "love it, it looks proper".
+      const last = before[n - 1];
+      if (after.length === n && before.every((t, k) => sameWord(t, after[k])) && dangling(last) && !particle(last, before[n - 2], before[n - 3])) {
+        out.splice(i - n, n + 1 + skip);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** Words a phrase cannot end on. */
+const DANGLING = new Set(['PUNCT', 'CCONJ', 'SCONJ', 'ADP', 'AUX', 'PART']);
+/** Determiners that need a noun after them ("that" and "this" can close a phrase). */
+const ARTICLES = new Set(['the', 'a', 'an', 'every', 'each', 'some', 'any', 'no', 'another', 'my', 'our', 'your', 'their']);
+/** Subjects left without their verb by a cut ("to tell them they"). */
+const SUBJECTS = new Set(['i', 'we', 'they', 'he', 'she', 'you']);
+export const dangling = (t: Token) => (DANGLING.has(t.pos) && t.text !== "n't") || ARTICLES.has(t.text.toLowerCase()) || (t.pos === 'PRON' && SUBJECTS.has(t.text.toLowerCase()));
+const PARTICLES = new Set(['up', 'out', 'through', 'back', 'off', 'down', 'over', 'away', 'around', 'in', 'on']);
+/** "give up", "log in", "see it through": a particle after its verb (and its object pronoun) ends a phrase well. */
+export const particle = (t: Token, before: Token | undefined, verb: Token | undefined) =>
+  (t.pos === 'ADP' || t.pos === 'PART') && /^[a-z]+$/i.test(t.text) &&
+  PARTICLES.has(t.text.toLowerCase()) &&
+  (before?.pos === 'VERB' || (before?.pos === 'PRON' && /^(?:it|them|this|that)$/i.test(before.text) && verb?.pos === 'VERB'));
