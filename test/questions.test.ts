@@ -160,7 +160,7 @@ describe('follow-ups', () => {
   it('names what the participant said, at most twice per question, worded differently, then moves on', async () => {
     const said = await run(['I clicked the confirm button.', 'Not sure.', 'No idea.', 'It took a while but the bank transfer eventually went through after I retried it twice.']);
     expect(said[0]).toBe('You mentioned the confirm button. What happened next?');
-    expect(said[1]).toBe('Could you walk me through an example of that?');
+    expect(said[1]).toBe('What comes to mind, even if it is something small?'); // a shrug gets room to think, not a request for an example
     expect(said[2]).toBe('What got in the way?'); // two follow-ups were enough
     expect(said[3]).toBeNull();
     expect(new Set(said.slice(0, 2)).size).toBe(2);
@@ -176,7 +176,7 @@ describe('follow-ups', () => {
     expect(await run(['I clicked the confirm button.', 'Nothing really.'])).toEqual(['You mentioned the confirm button. What happened next?', 'What got in the way?']);
     // A shrug has nothing in it to name back.
     expect(followUp('Fine.', 0, '')).toBe('Could you say a bit more about that?');
-    expect(followUp('Not sure.', 1, '')).toBe('Could you walk me through an example of that?');
+    expect(followUp('Not sure.', 1, '')).toBe('What comes to mind, even if it is something small?');
   });
 
   it('turns the participant\'s own words to "you" and never leads', async () => {
@@ -187,7 +187,7 @@ describe('follow-ups', () => {
     expect(followUp('My friend uses the website instead.', 0, '')).toBe('Could you tell me more about the website?');
     expect(followUp('Booking spin on my phone.', 0, '')).toBe('Could you tell me more about booking spin?');
     // Where an example was asked for, a vague answer is not asked for one again.
-    expect(followUp('Dunno, it was fine I guess.', 1, 'Could you share a concrete recent example?\nCould you say a bit more about that?')).toBeNull();
+    expect(followUp('Dunno, it was fine I guess.', 1, 'Could you share a concrete recent example?\nCould you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
     // A bare "No." is an answer (the tagger reads it as the abbreviation "No."), not a thing to name back.
     expect(followUp('No.', 0, '')).toBe('Could you say a bit more about that?');
     // Spoken shrugs are not things either; a degree word stays with what it qualifies.
@@ -288,6 +288,59 @@ describe('a participant who says more, or asks back', () => {
     expect(acknowledgement('Like what?')).toBeNull();
     expect(acknowledgement('Booking classes, mostly.')).toBeNull();
     for (const said of [ACKNOWLEDGEMENT, WHO_WE_ARE, FREE_TO_GO]) expect(directedText(said)).toBeNull();
+  });
+});
+
+describe('a third reading of the starter study', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+  const through = async (segment: Segment, answers: string[]) => {
+    const turns: Turn[] = [];
+    let next = await ruleInterviewer.next(segment, turns, NEW_TALK);
+    const asked = [next.say];
+    for (const answer of answers) {
+      if (!next.say) break;
+      turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
+      next = await ruleInterviewer.next(segment, turns, next.state);
+      asked.push(next.say);
+    }
+    return asked;
+  };
+
+  it('takes a polite no to "anything else?" as the answer', async () => {
+    for (const no of ['No, that is everything, thanks.', "I think I've covered it, honestly.", 'No I think that is it.']) expect((await through(seg('anything-else'), [no]))[1]).toBeNull();
+  });
+
+  it('asks again after an echo question, and leaves a participant who wants to go alone', async () => {
+    expect((await through(seg('friction'), ['How did what go?']))[1]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
+    expect((await through(seg('context'), ['I came to send invoices to three of my clients today.', 'A spreadsheet my accountant set up for me years ago.', 'The last time I did what?']))[3]).toBe(
+      'Sorry, that was unclear. This part is about what brought you here. Could you tell me about the last time you did it?',
+    );
+    expect((await through(seg('value'), ['Can I go now?']))[1]).toBeNull();
+  });
+
+  it('asks what they did unless their last answer said so, and not after nothing happened', async () => {
+    const friction = seg('friction');
+    expect(await through(friction, ['The date picker kept resetting when I switched months, which was odd.', 'Finding the export button took longer than I expected, a good five minutes.'])).toEqual([
+      'How did it go for you?',
+      'What, if anything, took longer than you expected?',
+      'What did you do at that point?',
+    ]);
+    expect((await through(friction, ['It went fine overall, I would say, no real surprises.', 'Nothing took long. Is that the right answer?', 'Nothing, really.'])).slice(2)).toEqual(['Could you say a bit more about that?', null]);
+  });
+
+  it("asks for the last time after an answer that only names last quarter's work", async () => {
+    expect((await through(seg('context'), ["I came to export last quarter's invoices for my accountant.", 'A spreadsheet and a lot of copying by hand.']))[2]).toBe('Could you tell me about the last time you did it?');
+  });
+
+  it('says it cannot answer once, then briefly, then not again; digs into confusion', async () => {
+    const said: string[] = [];
+    for (const question of ['Is this about the dashboard?', 'Should I open the app now?', 'Are you recording this?']) {
+      const heard = acknowledgement(question, said.join('\n'));
+      if (heard) said.push(heard);
+    }
+    expect(said).toEqual([ACKNOWLEDGEMENT, 'Noted for the team.']);
+    expect((await through(seg('friction'), ['It was confusing because I did not know where to start on the page.']))[1]).toBe('What, if anything, took longer than you expected?');
+    expect((await through({ id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' }, ['It was confusing because I did not know where to start on the page.']))[1]).toBe('What did you do then?');
   });
 });
 

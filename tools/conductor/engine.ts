@@ -147,9 +147,10 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       if (input.spoken.started_ms !== null) m.timestamp_ms = Math.min(m.timestamp_ms, input.spoken.started_ms);
     }
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
-    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text) : null;
+    const earlier = await segmentTurns(services, interview.id, segment.id);
+    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, earlier.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n')) : null;
     if (heard) say('speak', heard, segment);
-    const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
+    const turns = [...earlier, { role: 'participant' as const, text: input.text }];
     const next = await interviewer.next(segment, turns, state.talk);
     if (next.say) {
       say('ask', next.say, segment);

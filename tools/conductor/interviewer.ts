@@ -35,7 +35,15 @@ const EMPTY_HEADS = /\b(?:week|weeks|day|days|month|months|year|years|today|yest
 /** An answer that is only a shrug ("Fine.", "Not sure."): nothing in it to name back. */
 const ONLY_VAGUE = new RegExp(`${VAGUE.source}[.!?]*$`, 'i');
 /** An answer that says no ("No.", "Nothing else.", "Not really."): asked about once, never for an example of it. */
-const DECLINE = /^(?:no|nope|nah|none|nothing(?: else| really| much| to add)?|not really|all good|(?:(?:no|nope|nah),? )?(?:thanks|thank you)|(?:(?:no|nope|nah),? )?(?:i think )?(?:that'?s|thats) (?:it|all|everything))[.!]*$/i;
+const DECLINE =
+  /^(?:no|nope|nah|none|nothing(?: else| really| much| more| to add)?|not really|all good|(?:(?:no|nope|nah),? )?(?:thanks|thank you)|(?:(?:no|nope|nah),? )?(?:i think )?(?:(?:that'?s|thats|that is) (?:it|all|everything)|i'?ve covered (?:it|everything)))(?:,? (?:thanks|thank you)(?: very much)?)?(?:,? honestly)?[.!]*$/i;
+/** A first sentence that says nothing happened: "Nothing took long.", "None, really." */
+const NOTHING_HAPPENED = /^(?:nothing|none)\b[^.?!]{0,60}[.!]*$/i;
+/** The answer says no, in its first sentence. */
+const declines = (answer: string) => {
+  const first = answer.trim().split(/(?<=[.!?])\s+/)[0] ?? '';
+  return DECLINE.test(answer.trim()) || DECLINE.test(first) || NOTHING_HAPPENED.test(first);
+};
 const MORE = 'Could you say a bit more about that?';
 
 const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|ok|okay|sure|hmm|um|uh|well)$/i;
@@ -104,7 +112,8 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   said = [said, ...planned.filter((q) => ASKS_FOR_EXAMPLE.test(q))].join('\n');
   const next = `You mentioned ${mention}. What happened next?`;
   const more = `Could you tell me more about ${mention}?`;
-  const options = mention ? (narrates(answer) ? [next, more] : [more, next]) : [MORE, 'Could you walk me through an example of that?'];
+  // An example only of something that happened; a shrug gets room to think instead.
+  const options = mention ? (narrates(answer) ? [next, more] : [more, next]) : [MORE, narrates(answer) && !ONLY_VAGUE.test(answer.trim()) ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
   const fresh = options.filter((o) => !said.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
   if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
   // The second follow-up is worded differently from the first: the other frame, whatever it names.
@@ -119,7 +128,7 @@ const ASKS_FOR_EXAMPLE = /\b(?:example|instance|the last time|a time when)\b/i;
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 /** An answer that already tells one recent occasion ("Last Tuesday I had to send twelve invoices…"). */
 const TELLS_AN_OCCASION = new RegExp(
-  `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)|yesterday|this (?:morning|afternoon|week)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago|on (?:${DAYS}))\\b`,
+  `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)(?!'s)|yesterday|this (?:morning|afternoon|week)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago|on (?:${DAYS}))\\b`,
   'i',
 );
 /** The participant has never done it ("I've never used this before"): there is no last time to tell. */
@@ -127,7 +136,7 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:ended up|instead|so i|i had to|i just|i used|i tried|i went|i called|i rang|i gave up|i asked|i emailed|i switched)\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:ended up|instead|so i (?:just|had to)|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i had to)\b/i;
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
 const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
 
@@ -139,34 +148,39 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
 function answered(question: string, answers: string[]): boolean {
   if (ASKS_FOR_EXAMPLE.test(question) && answers.some((a) => (words(a) >= 4 && TELLS_AN_OCCASION.test(a)) || NEVER_DONE.test(a))) return true;
   // Only a question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
-  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && answers.some((a) => TOLD_WHAT_THEY_DID.test(a))) return true;
   const last = answers[answers.length - 1];
-  return last !== undefined && DECLINE.test(last.trim()) && LEANS_ON_A_MOMENT.test(question);
+  if (last === undefined) return false;
+  // What they did about the moment they just told, not about another one earlier in the segment.
+  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && TOLD_WHAT_THEY_DID.test(last)) return true;
+  return declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question));
 }
 
 /** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$/i;
 export const ACKNOWLEDGEMENT = "These questions are asked automatically, so I can't answer yours here, but the team will read it.";
+const NOTED = 'Noted for the team.';
 /** "Who are you?", "Is this a real person?" */
 const ASKS_WHO = /\b(?:who are you|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
 export const WHO_WE_ARE = 'These questions are asked automatically, not by a person. The team reads every answer.';
 /** "Can I go now?", "How long is this?" */
 const WANTS_TO_GO = /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish)|i (?:have|need|got) to go|are we (?:done|finished)|how long (?:is|will) this)\b/i;
-export const FREE_TO_GO = 'You can stop at any time with "End interview". There are only a few questions left.';
+export const FREE_TO_GO = 'You can stop at any time with "End interview".';
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
 const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
 
 /** "How did what go?", "Before what?", "Did what??": the question itself was not understood. */
-const ECHO = /^(?:\w+[\s,]+){0,4}what\?+$/i;
-const puzzled = (answer: string) => CLARIFY.test(answer.trim()) || ECHO.test(answer.trim());
+const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}what(?:\s+[\w']+){0,2}\?+$/i;
+const puzzled = (answer: string) => CLARIFY.test(answer.trim()) || ECHO.test(answer.trim()) || /^what\?+$/i.test(answer.trim());
 const UNCLEAR = 'Sorry, that was unclear. ';
 
 /** What the built-in interviewer says first when the participant asked something of their own: they are heard, not ignored. */
-export function acknowledgement(answer: string): string | null {
+export function acknowledgement(answer: string, said = ''): string | null {
   if (puzzled(answer)) return null;
-  if (ASKS_WHO.test(answer)) return WHO_WE_ARE;
-  if (WANTS_TO_GO.test(answer)) return FREE_TO_GO;
+  if (ASKS_WHO.test(answer)) return said.includes(WHO_WE_ARE) ? null : WHO_WE_ARE;
+  if (WANTS_TO_GO.test(answer)) return said.includes(FREE_TO_GO) ? null : FREE_TO_GO;
+  // Said once in full, then briefly, then not again: a participant who asks a lot is not answered by a loop.
+  if (said.includes(ACKNOWLEDGEMENT)) return said.includes(NOTED) ? null : (/\?\s*$/.test(answer.trim()) && words(answer) >= 3 && !TAG_QUESTION.test(answer) ? NOTED : null);
   const questions = answer.split(/(?<=[.!?])\s+/).filter((s) => /\?\s*$/.test(s) && !TAG_QUESTION.test(s) && words(s) >= 3);
   return questions.length ? ACKNOWLEDGEMENT : null;
 }
@@ -177,7 +191,7 @@ export function acknowledgement(answer: string): string | null {
  */
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i },
-  { cue: /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke)\b/i, question: 'What did you do then?', story: true, asked: ASKS_WHAT_THEY_DID },
+  { cue: /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know)\b/i, question: 'What did you do then?', story: true, asked: ASKS_WHAT_THEY_DID },
   { cue: /\b(?:wish|would be nice|i'?d like|if only|should just)\b/i, question: 'What would that look like for you?', story: false, asked: /\blook like\b/i },
 ];
 /** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
@@ -210,16 +224,16 @@ export const ruleInterviewer: Interviewer = {
     const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
     if (asked < MAX_FOLLOW_UPS && puzzled(last.text)) {
       // The question again, with what this part of the interview is about.
-      const about = `This part is about ${segment.title.charAt(0).toLowerCase()}${segment.title.slice(1).replace(/[.?!]+$/, '')}. `;
-      const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text.replace(UNCLEAR, '').replace(about, '') ?? questions[state.question];
+      // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
+      const about = /^(?:anything|other|misc)/i.test(segment.title) ? '' : `This part is about ${segment.title.charAt(0).toLowerCase()}${segment.title.slice(1).replace(/[.?!]+$/, '')}. `;
+      const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text.replace(UNCLEAR, '').replace(/^This part is about [^.]*\. /, '') ?? questions[state.question];
       return { say: `${UNCLEAR}${about}${lastAsked}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
-    if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
+    // Someone who wants to go is not pressed for more: the next question, or the end.
+    if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text) && !WANTS_TO_GO.test(last.text)) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
-      const declined = DECLINE.test(last.text.trim()) || DECLINE.test(last.text.trim().split(/(?<=[.!?])\s+/)[0] ?? '');
       const invited = /\banything else\b/i.test(questions[state.question] ?? '');
-      const leaving = WANTS_TO_GO.test(last.text);
-      const say = declined ? (asked === 0 && !invited && !leaving && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1));
+      const say = declines(last.text) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1));
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     } else if (asked === 0) {
       const probe = probeFor(last.text, said, questions.slice(state.question + 1));

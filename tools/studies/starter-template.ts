@@ -44,7 +44,7 @@ export const starterScript = {
     {
       id: 'value',
       mode: 'talk',
-      title: 'What would make it worth it',
+      title: 'What would make the product more useful',
       instruction: 'Ask what would make the product more useful to them.',
       conductor_context: 'Serves g-value.',
     },
