@@ -186,6 +186,8 @@ describe('follow-ups', () => {
     expect(followUp('Same as always, the 7pm one.', 0, '')).toBe('Could you say a bit more about that?');
     expect(followUp('My friend uses the website instead.', 0, '')).toBe('Could you tell me more about the website?');
     expect(followUp('Booking spin on my phone.', 0, '')).toBe('Could you tell me more about booking spin?');
+    // Worded differently the second time, and still about a thing, not "what happened next".
+    expect(followUp('Spreadsheets.', 1, 'Could you tell me more about invoices?')).toBe('What stands out to you about spreadsheets?');
     // Where an example was asked for, a vague answer is not asked for one again.
     expect(followUp('Dunno, it was fine I guess.', 1, 'Could you share a concrete recent example?\nCould you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
     // A bare "No." is an answer (the tagger reads it as the abbreviation "No."), not a thing to name back.

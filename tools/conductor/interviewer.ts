@@ -104,7 +104,8 @@ const narrates = (answer: string) =>
  * A neutral follow-up that names what the participant said: never a yes/no question, never
  * suggesting how they felt. `n` is 0 for the first follow-up to a question, 1 for the second.
  * "What happened next?" follows a story ("I clicked the confirm button"); a thing named
- * alone ("The 7pm one.") is asked about. Never an example again where one was asked for.
+ * alone ("Excel.") is asked about ("Could you tell me more…", "What stands out to you about…").
+ * Never an example again where one was asked for.
  */
 export function followUp(answer: string, n: number, said: string, planned: string[] = []): string | null {
   const mention = mentionOf(answer, said);
@@ -112,12 +113,13 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   said = [said, ...planned.filter((q) => ASKS_FOR_EXAMPLE.test(q))].join('\n');
   const next = `You mentioned ${mention}. What happened next?`;
   const more = `Could you tell me more about ${mention}?`;
+  const standsOut = `What stands out to you about ${mention}?`;
   // An example only of something that happened; a shrug gets room to think instead.
-  const options = mention ? (narrates(answer) ? [next, more] : [more, next]) : [MORE, narrates(answer) && !ONLY_VAGUE.test(answer.trim()) ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
+  const options = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, narrates(answer) && !ONLY_VAGUE.test(answer.trim()) ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
   const fresh = options.filter((o) => !said.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
   if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
   // The second follow-up is worded differently from the first: the other frame, whatever it names.
-  const framed = fresh.filter((o) => !said.includes(o.startsWith('You mentioned') ? 'You mentioned' : 'Could you tell me more about'));
+  const framed = fresh.filter((o) => !said.includes(o.slice(0, o.indexOf(mention))));
   return framed[0] ?? fresh[0] ?? null;
 }
 
