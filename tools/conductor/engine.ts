@@ -75,6 +75,12 @@ async function segmentTurns(services: Services, interviewId: string, segmentId: 
   return rows.map((r) => ({ role: r.role, text: r.content }));
 }
 
+/** Everything the conductor has said in this interview, one line each. */
+async function conductorSaid(services: Services, interviewId: string): Promise<string> {
+  const { rows } = await services.db.pool.query<{ content: string }>(`SELECT content FROM interview_messages WHERE interview_id = $1 AND role = 'conductor'`, [interviewId]);
+  return rows.map((r) => r.content).join('\n');
+}
+
 /**
  * Decides what an input leads to without writing anything: the participant's message, what
  * the conductor says next (possibly asking the model, so this runs outside any transaction),
@@ -147,10 +153,9 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       if (input.spoken.started_ms !== null) m.timestamp_ms = Math.min(m.timestamp_ms, input.spoken.started_ms);
     }
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
-    const earlier = await segmentTurns(services, interview.id, segment.id);
-    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, earlier.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n')) : null;
+    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, await conductorSaid(services, interview.id)) : null;
     if (heard) say('speak', heard, segment);
-    const turns = [...earlier, { role: 'participant' as const, text: input.text }];
+    const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
     const next = await interviewer.next(segment, turns, state.talk);
     if (next.say) {
       say('ask', next.say, segment);

@@ -176,15 +176,19 @@ const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}what(?:\s+[\w']+){0,2}\?+$/i;
 const puzzled = (answer: string) => CLARIFY.test(answer.trim()) || ECHO.test(answer.trim()) || /^what\?+$/i.test(answer.trim());
 const UNCLEAR = 'Sorry, that was unclear. ';
 
-/** What the built-in interviewer says first when the participant asked something of their own: they are heard, not ignored. */
+/**
+ * What the built-in interviewer says first when the participant asked something of their own:
+ * they are heard, not ignored. `said` is what the conductor has said in this interview: the
+ * can't-answer line comes once in full, once briefly, then not again.
+ */
 export function acknowledgement(answer: string, said = ''): string | null {
   if (puzzled(answer)) return null;
-  if (ASKS_WHO.test(answer)) return said.includes(WHO_WE_ARE) ? null : WHO_WE_ARE;
-  if (WANTS_TO_GO.test(answer)) return said.includes(FREE_TO_GO) ? null : FREE_TO_GO;
-  // Said once in full, then briefly, then not again: a participant who asks a lot is not answered by a loop.
-  if (said.includes(ACKNOWLEDGEMENT)) return said.includes(NOTED) ? null : (/\?\s*$/.test(answer.trim()) && words(answer) >= 3 && !TAG_QUESTION.test(answer) ? NOTED : null);
-  const questions = answer.split(/(?<=[.!?])\s+/).filter((s) => /\?\s*$/.test(s) && !TAG_QUESTION.test(s) && words(s) >= 3);
-  return questions.length ? ACKNOWLEDGEMENT : null;
+  const once = (line: string) => (said.includes(line) ? null : line);
+  if (ASKS_WHO.test(answer)) return once(WHO_WE_ARE);
+  if (WANTS_TO_GO.test(answer)) return once(FREE_TO_GO);
+  const asks = answer.split(/(?<=[.!?])\s+/).some((s) => /\?\s*$/.test(s) && !TAG_QUESTION.test(s) && words(s) >= 3);
+  if (!asks) return null;
+  return said.includes(ACKNOWLEDGEMENT) ? once(NOTED) : ACKNOWLEDGEMENT;
 }
 
 /**
