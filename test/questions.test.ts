@@ -209,19 +209,21 @@ describe('follow-ups', () => {
   });
 });
 
+/** What the built-in interviewer says through a talk segment, given the participant's answers in turn. */
+async function talkThrough(segment: Segment, answers: string[]): Promise<Array<string | null>> {
+  const turns: Turn[] = [];
+  let next = await ruleInterviewer.next(segment, turns, NEW_TALK);
+  const asked = [next.say];
+  for (const answer of answers) {
+    if (!next.say) break;
+    turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
+    next = await ruleInterviewer.next(segment, turns, next.state);
+    asked.push(next.say);
+  }
+  return asked;
+}
+
 describe('questions already answered', () => {
-  const talkThrough = async (segment: Segment, answers: string[]) => {
-    const turns: Turn[] = [];
-    let next = await ruleInterviewer.next(segment, turns, NEW_TALK);
-    const asked = [next.say];
-    for (const answer of answers) {
-      if (!next.say) break;
-      turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
-      next = await ruleInterviewer.next(segment, turns, next.state);
-      asked.push(next.say);
-    }
-    return asked;
-  };
   const context: Segment = { id: 'c', mode: 'talk', title: 'Context', instruction: 'Ask what they were trying to get done today. Ask for a concrete recent example. Ask what they used before.' };
   const friction: Segment = { id: 'f', mode: 'talk', title: 'Friction', instruction: 'Ask about any moment where the product slowed them down. Ask what they expected to happen instead, and how they worked around it. Ask what they would change first.' };
 
@@ -295,43 +297,31 @@ describe('a participant who says more, or asks back', () => {
 
 describe('a third reading of the starter study', () => {
   const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
-  const through = async (segment: Segment, answers: string[]) => {
-    const turns: Turn[] = [];
-    let next = await ruleInterviewer.next(segment, turns, NEW_TALK);
-    const asked = [next.say];
-    for (const answer of answers) {
-      if (!next.say) break;
-      turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
-      next = await ruleInterviewer.next(segment, turns, next.state);
-      asked.push(next.say);
-    }
-    return asked;
-  };
 
   it('takes a polite no to "anything else?" as the answer', async () => {
-    for (const no of ['No, that is everything, thanks.', "I think I've covered it, honestly.", 'No I think that is it.']) expect((await through(seg('anything-else'), [no]))[1]).toBeNull();
+    for (const no of ['No, that is everything, thanks.', "I think I've covered it, honestly.", 'No I think that is it.']) expect((await talkThrough(seg('anything-else'), [no]))[1]).toBeNull();
   });
 
   it('asks again after an echo question, and leaves a participant who wants to go alone', async () => {
-    expect((await through(seg('friction'), ['How did what go?']))[1]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
-    expect((await through(seg('context'), ['I came to send invoices to three of my clients today.', 'A spreadsheet my accountant set up for me years ago.', 'The last time I did what?']))[3]).toBe(
+    expect((await talkThrough(seg('friction'), ['How did what go?']))[1]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
+    expect((await talkThrough(seg('context'), ['I came to send invoices to three of my clients today.', 'A spreadsheet my accountant set up for me years ago.', 'The last time I did what?']))[3]).toBe(
       'Sorry, that was unclear. This part is about what brought you here. Could you tell me about the last time you did it?',
     );
-    expect((await through(seg('value'), ['Can I go now?']))[1]).toBeNull();
+    expect((await talkThrough(seg('value'), ['Can I go now?']))[1]).toBeNull();
   });
 
   it('asks what they did unless their last answer said so, and not after nothing happened', async () => {
     const friction = seg('friction');
-    expect(await through(friction, ['The date picker kept resetting when I switched months, which was odd.', 'Finding the export button took longer than I expected, a good five minutes.'])).toEqual([
+    expect(await talkThrough(friction, ['The date picker kept resetting when I switched months, which was odd.', 'Finding the export button took longer than I expected, a good five minutes.'])).toEqual([
       'How did it go for you?',
       'What, if anything, took longer than you expected?',
       'What did you do at that point?',
     ]);
-    expect((await through(friction, ['It went fine overall, I would say, no real surprises.', 'Nothing took long. Is that the right answer?', 'Nothing, really.'])).slice(2)).toEqual(['Could you say a bit more about that?', null]);
+    expect((await talkThrough(friction, ['It went fine overall, I would say, no real surprises.', 'Nothing took long. Is that the right answer?', 'Nothing, really.'])).slice(2)).toEqual(['Could you say a bit more about that?', null]);
   });
 
   it("asks for the last time after an answer that only names last quarter's work", async () => {
-    expect((await through(seg('context'), ["I came to export last quarter's invoices for my accountant.", 'A spreadsheet and a lot of copying by hand.']))[2]).toBe('Could you tell me about the last time you did it?');
+    expect((await talkThrough(seg('context'), ["I came to export last quarter's invoices for my accountant.", 'A spreadsheet and a lot of copying by hand.']))[2]).toBe('Could you tell me about the last time you did it?');
   });
 
   it('says it cannot answer once, then briefly, then not again; digs into confusion', async () => {
@@ -341,8 +331,8 @@ describe('a third reading of the starter study', () => {
       if (heard) said.push(heard);
     }
     expect(said).toEqual([ACKNOWLEDGEMENT, 'Noted for the team.']);
-    expect((await through(seg('friction'), ['It was confusing because I did not know where to start on the page.']))[1]).toBe('What, if anything, took longer than you expected?');
-    expect((await through({ id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' }, ['It was confusing because I did not know where to start on the page.']))[1]).toBe('What did you do then?');
+    expect((await talkThrough(seg('friction'), ['It was confusing because I did not know where to start on the page.']))[1]).toBe('What, if anything, took longer than you expected?');
+    expect((await talkThrough({ id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' }, ['It was confusing because I did not know where to start on the page.']))[1]).toBe('What did you do then?');
   });
 });
 
