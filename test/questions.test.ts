@@ -181,6 +181,8 @@ describe('follow-ups', () => {
 
   it('turns the participant\'s own words to "you" and never leads', async () => {
     expect(followUp('My manager wanted it.', 0, '')).toBe('You mentioned your manager. What happened next?');
+    expect(followUp('The export was broken.', 0, '')).toBe('You mentioned the export. What happened next?'); // "was" tells what happened too
+    expect(followUp('My team uses the dashboard.', 0, '')).toBe('Could you tell me more about the dashboard?');
     // A thing named alone is asked about; "What happened next?" follows a story.
     expect(followUp('Invoices.', 0, '')).toBe('Could you tell me more about invoices?');
     expect(followUp('Same as always, the 7pm one.', 0, '')).toBe('Could you say a bit more about that?');

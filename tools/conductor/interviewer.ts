@@ -98,7 +98,13 @@ function mentionOf(answer: string, used: string): string | null {
 
 /** The answer tells something that happened (a verb in the past: "I clicked", "it was"), not just names a thing. */
 const narrates = (answer: string) =>
-  parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && t.text.toLowerCase() !== t.lemma.toLowerCase() && !/(?:ing|s)$/i.test(t.text)));
+  parse(answer).some((s) =>
+    s.tokens.some((t) => {
+      const [w, lemma] = [t.text.toLowerCase(), t.lemma.toLowerCase()];
+      // Not the base form, a present "-s" ("uses") or an "-ing".
+      return (t.pos === 'VERB' || t.pos === 'AUX') && w !== lemma && w !== `${lemma}s` && w !== `${lemma}es` && !w.endsWith('ing');
+    }),
+  );
 
 /**
  * A neutral follow-up that names what the participant said: never a yes/no question, never
@@ -115,7 +121,7 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   const more = `Could you tell me more about ${mention}?`;
   const standsOut = `What stands out to you about ${mention}?`;
   // An example only of something that happened; a shrug gets room to think instead.
-  const options = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, narrates(answer) && !ONLY_VAGUE.test(answer.trim()) ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
+  const options = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, narrates(answer) && !VAGUE.test(answer.trim()) ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
   const fresh = options.filter((o) => !said.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
   if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
   // The second follow-up is worded differently from the first: the other frame, whatever it names.
@@ -149,10 +155,10 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
  */
 function answered(question: string, answers: string[]): boolean {
   if (ASKS_FOR_EXAMPLE.test(question) && answers.some((a) => (words(a) >= 4 && TELLS_AN_OCCASION.test(a)) || NEVER_DONE.test(a))) return true;
-  // Only a question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
   const last = answers[answers.length - 1];
   if (last === undefined) return false;
-  // What they did about the moment they just told, not about another one earlier in the segment.
+  // What they did about the moment they just told, not about another one earlier in the segment; and only a
+  // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
   if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && TOLD_WHAT_THEY_DID.test(last)) return true;
   return declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question));
 }
