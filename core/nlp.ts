@@ -10,10 +10,22 @@ import { lazyRequire } from './lazy.ts';
 const winkLibrary = lazyRequire<typeof winkNLP>(import.meta.url, 'wink-nlp');
 const winkModel = lazyRequire<Model>(import.meta.url, 'wink-eng-lite-web-model');
 let engine: WinkMethods | null = null;
+/** The id wink gives the first word its lexicon lacks: every word it knows has a lower one. */
+let firstUnknown = 0;
 
 function nlp(): WinkMethods {
-  engine ??= winkLibrary()(winkModel());
+  if (!engine) {
+    engine = winkLibrary()(winkModel());
+    // Read before anything else, so no earlier unknown word holds a lower id.
+    firstUnknown = engine.readDoc('qzxqvwkj').tokens().itemAt(0).out(engine.its.uniqueId) as unknown as number;
+  }
   return engine;
+}
+
+/** The model's lexicon has the word ("paper", "excel"), as opposed to a name it never saw ("Trello", "Xero"). */
+export function isKnownWord(word: string): boolean {
+  const e = nlp();
+  return (e.readDoc(word).tokens().itemAt(0)?.out(e.its.uniqueId) as unknown as number) < firstUnknown;
 }
 
 /** Universal POS tags as the model gives them (VERB, AUX, NOUN, PROPN, PRON, DET, ADJ, ADP, SCONJ, CCONJ, PART, ADV, PUNCT, …). */
@@ -61,6 +73,19 @@ export function join(tokens: Token[]): string {
 }
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
+/**
+ * A capital on a sentence's first word is not a name ("Invoices."): it is a word the model knows,
+ * tagged as a common noun or modifier once lower case, and no other word of the phrase is capitalised.
+ * "Trello" (unknown), "Excel" (a verb in lower case) and "Google Sheets" keep theirs.
+ */
+function onlyStartsSentence(word: string, sentence: string, span: Token[]): boolean {
+  if (span.slice(1).some((x) => /^[A-Z]/.test(x.text))) return false;
+  const first = parse(lowerFirst(sentence))[0]?.tokens[0];
+  if (!first || !(isKnownWord(word.toLowerCase()) || isKnownWord(first.lemma))) return false;
+  const pos = first.pos;
+  return pos === 'NOUN' || pos === 'ADJ' || pos === 'NUM' || pos === 'DET' || pos === 'PRON';
+}
 const HEAD = new Set(['NOUN', 'PROPN']);
 const MODIFIER = new Set(['ADJ', 'NUM', 'NOUN', 'PROPN']);
 const VAGUE_HEADS = new Set(['thing', 'things', 'stuff', 'lot', 'bit', 'way', 'time', 'times', 'kind', 'sort', 'one', 'ones']);
@@ -93,8 +118,7 @@ export function nounPhrases(text: string): string[] {
         const span = t.slice(start, lastHead + 1);
         const head = t[lastHead].text.toLowerCase();
         let phrase = join(span);
-        // A capital that only starts the sentence ("Invoices.") is not a name: the tagger says so once it is lower case.
-        if (start === 0 && /^[A-Z][a-z]/.test(phrase) && parse(lowerFirst(s.text))[0]?.tokens[0]?.pos !== 'PROPN') phrase = lowerFirst(phrase);
+        if (start === 0 && /^[A-Z][a-z]/.test(phrase) && onlyStartsSentence(t[0].text, s.text, span)) phrase = lowerFirst(phrase);
         if (!VAGUE_HEADS.has(head)) phrases.push(phrase);
         i = lastHead + 1;
       } else {

@@ -185,6 +185,10 @@ describe('follow-ups', () => {
     expect(followUp('My team uses the dashboard.', 0, '')).toBe('Could you tell me more about the dashboard?');
     // A thing named alone is asked about; "What happened next?" follows a story.
     expect(followUp('Invoices.', 0, '')).toBe('Could you tell me more about invoices?');
+    // A name keeps its capital: one the model never saw, one that is a verb in lower case, one of two words.
+    expect(followUp('Trello.', 0, '')).toBe('Could you tell me more about Trello?');
+    expect(followUp('Excel, mostly.', 0, '')).toBe('Could you tell me more about Excel?');
+    expect(followUp('Google Sheets.', 0, '')).toBe('Could you tell me more about Google Sheets?');
     expect(followUp('Same as always, the 7pm one.', 0, '')).toBe('Could you say a bit more about that?');
     expect(followUp('My friend uses the website instead.', 0, '')).toBe('Could you tell me more about the website?');
     expect(followUp('Booking spin on my phone.', 0, '')).toBe('Could you tell me more about booking spin?');
