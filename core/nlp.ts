@@ -22,8 +22,12 @@ function nlp(): WinkMethods {
   return engine;
 }
 
+/** Words of software the model's lexicon lacks, so they are not taken for names. */
+const SOFTWARE_WORDS = new Set(['login', 'logins', 'logout', 'signup', 'inbox', 'username', 'screenshot', 'chatbot', 'autopay', 'paywall', 'dropdown', 'popup', 'apps', 'checkbox', 'sidebar', 'homepage', 'tooltip', 'navbar', 'webpage', 'backend', 'frontend', 'plugin', 'captcha', 'voicemail', 'workflow', 'workflows']);
+
 /** The model's lexicon has the word ("paper", "excel"), as opposed to a name it never saw ("Trello", "Xero"). */
 export function isKnownWord(word: string): boolean {
+  if (SOFTWARE_WORDS.has(word.toLowerCase())) return true;
   const e = nlp();
   return (e.readDoc(word).tokens().itemAt(0)?.out(e.its.uniqueId) as unknown as number) < firstUnknown;
 }
@@ -74,56 +78,90 @@ export function join(tokens: Token[]): string {
 
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
+/** Product names that are also English words: capitalised, they name the product ("Excel", "Slack"). */
+const NAMES_THAT_ARE_WORDS = new Set(['excel', 'outlook', 'teams', 'slack', 'notion', 'zoom', 'stripe', 'square', 'word', 'chrome', 'safari', 'windows', 'office', 'sage', 'access', 'pages', 'numbers', 'keynote', 'paypal', 'venmo']);
+
 /**
  * A capital on a sentence's first word is not a name ("Invoices."): it is a word the model knows,
- * tagged as a common noun or modifier once lower case, and no other word of the phrase is capitalised.
- * "Trello" (unknown), "Excel" (a verb in lower case) and "Google Sheets" keep theirs.
+ * tagged as a common word once lower case, and no other word of the phrase is capitalised.
+ * "Trello" (unknown), "Excel" (a product), "Sage 50" (a version) and "Google Sheets" keep theirs.
  */
 function onlyStartsSentence(word: string, sentence: string, span: Token[]): boolean {
-  if (span.slice(1).some((x) => /^[A-Z]/.test(x.text))) return false;
+  if (span.slice(1).some((x) => /^[A-Z]/.test(x.text)) || span[1]?.pos === 'NUM' || NAMES_THAT_ARE_WORDS.has(word.toLowerCase())) return false;
   const first = parse(lowerFirst(sentence))[0]?.tokens[0];
   if (!first || !(isKnownWord(word.toLowerCase()) || isKnownWord(first.lemma))) return false;
-  const pos = first.pos;
-  return pos === 'NOUN' || pos === 'ADJ' || pos === 'NUM' || pos === 'DET' || pos === 'PRON';
+  return ['NOUN', 'ADJ', 'NUM', 'DET', 'PRON', 'VERB', 'ADV'].includes(first.pos);
 }
 const HEAD = new Set(['NOUN', 'PROPN']);
 const MODIFIER = new Set(['ADJ', 'NUM', 'NOUN', 'PROPN']);
 const VAGUE_HEADS = new Set(['thing', 'things', 'stuff', 'lot', 'bit', 'way', 'time', 'times', 'kind', 'sort', 'one', 'ones']);
+/** Adverbs that end like comparatives but modify no noun. */
+const NOT_COMPARATIVE = new Set(['never', 'ever', 'however', 'rather', 'together', 'whatever', 'later', 'sooner']);
+
+/** "two - factor" as one word "two-factor" (a noun modifier or head), as written without spaces. */
+function joinHyphens(tokens: Token[]): Token[] {
+  const out: Token[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const [a, dash, b] = [tokens[i], tokens[i + 1], tokens[i + 2]];
+    if (dash?.text === '-' && dash.space === '' && b && b.space === '' && /\w$/.test(a.text) && /^\w/.test(b.text)) {
+      out.push({ ...a, text: `${a.text}-${b.text}`, lemma: `${a.text}-${b.lemma}`.toLowerCase(), pos: 'NOUN' });
+      i += 2;
+    } else out.push(a);
+  }
+  return out;
+}
+
+/** The phrase of t[start..] with a noun head: its last token's index, or -1. */
+function headOf(t: Token[], start: number): { end: number; next: number } {
+  const det = t[start].pos === 'DET' || (t[start].pos === 'PRON' && /^(my|our|your|his|her|their|its)$/i.test(t[start].text));
+  let j = det ? start + 1 : start;
+  let lastHead = -1;
+  while (j < t.length) {
+    const tok = t[j];
+    const compound = tok.pos === 'VERB' && det && j === start + 1 && t[j + 1] && HEAD.has(t[j + 1].pos);
+    const possessive = tok.pos === 'PART' && tok.text === "'s" && lastHead === j - 1;
+    // The tagger takes some comparatives for adverbs ("Faster login").
+    const comparative = tok.pos === 'ADV' && lastHead < 0 && /\w{3}(?:er|est)$/i.test(tok.text) && !NOT_COMPARATIVE.has(tok.text.toLowerCase()) && t[j + 1] && HEAD.has(t[j + 1].pos);
+    // A version after a name is part of it ("Sage 50", "Windows 11").
+    const version = tok.pos === 'NUM' && lastHead === j - 1 && t[lastHead].pos === 'PROPN';
+    if (HEAD.has(tok.pos) || version) lastHead = j;
+    else if (!(MODIFIER.has(tok.pos) || compound || possessive || comparative)) break;
+    j++;
+  }
+  return { end: lastHead, next: Math.max(j, start + 1) };
+}
 
 /**
  * Noun phrases of a text, longest first within each sentence: an optional determiner or
- * possessive, modifiers, and a noun head ("the confirm button", "my manager", "last month's report").
+ * possessive, modifiers, and a noun head ("the confirm button", "my manager", "last month's report");
+ * two bare nouns joined by "and"/"or" are one phrase ("pen and paper").
  * The small model tags some noun compounds' first word as a verb ("confirm button"), so a
  * verb between a determiner and a noun counts as a modifier.
  */
 export function nounPhrases(text: string): string[] {
   const phrases: string[] = [];
   for (const s of parse(text)) {
-    const t = s.tokens;
+    const t = joinHyphens(s.tokens);
     let i = 0;
     while (i < t.length) {
       const start = i;
-      const det = t[i].pos === 'DET' || (t[i].pos === 'PRON' && /^(my|our|your|his|her|their|its)$/i.test(t[i].text));
-      let j = det ? i + 1 : i;
-      let lastHead = -1;
-      while (j < t.length) {
-        const tok = t[j];
-        const compound = tok.pos === 'VERB' && det && j === i + 1 && t[j + 1] && HEAD.has(t[j + 1].pos);
-        const possessive = tok.pos === 'PART' && tok.text === "'s" && lastHead === j - 1;
-        if (HEAD.has(tok.pos)) lastHead = j;
-        else if (!(MODIFIER.has(tok.pos) || compound || possessive)) break;
-        j++;
+      const { end, next } = headOf(t, start);
+      if (end < 0) {
+        i = next;
+        continue;
       }
-      if (lastHead >= 0) {
-        const span = t.slice(start, lastHead + 1);
-        const head = t[lastHead].text.toLowerCase();
-        let phrase = join(span);
-        if (start === 0 && /^[A-Z][a-z]/.test(phrase) && onlyStartsSentence(t[0].text, s.text, span)) phrase = lowerFirst(phrase);
-        if (!VAGUE_HEADS.has(head)) phrases.push(phrase);
-        i = lastHead + 1;
-      } else {
-        i = Math.max(j, start + 1);
+      let last = end;
+      const bare = (k: number) => t[k].pos !== 'DET' && t[k].pos !== 'PRON';
+      if (bare(start) && end - start < 2 && /^(?:and|or)$/i.test(t[end + 1]?.text ?? '') && t[end + 2] && bare(end + 2)) {
+        const other = headOf(t, end + 2);
+        if (other.end >= 0 && other.end - (end + 2) < 2) last = other.end;
       }
+      const span = t.slice(start, last + 1);
+      const head = t[last].text.toLowerCase();
+      let phrase = join(span);
+      if (start === 0 && /^[A-Z][a-z]/.test(phrase) && onlyStartsSentence(t[0].text, s.text, span)) phrase = lowerFirst(phrase);
+      if (!VAGUE_HEADS.has(head)) phrases.push(phrase);
+      i = last + 1;
     }
   }
   return phrases;

@@ -5,7 +5,7 @@ import { openConductor } from './helpers/conductor.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { conductorScript, directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
-import { ACKNOWLEDGEMENT } from '../tools/conductor/interviewer.ts';
+import { ACKNOWLEDGEMENT, ALREADY_SAID, SKIPPED, STOPPING, WHO_WE_ARE } from '../tools/conductor/heard.ts';
 
 const SHOP = 'http://shop.example';
 const script = conductorScript;
@@ -272,6 +272,39 @@ describe('what the participant hears', () => {
         if (text) for (const t of turns) expect(t.text).not.toContain(text.split('. ')[0]);
       }
     }
+  });
+
+  it('answers a question about the interview and asks again, builds on what was said before, and lets a participant go', async () => {
+    const id = await consentedInterview({}, 'starter-study');
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    const ask = () => c.next((f) => f.type === 'message' && f.role === 'conductor');
+    await ask(); // welcome
+    expect(await ask()).toMatchObject({ text: 'What did you come to do today?' });
+    c.send({ type: 'answer', text: 'Sorry, who are you? Is this a real person?' });
+    expect(await ask()).toMatchObject({ kind: 'speak', text: WHO_WE_ARE });
+    expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you come to do today?' }); // not taken as the answer
+    c.send({ type: 'answer', text: 'Paying supplier bills. Until March we did it all in Excel and online banking, and what would really help is a warning before the bank link expires.' });
+    // What they used before is told: the next question is the last time, not "What did you use for it before?".
+    expect(await ask()).toMatchObject({ text: 'Could you tell me about the last time you did it?' });
+    c.send({ type: 'answer', text: "I'd rather not go into that." });
+    expect(await ask()).toMatchObject({ kind: 'speak', text: SKIPPED });
+    expect(await ask()).toMatchObject({ kind: 'observe' });
+    c.send({ type: 'observe_done' });
+    expect(await ask()).toMatchObject({ text: 'How did it go for you?' });
+    c.send({ type: 'answer', text: 'It went fine in the end, but reconnecting the bank took me twenty minutes again this morning.' });
+    // How long it took is told: "What, if anything, took longer…?" is not asked.
+    expect(await ask()).toMatchObject({ text: 'What did you do at that point?' });
+    c.send({ type: 'answer', text: 'I already told you.' });
+    expect(await ask()).toMatchObject({ kind: 'speak', text: ALREADY_SAID });
+    // The wish told earlier is built on, not asked for again as if unheard.
+    expect(await ask()).toMatchObject({ text: 'Apart from what you mentioned, what would make the product more useful to you?' });
+    c.send({ type: 'answer', text: 'Sorry, can I go now? I have a meeting.' });
+    expect(await ask()).toMatchObject({ kind: 'speak', text: STOPPING });
+    expect(await ask()).toMatchObject({ kind: 'closing', segment_id: 'thanks', text: starterScript.segments.at(-1)!.speak_text });
+    await c.next((f) => f.type === 'ended');
+    await c.close();
+    for (const t of conductorTurns(c)) expect(directedText(t.text), t.text).toBeNull();
   });
 
   it('asks something sensible about the segment title when the instruction is empty, all coaching, very long or not English', async () => {

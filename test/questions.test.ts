@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { questionPlan } from '../tools/conductor/questions.ts';
-import { ACKNOWLEDGEMENT, FREE_TO_GO, WHO_WE_ARE, acknowledgement, followUp, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { followUp, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { ACKNOWLEDGEMENT, CLEAR_ENGLISH, FREE_TO_GO, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -290,7 +291,8 @@ describe('a participant who says more, or asks back', () => {
     }
     // Who they are talking to, and that they may stop, is said plainly.
     expect(acknowledgement('Who are you? Is this a real person?')).toBe(WHO_WE_ARE);
-    expect(acknowledgement('No. Can I go now?')).toBe(FREE_TO_GO);
+    expect(acknowledgement('No. Can I go now?')).toBe(STOPPING); // and the engine ends the interview
+    expect(acknowledgement('How long is this going to take?')).toBe(FREE_TO_GO);
     expect((await next(['No. Can I go now?'])).say).toBe('What would make it worth recommending?');
     expect((await next(['Whatever works.'])).say).toBe('Could you say a bit more about that?');
     expect(acknowledgement('Is this where I cancel my membership? I have been looking for the button for ages.')).toBe(ACKNOWLEDGEMENT);
@@ -339,6 +341,77 @@ describe('a third reading of the starter study', () => {
     expect(said).toEqual([ACKNOWLEDGEMENT, 'Noted for the team.']);
     expect((await talkThrough(seg('friction'), ['It was confusing because I did not know where to start on the page.']))[1]).toBe('What, if anything, took longer than you expected?');
     expect((await talkThrough({ id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' }, ['It was confusing because I did not know where to start on the page.']))[1]).toBe('What did you do then?');
+  });
+});
+
+describe('a fourth reading: what a walkthrough of five participants found', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('does not press someone who would rather not say, or who said it already', async () => {
+    for (const no of ["I'd rather not answer that.", 'Can we skip this one?', 'Pass.', "I don't want to talk about that."]) {
+      expect(heardAs(no), no).toBe('skip');
+      expect(acknowledgement(no)).toBe(SKIPPED);
+      expect((await talkThrough(seg('friction'), [no]))[1], no).toBe('What, if anything, took longer than you expected?');
+    }
+    for (const again of ['I already told you.', 'I already told you. Twice.', 'Said already.', 'As I said, Excel.']) {
+      expect(heardAs(again), again).toBe('already');
+      expect((await talkThrough(seg('friction'), [again]))[1], again).toBe('What, if anything, took longer than you expected?');
+    }
+    expect(heardAs('As I said before, the bank link expires every ninety days and nobody tells you until a payment bounces.')).toBeNull();
+  });
+
+  it('answers a question about the interview and asks the question again', async () => {
+    expect(heardAs('Sorry, who are you? Is this a real person?')).toBe('meta');
+    expect(heardAs('What is this for?')).toBe('meta');
+    expect(acknowledgement('What is this for?')).toBe(WHY_WE_ASK);
+    expect(acknowledgement('Does anyone actually read these?')).toBe(WHO_READS);
+    expect((await talkThrough(seg('context'), ['Who are you?']))[1]).toBe('What did you come to do today?');
+    expect((await talkThrough(seg('friction'), ['Oh, you mean paying the bill?']))[1]).toBe('How did it go for you?');
+    expect(acknowledgement('Oh, you mean paying the bill?')).toBe(YOUR_READING);
+  });
+
+  it('takes a suggestion with a rising "?" as an answer, not a question to answer', () => {
+    expect(heardAs('um, maybe a button, like, send to accountant directly?')).toBeNull();
+    expect(acknowledgement('um, maybe a button, like, send to accountant directly?')).toBeNull();
+    expect(acknowledgement('Can it export in bulk? A bulk export that works.')).toBe(ACKNOWLEDGEMENT);
+  });
+
+  it('asks once more when puzzled, then moves on instead of repeating itself', async () => {
+    for (const puzzled of ['Use for what? I just logged in to pay a supplier bill.', 'More useful how?', 'About what? I asked you a question.']) expect(heardAs(puzzled), puzzled).toBe('puzzled');
+    const asked = await talkThrough(seg('friction'), ['What do you mean?', 'Sorry?']);
+    expect(asked[1]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
+    expect(asked[2]).toBe("No problem, let's move on. What, if anything, took longer than you expected?");
+  });
+
+  it('ends at a no to "anything else?", and hears an apology for their English', async () => {
+    expect((await talkThrough(seg('anything-else'), ['no i think is all, sorry for my english']))[1]).toBeNull();
+    expect(acknowledgement('no i think is all, sorry for my english')).toBe(CLEAR_ENGLISH);
+  });
+
+  it('names what was said back whole, with its capitals', () => {
+    expect(followUp('Two-factor code. Slow.', 0, '')).toBe('Could you tell me more about two-factor code?');
+    expect(followUp('Month-end close.', 0, '')).toBe('Could you tell me more about month-end?');
+    expect(followUp('Pen and paper.', 0, '')).toBe('Could you tell me more about pen and paper?');
+    expect(followUp('Sage 50.', 0, '')).toBe('Could you tell me more about Sage 50?');
+    expect(followUp('Login.', 0, '')).toBe('Could you tell me more about login?');
+    expect(followUp('A spreadsheet.', 0, '')).toBe('Could you tell me more about the spreadsheet?');
+    expect(followUp('Faster login.', 0, '')).toBe('Could you tell me more about faster login?');
+    // Too little to have an example of.
+    expect(followUp('Fine, but the bank link expired again.', 0, '')).toBe('You mentioned the bank link. What happened next?');
+    expect(followUp('Waited.', 1, 'Could you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
+  });
+
+  it('takes a habit for a habit, not the last time', async () => {
+    const context = seg('context');
+    const habit = await talkThrough(context, ['I do the books myself on Thursday evenings, paying the suppliers.', 'Excel and the bank website before this, for about three years.']);
+    expect(habit[2]).toBe('Could you tell me about the last time you did it?');
+    const occasion = await talkThrough(context, ['On Tuesday I paid three suppliers and one payment bounced.', 'Excel and the bank website before this, for about three years.']);
+    expect(occasion[2]).toBeNull();
+  });
+
+  it('does not ask what they did when the answer says so after the trouble', async () => {
+    const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
+    expect((await talkThrough(use, ['i click export and nothing, no file, no message, and then i have to call him']))[1]).toBe('What would you change?');
   });
 });
 

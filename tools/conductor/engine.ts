@@ -6,7 +6,8 @@ import { ConflictError, DomainError, NotFoundError } from '../../core/errors.ts'
 import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
-import { NEW_TALK, acknowledgement, modelInterviewer, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
+import { NEW_TALK, modelInterviewer, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
+import { acknowledgement, heardAs, STOPPING } from './heard.ts';
 import { endInterview, isEnded } from './end.ts';
 import { studyById } from '../studies/record.ts';
 
@@ -75,6 +76,15 @@ async function segmentTurns(services: Services, interviewId: string, segmentId: 
   return rows.map((r) => ({ role: r.role, text: r.content }));
 }
 
+/** What the participant said in this interview before the given segment. */
+async function saidBefore(services: Services, interviewId: string, segmentId: string): Promise<string[]> {
+  const { rows } = await services.db.pool.query<{ content: string }>(
+    `SELECT content FROM interview_messages WHERE interview_id = $1 AND role = 'participant' AND segment_id IS DISTINCT FROM $2 ORDER BY timestamp_ms, id`,
+    [interviewId, segmentId],
+  );
+  return rows.map((r) => r.content);
+}
+
 /** Everything the conductor has said in this interview, one line each. */
 async function conductorSaid(services: Services, interviewId: string): Promise<string> {
   const { rows } = await services.db.pool.query<{ content: string }>(`SELECT content FROM interview_messages WHERE interview_id = $1 AND role = 'conductor'`, [interviewId]);
@@ -119,7 +129,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
         state = { ...state, awaiting: 'observe' };
         return;
       }
-      const first = await interviewer.next(segment, [], NEW_TALK);
+      const first = await interviewer.next(segment, [], NEW_TALK, await saidBefore(services, interview.id, segment.id));
       if (first.say) {
         say('ask', first.say, segment);
         state = { ...state, talk: first.state, awaiting: 'answer' };
@@ -152,11 +162,19 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       m.audio_chunk_index = input.spoken.chunk_index;
       if (input.spoken.started_ms !== null) m.timestamp_ms = Math.min(m.timestamp_ms, input.spoken.started_ms);
     }
+    if (heardAs(input.text) === 'stop') {
+      // Someone who wants to go is let go: the study's closing words (or the generic ones), and the interview ends.
+      say('speak', STOPPING, segment);
+      const closing = segments.length - 1;
+      state = { ...state, segment: segments[closing]?.mode === 'speak' && closing > state.segment ? closing : segments.length, talk: NEW_TALK, awaiting: null };
+      await enter();
+      return done();
+    }
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, await conductorSaid(services, interview.id)) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
-    const next = await interviewer.next(segment, turns, state.talk);
+    const next = await interviewer.next(segment, turns, state.talk, await saidBefore(services, interview.id, segment.id));
     if (next.say) {
       say('ask', next.say, segment);
       state = { ...state, talk: next.state };
@@ -169,14 +187,18 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     state = { ...state, segment: state.segment + 1, awaiting: null };
     await enter();
   }
-  const current = segments[state.segment];
-  return {
-    messages,
-    events,
-    state: { ...state, turn: state.turn + 1 },
-    end: state.finished || input.type === 'end',
-    segment: current && !state.finished ? { index: state.segment, total: segments.length, id: current.id, mode: current.mode, title: current.title } : null,
-  };
+  return done();
+
+  function done(): Plan {
+    const current = segments[state.segment];
+    return {
+      messages,
+      events,
+      state: { ...state, turn: state.turn + 1 },
+      end: state.finished || input.type === 'end',
+      segment: current && !state.finished ? { index: state.segment, total: segments.length, id: current.id, mode: current.mode, title: current.title } : null,
+    };
+  }
 }
 
 /** Writes a plan in the caller's transaction, with the interview row locked. */

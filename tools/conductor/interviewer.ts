@@ -4,6 +4,10 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
+import { heardAs } from './heard.ts';
+
+// test/widget.test.ts reads it from here.
+export { ACKNOWLEDGEMENT } from './heard.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
 export interface TalkState {
@@ -22,7 +26,8 @@ export interface Turn {
 
 /** Leads a talk segment: what to say next given its turns so far, or null when it is covered. */
 export interface Interviewer {
-  next(segment: Segment, turns: Turn[], state: TalkState): Promise<{ say: string | null; state: TalkState }>;
+  /** `earlier` is what the participant said in the segments before this one. */
+  next(segment: Segment, turns: Turn[], state: TalkState, earlier?: string[]): Promise<{ say: string | null; state: TalkState }>;
 }
 
 const MAX_FOLLOW_UPS = 2;
@@ -52,7 +57,7 @@ const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
 const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
 
 /** Words the tagger can take for a noun that name nothing ("Same as always"). */
-const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way)$|^(?:whatever|whichever|what|which)\b/i;
+const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way|fine|good|great|alright|perfect|cool|nice)$|^(?:whatever|whichever|what|which)\b/i;
 
 /**
  * The noun phrases of an answer in the order worth naming back: a subject ("My friend uses the
@@ -86,7 +91,9 @@ function mentionOf(answer: string, used: string): string | null {
     const phrase = np
       .replace(/\b(?:my|our)\b/gi, 'your')
       .replace(/\b(?:me|us)\b/gi, 'you')
-      .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase());
+      .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase())
+      // "A spreadsheet." is asked about as "the spreadsheet": the one they meant.
+      .replace(/^an? (?=[\w-]+$)/i, 'the ');
     if (used.toLowerCase().includes(phrase.toLowerCase())) continue;
     // "too many clicks" names the trouble; "many clicks" loses it.
     const before = answer.slice(0, Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()))).trimEnd();
@@ -121,7 +128,9 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   const more = `Could you tell me more about ${mention}?`;
   const standsOut = `What stands out to you about ${mention}?`;
   // An example only of something that happened; a shrug gets room to think instead.
-  const options = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, narrates(answer) && !VAGUE.test(answer.trim()) ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
+  // An example of a story with something in it ("Waited." is too little to have one).
+  const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3;
+  const options = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, example ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
   const fresh = options.filter((o) => !said.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
   if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
   // The second follow-up is worded differently from the first: the other frame, whatever it names.
@@ -135,67 +144,61 @@ const needsFollowUp = (answer: string) => words(answer) < SHORT_ANSWER_WORDS || 
 const ASKS_FOR_EXAMPLE = /\b(?:example|instance|the last time|a time when)\b/i;
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 /** An answer that already tells one recent occasion ("Last Tuesday I had to send twelve invoices…"). */
-const TELLS_AN_OCCASION = new RegExp(
-  `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)(?!'s)|yesterday|this (?:morning|afternoon|week)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago|on (?:${DAYS}))\\b`,
+const RECENTLY = new RegExp(
+  `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)(?!'s)|yesterday|this (?:morning|afternoon|week)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago)\\b`,
   'i',
 );
+/** "On Tuesday" tells an occasion in a story ("On Tuesday I paid…"); "on Thursday evenings" or "he come on sunday" is a habit. */
+const ON_A_DAY = new RegExp(`\\bon (?:${DAYS})\\b(?! (?:evenings|mornings|nights|afternoons)\\b)`, 'i');
+const tellsAnOccasion = (answer: string) => RECENTLY.test(answer) || (ON_A_DAY.test(answer) && narrates(answer));
 /** The participant has never done it ("I've never used this before"): there is no last time to tell. */
 const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t (?:used|tried|done)|not used it)\b/i;
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:ended up|instead|so i (?:just|had to)|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i had to)\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:ended up|instead|so i (?:just|had to)|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
+/** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
+const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
 const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
+
+/** "What did you use for it before?" */
+const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
+/** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
+const TOLD_WHAT_BEFORE = /\b(?:used to|previously|switched from|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|we|i|switching|using))\b/i;
+/** "What, if anything, took longer than you expected?" */
+const ASKS_HOW_LONG = /\btook longer\b/i;
+/** An answer that says what took long ("reconnecting took 20 minutes"). */
+const TOLD_HOW_LONG = /\b(?:took|takes|take|spent|wasted)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b/i;
+/** "What would make the product more useful to you?" */
+const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
+/** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
+const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good|useful|handy))|i'?d (?:like|love)|what would (?:really )?help|if only|would make (?:it|my life|things))\b/i;
 
 /**
  * Whether a scripted question would ask for what the participant already said or has just
  * said did not happen: an example after they told one, or "what did you expect instead"
- * after "No, nothing slowed me down".
+ * after "No, nothing slowed me down". `answers` are this segment's, `all` the whole
+ * interview's. "partly": they said some of it, so the question is asked for the rest.
  */
-function answered(question: string, answers: string[]): boolean {
-  if (ASKS_FOR_EXAMPLE.test(question) && answers.some((a) => (words(a) >= 4 && TELLS_AN_OCCASION.test(a)) || NEVER_DONE.test(a))) return true;
+function answered(question: string, answers: string[], all: string[]): 'yes' | 'partly' | 'no' {
+  if (ASKS_FOR_EXAMPLE.test(question) && all.some((a) => (words(a) >= 4 && tellsAnOccasion(a)) || NEVER_DONE.test(a))) return 'yes';
+  if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a))) return 'yes';
+  if (ASKS_HOW_LONG.test(question) && answers.some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   const last = answers[answers.length - 1];
-  if (last === undefined) return false;
-  // What they did about the moment they just told, not about another one earlier in the segment; and only a
-  // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
-  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && TOLD_WHAT_THEY_DID.test(last)) return true;
-  return declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question));
+  if (last !== undefined) {
+    // What they did about the moment they just told, not about another one earlier in the segment; and only a
+    // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
+    if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && TOLD_WHAT_THEY_DID.test(last)) return 'yes';
+    if (declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
+  }
+  if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
+  return 'no';
 }
 
-/** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
-const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$/i;
-export const ACKNOWLEDGEMENT = "These questions are asked automatically, so I can't answer yours here, but the team will read it.";
-const NOTED = 'Noted for the team.';
-/** "Who are you?", "Is this a real person?" */
-const ASKS_WHO = /\b(?:who are you|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
-export const WHO_WE_ARE = 'These questions are asked automatically, not by a person. The team reads every answer.';
-/** "Can I go now?", "How long is this?" */
-const WANTS_TO_GO = /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish)|i (?:have|need|got) to go|are we (?:done|finished)|how long (?:is|will) this)\b/i;
-export const FREE_TO_GO = 'You can stop at any time with "End interview".';
-
-/** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
-const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
-
-/** "How did what go?", "Before what?", "Did what??": the question itself was not understood. */
-const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}what(?:\s+[\w']+){0,2}\?+$/i;
-const puzzled = (answer: string) => CLARIFY.test(answer.trim()) || ECHO.test(answer.trim()) || /^what\?+$/i.test(answer.trim());
 const UNCLEAR = 'Sorry, that was unclear. ';
-
-/**
- * What the built-in interviewer says first when the participant asked something of their own:
- * they are heard, not ignored. `said` is what the conductor has said in this interview: the
- * can't-answer line comes once in full, once briefly, then not again.
- */
-export function acknowledgement(answer: string, said = ''): string | null {
-  if (puzzled(answer)) return null;
-  const once = (line: string) => (said.includes(line) ? null : line);
-  if (ASKS_WHO.test(answer)) return once(WHO_WE_ARE);
-  if (WANTS_TO_GO.test(answer)) return once(FREE_TO_GO);
-  const asks = answer.split(/(?<=[.!?])\s+/).some((s) => /\?\s*$/.test(s) && !TAG_QUESTION.test(s) && words(s) >= 3);
-  if (!asks) return null;
-  return said.includes(ACKNOWLEDGEMENT) ? once(NOTED) : ACKNOWLEDGEMENT;
-}
+const MOVE_ON = "No problem, let's move on. ";
+const APART = 'Apart from what you mentioned, ';
 
 /**
  * One probe into a full answer that tells of trouble or a way around it, as a researcher
@@ -215,6 +218,8 @@ function probeFor(answer: string, said: string, later: string[]): string | null 
   for (const p of PROBES) {
     if (!p.cue.test(answer) || p.asked.test(said)) continue;
     if (p.story && HYPOTHETICAL.test(answer)) continue;
+    // What they did about the trouble, told after it ("…nothing happened, so I had to call him"): not asked again.
+    if (p.asked === ASKS_WHAT_THEY_DID && TOLD_WHAT_THEY_DID.test(answer.slice(p.cue.exec(answer)!.index))) continue;
     return p.question;
   }
   return null;
@@ -227,37 +232,58 @@ function probeFor(answer: string, said: string, later: string[]): string | null 
  * already answered; after the last, the segment is covered.
  */
 export const ruleInterviewer: Interviewer = {
-  async next(segment, turns, state) {
+  async next(segment, turns, state, earlier = []) {
     const questions = questionsOf(segment);
+    const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
+    const all = [...earlier, ...answers];
+    /** The next scripted question not answered yet, from `from` on. */
+    const ahead = (from: number, prefix = ''): { say: string | null; state: TalkState } => {
+      let question = from;
+      while (question < questions.length && answered(questions[question], answers, all) === 'yes') question++;
+      if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
+      const partly = answered(questions[question], answers, all) === 'partly' && !prefix;
+      const text = partly ? `${APART}${lowerFirst(questions[question])}` : questions[question];
+      return { say: `${prefix}${text}`, state: { question, follow_ups: 0 } };
+    };
     const last = turns[turns.length - 1];
-    if (!last) return { say: questions[0], state: NEW_TALK };
+    if (!last) return ahead(0);
     if (last.role !== 'participant') return { say: null, state };
     const asked = followUpsOf(state);
     const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
-    if (asked < MAX_FOLLOW_UPS && puzzled(last.text)) {
-      // The question again, with what this part of the interview is about.
+    const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text ?? questions[state.question] ?? '';
+    const heard = heardAs(last.text);
+    // A question about the interview, or a guess at what was meant, is answered (engine.ts), then the question is asked again.
+    if (heard === 'meta' || heard === 'guess') return { say: bare(lastAsked), state };
+    if (heard === 'puzzled') {
+      // Once the question again, with what this part of the interview is about; puzzled again, the interview moves on.
+      if (lastAsked.startsWith(UNCLEAR)) return ahead(state.question + 1, MOVE_ON);
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
       const about = /^(?:anything|other|misc)/i.test(segment.title) ? '' : `This part is about ${segment.title.charAt(0).toLowerCase()}${segment.title.slice(1).replace(/[.?!]+$/, '')}. `;
-      const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text.replace(UNCLEAR, '').replace(/^This part is about [^.]*\. /, '') ?? questions[state.question];
-      return { say: `${UNCLEAR}${about}${lastAsked}`, state: { question: state.question, follow_ups: asked + 1 } };
+      return { say: `${UNCLEAR}${about}${bare(lastAsked)}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
-    // Someone who wants to go is not pressed for more: the next question, or the end.
-    if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text) && !WANTS_TO_GO.test(last.text)) {
+    // Someone who would rather not say, who said it already or who wants to go is not pressed for more.
+    if (heard === 'skip' || heard === 'already' || heard === 'stop') return ahead(state.question + 1);
+    if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       const invited = /\banything else\b/i.test(questions[state.question] ?? '');
+      if (invited && SAYS_NO.test(last.text.trim())) return ahead(state.question + 1);
       const say = declines(last.text) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1));
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     } else if (asked === 0) {
       const probe = probeFor(last.text, said, questions.slice(state.question + 1));
       if (probe) return { say: probe, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     }
-    const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
-    let question = state.question + 1;
-    while (question < questions.length && answered(questions[question], answers)) question++;
-    if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
-    return { say: questions[question], state: { question, follow_ups: 0 } };
+    return ahead(state.question + 1);
   },
 };
+
+/** A question as the script words it, without what was said before it ("Sorry, that was unclear. …", "Apart from …"). */
+function bare(question: string): string {
+  const plain = question.replace(UNCLEAR, '').replace(MOVE_ON, '').replace(/^This part is about [^.]*\. /, '');
+  return plain.startsWith(APART) ? upperFirst(plain.slice(APART.length)) : plain;
+}
+const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 
 /** A talk segment ends after this many participant answers, whatever the model says. */
 const MAX_ANSWERS = 6;

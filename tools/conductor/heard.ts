@@ -1,0 +1,105 @@
+/**
+ * What a participant's message says besides an answer, as the built-in interviewer hears it:
+ * a question of their own, a wish to skip or to stop, "I already told you", a guess at what the
+ * question means. Each gets a short, plain reply before the interview goes on.
+ */
+
+const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
+const sentencesOf = (text: string) => text.trim().split(/(?<=[.!?])\s+/).filter(Boolean);
+
+/** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
+const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$/i;
+/** How a question starts, after an opener: "So, can it…", "And why does…". A rising "maybe a button?" is a suggestion, not a question. */
+const ASKING = /^(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hmm)[,\s]+)*(?:what|why|how|where|when|who|which|whose|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|am|have|has|isn'?t|aren'?t|don'?t|doesn'?t|didn'?t|can'?t|won'?t|wouldn'?t|any(?:one|body) )\b/i;
+
+/** A sentence that asks something of the interviewer. */
+export const asksSomething = (sentence: string) => /\?\s*$/.test(sentence) && !TAG_QUESTION.test(sentence) && words(sentence) >= 3 && ASKING.test(sentence.trim());
+
+/** "Who are you?", "Is this a real person?" */
+const ASKS_WHO = /\b(?:who are you|who is this|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
+/** "What is this for?", "Why are you asking?" */
+const ASKS_WHY = /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview)\b/i;
+/** "Does anyone read these?" */
+const ASKS_WHO_READS = /\b(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read\b/i;
+/** "Can I go now?", "I have to go" */
+const WANTS_TO_STOP = /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end)|i (?:have|need|got) to (?:go|leave|stop)|i(?:'d| would) like to stop|i want to (?:stop|leave|end))\b/i;
+/** "How long is this?", "Are we done?" */
+const ASKS_HOW_LONG = /\b(?:how long (?:is|will|does) this|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b/i;
+/** "I'd rather not answer that.", "Can we skip this one?" */
+const SKIPS =
+  /\b(?:(?:i'?d|i would) rather not|(?:i'?d )?prefer not to|(?:can|could) we skip|skip (?:this|that|it)\b|next question|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment)\b|^pass[.!]*$/i;
+/** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
+const ALREADY = /\b(?:i (?:already|just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
+/** "Oh, you mean paying the bill?" */
+const GUESSES = /^(?:oh,?\s*|so,?\s*|ah,?\s*)?(?:you mean|do you mean)\b.{2,80}\?+$/i;
+/** "Sorry for my English." */
+const APOLOGISES_FOR_ENGLISH = /\b(?:sorry|apologi[sz]e)\b[^.?!]{0,20}\bmy english\b|\bmy english (?:is|isn'?t) (?:not )?(?:very |so )?(?:good|great|perfect)\b/i;
+
+export const ACKNOWLEDGEMENT = "These questions are asked automatically, so I can't answer yours here, but the team will read it.";
+export const NOTED = 'Noted for the team.';
+export const WHO_WE_ARE = 'These questions are asked automatically, not by a person. The team reads every answer.';
+export const WHY_WE_ASK = 'This short interview helps the team that makes the product understand how people use it. They read every answer.';
+export const WHO_READS = 'Yes, the team that makes the product reads every answer.';
+export const FREE_TO_GO = 'You can stop at any time with "End interview".';
+export const STOPPING = 'Of course, we can stop here.';
+export const SKIPPED = 'Of course, we can skip that.';
+export const ALREADY_SAID = 'Sorry, you did. Thank you.';
+/** Neither yes nor no: the participant's reading of the question is the one worth hearing. */
+export const YOUR_READING = 'Whatever it means to you is what we would like to hear.';
+export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
+
+/** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
+const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
+/** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
+const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+){0,2}\?+$/i;
+/** The message, or its first sentence, says the question was not understood. */
+export function puzzled(message: string): boolean {
+  const first = sentencesOf(message)[0] ?? '';
+  return [message.trim(), first].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
+}
+
+/** What a message is, besides (or instead of) an answer. */
+export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'question' | null;
+
+/** The participant asks about the interview itself: who asks, why, who reads it. */
+const isMeta = (sentence: string) => ASKS_WHO.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
+
+export function heardAs(message: string): Heard {
+  const text = message.trim();
+  if (WANTS_TO_STOP.test(text)) return 'stop';
+  if (puzzled(text)) return 'puzzled';
+  if (SKIPS.test(text)) return 'skip';
+  if (ALREADY.test(text) && words(text) < 10) return 'already';
+  const said = sentencesOf(text);
+  if (said.length === 1 && GUESSES.test(text)) return 'guess';
+  // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
+  if (said.some(isMeta) && said.every((s) => isMeta(s) || words(s) <= 2)) return 'meta';
+  if (said.some(asksSomething)) return 'question';
+  return null;
+}
+
+/**
+ * What the built-in interviewer says first, if anything, so the participant knows they were
+ * heard. `said` is what the conductor has said in this interview: a line about the interview
+ * comes once; the can't-answer line comes once in full, once briefly, then not again.
+ */
+export function acknowledgement(message: string, said = ''): string | null {
+  const once = (line: string) => (said.includes(line) ? null : line);
+  const lines: Array<string | null> = [];
+  if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
+  const kind = heardAs(message);
+  if (kind === 'stop') lines.push(STOPPING);
+  else if (kind === 'skip') lines.push(SKIPPED);
+  else if (kind === 'already') lines.push(ALREADY_SAID);
+  else if (kind === 'guess') lines.push(YOUR_READING);
+  else if (kind === 'meta' || kind === 'question') {
+    const text = message.trim();
+    if (ASKS_WHO.test(text)) lines.push(once(WHO_WE_ARE));
+    else if (ASKS_WHY.test(text)) lines.push(once(WHY_WE_ASK));
+    else if (ASKS_WHO_READS.test(text)) lines.push(once(WHO_READS));
+    else if (ASKS_HOW_LONG.test(text)) lines.push(once(FREE_TO_GO));
+    else lines.push(said.includes(ACKNOWLEDGEMENT) ? once(NOTED) : ACKNOWLEDGEMENT);
+  }
+  const out = lines.filter((l): l is string => !!l);
+  return out.length ? out.join(' ') : null;
+}
