@@ -409,6 +409,12 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect(occasion[2]).toBeNull();
   });
 
+  it('digs into a mistake or a silent failure told in passing', async () => {
+    const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
+    expect((await talkThrough(use, ['Mostly fine, although I once sent 400 euros to the wrong account with it.']))[1]).toBe('What did you do then?');
+    expect((await talkThrough(use, ['I click export and nothing, no file, no message, it just sits there.']))[1]).toBe('What did you do then?');
+  });
+
   it('does not ask what they did when the answer says so after the trouble', async () => {
     const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
     expect((await talkThrough(use, ['i click export and nothing, no file, no message, and then i have to call him']))[1]).toBe('What would you change?');

@@ -206,7 +206,12 @@ const APART = 'Apart from what you mentioned, ';
  */
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i },
-  { cue: /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know)\b/i, question: 'What did you do then?', story: true, asked: ASKS_WHAT_THEY_DID },
+  {
+    cue: /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation))\b/i,
+    question: 'What did you do then?',
+    story: true,
+    asked: ASKS_WHAT_THEY_DID,
+  },
   { cue: /\b(?:wish|would be nice|i'?d like|if only|should just)\b/i, question: 'What would that look like for you?', story: false, asked: /\blook like\b/i },
 ];
 /** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
