@@ -62,7 +62,8 @@ describe('conductor', () => {
     expect(await c.next((f) => f.type === 'state')).toMatchObject({ awaiting: 'observe' });
     c.send({ type: 'event', event_type: 'click', event_line: 'clicked Export', data: { selector: '#export' } });
     c.send({ type: 'observe_done' });
-    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'ask', text: 'Could you tell me about the last time you exported a report?', segment_id: 'ask' });
+    // The notes were read: the next question says so, naming what they noted.
+    expect(await c.next((f) => f.type === 'message')).toMatchObject({ kind: 'ask', text: 'You noted Reports. Could you tell me about the last time you exported a report?', segment_id: 'ask' });
 
     c.send({ type: 'answer', text: 'Last week.' });
     expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'ask', text: expect.stringContaining('a bit more') });

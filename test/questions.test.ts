@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { questionPlan } from '../tools/conductor/questions.ts';
-import { followUp, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { ACKNOWLEDGEMENT, CLEAR_ENGLISH, FREE_TO_GO, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
@@ -413,6 +413,11 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
     expect((await talkThrough(use, ['Mostly fine, although I once sent 400 euros to the wrong account with it.']))[1]).toBe('What did you do then?');
     expect((await talkThrough(use, ['I click export and nothing, no file, no message, it just sits there.']))[1]).toBe('What did you do then?');
+  });
+
+  it('says the notes typed during the task were read', () => {
+    expect(notesHeard(['looking for Bills... nothing happened', 'found it under Purchases'])).toBe('You noted Purchases. ');
+    expect(notesHeard(['ok', 'hmm'])).toBe('Thank you for your notes. ');
   });
 
   it('does not ask what they did when the answer says so after the trouble', async () => {

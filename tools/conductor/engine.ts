@@ -6,7 +6,7 @@ import { ConflictError, DomainError, NotFoundError } from '../../core/errors.ts'
 import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
-import { NEW_TALK, modelInterviewer, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
+import { NEW_TALK, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
 import { acknowledgement, heardAs, STOPPING } from './heard.ts';
 import { endInterview, isEnded } from './end.ts';
 import { studyById } from '../studies/record.ts';
@@ -131,7 +131,10 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       }
       const first = await interviewer.next(segment, [], NEW_TALK, await saidBefore(services, interview.id, segment.id));
       if (first.say) {
-        say('ask', first.say, segment);
+        // Notes typed during the task just done were read: the first question says so.
+        const task = segments[state.segment - 1];
+        const notes = task?.mode === 'observe' && interviewer === ruleInterviewer ? (await segmentTurns(services, interview.id, task.id)).filter((t) => t.role === 'participant') : [];
+        say('ask', notes.length ? `${notesHeard(notes.map((t) => t.text))}${first.say}` : first.say, segment);
         state = { ...state, talk: first.state, awaiting: 'answer' };
         return;
       }

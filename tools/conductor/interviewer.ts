@@ -103,6 +103,12 @@ function mentionOf(answer: string, used: string): string | null {
   return null;
 }
 
+/** What opens the question after a task the participant typed notes during: their notes were read ("You noted the Bills page."). */
+export function notesHeard(notes: string[]): string {
+  const mention = notes.length ? mentionOf(notes[notes.length - 1], '') : null;
+  return mention ? `You noted ${mention}. ` : 'Thank you for your notes. ';
+}
+
 /** The answer tells something that happened (a verb in the past: "I clicked", "it was"), not just names a thing. */
 const narrates = (answer: string) =>
   parse(answer).some((s) =>
