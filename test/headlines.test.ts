@@ -94,6 +94,18 @@ describe('headlines and claims', () => {
     expect(remark?.claim).toBe('The participant reacts emotionally: "Oh, wonderful."');
   });
 
+  it('makes one card of a moment told over consecutive sentences, quoting them whole, headed by the surest one', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const told = "Honestly it was a mess. The export failed three times in a row. It kept saying the file was too big and I couldn't figure out why. So I gave up and copied the numbers into Excel by hand.";
+    const cards = await new LocalExtractor().extract([turn(0, 'interviewer', 'How did the export go?'), turn(1, 'participant', told)]);
+    const error = cards.filter((c) => c.signal_type === 'critical_error');
+    expect(error).toHaveLength(1);
+    expect(error[0].quote).toBe("The export failed three times in a row. It kept saying the file was too big and I couldn't figure out why.");
+    expect(told).toContain(error[0].quote); // verbatim
+    expect(error[0].headline).toBe('It kept saying the file was too big');
+    expect(cards.find((c) => c.signal_type === 'workaround')?.quote).toBe('So I gave up and copied the numbers into Excel by hand.');
+  });
+
   it("states the participant's goal in their words, without fillers or what came after it", async () => {
     const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
     const goals = async (text: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', 'What happened?'), turn(1, 'participant', text)])).map((c) => c.user_goal);

@@ -93,6 +93,8 @@ const mmss = (ms: number | null) => (ms == null ? null : clock(ms));
 export interface ParticipantSentence {
   turn: Turn;
   text: string;
+  /** Where the sentence starts in the turn's text. */
+  start: number;
   read: ReadSentence;
   context: SentenceContext;
 }
@@ -112,11 +114,11 @@ export function participantSentences(turns: Turn[]): ParticipantSentence[] {
     // Each sentence is parsed and its word cues read once: they are features of it and of its neighbours.
     const cues = said.map((x) => lexiconCues(x.text));
     const read = said.map((x) => readSentence(x.text));
-    for (const [index, { text }] of said.entries()) {
+    for (const [index, { text, start }] of said.entries()) {
       if (text.split(/\s+/).length < 2) continue;
       const cuesAround = { own: cues[index], before: cues[index - 1] ?? [], after: cues[index + 1] ?? [] };
       const neighbours = { before: read[index - 1]?.lemmas ?? [], after: read[index + 1]?.lemmas ?? [] };
-      out.push({ turn, text, read: read[index], context: { question, index, count: said.length, cues: cuesAround, neighbours } });
+      out.push({ turn, text, start, read: read[index], context: { question, index, count: said.length, cues: cuesAround, neighbours } });
     }
   }
   return out;
@@ -138,37 +140,68 @@ export class LocalExtractor implements Extractor {
   }
 
   async extract(turns: Turn[]): Promise<ExtractedEvidence[]> {
-    const out: ExtractedEvidence[] = [];
-    for (const { turn, text, read, context } of participantSentences(turns)) {
-      const types = this.model.types(sentenceFeatures(read, context));
-      if (!types.length) continue;
-      const question = context.question;
-      const goal = goalOf(turn.text);
-      // One parse per sentence, however many types it carries.
-      const told = describe(text);
-      const at = mmss(turn.start_ms);
-      for (const { type, p } of types) {
-        out.push({
-          signal_type: type,
-          target_surface: surfaceOf(text),
-          quote: text,
-          segment_id: turn.segment_id,
-          confidence: Number(Math.min(0.95, p).toFixed(2)),
-          intensity: intensityOf(text),
-          evidence_grade: gradeOf(text),
-          headline: told?.headline ?? labelled(type, text),
-          claim: told?.claim ?? (text.length <= 120 ? `${CLAIM[type]}: "${text.trim()}"` : `${CLAIM[type]}.`),
-          reconstruction: question ? `Asked "${question}", the participant said: "${text}"` : `The participant said: "${text}"`,
-          observed_facts: [`The participant said: "${text}"`, ...(question ? [`In answer to: "${question}"`] : []), ...(at ? [`At ${at} in the interview`] : [])],
-          user_goal: goal,
-          outcome: OUTCOME[type] ?? null,
-        });
-      }
+    const found: Told[] = [];
+    for (const sentence of participantSentences(turns)) {
+      for (const { type, p } of this.model.types(sentenceFeatures(sentence.read, sentence.context))) found.push({ type, p, sentences: [sentence], surest: sentence });
     }
-    return mergeRetold(out);
+    return mergeRetold(tellsOnce(found).map(evidenceOf));
   }
 }
 
+/** A type the model found, in one sentence or a run of consecutive ones of one turn. */
+interface Told {
+  type: SignalType;
+  p: number;
+  sentences: ParticipantSentence[];
+  /** The sentence the model is surest carries the type: the headline and claim are made from it. */
+  surest: ParticipantSentence;
+}
+
+/** At most this many sentences in one run: a quote stays a moment, not a monologue. */
+const RUN_MAX = 3;
+
+/**
+ * One moment told over consecutive sentences of a turn ("The export failed. It said the file was
+ * too big.") is one card quoting them all, not one card per sentence.
+ */
+function tellsOnce(found: Told[]): Told[] {
+  const out: Told[] = [];
+  for (const f of found) {
+    const s = f.sentences[0];
+    const run = out.findLast((o) => o.type === f.type && o.sentences.at(-1)!.turn === s.turn);
+    const last = run?.sentences.at(-1);
+    if (run && last && last.context.index === s.context.index - 1 && run.sentences.length < RUN_MAX) {
+      run.sentences.push(s);
+      if (f.p > run.p) Object.assign(run, { p: f.p, surest: s });
+    } else out.push({ ...f, sentences: [s] });
+  }
+  return out;
+}
+
+/** The card for a run: the quote spans its sentences verbatim; headline and claim come from its surest sentence. */
+function evidenceOf({ type, p, sentences: run, surest }: Told): ExtractedEvidence {
+  const { turn, context } = run[0];
+  const last = run.at(-1)!;
+  const text = turn.text.slice(run[0].start, last.start + last.text.length);
+  const question = context.question;
+  const told = describe(surest.text);
+  const at = mmss(turn.start_ms);
+  return {
+    signal_type: type,
+    target_surface: surfaceOf(text),
+    quote: text,
+    segment_id: turn.segment_id,
+    confidence: Number(Math.min(0.95, p).toFixed(2)),
+    intensity: intensityOf(text),
+    evidence_grade: gradeOf(text),
+    headline: told?.headline ?? labelled(type, text),
+    claim: told?.claim ?? (text.length <= 120 ? `${CLAIM[type]}: "${text.trim()}"` : `${CLAIM[type]}.`),
+    reconstruction: question ? `Asked "${question}", the participant said: "${text}"` : `The participant said: "${text}"`,
+    observed_facts: [`The participant said: "${text}"`, ...(question ? [`In answer to: "${question}"`] : []), ...(at ? [`At ${at} in the interview`] : [])],
+    user_goal: goalOf(turn.text),
+    outcome: OUTCOME[type] ?? null,
+  };
+}
 const STOP = new Set(['that', 'this', 'with', 'have', 'just', 'really', 'then', 'they', 'them', 'there', 'when', 'what', 'like', 'because', 'were', 'was', 'from', 'into', 'would', 'could', 'about', 'again', 'some', 'even', 'still', 'very', 'know', 'mean', 'yeah', 'well', 'thing', 'things', 'it\'s', 'i\'m', 'didn\'t', 'don\'t']);
 const contentWords = (text: string) => new Set(text.toLowerCase().match(/[a-z']{4,}/g)?.filter((w) => !STOP.has(w)) ?? []);
 
