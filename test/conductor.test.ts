@@ -308,6 +308,22 @@ describe('what the participant hears', () => {
     for (const t of conductorTurns(c)) expect(directedText(t.text), t.text).toBeNull();
   });
 
+  it('lets a participant go in the middle of the task', async () => {
+    const id = await consentedInterview({}, 'starter-study');
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    for (const answer of ['Paying supplier bills. Until March we did it all in Excel, and on Tuesday I paid three suppliers and one payment bounced.', 'I called the bank and paid that one again by hand.']) {
+      await c.next((f) => f.type === 'state' && f.awaiting === 'answer');
+      c.send({ type: 'answer', text: answer });
+    }
+    await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+    c.send({ type: 'answer', text: 'Sorry, I have to go now.' });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor' && f.kind !== 'observe')).toMatchObject({ kind: 'speak', text: STOPPING });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'closing', segment_id: 'thanks' });
+    await c.next((f) => f.type === 'ended');
+    await c.close();
+  });
+
   it('asks something sensible about the segment title when the instruction is empty, all coaching, very long or not English', async () => {
     const odd = {
       version: 2,

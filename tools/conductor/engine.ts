@@ -155,6 +155,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
   } else if (input.type === 'answer' && state.awaiting === 'observe') {
     // Thinking aloud in writing while they work: kept in the transcript, and the conductor stays silent.
     say('answer', input.text, segments[state.segment], 'participant');
+    if (heardAs(input.text) === 'stop') return letGo(segments[state.segment]);
   } else if (input.type === 'answer') {
     if (state.awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
     const segment = segments[state.segment];
@@ -165,14 +166,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       m.audio_chunk_index = input.spoken.chunk_index;
       if (input.spoken.started_ms !== null) m.timestamp_ms = Math.min(m.timestamp_ms, input.spoken.started_ms);
     }
-    if (heardAs(input.text) === 'stop') {
-      // Someone who wants to go is let go: the study's closing words (or the generic ones), and the interview ends.
-      say('speak', STOPPING, segment);
-      const closing = segments.length - 1;
-      state = { ...state, segment: segments[closing]?.mode === 'speak' && closing > state.segment ? closing : segments.length, talk: NEW_TALK, awaiting: null };
-      await enter();
-      return done();
-    }
+    if (heardAs(input.text) === 'stop') return letGo(segment);
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, await conductorSaid(services, interview.id)) : null;
     if (heard) say('speak', heard, segment);
@@ -191,6 +185,15 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     await enter();
   }
   return done();
+
+  /** Someone who wants to go is let go: the study's closing words (or the generic ones), and the interview ends. */
+  async function letGo(segment: Segment): Promise<Plan> {
+    say('speak', STOPPING, segment);
+    const closing = segments.length - 1;
+    state = { ...state, segment: segments[closing]?.mode === 'speak' && closing > state.segment ? closing : segments.length, talk: NEW_TALK, awaiting: null };
+    await enter();
+    return done();
+  }
 
   function done(): Plan {
     const current = segments[state.segment];
