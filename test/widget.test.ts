@@ -9,6 +9,7 @@ import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
 import { directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
 import { ACKNOWLEDGEMENT } from '../tools/conductor/interviewer.ts';
+import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 
 const invitation = {
   ...validInvitation,
@@ -46,8 +47,10 @@ let o: Awaited<ReturnType<typeof ownerWithProject>>;
 let site: Awaited<ReturnType<typeof customerSite>>;
 let other: Awaited<ReturnType<typeof customerSite>>;
 let studyRef: string;
+let fake: FakeOpenAI;
 
 beforeAll(async () => {
+  fake = await fakeOpenAI('sk-widget-test');
   svc = await startTestService({ env: { WORKER: 'on', OUTBOUND_ALLOW_LOOPBACK: 'true' } });
   o = await ownerWithProject(svc, 'widget@example.com', 'Shop');
   site = await customerSite(`${svc.url}/sdk/widget.js`, o.project.public_key);
@@ -65,6 +68,7 @@ afterAll(async () => {
   await site?.close();
   await other?.close();
   await svc?.stop();
+  await fake?.close();
 });
 
 describe('widget in Chromium', () => {
@@ -140,7 +144,7 @@ describe('widget in Chromium', () => {
     expect(sessions).toHaveLength(1);
     const id = sessions[0].id;
     const detail = (await o.call('GET', `/sessions/${id}`)).body.session;
-    expect(detail).toMatchObject({ status: 'completed', consent_data_use: true, consent_recording: false, consent_version: 'widget-2026-11', source: 'widget' });
+    expect(detail).toMatchObject({ status: 'completed', consent_data_use: true, consent_recording: false, consent_version: 'widget-2026-11-28', source: 'widget' });
     expect(detail.messages.filter((m: any) => m.role === 'participant')).toHaveLength(2);
     const done = await settled(o.call, id);
     expect(done.status).toBe('processed');
@@ -204,6 +208,9 @@ describe('widget in Chromium', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Start the conversation' }).click();
     await dialog.getByLabel('I agree that my answers may be used for research.').check();
+    // Without a voice, nothing is recorded, so nothing asks to record (the widget never records the screen).
+    expect(await dialog.getByRole('checkbox').count()).toBe(1);
+    expect(await dialog.getByText(/record|screen/i).count()).toBe(0);
     expect(await dialog.getByText(/Consent copy|widget-20/).count()).toBe(0); // the copy's version is recorded, not shown
     await dialog.getByText('While you show us a task, we also note what you click on this page.', { exact: false }).waitFor(); // clicks are recorded while observing
     await dialog.getByRole('button', { name: 'Continue' }).click();
@@ -251,6 +258,30 @@ describe('widget in Chromium', () => {
     expect(await last.getByText('Help us improve').isVisible()).toBe(false);
     for (const t of turns) expect(directedText(t), t).toBeNull();
     expect(turns.filter((t) => /example|last time|at that point/.test(t))).toEqual([]);
+    const [session] = (await fresh.call('GET', '/sessions')).body.sessions;
+    expect((await fresh.call('GET', `/sessions/${session.id}`)).body.session).toMatchObject({ interview_mode: 'text', consent_data_use: true, consent_recording: false });
+    await page.close();
+  });
+
+  it('asks to record only the voice, and only where voice is offered; a participant who agrees and then types is not stored as recorded', async () => {
+    const voiced = await ownerWithProject(svc, 'voiced-widget@example.com', 'Voiced');
+    expect((await voiced.call('PATCH', '/settings', { openai_api_key: 'sk-widget-test', openai_base_url: fake.url })).status).toBe(200);
+    const page = await browser.newPage();
+    await page.goto((await voiced.call('GET', '/widget-setup')).body.demo_url);
+    await page.locator('.vb-launcher').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Start the conversation' }).click();
+    await dialog.getByLabel('I agree that my answers may be used for research.').check();
+    // Exactly what would be recorded, and nothing about the screen.
+    expect(await dialog.getByRole('checkbox').count()).toBe(2);
+    await dialog.getByLabel('You may record my voice if I choose to answer out loud (optional).').check();
+    expect(await dialog.getByText(/screen/i).count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByText('How would you like to answer?').waitFor();
+    await dialog.getByRole('button', { name: 'Type' }).click();
+    await dialog.getByRole('log', { name: 'Conversation' }).getByText('Tell me more.').waitFor();
+    const [session] = (await voiced.call('GET', '/sessions')).body.sessions;
+    expect((await voiced.call('GET', `/sessions/${session.id}`)).body.session).toMatchObject({ interview_mode: 'text', consent_data_use: true, consent_recording: false });
     await page.close();
   });
 });

@@ -1,7 +1,7 @@
 import { h, uid } from './dom.ts';
 
 /** Bumped whenever the consent copy below changes; recorded with each decision. */
-export const CONSENT_VERSION = 'widget-2026-11';
+export const CONSENT_VERSION = 'widget-2026-11-28';
 
 export interface ConsentChoice {
   consent_data_use: boolean;
@@ -9,19 +9,24 @@ export interface ConsentChoice {
   consent_version: string;
 }
 
-/** Asks for data-use consent (required to go on) and recording consent (optional). */
-export function consentView(copy: string | null, onDecide: (c: ConsentChoice) => void): Node[] {
+/**
+ * Asks for data-use consent (required to go on) and, only when the interview can record the
+ * participant's voice (`recording` is 'voice'), for that recording (optional). Nothing else is
+ * ever recorded, so nothing else is asked for.
+ */
+export function consentView(copy: string | null, recording: 'voice' | null, onDecide: (c: ConsentChoice) => void): Node[] {
   const dataId = uid('vb-consent-data');
   const recId = uid('vb-consent-rec');
   const data = h('input', { type: 'checkbox', id: dataId });
-  const rec = h('input', { type: 'checkbox', id: recId });
+  const rec = recording === 'voice' ? h('input', { type: 'checkbox', id: recId }) : null;
   const go = h('button', { type: 'button', class: 'vb-primary', disabled: true }, 'Continue');
   data.addEventListener('change', () => (go.disabled = !data.checked));
-  go.addEventListener('click', () => onDecide({ consent_data_use: data.checked, consent_recording: rec.checked, consent_version: CONSENT_VERSION }));
-  return [
+  go.addEventListener('click', () => onDecide({ consent_data_use: data.checked, consent_recording: rec?.checked ?? false, consent_version: CONSENT_VERSION }));
+  const nodes: Array<Node | null> = [
     h('p', {}, copy ?? 'Before we start: your answers help the team improve the product. They are stored securely and used only for research. While you show us a task, we also note what you click on this page.'),
     h('div', { class: 'vb-check' }, data, h('label', { for: dataId }, 'I agree that my answers may be used for research.')),
-    h('div', { class: 'vb-check' }, rec, h('label', { for: recId }, 'You may also record my screen and voice (optional).')),
+    rec && h('div', { class: 'vb-check' }, rec, h('label', { for: recId }, 'You may record my voice if I choose to answer out loud (optional).')),
     go,
   ];
+  return nodes.filter((n): n is Node => n !== null);
 }

@@ -167,11 +167,12 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     const mic = mode === 'voice' ? await microphone() : { stream: null, notice: null };
     if (!mic.stream) mode = 'text';
     const { session } = await api.post<{ session: { id: string } }>('/api/sdk/sessions', { study_id: study.ref, interview_mode: mode, ...(screenerResponseId ? { screener_response_id: screenerResponseId } : {}) });
-    await api.post(`/api/sdk/sessions/${session.id}/consent`, consent);
+    // A text interview records nothing: agreeing to a voice recording that never happens is not stored as consent to one.
+    await api.post(`/api/sdk/sessions/${session.id}/consent`, { ...consent, consent_recording: consent.consent_recording && mode === 'voice' });
     await startInterview(session.id, undefined, mode, mic.stream, mic.notice);
   };
 
-  const showInvite = () => (panel.retitle(null), panel.show(...inviteView(inv, () => panel.show(...consentView(null, (c) => (c.consent_data_use ? begin(c).catch(fail) : thanks('No problem. Thanks anyway!')))))));
+  const showInvite = () => (panel.retitle(null), panel.show(...inviteView(inv, () => panel.show(...consentView(null, study.voice?.available ? 'voice' : null, (c) => (c.consent_data_use ? begin(c).catch(fail) : thanks('No problem. Thanks anyway!')))))));
   launcher?.addEventListener('click', () => {
     if (panel.isOpen()) return panel.close();
     if (teaser) teaser.hidden = true;
