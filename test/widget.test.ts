@@ -120,24 +120,29 @@ describe('widget in Chromium', () => {
     await dataUse.focus();
     await page.keyboard.press('Space');
     await dialog.getByRole('button', { name: 'Continue' }).click();
-    const log = dialog.getByRole('log', { name: 'Conversation' });
+    // Once the conversation runs, the heading no longer asks the invitation's question.
+    const interview = page.getByRole('dialog', { name: 'Interview' });
+    const log = interview.getByRole('log', { name: 'Conversation' });
     await log.getByText('Could you tell me about the last time you exported a report?').waitFor();
     expect(await log.textContent()).toContain('Welcome, thanks for joining.');
+    expect(await interview.getByText('Help us improve checkout').count()).toBe(0);
+    expect(await interview.getByText('Research', { exact: true }).isVisible()).toBe(false);
     await page.screenshot({ path: path.join(ARTIFACTS, 'widget-interview.png') });
-    const answer = dialog.getByLabel('Your answer');
+    const answer = interview.getByLabel('Your answer');
     await answer.fill('Last week.');
     await page.keyboard.press('Enter');
     await log.getByText('Could you say a bit more about that?').waitFor();
 
     // A reload mid-interview resumes the same conversation.
     await page.reload();
-    const resumed = page.getByRole('dialog');
+    const resumed = page.getByRole('dialog', { name: 'Interview' });
     await resumed.getByRole('log').getByText('Could you say a bit more about that?').waitFor();
     expect(await resumed.getByRole('log').textContent()).toContain('Last week.');
     await resumed.getByLabel('Your answer').fill("I couldn't find the export button anywhere and it was really frustrating, so I gave up and took screenshots instead.");
     await resumed.getByRole('button', { name: 'Send' }).click();
-    await resumed.getByText('That is everything I wanted to ask. Thank you for your time!').waitFor();
-    await resumed.getByText('Your answers have been sent to the team.').waitFor();
+    const finished = page.getByRole('dialog', { name: 'Thank you' });
+    await finished.getByText('That is everything I wanted to ask. Thank you for your time!').waitFor();
+    await finished.getByText('Your answers have been sent to the team.').waitFor();
     await page.screenshot({ path: path.join(ARTIFACTS, 'widget-done.png') });
 
     const sessions = (await o.call('GET', '/sessions')).body.sessions.filter((s: any) => s.study_ref === studyRef);
@@ -215,8 +220,9 @@ describe('widget in Chromium', () => {
     await dialog.getByText('While you show us a task, we also note what you click on this page.', { exact: false }).waitFor(); // clicks are recorded while observing
     await dialog.getByRole('button', { name: 'Continue' }).click();
 
-    const log = dialog.getByRole('log', { name: 'Conversation' });
-    const answer = dialog.getByLabel('Your answer');
+    const live = page.getByRole('dialog', { name: 'Interview' });
+    const log = live.getByRole('log', { name: 'Conversation' });
+    const answer = live.getByLabel('Your answer');
     const asked = async (question: string) => {
       await log.getByText(question).waitFor();
       return (await log.locator('.vb-msg-conductor').allInnerTexts()).map((t) => t.replace(/^Interviewer:\s*/, ''));
@@ -234,11 +240,11 @@ describe('widget in Chromium', () => {
     await reply('A spreadsheet and a lot of email, honestly.');
     await asked('Could you show me how you would do what you came to do today, thinking aloud as you go?');
     // While observing, a text interview takes what the participant notices as they go, and the interviewer stays silent.
-    await dialog.getByText("Use the page as you normally would. Type what you notice as you go, then press I'm done.").waitFor();
+    await live.getByText("Use the page as you normally would. Type what you notice as you go, then press I'm done.").waitFor();
     expect(await answer.getAttribute('placeholder')).toBe('Type what you notice as you go (optional)…');
     await reply('Export is under Settings, not Reports, took me a while.');
     await log.getByText('Export is under Settings, not Reports, took me a while.').waitFor();
-    await dialog.getByRole('button', { name: "I'm done" }).click();
+    await live.getByRole('button', { name: "I'm done" }).click();
     await asked('How did it go for you?');
     await reply('Fine.');
     await asked('Could you say a bit more about that?');

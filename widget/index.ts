@@ -65,6 +65,9 @@ function boot(): void {
   });
 }
 
+/** The panel's heading while the interview runs (a study's title is the team's, not the participant's). */
+const INTERVIEW_HEADING = 'Interview';
+
 const FALLBACK: Invitation = {
   launcher: { label: 'Share feedback', icon: 'feedback' },
   presentation_mode: 'passive',
@@ -139,6 +142,8 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     const started = await api.post<{ ws_url: string; session_token: string }>(`/api/sdk/conductor/${sessionId}/start`, { ...page, ...(sessionToken ? { session_token: sessionToken } : {}) });
     const voice = mode === 'voice' && stream ? voiceFor(sessionId, stream) : undefined;
     sessionStorage.setItem(storeKey, JSON.stringify({ sessionId, studyRef: study.ref, sessionToken: started.session_token, mode: voice ? 'voice' : 'text' } satisfies Resume));
+    // The invitation's question no longer fits once the conversation runs: a neutral heading instead.
+    panel.retitle(INTERVIEW_HEADING);
     live = interviewView(started.ws_url, host, study.allowed_selectors, (closing) => {
       sessionStorage.removeItem(storeKey);
       live?.close();
