@@ -165,6 +165,7 @@ describe('voice interview in the widget (transcription path)', () => {
     await page.keyboard.press('Enter');
     expect(await shadow(page, `root.activeElement.getAttribute('aria-pressed')`)).toBe('true');
     await click(page, 'End interview');
+    await click(page, 'End');
     await waitFor(page, `root.textContent.includes('Your answers have been sent to the team.')`);
     await page.close();
   }, 120_000);

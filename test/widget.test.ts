@@ -160,6 +160,61 @@ describe('widget in Chromium', () => {
     await page.close();
   });
 
+  it('asks before ending: "End interview" looks nothing like "I\'m done" and offers End or Keep going inline, by keyboard', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${site.origin}/app/reports`);
+    await page.locator('.vb-launcher').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('dialog').getByLabel('I agree that my answers may be used for research.').check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+    const live = page.getByRole('dialog', { name: 'Interview' });
+    const log = live.getByRole('log', { name: 'Conversation' });
+    await log.getByText('Could you tell me about the last time you exported a report?').waitFor();
+
+    // Not a twin of "I'm done": another row, no fill, no border, smaller, muted.
+    const looks = (await shadow(page, `(() => {
+      const b = (t) => [...root.querySelectorAll('button')].find((x) => x.textContent === t);
+      const s = (t) => { const c = getComputedStyle(b(t)); return { bg: c.backgroundColor, border: c.borderTopStyle, size: c.fontSize }; };
+      return { end: s('End interview'), done: s("I'm done"), sameRow: b('End interview').parentElement === b("I'm done").parentElement };
+    })()`)) as { end: Record<string, string>; done: Record<string, string>; sameRow: boolean };
+    expect(looks.sameRow).toBe(false);
+    expect(looks.end).toEqual({ bg: 'rgba(0, 0, 0, 0)', border: 'none', size: '13px' });
+    expect(looks.done.bg).toBe('rgb(10, 122, 90)');
+
+    const focused = () => shadow(page, `root.activeElement && root.activeElement.textContent`);
+    await live.getByRole('button', { name: 'End interview' }).focus();
+    await page.keyboard.press('Enter');
+    const confirm = live.getByRole('group', { name: 'End the interview now?' });
+    await confirm.waitFor();
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-end-confirm-phone.png') });
+    expect(await focused()).toBe('Keep going');
+    expect(await live.getByRole('button', { name: 'End interview' }).isVisible()).toBe(false);
+    // Escape keeps going: the panel stays open and the interview carries on.
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'hidden' });
+    expect(await live.isVisible()).toBe(true);
+    expect(await focused()).toBe('End interview');
+    await live.getByLabel('Your answer').fill('Last week.');
+    await page.keyboard.press('Enter');
+    await log.getByText('Could you say a bit more about that?').waitFor();
+    // Keep going by its button, too.
+    await live.getByRole('button', { name: 'End interview' }).click();
+    await confirm.getByRole('button', { name: 'Keep going' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(await focused()).toBe('End interview');
+    // End, reached by keyboard, ends it.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('End');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Thank you' }).waitFor();
+    const mine = (await o.call('GET', '/sessions')).body.sessions.filter((s: any) => s.study_ref === studyRef).sort((a: any, b: any) => b.created_at.localeCompare(a.created_at))[0];
+    const detail = (await o.call('GET', `/sessions/${mine.id}`)).body.session;
+    expect(detail.status).toBe('completed');
+    expect(detail.messages.filter((m: any) => m.role === 'participant').map((m: any) => m.content)).toEqual(['Last week.']);
+    await page.close();
+  });
+
   it('shows nothing on a site whose origin the study does not allow, records why, and creates no interview', async () => {
     const before = (await o.call('GET', '/sessions')).body.sessions.length;
     const page = await browser.newPage();

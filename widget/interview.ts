@@ -1,4 +1,4 @@
-import { h } from './dom.ts';
+import { h, uid } from './dom.ts';
 import type { ConductorMessage } from './types.ts';
 import { levelMonitor, listen, recordContinuously, speak, stopSpeaking, type Listening } from './voice.ts';
 import type { RealtimeCall, RealtimeHandlers } from './realtime.ts';
@@ -48,7 +48,13 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   send.style.alignSelf = 'auto';
   const compose = h('div', { class: 'vb-compose' }, answer, send);
   const done = h('button', { type: 'button', class: 'vb-primary' }, "I'm done");
-  const end = h('button', { type: 'button', class: 'vb-secondary' }, 'End interview');
+  // Ending is for good, so it asks first, inline; and it looks nothing like "I'm done".
+  const end = h('button', { type: 'button', class: 'vb-quiet' }, 'End interview');
+  const confirmId = uid('vb-confirm');
+  const endNow = h('button', { type: 'button', class: 'vb-danger' }, 'End');
+  const keepGoing = h('button', { type: 'button', class: 'vb-secondary' }, 'Keep going');
+  const confirm = h('div', { class: 'vb-confirm', role: 'group', 'aria-labelledby': confirmId, hidden: true },
+    h('p', { id: confirmId }, 'End the interview now?'), h('div', { class: 'vb-row' }, endNow, keepGoing));
   let awaiting: string | null = null;
   let ended = false;
   let closed = false;
@@ -178,7 +184,22 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     frame({ type: 'observe_done' });
     setAwaiting(null);
   });
-  end.addEventListener('click', () => {
+  const askToEnd = (asking: boolean) => {
+    confirm.hidden = !asking;
+    end.hidden = asking;
+    (asking ? keepGoing : end).focus();
+  };
+  end.addEventListener('click', () => askToEnd(true));
+  keepGoing.addEventListener('click', () => askToEnd(false));
+  confirm.addEventListener('keydown', (e) => {
+    // Escape here means "keep going", not "close the panel".
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    e.stopPropagation();
+    askToEnd(false);
+  });
+  endNow.addEventListener('click', () => {
+    endNow.disabled = keepGoing.disabled = true;
     listening?.cancel();
     stopSpeaking();
     void hangUp().then(() => frame({ type: 'end' }));
@@ -318,7 +339,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   setAwaiting(null);
   connect();
   return {
-    nodes: [log, voiceBar, compose, h('div', { class: 'vb-row' }, done, end), status],
+    nodes: [log, voiceBar, compose, h('div', { class: 'vb-row' }, done), status, h('div', { class: 'vb-row vb-end' }, end, confirm)],
     close() {
       closed = true;
       listening?.cancel();

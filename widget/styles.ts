@@ -61,6 +61,11 @@ export function stylesFor(inv: Invitation): string {
 .vb-primary { align-self: stretch; padding: 10px 14px; border: 0; border-radius: 10px; background: var(--vb-brand); color: var(--vb-fg); font: inherit; font-weight: 600; cursor: pointer; }
 .vb-primary:disabled { opacity: .5; cursor: not-allowed; }
 .vb-secondary { padding: 8px 12px; border: 1px solid var(--vb-line); border-radius: 10px; background: transparent; color: var(--vb-text); font: inherit; cursor: pointer; }
+.vb-quiet { padding: 4px 2px; border: 0; background: transparent; color: var(--vb-muted); font: inherit; font-size: 13px; text-decoration: underline; text-underline-offset: 2px; cursor: pointer; }
+.vb-danger { padding: 8px 14px; border: 0; border-radius: 10px; background: #b3261e; color: #ffffff; font: inherit; font-weight: 600; cursor: pointer; }
+.vb-danger:disabled, .vb-secondary:disabled { opacity: .5; cursor: not-allowed; }
+.vb-end { justify-content: flex-end; border-top: 1px solid var(--vb-line); padding-top: 8px; }
+.vb-confirm { display: grid; gap: 8px; width: 100%; }
 .vb-check { display: flex; gap: 8px; align-items: start; }
 .vb-small { font-size: 12px; color: var(--vb-muted); }
 .vb fieldset { margin: 0; padding: 0; border: 0; display: grid; gap: 6px; }
