@@ -93,7 +93,7 @@ describe('voice interview over a realtime call', () => {
   it('relays the SDP, starts the session with the segment as instructions, stores both sides as messages and uploads the recording', async () => {
     const page = await browser.newPage();
     await chooseVoice(page, `${site.origin}/reports`);
-    await waitFor(page, `root.textContent.includes('Your answers have been sent to the team.')`, 120_000);
+    await waitFor(page, `root.textContent.includes('You can close this panel.')`, 120_000);
 
     // The proxy started the call with the current segment's instruction and no replies of the model's own.
     expect(fake.realtimeSessions).toHaveLength(1);

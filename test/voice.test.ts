@@ -90,10 +90,10 @@ describe('voice interview in the widget (transcription path)', () => {
     // The first spoken answer becomes the participant's first message.
     await waitFor(page, `root.querySelectorAll('.vb-msg-participant').length >= 1`);
     fake.transcriptSegments = [{ start: 0, end: 3, text: 'I wish the export kept my filters.' }];
-    await waitFor(page, `root.querySelectorAll('.vb-msg-participant').length >= 2 || root.textContent.includes('Your answers have been sent to the team.')`);
+    await waitFor(page, `root.querySelectorAll('.vb-msg-participant').length >= 2 || root.textContent.includes('You can close this panel.')`);
     await page.screenshot({ path: path.join(ARTIFACTS, 'widget-voice-phone.png') });
     // Follow-ups may ask for more; answer until the interview ends.
-    await waitFor(page, `root.textContent.includes('Your answers have been sent to the team.')`, 120_000);
+    await waitFor(page, `root.textContent.includes('You can close this panel.')`, 120_000);
 
     const sessions = (await o.call('GET', '/sessions?limit=10')).body.sessions as any[];
     const session = sessions.find((s) => s.interview_mode === 'voice');
@@ -166,7 +166,7 @@ describe('voice interview in the widget (transcription path)', () => {
     expect(await shadow(page, `root.activeElement.getAttribute('aria-pressed')`)).toBe('true');
     await click(page, 'End interview');
     await click(page, 'End');
-    await waitFor(page, `root.textContent.includes('Your answers have been sent to the team.')`);
+    await waitFor(page, `root.textContent.includes('You can close this panel.')`);
     await page.close();
   }, 120_000);
 

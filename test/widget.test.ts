@@ -39,6 +39,9 @@ async function customerSite(widgetSrc: string, key: string) {
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+/** The lines of the panel's body (below its heading) on the last screen. */
+const lastScreen = (page: Page) => shadow(page, `[...root.querySelectorAll('.vb-body > *')].map((e) => e.textContent)`) as Promise<string[]>;
+
 const shadow = (page: Page, expr: string) => page.evaluate(`(() => { const root = document.querySelector('#verbatim-widget').shadowRoot; return ${expr}; })()`);
 
 let svc: TestService;
@@ -142,7 +145,7 @@ describe('widget in Chromium', () => {
     await resumed.getByRole('button', { name: 'Send' }).click();
     const finished = page.getByRole('dialog', { name: 'Thank you' });
     await finished.getByText('That is everything I wanted to ask. Thank you for your time!').waitFor();
-    await finished.getByText('Your answers have been sent to the team.').waitFor();
+    expect(await lastScreen(page)).toEqual(['That is everything I wanted to ask. Thank you for your time!', 'You can close this panel.']);
     await page.screenshot({ path: path.join(ARTIFACTS, 'widget-done.png') });
 
     const sessions = (await o.call('GET', '/sessions')).body.sessions.filter((s: any) => s.study_ref === studyRef);
@@ -208,6 +211,8 @@ describe('widget in Chromium', () => {
     expect(await focused()).toBe('End');
     await page.keyboard.press('Enter');
     await page.getByRole('dialog', { name: 'Thank you' }).waitFor();
+    // Ended before the script's closing words: a plain line, no second thank-you.
+    expect(await lastScreen(page)).toEqual(['Your answers have been sent.', 'You can close this panel.']);
     const mine = (await o.call('GET', '/sessions')).body.sessions.filter((s: any) => s.study_ref === studyRef).sort((a: any, b: any) => b.created_at.localeCompare(a.created_at))[0];
     const detail = (await o.call('GET', `/sessions/${mine.id}`)).body.session;
     expect(detail.status).toBe('completed');
@@ -315,7 +320,11 @@ describe('widget in Chromium', () => {
     // The closing words stay on the last screen, under a heading that no longer asks; nothing written for the interviewer reached the participant.
     const last = page.getByRole('dialog', { name: 'Thank you' });
     await last.getByText(starterScript.segments.at(-1)!.speak_text!).waitFor();
-    await last.getByText('Your answers have been sent to the team.').waitFor();
+    // The closing words, then what to do now: nothing that thanks or names the team again.
+    const lines = await lastScreen(page);
+    expect(lines).toEqual([starterScript.segments.at(-1)!.speak_text!, 'You can close this panel.']);
+    expect(`${await last.getByRole('heading').textContent()} ${lines.join(' ')}`.match(/the team/gi)).toHaveLength(1);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-starter-done.png') });
     expect(await last.getByText('Help us improve').isVisible()).toBe(false);
     for (const t of turns) expect(directedText(t), t).toBeNull();
     expect(turns.filter((t) => /example|last time|at that point/.test(t))).toEqual([]);

@@ -65,6 +65,9 @@ function boot(): void {
   });
 }
 
+/** The last line of a finished interview: what the participant can do now, not another thank-you. */
+const FINISHED = 'You can close this panel.';
+
 /** The panel's heading while the interview runs (a study's title is the team's, not the participant's). */
 const INTERVIEW_HEADING = 'Interview';
 
@@ -101,15 +104,15 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     const message = err instanceof ApiError ? err.message : 'Something went wrong. Please try again later.';
     panel.show(h('p', { class: 'vb-error', role: 'alert' }, message));
   };
-  const thanks = (text = 'Thank you! Your answers have been sent to the team.') => {
+  const thanks = (text: string) => {
     panel.retitle('Thank you');
     panel.show(h('p', {}, text));
   };
-  // A text interview's closing words would vanish with the conversation: the last screen keeps them.
+  // A text interview's closing words would vanish with the conversation: the last screen keeps them,
+  // under the "Thank you" heading, with nothing after them that says the same again.
   const closed = (closing: string | null) => {
-    if (!closing) return thanks();
     panel.retitle('Thank you');
-    panel.show(h('p', {}, closing), h('p', { class: 'vb-small' }, 'Your answers have been sent to the team.'));
+    panel.show(h('p', {}, closing ?? 'Your answers have been sent.'), h('p', { class: 'vb-small', role: 'status' }, FINISHED));
   };
 
   /** The microphone for a voice interview, or text with a plain-words reason when it cannot be had. */
