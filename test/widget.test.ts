@@ -82,6 +82,7 @@ describe('widget in Chromium', () => {
     await launcher.waitFor();
     expect(await launcher.textContent()).toBe('Tell us about exports');
     expect(await launcher.getAttribute('aria-haspopup')).toBe('dialog');
+    expect(await shadow(page, `root.querySelector('.vb-teaser').textContent`)).toBe('Help us improve checkout');
     const style = (await shadow(page, `(() => { const s = getComputedStyle(root.querySelector('.vb-launcher')); return { bg: s.backgroundColor, fg: s.color, left: s.left, radius: s.borderTopLeftRadius }; })()`)) as Record<string, string>;
     expect(style).toEqual({ bg: 'rgb(10, 122, 90)', fg: 'rgb(255, 255, 255)', left: '20px', radius: '12px' });
     // The widget takes no room on the host page.
@@ -147,6 +148,22 @@ describe('widget in Chromium', () => {
     await finished.getByText('That is everything I wanted to ask. Thank you for your time!').waitFor();
     expect(await lastScreen(page)).toEqual(['That is everything I wanted to ask. Thank you for your time!', 'You can close this panel.']);
     await page.screenshot({ path: path.join(ARTIFACTS, 'widget-done.png') });
+    // Having taken part, the visitor is not invited to the same study again: the launcher thanks them instead, also after a reload.
+    const alreadyTaken = async () => {
+      const note = page.getByRole('dialog', { name: 'Thank you' });
+      await note.getByText('You have already taken part in this interview.').waitFor();
+      expect(await note.getByRole('button', { name: 'Start' }).count()).toBe(0);
+      expect(await note.getByText('Help us improve checkout').count()).toBe(0);
+    };
+    await launcher.click();
+    await launcher.click();
+    await alreadyTaken();
+    await page.reload();
+    await launcher.waitFor();
+    expect(await shadow(page, `root.querySelector('.vb-teaser')`)).toBeNull();
+    await launcher.click();
+    await alreadyTaken();
+    expect(await page.evaluate(`Object.keys(localStorage)`)).toEqual([`verbatim:${o.project.public_key}:done:${studyRef}`]);
 
     const sessions = (await o.call('GET', '/sessions')).body.sessions.filter((s: any) => s.study_ref === studyRef);
     expect(sessions).toHaveLength(1);
@@ -217,6 +234,18 @@ describe('widget in Chromium', () => {
     const detail = (await o.call('GET', `/sessions/${mine.id}`)).body.session;
     expect(detail.status).toBe('completed');
     expect(detail.messages.filter((m: any) => m.role === 'participant').map((m: any) => m.content)).toEqual(['Last week.']);
+    // Ended early counts as taken part, for this study only: the launcher thanks them, and another study still invites them.
+    await page.locator('.vb-launcher').click();
+    await page.locator('.vb-launcher').click();
+    await page.getByRole('dialog', { name: 'Thank you' }).getByText('You have already taken part in this interview.').waitFor();
+    const second = await o.call('POST', '/studies', {
+      title: 'Second study', status: 'active', goals: script.goals, script,
+      invitation: { ...invitation, presentation_mode: 'direct_link', panel: { ...invitation.panel, headline: 'A second invitation' } },
+      visibility: { version: 1, enabled: false }, allowed_origins: [site.origin],
+    });
+    expect(second.status).toBe(201);
+    await page.goto(second.body.study.recruitment_url);
+    await page.getByRole('dialog', { name: 'A second invitation' }).getByRole('button', { name: 'Start' }).waitFor();
     await page.close();
   });
 
@@ -325,6 +354,11 @@ describe('widget in Chromium', () => {
     expect(lines).toEqual([starterScript.segments.at(-1)!.speak_text!, 'You can close this panel.']);
     expect(`${await last.getByRole('heading').textContent()} ${lines.join(' ')}`.match(/the team/gi)).toHaveLength(1);
     await page.screenshot({ path: path.join(ARTIFACTS, 'widget-starter-done.png') });
+    // Reopening the launcher does not offer the same ten minutes again.
+    await launcher.click();
+    await launcher.click();
+    await last.getByText('You have already taken part in this interview.').waitFor();
+    expect(await last.getByRole('button', { name: 'Start the conversation' }).count()).toBe(0);
     expect(await last.getByText('Help us improve').isVisible()).toBe(false);
     for (const t of turns) expect(directedText(t), t).toBeNull();
     expect(turns.filter((t) => /example|last time|at that point/.test(t))).toEqual([]);

@@ -95,7 +95,23 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
           fromMarkup(ICONS[inv.launcher.icon] ?? ICONS.feedback), h('span', {}, inv.launcher.label));
   let live: InterviewView | null = null;
   const panel: Panel = createPanel(inv, study.title, launcher, () => {});
-  const teaser = inv.presentation_mode === 'contextual' && inv.panel ? h('div', { class: 'vb-teaser', role: 'note' }, inv.panel.headline) : null;
+  // A visitor who finished (or ended) this study's interview is not invited to it again: the launcher then says thanks.
+  const doneKey = `${storeKey}:done:${study.ref}`;
+  const takenPart = () => {
+    try {
+      return localStorage.getItem(doneKey) !== null;
+    } catch {
+      return false;
+    }
+  };
+  const rememberTakenPart = () => {
+    try {
+      localStorage.setItem(doneKey, new Date().toISOString());
+    } catch {
+      // Storage refused (private mode, a blocked site): the invitation may come back, nothing else changes.
+    }
+  };
+  const teaser = inv.presentation_mode === 'contextual' && inv.panel && !takenPart() ? h('div', { class: 'vb-teaser', role: 'note' }, inv.panel.headline) : null;
   if (launcher) root.append(launcher);
   if (teaser) root.append(teaser);
   root.append(panel.root);
@@ -149,6 +165,7 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     panel.retitle(INTERVIEW_HEADING);
     live = interviewView(started.ws_url, host, study.allowed_selectors, (closing) => {
       sessionStorage.removeItem(storeKey);
+      rememberTakenPart();
       live?.close();
       live = null;
       closed(closing);
@@ -180,11 +197,12 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     await startInterview(session.id, undefined, mode, mic.stream, mic.notice);
   };
 
+  const showAlreadyTaken = () => (panel.retitle('Thank you'), panel.show(h('p', {}, 'You have already taken part in this interview.')));
   const showInvite = () => (panel.retitle(null), panel.show(...inviteView(inv, () => panel.show(...consentView(null, study.voice?.available ? 'voice' : null, (c) => (c.consent_data_use ? begin(c).catch(fail) : thanks('No problem. Thanks anyway!')))))));
   launcher?.addEventListener('click', () => {
     if (panel.isOpen()) return panel.close();
     if (teaser) teaser.hidden = true;
-    if (!live) showInvite();
+    if (!live) (takenPart() ? showAlreadyTaken : showInvite)();
     panel.open();
   });
 
@@ -196,7 +214,7 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
       fail(err);
     });
   } else if (openNow) {
-    showInvite();
+    (takenPart() ? showAlreadyTaken : showInvite)();
     panel.open();
   }
 }
