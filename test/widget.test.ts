@@ -31,12 +31,23 @@ const script = {
 async function customerSite(widgetSrc: string, key: string) {
   const server = http.createServer((req, res) => {
     if (req.url === '/broken') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body><script src="http://[broken/sdk/widget.js"></script></body></html>');
+    // A page with a control half-way down, where a full panel would cover it on a phone.
+    const task = req.url?.startsWith('/tasks') ? '<button id="pay" type="button" style="margin-top:300px">Pay invoice</button>' : '';
     res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><head><title>Shop</title></head>
-<body style="margin:0;font-family:sans-serif"><main id="content" style="padding:24px"><h1>Reports</h1><p>Your monthly reports.</p></main>
+<body style="margin:0;font-family:sans-serif"><main id="content" style="padding:24px"><h1>Reports</h1><p>Your monthly reports.</p>${task}</main>
 <script src="${widgetSrc}" data-project-key="${key}" async></script></body></html>`);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** Presses Shift+Tab (up to six times) until focus is on the page's control named `name`, outside the widget. */
+async function leaveByKeyboard(page: Page, name: string): Promise<boolean> {
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Shift+Tab');
+    if (await page.evaluate(`document.activeElement !== document.querySelector('#verbatim-widget') && document.activeElement.textContent.trim() === ${JSON.stringify(name)}`)) return true;
+  }
+  return false;
 }
 
 /** The lines of the panel's body (below its heading) on the last screen. */
@@ -249,6 +260,72 @@ describe('widget in Chromium', () => {
     await page.close();
   });
 
+  it('during a task on a phone, shrinks to a bar docked at the bottom that leaves the page usable, not modal, focus free; "I\'m done" brings the panel back', async () => {
+    const res = await o.call('POST', '/studies', {
+      title: 'Task study', status: 'active', goals: script.goals,
+      script: { ...script, segments: [script.segments[0], { id: 'try', mode: 'observe', title: 'Pay', instruction: "Pay this month's invoice as you normally would." }, script.segments[1]] },
+      invitation, visibility: visibility([['include', 'subtree', '/tasks']]), allowed_origins: [site.origin],
+    });
+    expect(res.status).toBe(201);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${site.origin}/tasks/pay`);
+    const launcher = page.locator('.vb-launcher');
+    await launcher.click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('dialog').getByLabel('I agree that my answers may be used for research.').check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+
+    const bar = page.getByRole('dialog', { name: 'Your task' });
+    await bar.waitFor();
+    // Measured once the panel's entry animation (a small slide) has finished.
+    const layout = () => shadow(page, `(async () => {
+      const p = root.querySelector('.vb-panel');
+      await Promise.all(p.getAnimations().map((a) => a.finished));
+      const r = p.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, width: r.width, modal: p.getAttribute('aria-modal'), launcher: root.querySelector('.vb-launcher').hidden,
+        task: root.querySelector('.vb-task').textContent, conductor: [...root.querySelectorAll('.vb-msg-conductor')].at(-1).lastChild.textContent };
+    })()`) as Promise<{ top: number; bottom: number; left: number; width: number; modal: string | null; launcher: boolean; task: string; conductor: string }>;
+    const compact = await layout();
+    // Docked along the bottom edge, at most two fifths of the screen, the launcher out of its way; the task is the conductor's prompt.
+    expect(compact).toMatchObject({ bottom: 844, left: 0, width: 390, modal: null, launcher: true });
+    expect(compact.top).toBeGreaterThan(844 * 0.6);
+    expect(compact.task).toBe(compact.conductor);
+    expect(compact.task).toContain('invoice');
+    expect(await bar.getByRole('button', { name: 'End interview' }).isVisible()).toBe(false);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-observe-phone.png') });
+
+    // The page is the participant's: its button takes a tap, and the keyboard reaches it.
+    await page.locator('#pay').click({ timeout: 3000 });
+    await bar.getByLabel('Your answer').focus();
+    expect(await leaveByKeyboard(page, 'Pay invoice')).toBe(true);
+    // Hidden and shown again, it is still the bar.
+    await bar.getByRole('button', { name: 'Close' }).click();
+    expect(await launcher.isVisible()).toBe(true);
+    await launcher.click();
+    await bar.waitFor();
+    expect(await launcher.isVisible()).toBe(false);
+    // A reload during the task comes back as the bar, with the same task.
+    await page.reload();
+    await bar.waitFor();
+    expect(await layout()).toMatchObject({ task: compact.task, modal: null, launcher: true, bottom: 844 });
+    expect(await shadow(page, `root.querySelector('.vb-teaser')`)).toBeNull();
+
+    await bar.getByRole('button', { name: "I'm done" }).click();
+    const live = page.getByRole('dialog', { name: 'Interview' });
+    await live.getByRole('log').getByText('Could you tell me about the last time you exported a report?').waitFor();
+    const full = await layout();
+    expect(full).toMatchObject({ modal: 'true', launcher: false });
+    expect(full.top).toBeLessThan(compact.top);
+    // Focus is kept in the full panel again.
+    await live.getByLabel('Your answer').focus();
+    expect(await leaveByKeyboard(page, 'Pay invoice')).toBe(false);
+
+    const mine = (await o.call('GET', '/sessions')).body.sessions.find((x: any) => x.study_ref === res.body.study.ref);
+    const events = (await o.call('GET', `/sessions/${mine.id}`)).body.session.events;
+    expect(events.filter((e: any) => e.event_type === 'click').map((e: any) => [e.event_line, e.data.segment_mode])).toEqual([['clicked button "Pay invoice"', 'observe']]);
+    await page.close();
+  });
+
   it('shows nothing on a site whose origin the study does not allow, records why, and creates no interview', async () => {
     const before = (await o.call('GET', '/sessions')).body.sessions.length;
     const page = await browser.newPage();
@@ -327,14 +404,28 @@ describe('widget in Chromium', () => {
     await asked('What did you use for it before?');
     // The answers told a recent occasion: the script's "last time" question is not asked.
     await reply('A spreadsheet and a lot of email, honestly.');
-    await asked('Could you show me how you would do what you came to do today, thinking aloud as you go?');
+    // The task: the panel becomes a bar with the task, a composer for notes and "I'm done", and leaves the page to the participant.
+    const bar = page.getByRole('dialog', { name: 'Your task' });
+    await bar.getByText('Could you show me how you would do what you came to do today, thinking aloud as you go?', { exact: true }).waitFor();
+    expect(await log.isVisible()).toBe(false);
+    expect(await bar.getAttribute('aria-modal')).toBeNull();
     // While observing, a text interview takes what the participant notices as they go, and the interviewer stays silent.
-    await live.getByText("Use the page as you normally would. Type what you notice as you go, then press I'm done.").waitFor();
-    expect(await answer.getAttribute('placeholder')).toBe('Type what you notice as you go (optional)…');
-    await reply('Export is under Settings, not Reports, took me a while.');
-    await log.getByText('Export is under Settings, not Reports, took me a while.').waitFor();
-    await live.getByRole('button', { name: "I'm done" }).click();
+    await bar.getByText("Use the page as you normally would. Type what you notice as you go, then press I'm done.").waitFor();
+    const note = bar.getByLabel('Your answer');
+    expect(await note.getAttribute('placeholder')).toBe('Type what you notice as you go (optional)…');
+    await note.fill('Export is under Settings, not Reports, took me a while.');
+    await page.keyboard.press('Enter');
+    await bar.getByText('Noted: “Export is under Settings, not Reports, took me a while.”', { exact: false }).waitFor();
+    expect(await shadow(page, `root.activeElement && root.activeElement.tagName`)).toBe('TEXTAREA'); // a note keeps the composer
+    // Focus is not held: Shift+Tab leaves the bar for the page, whose button takes the click (noted as a cue).
+    expect(await leaveByKeyboard(page, 'Export report')).toBe(true);
+    await page.locator('button.export').click({ timeout: 3000 });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-observe.png') });
+    await bar.getByRole('button', { name: "I'm done" }).click();
     await asked('How did it go for you?');
+    // The full panel is back, modal again.
+    expect(await live.getAttribute('aria-modal')).toBe('true');
+    expect(await log.textContent()).toContain('Export is under Settings, not Reports, took me a while.');
     await reply('Fine.');
     await asked('Could you say a bit more about that?');
     await reply('Not really.');
@@ -363,7 +454,9 @@ describe('widget in Chromium', () => {
     for (const t of turns) expect(directedText(t), t).toBeNull();
     expect(turns.filter((t) => /example|last time|at that point/.test(t))).toEqual([]);
     const [session] = (await fresh.call('GET', '/sessions')).body.sessions;
-    expect((await fresh.call('GET', `/sessions/${session.id}`)).body.session).toMatchObject({ interview_mode: 'text', consent_data_use: true, consent_recording: false });
+    const stored = (await fresh.call('GET', `/sessions/${session.id}`)).body.session;
+    expect(stored).toMatchObject({ interview_mode: 'text', consent_data_use: true, consent_recording: false });
+    expect(stored.events.filter((e: any) => e.event_type === 'click').map((e: any) => e.event_line)).toEqual(['clicked button "Export report"']);
     await page.close();
   });
 

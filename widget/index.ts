@@ -70,6 +70,8 @@ const FINISHED = 'You can close this panel.';
 
 /** The panel's heading while the interview runs (a study's title is the team's, not the participant's). */
 const INTERVIEW_HEADING = 'Interview';
+/** The compact bar's heading while the participant does a task on the page. */
+const TASK_HEADING = 'Your task';
 
 const FALLBACK: Invitation = {
   launcher: { label: 'Share feedback', icon: 'feedback' },
@@ -111,7 +113,8 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
       // Storage refused (private mode, a blocked site): the invitation may come back, nothing else changes.
     }
   };
-  const teaser = inv.presentation_mode === 'contextual' && inv.panel && !takenPart() ? h('div', { class: 'vb-teaser', role: 'note' }, inv.panel.headline) : null;
+  // Nor is the note shown over an interview that a reload resumes (it would sit under the task bar).
+  const teaser = inv.presentation_mode === 'contextual' && inv.panel && !takenPart() && !resume ? h('div', { class: 'vb-teaser', role: 'note' }, inv.panel.headline) : null;
   if (launcher) root.append(launcher);
   if (teaser) root.append(teaser);
   root.append(panel.root);
@@ -169,7 +172,11 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
       live?.close();
       live = null;
       closed(closing);
-    }, voice);
+    }, voice, (observing) => {
+      // While they do the task, the panel is a bar that leaves the page to them; "I'm done" brings it back.
+      panel.compact(observing);
+      panel.retitle(observing ? TASK_HEADING : INTERVIEW_HEADING);
+    });
     panel.show(...(notice ? [h('p', { class: 'vb-small', role: 'status' }, notice)] : []), ...live.nodes);
     addEventListener('pagehide', () => {
       if (live) void api.post(`/api/sdk/conductor/${sessionId}/checkpoint`, { reason: 'pagehide', snapshot: { open: panel.isOpen() } }, { keepalive: true }).catch(() => {});

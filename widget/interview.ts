@@ -21,6 +21,9 @@ export interface VoiceOptions {
   realtime?: (handlers: RealtimeHandlers) => Promise<RealtimeCall>;
 }
 
+const OBSERVE_HINT = "Use the page as you normally would. Type what you notice as you go, then press I'm done.";
+const NOTED = 'Noted:';
+
 /** Length of each recorded piece during a realtime call. */
 const PIECE_MS = 5000;
 
@@ -38,10 +41,20 @@ function describeClick(el: Element): string {
  * With `voice`, the conductor's turns are spoken and captioned, and answers are recorded:
  * listening, thinking and speaking show in a status line with a level meter, mute and
  * "Done"; any answer can be typed instead, and a failed transcription can be retried.
- * `onEnded` gets the conductor's closing words, for the last screen to keep.
+ * `onEnded` gets the conductor's closing words, for the last screen to keep. `onObserving` says
+ * when an observe segment starts and stops: the panel then shrinks to a bar with the task (the
+ * `.vb-task` line, shown only there), the composer for notes and "I'm done".
  */
-export function interviewView(wsUrl: string, host: Element, allowedSelectors: string[], onEnded: (closing: string | null) => void, voice?: VoiceOptions): InterviewView {
+export function interviewView(
+  wsUrl: string,
+  host: Element,
+  allowedSelectors: string[],
+  onEnded: (closing: string | null) => void,
+  voice?: VoiceOptions,
+  onObserving: (observing: boolean) => void = () => {},
+): InterviewView {
   const log = h('div', { class: 'vb-log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation' });
+  const task = h('p', { class: 'vb-task', id: uid('vb-task') });
   const status = h('p', { class: 'vb-small', role: 'status' });
   const answer = h('textarea', { 'aria-label': 'Your answer', rows: '2', placeholder: 'Type your answer…' });
   const send = h('button', { type: 'button', class: 'vb-primary' }, 'Send');
@@ -56,6 +69,8 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   const confirm = h('div', { class: 'vb-confirm', role: 'group', 'aria-labelledby': confirmId, hidden: true },
     h('p', { id: confirmId }, 'End the interview now?'), h('div', { class: 'vb-row' }, endNow, keepGoing));
   let awaiting: string | null = null;
+  /** The participant's last note while observing, shortened, for the bar to confirm. */
+  let lastNote: string | null = null;
   let ended = false;
   let closed = false;
   let ws: WebSocket | null = null;
@@ -95,8 +110,9 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     // While observing, a text interview's composer takes what the participant notices as they go.
     compose.hidden = !(answering || awaiting === 'observe') || !typing;
     answer.placeholder = awaiting === 'observe' ? 'Type what you notice as you go (optional)…' : 'Type your answer…';
-    if (awaiting === 'observe' && typing) status.textContent = "Use the page as you normally would. Type what you notice as you go, then press I'm done.";
-    else if (status.textContent?.startsWith('Use the page')) status.textContent = '';
+    // The observing hint, or what was last noted, unless the line says something else (an error, a reconnect).
+    const own = !status.textContent || status.textContent === OBSERVE_HINT || status.textContent.startsWith(NOTED);
+    if (own) status.textContent = awaiting === 'observe' && typing ? (lastNote ? `${NOTED} “${lastNote}”${/[.!?…]$/.test(lastNote) ? '' : '.'} Type more as you go, or press I'm done.` : OBSERVE_HINT) : '';
     stopAnswer.hidden = !listening;
     mute.hidden = !voice;
     typeInstead.hidden = !voice || !answering;
@@ -105,15 +121,26 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     done.hidden = awaiting !== 'observe';
   };
   const setAwaiting = (a: string | null) => {
+    const changed = a !== awaiting;
     awaiting = a;
+    if (changed) lastNote = null;
+    if (changed && a === 'observe') {
+      // The task is what the conductor said last: its observe prompt (also after a reload, when kinds are not sent again).
+      task.textContent = lastSaid;
+      answer.setAttribute('aria-describedby', task.id);
+    } else if (changed) answer.removeAttribute('aria-describedby');
     showButtons();
-    if (a === 'answer' && typing) answer.focus();
-    if (a === 'observe') done.focus();
+    if (changed) onObserving(a === 'observe');
+    // Focus moves only when what is awaited changes: a note sent while observing keeps the composer.
+    if (changed && a === 'answer' && typing) answer.focus();
+    if (changed && a === 'observe') (typing ? answer : done).focus();
     if (voice && a === 'answer' && !typing) void speaking.then(startListening);
   };
 
   let closing: string | null = null;
+  let lastSaid = '';
   const add = (m: ConductorMessage) => {
+    if (m.role === 'conductor') lastSaid = m.text;
     if (m.role === 'conductor' && m.kind === 'closing') closing = m.text;
     log.append(h('div', { class: `vb-msg vb-msg-${m.role}` }, h('span', { class: 'vb-sr' }, m.role === 'conductor' ? 'Interviewer: ' : 'You: '), m.text));
     log.scrollTop = log.scrollHeight;
@@ -168,8 +195,12 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
     frame({ type: 'answer', text });
     answer.value = '';
     failedChunk = null;
-    // A note while observing leaves them observing; an answer waits for the next question.
+    // A note while observing leaves them observing (the bar says it was noted); an answer waits for the next question.
     if (awaiting === 'answer') setAwaiting(null);
+    else {
+      lastNote = text.length > 60 ? `${text.slice(0, 57).trimEnd()}…` : text;
+      showButtons();
+    }
   };
   /** What was sent and what the conductor was waiting for, to put back if the frame is refused. */
   let unconfirmed: { text: string; awaiting: string | null } | null = null;
@@ -339,7 +370,7 @@ export function interviewView(wsUrl: string, host: Element, allowedSelectors: st
   setAwaiting(null);
   connect();
   return {
-    nodes: [log, voiceBar, compose, h('div', { class: 'vb-row' }, done), status, h('div', { class: 'vb-row vb-end' }, end, confirm)],
+    nodes: [task, log, voiceBar, compose, h('div', { class: 'vb-row' }, done), status, h('div', { class: 'vb-row vb-end' }, end, confirm)],
     close() {
       closed = true;
       listening?.cancel();

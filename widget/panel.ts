@@ -10,6 +10,11 @@ export interface Panel {
   show(...content: Node[]): void;
   /** A new heading, when the invitation's question no longer fits ("Thank you" on the last screen); null puts the invitation's back. */
   retitle(text: string | null): void;
+  /**
+   * While the participant does a task on the page: a compact bar docked at the bottom, not modal,
+   * focus free to leave, the launcher out of its way; false restores the full dialog.
+   */
+  compact(on: boolean): void;
   open(): void;
   close(): void;
   isOpen(): boolean;
@@ -17,8 +22,8 @@ export interface Panel {
 
 /**
  * The dialog the launcher opens: header with the invitation's eyebrow and headline, a body
- * whose content each step replaces, Escape to close, focus kept inside while open and given
- * back to the launcher when it closes.
+ * whose content each step replaces, Escape to close, focus kept inside while open (except as
+ * a compact bar) and given back to the launcher when it closes.
  */
 export function createPanel(inv: Invitation, title: string, launcher: HTMLElement | null, onClose: () => void): Panel {
   const headingId = uid('vb-headline');
@@ -36,7 +41,14 @@ export function createPanel(inv: Invitation, title: string, launcher: HTMLElemen
     ),
     body,
   );
-  const focusables = () => [...root.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [href], [tabindex]:not([tabindex="-1"])')];
+  // Only what can take focus now: hidden controls (and those inside hidden parts) are left out.
+  const focusables = () =>
+    [...root.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [href], [tabindex]:not([tabindex="-1"])')].filter((el) => el.getClientRects().length > 0);
+  let compact = false;
+  /** The compact bar sits where the launcher is, so the launcher steps aside while the bar shows. */
+  const placeLauncher = () => {
+    if (launcher) launcher.hidden = compact && !root.hidden;
+  };
   const panel: Panel = {
     root,
     show(...content) {
@@ -47,13 +59,23 @@ export function createPanel(inv: Invitation, title: string, launcher: HTMLElemen
       heading.textContent = text ?? invited;
       if (eyebrow) eyebrow.hidden = text !== null;
     },
+    compact(on) {
+      if (on === compact) return;
+      compact = on;
+      root.classList.toggle('vb-compact', on);
+      if (on) root.removeAttribute('aria-modal');
+      else root.setAttribute('aria-modal', 'true');
+      placeLauncher();
+    },
     open() {
       root.hidden = false;
+      placeLauncher();
       launcher?.setAttribute('aria-expanded', 'true');
       (focusables().find((el) => el !== close) ?? close).focus();
     },
     close() {
       root.hidden = true;
+      placeLauncher();
       launcher?.setAttribute('aria-expanded', 'false');
       launcher?.focus();
       onClose();
@@ -65,7 +87,7 @@ export function createPanel(inv: Invitation, title: string, launcher: HTMLElemen
     if (e.key === 'Escape') {
       e.preventDefault();
       panel.close();
-    } else if (e.key === 'Tab') {
+    } else if (e.key === 'Tab' && !compact) {
       const list = focusables();
       const active = (root.getRootNode() as ShadowRoot).activeElement;
       if (e.shiftKey && active === list[0]) {

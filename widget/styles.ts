@@ -86,10 +86,19 @@ export function stylesFor(inv: Invitation): string {
 .vb-caption { margin: 0; font-size: 16px; min-height: 1.45em; }
 .vb-meter { flex: 1 1 80px; min-width: 60px; height: 10px; align-self: center; }
 .vb-choice { display: grid; gap: 8px; }
+.vb-task { display: none; margin: 0; font-weight: 600; }
+.vb-panel.vb-compact { bottom: 20px; max-height: min(360px, 45vh); box-shadow: 0 8px 28px rgba(0,0,0,.22); }
+.vb-compact .vb-head { padding-top: 10px; }
+.vb-compact .vb-headline { font-size: 13px; font-weight: 700; letter-spacing: .04em; text-transform: uppercase; color: var(--vb-brand); }
+.vb-compact .vb-close { width: 28px; height: 28px; }
+.vb-compact .vb-body { padding-top: 4px; gap: 8px; }
+.vb-compact .vb-task { display: block; }
+.vb-compact .vb-log, .vb-compact .vb-end { display: none; }
 .vb-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 @media (max-width: 640px) {
   .vb-launcher, .vb-teaser, .vb-panel { ${side(inv.placement.mobile)} }
   .vb-panel { bottom: 72px; width: calc(100vw - 24px); ${inv.placement.mobile === 'bottom-left' ? 'left: 12px;' : 'right: 12px;'} }
+  .vb-panel.vb-compact { bottom: 0; left: 0; right: 0; width: 100vw; border-radius: 14px 14px 0 0; border-bottom: 0; }
 }
 @media (prefers-reduced-motion: no-preference) { .vb-panel { animation: vb-in .16s ease-out; } @keyframes vb-in { from { opacity: 0; transform: translateY(8px); } } }
 `;
