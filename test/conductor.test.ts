@@ -239,7 +239,7 @@ describe('what the participant hears', () => {
     c.send({ type: 'answer', text: 'Last Tuesday I had to send twelve invoices to clients and the PDF export kept timing out on me.' });
     expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you do then?' }); // one open probe into the trouble
     c.send({ type: 'answer', text: 'I tried again four times until one went through.' });
-    expect(await ask()).toMatchObject({ kind: 'observe', text: 'Could you show me how you would do what you came to do today, thinking aloud as you go?' });
+    expect(await ask()).toMatchObject({ kind: 'observe', text: 'Could you go ahead with what you came to do today, as you normally would, and tell me what you notice along the way?' });
     await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
     // While the participant works the conductor says nothing, whatever they do.
     const before = conductorTurns(c).length;

@@ -8,7 +8,7 @@ import { ownerWithProject, settled, validInvitation, visibility } from './helper
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
 import { directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
-import { ACKNOWLEDGEMENT } from '../tools/conductor/interviewer.ts';
+import { ACKNOWLEDGEMENT } from '../tools/conductor/heard.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 
 const invitation = {
@@ -406,7 +406,7 @@ describe('widget in Chromium', () => {
     await reply('A spreadsheet and a lot of email, honestly.');
     // The task: the panel becomes a bar with the task, a composer for notes and "I'm done", and leaves the page to the participant.
     const bar = page.getByRole('dialog', { name: 'Your task' });
-    await bar.getByText('Could you show me how you would do what you came to do today, thinking aloud as you go?', { exact: true }).waitFor();
+    await bar.getByText('Could you go ahead with what you came to do today, as you normally would, and tell me what you notice along the way?', { exact: true }).waitFor();
     expect(await log.isVisible()).toBe(false);
     expect(await bar.getAttribute('aria-modal')).toBeNull();
     // While observing, a text interview takes what the participant notices as they go, and the interviewer stays silent.

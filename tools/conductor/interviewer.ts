@@ -6,8 +6,6 @@ import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
 import { heardAs } from './heard.ts';
 
-// test/widget.test.ts reads it from here.
-export { ACKNOWLEDGEMENT } from './heard.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
 export interface TalkState {

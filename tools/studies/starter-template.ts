@@ -31,7 +31,8 @@ export const starterScript = {
       id: 'task',
       mode: 'observe',
       title: 'Show us how you do it',
-      instruction: 'Ask the participant to show how they would do what they came to do today, thinking aloud. Do not help unless they are stuck for a minute.',
+      instruction:
+        'Ask: "Could you go ahead with what you came to do today, as you normally would, and tell me what you notice along the way?" Do not help unless they are stuck for a minute.',
       conductor_context: 'Serves g-friction. Note hesitations, back-tracking, errors and workarounds.',
     },
     {
