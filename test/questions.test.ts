@@ -396,6 +396,9 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect(followUp('Login.', 0, '')).toBe('Could you tell me more about login?');
     expect(followUp('A spreadsheet.', 0, '')).toBe('Could you tell me more about the spreadsheet?');
     expect(followUp('Faster login.', 0, '')).toBe('Could you tell me more about faster login?');
+    // The frame heard less often in the interview comes first.
+    expect(followUp('Invoices.', 0, '', [], 'Could you tell me more about Excel?\nCould you tell me more about the bank?')).toBe('What stands out to you about invoices?');
+    expect(followUp('Fine.', 0, '', [], 'Could you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
     // Too little to have an example of.
     expect(followUp('Fine, but the bank link expired again.', 0, '')).toBe('You mentioned the bank link. What happened next?');
     expect(followUp('Waited.', 1, 'Could you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');

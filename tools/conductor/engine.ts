@@ -168,10 +168,11 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     }
     if (heardAs(input.text) === 'stop') return letGo(segment);
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
-    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, await conductorSaid(services, interview.id)) : null;
+    const spoken = interviewer === ruleInterviewer ? await conductorSaid(services, interview.id) : '';
+    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, spoken) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
-    const next = await interviewer.next(segment, turns, state.talk, await saidBefore(services, interview.id, segment.id));
+    const next = await interviewer.next(segment, turns, state.talk, await saidBefore(services, interview.id, segment.id), spoken);
     if (next.say) {
       say('ask', next.say, segment);
       state = { ...state, talk: next.state };

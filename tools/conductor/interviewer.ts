@@ -24,8 +24,8 @@ export interface Turn {
 
 /** Leads a talk segment: what to say next given its turns so far, or null when it is covered. */
 export interface Interviewer {
-  /** `earlier` is what the participant said in the segments before this one. */
-  next(segment: Segment, turns: Turn[], state: TalkState, earlier?: string[]): Promise<{ say: string | null; state: TalkState }>;
+  /** `earlier` is what the participant said in the segments before this one; `interview` what the conductor has said in the whole interview. */
+  next(segment: Segment, turns: Turn[], state: TalkState, earlier?: string[], interview?: string): Promise<{ say: string | null; state: TalkState }>;
 }
 
 const MAX_FOLLOW_UPS = 2;
@@ -124,7 +124,7 @@ const narrates = (answer: string) =>
  * alone ("Excel.") is asked about ("Could you tell me more…", "What stands out to you about…").
  * Never an example again where one was asked for.
  */
-export function followUp(answer: string, n: number, said: string, planned: string[] = []): string | null {
+export function followUp(answer: string, n: number, said: string, planned: string[] = [], interview = ''): string | null {
   const mention = mentionOf(answer, said);
   // The script asks for an example later, or already did: a follow-up does not.
   said = [said, ...planned.filter((q) => ASKS_FOR_EXAMPLE.test(q))].join('\n');
@@ -134,7 +134,10 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // An example only of something that happened; a shrug gets room to think instead.
   // An example of a story with something in it ("Waited." is too little to have one).
   const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3;
-  const options = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, example ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
+  const frames = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, example ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
+  // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
+  const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
+  const options = [...frames].sort((a, b) => uses(a) - uses(b));
   const fresh = options.filter((o) => !said.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
   if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
   // The second follow-up is worded differently from the first: the other frame, whatever it names.
@@ -241,7 +244,7 @@ function probeFor(answer: string, said: string, later: string[]): string | null 
  * already answered; after the last, the segment is covered.
  */
 export const ruleInterviewer: Interviewer = {
-  async next(segment, turns, state, earlier = []) {
+  async next(segment, turns, state, earlier = [], interview = '') {
     const questions = questionsOf(segment);
     const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
     const all = [...earlier, ...answers];
@@ -276,7 +279,7 @@ export const ruleInterviewer: Interviewer = {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       const invited = /\banything else\b/i.test(questions[state.question] ?? '');
       if (invited && SAYS_NO.test(last.text.trim())) return ahead(state.question + 1);
-      const say = declines(last.text) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1));
+      const say = declines(last.text) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     } else if (asked === 0) {
       const probe = probeFor(last.text, said, questions.slice(state.question + 1));
