@@ -156,6 +156,9 @@ export function nounPhrases(text: string): string[] {
         const other = headOf(t, end + 2);
         if (other.end >= 0 && other.end - (end + 2) < 2) last = other.end;
       }
+      // A phrase said alone ("Month-end close.") keeps a last word the tagger took for an adjective or a verb.
+      const alone = start === 0 && bare(start) && !t.some((x) => x.pos === 'AUX' || (x.pos === 'VERB' && x !== t[last + 1]));
+      if (alone && (t[last + 1]?.pos === 'ADJ' || t[last + 1]?.pos === 'VERB') && (!t[last + 2] || t[last + 2].pos === 'PUNCT')) last += 1;
       const span = t.slice(start, last + 1);
       const head = t[last].text.toLowerCase();
       let phrase = join(span);

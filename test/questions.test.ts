@@ -390,7 +390,8 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
 
   it('names what was said back whole, with its capitals', () => {
     expect(followUp('Two-factor code. Slow.', 0, '')).toBe('Could you tell me more about two-factor code?');
-    expect(followUp('Month-end close.', 0, '')).toBe('Could you tell me more about month-end?');
+    expect(followUp('Month-end close.', 0, '')).toBe('Could you tell me more about month-end close?');
+    expect(followUp('A paper folder and the bank website.', 0, '')).toBe('Could you tell me more about the paper folder?');
     expect(followUp('Pen and paper.', 0, '')).toBe('Could you tell me more about pen and paper?');
     expect(followUp('Sage 50.', 0, '')).toBe('Could you tell me more about Sage 50?');
     expect(followUp('Login.', 0, '')).toBe('Could you tell me more about login?');
@@ -408,7 +409,7 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     const context = seg('context');
     const habit = await talkThrough(context, ['I do the books myself on Thursday evenings, paying the suppliers.', 'Excel and the bank website before this, for about three years.']);
     expect(habit[2]).toBe('Could you tell me about the last time you did it?');
-    const occasion = await talkThrough(context, ['On Tuesday I paid three suppliers and one payment bounced.', 'Excel and the bank website before this, for about three years.']);
+    const occasion = await talkThrough(context, ['On Tuesday I paid three suppliers from the office, all in one go.', 'Excel and the bank website before this, for about three years.']);
     expect(occasion[2]).toBeNull();
   });
 
@@ -419,8 +420,39 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
   });
 
   it('says the notes typed during the task were read', () => {
-    expect(notesHeard(['looking for Bills... nothing happened', 'found it under Purchases'])).toBe('You noted Purchases. ');
+    // The fullest note is named.
+    expect(notesHeard(['looking for Bills... nothing happened', 'found it'])).toBe('Thank you for your notes about Bills. ');
     expect(notesHeard(['ok', 'hmm'])).toBe('Thank you for your notes. ');
+  });
+
+  it('hears a wish to leave however it is put, and a question however it starts (second walkthrough)', () => {
+    for (const leaving of ["I'm done.", 'Stop.', "I don't have time for this. Bye.", 'Honestly I\'m short on time. Can we wrap this up quickly?', 'I need to run, sorry.']) expect(heardAs(leaving), leaving).toBe('stop');
+    expect(heardAs("That's private.")).toBe('skip');
+    expect(acknowledgement('Just a question: can I pay several suppliers in one batch here? I never found out how.')).toBe(ACKNOWLEDGEMENT);
+    expect(acknowledgement('Is this going to take long?', '', 3)).toBe(`There are 3 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is this going to take long?', '', 1)).toBe(`This is the last part. ${FREE_TO_GO}`);
+    for (const puzzled of ['What about it?', 'Can you give me an example?']) expect(heardAs(puzzled), puzzled).toBe('puzzled');
+    expect(heardAs('Nothing! Are you even reading this?')).toBe('meta');
+    expect(acknowledgement('Nothing! Are you even reading this?')).toBe(WHO_READS);
+  });
+
+  it('does not restate a title the question already says, and does not ask what they did after "I didn\'t do anything"', async () => {
+    expect((await talkThrough(seg('value'), ['What do you mean?']))[1]).toBe('Sorry, that was unclear. What would make the product more useful to you?');
+    expect((await talkThrough(seg('friction'), ['It went badly, the bank link had expired again and I had no idea.', "I just told you, I didn't do anything."]))[2]).not.toBe('What did you do at that point?');
+  });
+
+  it('keeps asking for the last time after a habit, this week\'s work or "before we open"', async () => {
+    const context = seg('context');
+    for (const first of ['My cousin, he come on sunday and fix everything, he is accountant.', "I came in to pay this week's supplier invoices, I usually do it on Monday mornings before we open."]) {
+      const asked = await talkThrough(context, [first, 'Excel and the bank website, for about three years now.']);
+      expect(asked.slice(1), first).toContain('Could you tell me about the last time you did it?');
+    }
+  });
+
+  it('digs into fraud and a failure told in non-native English', async () => {
+    const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
+    expect((await talkThrough(use, ['Last year I sent 600 euros to a fake account because of a changed IBAN in an email.']))[1]).toBe('What did you do then?');
+    expect((await talkThrough(use, ['the export, it not work, i click two, three time and nothing come']))[1]).toBe('What did you do then?');
   });
 
   it('does not ask what they did when the answer says so after the trouble', async () => {

@@ -429,9 +429,7 @@ describe('widget in Chromium', () => {
     await reply('Fine.');
     await asked('Could you say a bit more about that?');
     await reply('Not really.');
-    await asked('What, if anything, took longer than you expected?');
-    // A no, heard once, is the answer: nothing asks what they did at a moment they did not have.
-    await reply('Nothing.');
+    // The note already said what took a while, and a no is the answer: nothing asks what took longer or what they did at that point.
     await asked('What would make the product more useful to you?');
     await reply('Can it export in bulk? A bulk export that works without timing out.');
     await asked(ACKNOWLEDGEMENT);

@@ -155,7 +155,11 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
   } else if (input.type === 'answer' && state.awaiting === 'observe') {
     // Thinking aloud in writing while they work: kept in the transcript, and the conductor stays silent.
     say('answer', input.text, segments[state.segment], 'participant');
-    if (heardAs(input.text) === 'stop') return letGo(segments[state.segment]);
+    // "Done." typed while working is the end of the task, as the button is.
+    if (/^(?:i'?m |i am )?(?:done|finished)[.!]*$/i.test(input.text.trim())) {
+      state = { ...state, segment: state.segment + 1, awaiting: null };
+      await enter();
+    } else if (heardAs(input.text) === 'stop') return letGo(segments[state.segment]);
   } else if (input.type === 'answer') {
     if (state.awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
     const segment = segments[state.segment];
@@ -169,7 +173,8 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     if (heardAs(input.text) === 'stop') return letGo(segment);
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const spoken = interviewer === ruleInterviewer ? await conductorSaid(services, interview.id) : '';
-    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, spoken) : null;
+    const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
+    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, spoken, partsLeft) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
     const next = await interviewer.next(segment, turns, state.talk, await saidBefore(services, interview.id, segment.id), spoken);
@@ -187,12 +192,10 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
   }
   return done();
 
-  /** Someone who wants to go is let go: the study's closing words (or the generic ones), and the interview ends. */
-  async function letGo(segment: Segment): Promise<Plan> {
-    say('speak', STOPPING, segment);
-    const closing = segments.length - 1;
-    state = { ...state, segment: segments[closing]?.mode === 'speak' && closing > state.segment ? closing : segments.length, talk: NEW_TALK, awaiting: null };
-    await enter();
+  /** Someone who wants to go is let go at once, thanked in words that fit leaving early (not the study's "that is everything"). */
+  function letGo(segment: Segment): Plan {
+    say('closing', STOPPING, segment);
+    state = { ...state, segment: segments.length, talk: NEW_TALK, awaiting: null, finished: true };
     return done();
   }
 

@@ -10,7 +10,7 @@ const sentencesOf = (text: string) => text.trim().split(/(?<=[.!?])\s+/).filter(
 /** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$/i;
 /** How a question starts, after an opener: "So, can it…", "And why does…". A rising "maybe a button?" is a suggestion, not a question. */
-const ASKING = /^(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hmm)[,\s]+)*(?:what|why|how|where|when|who|which|whose|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|am|have|has|isn'?t|aren'?t|don'?t|doesn'?t|didn'?t|can'?t|won'?t|wouldn'?t|any(?:one|body) )\b/i;
+const ASKING = /^(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hmm|(?:just )?(?:a |one |quick )*question)[,:\s-]+)*(?:what|why|how|where|when|who|which|whose|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|am|have|has|isn'?t|aren'?t|don'?t|doesn'?t|didn'?t|can'?t|won'?t|wouldn'?t|any(?:one|body) )\b/i;
 
 /** A sentence that asks something of the interviewer. */
 export const asksSomething = (sentence: string) => /\?\s*$/.test(sentence) && !TAG_QUESTION.test(sentence) && words(sentence) >= 3 && ASKING.test(sentence.trim());
@@ -20,14 +20,15 @@ const ASKS_WHO = /\b(?:who are you|who is this|are you (?:a |an )?(?:real|human|
 /** "What is this for?", "Why are you asking?" */
 const ASKS_WHY = /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview)\b/i;
 /** "Does anyone read these?" */
-const ASKS_WHO_READS = /\b(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read\b/i;
+const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read|are you (?:even |actually |really )?(?:reading|listening))\b/i;
 /** "Can I go now?", "I have to go" */
-const WANTS_TO_STOP = /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end)|i (?:have|need|got) to (?:go|leave|stop)|i(?:'d| would) like to stop|i want to (?:stop|leave|end))\b/i;
+const WANTS_TO_STOP =
+  /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end)|(?:i )?(?:don'?t|do not) have (?:the )?time for this|(?:i'?m )?short on time)\b|^(?:stop|enough|i'?m done|i am done)[.!]*$|\b(?:good ?)?bye[.!]*$/i;
 /** "How long is this?", "Are we done?" */
-const ASKS_HOW_LONG = /\b(?:how long (?:is|will|does) this|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b/i;
+const ASKS_HOW_LONG = /\b(?:how long (?:is|will|does) this|(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b/i;
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
-  /\b(?:(?:i'?d|i would) rather not|(?:i'?d )?prefer not to|(?:can|could) we skip|skip (?:this|that|it)\b|next question|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment)\b|^pass[.!]*$/i;
+  /\b(?:(?:i'?d|i would) rather not|(?:i'?d )?prefer not to|(?:can|could) we skip|skip (?:this|that|it)\b|next question|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)|none of your business)\b|^pass[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
 const ALREADY = /\b(?:i (?:already|just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 /** "Oh, you mean paying the bill?" */
@@ -41,7 +42,7 @@ export const WHO_WE_ARE = 'These questions are asked automatically, not by a per
 export const WHY_WE_ASK = 'This short interview helps the team that makes the product understand how people use it. They read every answer.';
 export const WHO_READS = 'Yes, the team that makes the product reads every answer.';
 export const FREE_TO_GO = 'You can stop at any time with "End interview".';
-export const STOPPING = 'Of course, we can stop here.';
+export const STOPPING = 'Of course, we can stop here. Thank you for your time: what you told us goes to the team.';
 export const SKIPPED = 'Of course, we can skip that.';
 export const ALREADY_SAID = 'Sorry, you did. Thank you.';
 /** Neither yes nor no: the participant's reading of the question is the one worth hearing. */
@@ -49,7 +50,7 @@ export const YOUR_READING = 'Whatever it means to you is what we would like to h
 export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
-const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
+const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what about it|(?:can|could) you give (?:me )?an example|for example\?|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
 const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+){0,2}\?+$/i;
 /** The message, or its first sentence, says the question was not understood. */
@@ -83,7 +84,7 @@ export function heardAs(message: string): Heard {
  * heard. `said` is what the conductor has said in this interview: a line about the interview
  * comes once; the can't-answer line comes once in full, once briefly, then not again.
  */
-export function acknowledgement(message: string, said = ''): string | null {
+export function acknowledgement(message: string, said = '', partsLeft?: number): string | null {
   const once = (line: string) => (said.includes(line) ? null : line);
   const lines: Array<string | null> = [];
   if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
@@ -97,7 +98,7 @@ export function acknowledgement(message: string, said = ''): string | null {
     if (ASKS_WHO.test(text)) lines.push(once(WHO_WE_ARE));
     else if (ASKS_WHY.test(text)) lines.push(once(WHY_WE_ASK));
     else if (ASKS_WHO_READS.test(text)) lines.push(once(WHO_READS));
-    else if (ASKS_HOW_LONG.test(text)) lines.push(once(FREE_TO_GO));
+    else if (ASKS_HOW_LONG.test(text)) lines.push(partsLeft === undefined ? FREE_TO_GO : `${partsLeft <= 1 ? 'This is the last part' : `There are ${partsLeft} short parts left`}. ${FREE_TO_GO}`);
     else lines.push(said.includes(ACKNOWLEDGEMENT) ? once(NOTED) : ACKNOWLEDGEMENT);
   }
   const out = lines.filter((l): l is string => !!l);

@@ -41,7 +41,7 @@ const ONLY_VAGUE = new RegExp(`${VAGUE.source}[.!?]*$`, 'i');
 const DECLINE =
   /^(?:no|nope|nah|none|nothing(?: else| really| much| more| to add)?|not really|all good|(?:(?:no|nope|nah),? )?(?:thanks|thank you)|(?:(?:no|nope|nah),? )?(?:i think )?(?:(?:that'?s|thats|that is) (?:it|all|everything)|i'?ve covered (?:it|everything)))(?:,? (?:thanks|thank you)(?: very much)?)?(?:,? honestly)?[.!]*$/i;
 /** A first sentence that says nothing happened: "Nothing took long.", "None, really." */
-const NOTHING_HAPPENED = /^(?:nothing|none)\b[^.?!]{0,60}[.!]*$/i;
+const NOTHING_HAPPENED = /^(?:nothing|none)\b[^.?!]{0,60}[.!]*$|\b(?:didn'?t|did not) (?:do|try) anything\b/i;
 /** The answer says no, in its first sentence. */
 const declines = (answer: string) => {
   const first = answer.trim().split(/(?<=[.!?])\s+/)[0] ?? '';
@@ -91,7 +91,7 @@ function mentionOf(answer: string, used: string): string | null {
       .replace(/\b(?:me|us)\b/gi, 'you')
       .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase())
       // "A spreadsheet." is asked about as "the spreadsheet": the one they meant.
-      .replace(/^an? (?=[\w-]+$)/i, 'the ');
+      .replace(/^an? (?!(?:few|lot|bit|couple|number|dozen|\d)\b)/i, 'the ');
     if (used.toLowerCase().includes(phrase.toLowerCase())) continue;
     // "too many clicks" names the trouble; "many clicks" loses it.
     const before = answer.slice(0, Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()))).trimEnd();
@@ -103,8 +103,9 @@ function mentionOf(answer: string, used: string): string | null {
 
 /** What opens the question after a task the participant typed notes during: their notes were read ("You noted the Bills page."). */
 export function notesHeard(notes: string[]): string {
-  const mention = notes.length ? mentionOf(notes[notes.length - 1], '') : null;
-  return mention ? `You noted ${mention}. ` : 'Thank you for your notes. ';
+  const fullest = [...notes].sort((a, b) => words(b) - words(a))[0];
+  const mention = fullest ? mentionOf(fullest, '') : null;
+  return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
 
 /** The answer tells something that happened (a verb in the past: "I clicked", "it was"), not just names a thing. */
@@ -152,18 +153,21 @@ const ASKS_FOR_EXAMPLE = /\b(?:example|instance|the last time|a time when)\b/i;
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 /** An answer that already tells one recent occasion ("Last Tuesday I had to send twelve invoices…"). */
 const RECENTLY = new RegExp(
-  `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)(?!'s)|yesterday|this (?:morning|afternoon|week)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago)\\b`,
+  `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)(?!'s)|yesterday|this (?:morning|afternoon|week)(?!'s)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago)\\b`,
   'i',
 );
 /** "On Tuesday" tells an occasion in a story ("On Tuesday I paid…"); "on Thursday evenings" or "he come on sunday" is a habit. */
 const ON_A_DAY = new RegExp(`\\bon (?:${DAYS})\\b(?! (?:evenings|mornings|nights|afternoons)\\b)`, 'i');
-const tellsAnOccasion = (answer: string) => RECENTLY.test(answer) || (ON_A_DAY.test(answer) && narrates(answer));
+const tellsAnOccasion = (answer: string) => RECENTLY.test(answer) || (ON_A_DAY.test(answer) && toldInPast(answer));
+/** A verb in the past ("paid", "went", "was"), not a present one ("is", "come", "fixes"). */
+const toldInPast = (answer: string) =>
+  parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && (/ed$/i.test(t.text) || /^(?:was|were|had|did|went|paid|sent|got|made|took|came|saw|told|said|found|lost|left|gave|bought|tried)$/i.test(t.text))));
 /** The participant has never done it ("I've never used this before"): there is no last time to tell. */
 const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t (?:used|tried|done)|not used it)\b/i;
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:ended up|instead|so i (?:just|had to)|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:ended up|(?:in the end|eventually),? (?:i|we)|instead|so i (?:just|had to)|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
@@ -172,7 +176,7 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
 /** "What did you use for it before?" */
 const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
-const TOLD_WHAT_BEFORE = /\b(?:used to|previously|switched from|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|we|i|switching|using))\b/i;
+const TOLD_WHAT_BEFORE = /\b(?:used to|previously|switched from|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b/i;
 /** "What, if anything, took longer than you expected?" */
 const ASKS_HOW_LONG = /\btook longer\b/i;
 /** An answer that says what took long ("reconnecting took 20 minutes"). */
@@ -191,7 +195,7 @@ const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good
 function answered(question: string, answers: string[], all: string[]): 'yes' | 'partly' | 'no' {
   if (ASKS_FOR_EXAMPLE.test(question) && all.some((a) => (words(a) >= 4 && tellsAnOccasion(a)) || NEVER_DONE.test(a))) return 'yes';
   if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a))) return 'yes';
-  if (ASKS_HOW_LONG.test(question) && answers.some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
+  if (ASKS_HOW_LONG.test(question) && all.some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   const last = answers[answers.length - 1];
   if (last !== undefined) {
     // What they did about the moment they just told, not about another one earlier in the segment; and only a
@@ -214,7 +218,7 @@ const APART = 'Apart from what you mentioned, ';
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i },
   {
-    cue: /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation))\b/i,
+    cue: /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
     question: 'What did you do then?',
     story: true,
     asked: ASKS_WHAT_THEY_DID,
@@ -270,7 +274,7 @@ export const ruleInterviewer: Interviewer = {
       // Once the question again, with what this part of the interview is about; puzzled again, the interview moves on.
       if (lastAsked.startsWith(UNCLEAR)) return ahead(state.question + 1, MOVE_ON);
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
-      const about = /^(?:anything|other|misc)/i.test(segment.title) ? '' : `This part is about ${segment.title.charAt(0).toLowerCase()}${segment.title.slice(1).replace(/[.?!]+$/, '')}. `;
+      const about = /^(?:anything|other|misc)/i.test(segment.title) || restates(segment.title, lastAsked) ? '' : `This part is about ${segment.title.charAt(0).toLowerCase()}${segment.title.slice(1).replace(/[.?!]+$/, '')}. `;
       return { say: `${UNCLEAR}${about}${bare(lastAsked)}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.
@@ -291,9 +295,18 @@ export const ruleInterviewer: Interviewer = {
 
 /** A question as the script words it, without what was said before it ("Sorry, that was unclear. …", "Apart from …"). */
 function bare(question: string): string {
-  const plain = question.replace(UNCLEAR, '').replace(MOVE_ON, '').replace(/^This part is about [^.]*\. /, '');
+  const plain = question
+    .replace(UNCLEAR, '')
+    .replace(MOVE_ON, '')
+    .replace(/^This part is about [^.]*\. /, '')
+    .replace(/^Thank you for your notes(?: about [^.?]*)?\. /, '');
   return plain.startsWith(APART) ? upperFirst(plain.slice(APART.length)) : plain;
 }
+/** The question says what the title says ("What would make the product more useful" / "…more useful to you?"). */
+const restates = (title: string, question: string) => {
+  const content = title.toLowerCase().match(/[a-z']{4,}/g) ?? [];
+  return content.length > 0 && content.every((w) => question.toLowerCase().includes(w));
+};
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 

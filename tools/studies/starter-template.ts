@@ -60,7 +60,7 @@ export const starterScript = {
       id: 'thanks',
       mode: 'speak',
       title: 'Thank you',
-      speak_text: 'Thank you, that is everything. What you told us goes straight to the team building this.',
+      speak_text: 'That is everything I wanted to ask. What you told us goes straight to the team building this.',
     },
   ],
 };
