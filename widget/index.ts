@@ -72,6 +72,8 @@ const FINISHED = 'You can close this panel.';
 const INTERVIEW_HEADING = 'Interview';
 /** The compact bar's heading while the participant does a task on the page. */
 const TASK_HEADING = 'Your task';
+/** The launcher's label while an interview is under way. */
+const CONTINUE_LABEL = 'Continue interview';
 
 const FALLBACK: Invitation = {
   launcher: { label: 'Share feedback', icon: 'feedback' },
@@ -166,9 +168,13 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     sessionStorage.setItem(storeKey, JSON.stringify({ sessionId, studyRef: study.ref, sessionToken: started.session_token, mode: voice ? 'voice' : 'text' } satisfies Resume));
     // The invitation's question no longer fits once the conversation runs: a neutral heading instead.
     panel.retitle(INTERVIEW_HEADING);
+    // Closed mid-interview, the launcher says there is one to go back to.
+    const label = launcher?.querySelector('span');
+    if (label) label.textContent = CONTINUE_LABEL;
     live = interviewView(started.ws_url, host, study.allowed_selectors, (closing) => {
       sessionStorage.removeItem(storeKey);
       rememberTakenPart();
+      if (label) label.textContent = inv.launcher.label;
       live?.close();
       live = null;
       closed(closing);

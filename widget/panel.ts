@@ -46,8 +46,20 @@ export function createPanel(inv: Invitation, title: string, launcher: HTMLElemen
     [...root.querySelectorAll<HTMLElement>('button:not([disabled]), input:not([disabled]), textarea:not([disabled]), [href], [tabindex]:not([tabindex="-1"])')].filter((el) => el.getClientRects().length > 0);
   let compact = false;
   /** The compact bar sits where the launcher is, so the launcher steps aside while the bar shows. */
+  let hostPadding: string | null = null;
   const placeLauncher = () => {
     if (launcher) launcher.hidden = compact && !root.hidden;
+    // The page can scroll its last lines (a bottom button, say) out from under the bar.
+    const bar = compact && !root.hidden;
+    if (bar && hostPadding === null) {
+      hostPadding = document.body.style.paddingBottom;
+      requestAnimationFrame(() => {
+        if (hostPadding !== null) document.body.style.paddingBottom = `${Math.ceil(root.getBoundingClientRect().height) + 16}px`;
+      });
+    } else if (!bar && hostPadding !== null) {
+      document.body.style.paddingBottom = hostPadding;
+      hostPadding = null;
+    }
   };
   const panel: Panel = {
     root,
