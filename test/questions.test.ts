@@ -402,7 +402,10 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect(followUp('Fine.', 0, '', [], 'Could you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
     // Too little to have an example of.
     expect(followUp('Fine, but the bank link expired again.', 0, '')).toBe('You mentioned the bank link. What happened next?');
-    expect(followUp('Waited.', 1, 'Could you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
+    expect(followUp('Waited.', 1, 'Could you say a bit more about that?')).toBe('How so?');
+    // Room to think is for a shrug, not for a short answer that says something.
+    expect(followUp('Just faster.', 1, 'Could you say a bit more about that?')).toBe('How so?');
+    expect(followUp('Not sure.', 1, 'Could you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
   });
 
   it('takes a habit for a habit, not the last time', async () => {

@@ -45,8 +45,8 @@ export const FREE_TO_GO = 'You can stop at any time with "End interview".';
 export const STOPPING = 'Of course, we can stop here. Thank you for your time: what you told us goes to the team.';
 export const SKIPPED = 'Of course, we can skip that.';
 export const ALREADY_SAID = 'Sorry, you did. Thank you.';
-/** Neither yes nor no: the participant's reading of the question is the one worth hearing. */
-export const YOUR_READING = 'Whatever it means to you is what we would like to hear.';
+/** The participant's own reading of the question is the one worth hearing: they are asked to go on with it. */
+export const YOUR_READING = 'Yes, tell me about that.';
 export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */

@@ -135,7 +135,9 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // An example only of something that happened; a shrug gets room to think instead.
   // An example of a story with something in it ("Waited." is too little to have one).
   const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3;
-  const frames = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, example ? 'Could you walk me through an example of that?' : 'What comes to mind, even if it is something small?'];
+  // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
+  const second = example ? 'Could you walk me through an example of that?' : ONLY_VAGUE.test(answer.trim()) || VAGUE.test(answer.trim()) ? 'What comes to mind, even if it is something small?' : 'How so?';
+  const frames = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, second];
   // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
   const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
   const options = [...frames].sort((a, b) => uses(a) - uses(b));
