@@ -431,6 +431,7 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
   it('hears a wish to leave however it is put, and a question however it starts (second walkthrough)', () => {
     for (const leaving of ["I'm done.", 'Stop.', "I don't have time for this. Bye.", 'Honestly I\'m short on time. Can we wrap this up quickly?', 'I need to run, sorry.']) expect(heardAs(leaving), leaving).toBe('stop');
     expect(heardAs("That's private.")).toBe('skip');
+    expect(heardAs("I'm always short on time at month end, so I pay everything in one evening and the bank app logs me out halfway.")).toBeNull();
     expect(acknowledgement('Just a question: can I pay several suppliers in one batch here? I never found out how.')).toBe(ACKNOWLEDGEMENT);
     expect(acknowledgement('Is this going to take long?', '', 3)).toBe(`There are 3 short parts left. ${FREE_TO_GO}`);
     expect(acknowledgement('Is this going to take long?', '', 1)).toBe(`This is the last part. ${FREE_TO_GO}`);

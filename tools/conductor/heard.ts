@@ -23,7 +23,9 @@ const ASKS_WHY = /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these
 const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read|are you (?:even |actually |really )?(?:reading|listening))\b/i;
 /** "Can I go now?", "I have to go" */
 const WANTS_TO_STOP =
-  /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end)|(?:i )?(?:don'?t|do not) have (?:the )?time for this|(?:i'?m )?short on time)\b|^(?:stop|enough|i'?m done|i am done)[.!]*$|\b(?:good ?)?bye[.!]*$/i;
+  /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))\b|^(?:stop|enough|i'?m done|i am done)[.!]*$|\b(?:good ?)?bye[.!]*$/i;
+/** Said alone, about the interview ("I'm short on time."); inside a long answer it is about the product. */
+const HAS_NO_TIME = /\b(?:(?:don'?t|do not) have (?:the )?time for this|short on time)\b/i;
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG = /\b(?:how long (?:is|will|does) this|(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b/i;
 /** "I'd rather not answer that.", "Can we skip this one?" */
@@ -67,7 +69,7 @@ const isMeta = (sentence: string) => ASKS_WHO.test(sentence) || ASKS_WHY.test(se
 
 export function heardAs(message: string): Heard {
   const text = message.trim();
-  if (WANTS_TO_STOP.test(text)) return 'stop';
+  if (WANTS_TO_STOP.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 12)) return 'stop';
   if (puzzled(text)) return 'puzzled';
   if (SKIPS.test(text)) return 'skip';
   if (ALREADY.test(text) && words(text) < 10) return 'already';
