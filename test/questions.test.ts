@@ -428,9 +428,15 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect(notesHeard(['ok', 'hmm'])).toBe('Thank you for your notes. ');
   });
 
-  it('hears a wish to leave however it is put, and a question however it starts (second walkthrough)', () => {
+  it('hears a wish to leave however it is put, and a question however it starts (second walkthrough)', async () => {
     for (const leaving of ["I'm done.", 'Stop.', "I don't have time for this. Bye.", 'Honestly I\'m short on time. Can we wrap this up quickly?', 'I need to run, sorry.']) expect(heardAs(leaving), leaving).toBe('stop');
     expect(heardAs("That's private.")).toBe('skip');
+    expect(heardAs('Waited. Told you.')).toBe('already');
+    expect(followUp('Slow.', 0, '')).toBe('Could you say a bit more about that?'); // a quality, not a thing to ask about
+    expect(followUp('maybe 10 minutes to find', 1, 'Could you say a bit more about that?')).toBe('How so?');
+    expect((await talkThrough(seg('anything-else'), ['Maybe a button on the first page?']))[1]).not.toBeNull();
+    const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
+    expect((await talkThrough(use, ['Fine.', 'no i think is all']))[2]).toBe('What would you change?'); // "that's all" is heard as a no
     expect(heardAs("I'm always short on time at month end, so I pay everything in one evening and the bank app logs me out halfway.")).toBeNull();
     expect(acknowledgement('Just a question: can I pay several suppliers in one batch here? I never found out how.')).toBe(ACKNOWLEDGEMENT);
     expect(acknowledgement('Is this going to take long?', '', 3)).toBe(`There are 3 short parts left. ${FREE_TO_GO}`);

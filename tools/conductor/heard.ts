@@ -32,7 +32,7 @@ const ASKS_HOW_LONG = /\b(?:how long (?:is|will|does) this|(?:take|taking) (?:lo
 const SKIPS =
   /\b(?:(?:i'?d|i would) rather not|(?:i'?d )?prefer not to|(?:can|could) we skip|skip (?:this|that|it)\b|next question|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)|none of your business)\b|^pass[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
-const ALREADY = /\b(?:i (?:already|just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
+const ALREADY = /(?:^|[.!]\s+)told you\b|\b(?:i (?:already|just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 /** "Oh, you mean paying the bill?" */
 const GUESSES = /^(?:oh,?\s*|so,?\s*|ah,?\s*)?(?:you mean|do you mean)\b.{2,80}\?+$/i;
 /** "Sorry for my English." */

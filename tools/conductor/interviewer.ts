@@ -43,9 +43,11 @@ const DECLINE =
 /** A first sentence that says nothing happened: "Nothing took long.", "None, really." */
 const NOTHING_HAPPENED = /^(?:nothing|none)\b[^.?!]{0,60}[.!]*$|\b(?:didn'?t|did not) (?:do|try) anything\b/i;
 /** The answer says no, in its first sentence. */
+/** "no i think is all", "No, that's it really": nothing more to say. */
+const THATS_ALL = /^(?:no|nope|nah),?\s+(?:i think |i guess )?(?:that'?s|it'?s|is|that is|it is) (?:it|all)\b/i;
 const declines = (answer: string) => {
   const first = answer.trim().split(/(?<=[.!?])\s+/)[0] ?? '';
-  return DECLINE.test(answer.trim()) || DECLINE.test(first) || NOTHING_HAPPENED.test(first);
+  return DECLINE.test(answer.trim()) || DECLINE.test(first) || NOTHING_HAPPENED.test(first) || THATS_ALL.test(first);
 };
 const MORE = 'Could you say a bit more about that?';
 
@@ -86,6 +88,8 @@ function mentionOf(answer: string, used: string): string | null {
     // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
     const np = found.replace(/[.]+$/, '');
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || np.split(/\s+/).length > 6) continue;
+    // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
+    if (!np.includes(' ') && ['ADJ', 'ADV'].includes(parse(np.toLowerCase())[0]?.tokens[0]?.pos ?? '')) continue;
     const phrase = np
       .replace(/\b(?:my|our)\b/gi, 'your')
       .replace(/\b(?:me|us)\b/gi, 'you')
@@ -136,7 +140,8 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // An example of a story with something in it ("Waited." is too little to have one).
   const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3;
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
-  const second = example ? 'Could you walk me through an example of that?' : ONLY_VAGUE.test(answer.trim()) || VAGUE.test(answer.trim()) ? 'What comes to mind, even if it is something small?' : 'How so?';
+  const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
+  const second = example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : 'How so?';
   const frames = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, second];
   // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
   const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
@@ -182,7 +187,7 @@ const TOLD_WHAT_BEFORE = /\b(?:used to|previously|switched from|until (?:\w+ )?(
 /** "What, if anything, took longer than you expected?" */
 const ASKS_HOW_LONG = /\btook longer\b/i;
 /** An answer that says what took long ("reconnecting took 20 minutes"). */
-const TOLD_HOW_LONG = /\b(?:took|takes|take|spent|wasted)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b/i;
+const TOLD_HOW_LONG = /\b(?:took|takes|take|spent|wasted)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\b/i;
 /** "What would make the product more useful to you?" */
 const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
 /** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
