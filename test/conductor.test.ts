@@ -311,10 +311,14 @@ describe('what the participant hears', () => {
     const id = await consentedInterview({}, 'starter-study');
     const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
     const c = await openConductor(start.body.ws_url, { origin: SHOP });
-    for (const answer of ['Paying supplier bills. Until March we did it all in Excel, and on Tuesday I paid three suppliers and one payment bounced.', 'I called the bank and paid that one again by hand.']) {
+    for (const answer of ['I came in to pay my supplier bills. Until March we did it all in Excel, and on Tuesday I paid three suppliers and one payment bounced.', 'I called the bank and paid that one again by hand.']) {
       await c.next((f) => f.type === 'state' && f.awaiting === 'answer');
       c.send({ type: 'answer', text: answer });
     }
+    // The task is put in the participant's own words.
+    expect(await c.next((f) => f.type === 'message' && f.kind === 'observe')).toMatchObject({
+      text: 'Could you go ahead and pay your supplier bills, as you normally would, and tell me what you notice along the way?',
+    });
     await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
     c.send({ type: 'answer', text: 'Sorry, I have to go now.' });
     // Let go at once, in words that fit leaving early: not the study's "That is everything I wanted to ask".

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { questionPlan } from '../tools/conductor/questions.ts';
+import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { ACKNOWLEDGEMENT, CLEAR_ENGLISH, FREE_TO_GO, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
@@ -313,7 +314,7 @@ describe('a third reading of the starter study', () => {
   it('asks again after an echo question, and leaves a participant who wants to go alone', async () => {
     expect((await talkThrough(seg('friction'), ['How did what go?']))[1]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
     expect((await talkThrough(seg('context'), ['I came to send invoices to three of my clients today.', 'A spreadsheet my accountant set up for me years ago.', 'The last time I did what?']))[3]).toBe(
-      'Sorry, that was unclear. This part is about what brought you here. Could you tell me about the last time you did it?',
+      'Sorry, that was unclear. This part is about what brought you here. Could you tell me about the last time you had to send invoices to three of your clients?',
     );
     expect((await talkThrough(seg('value'), ['Can I go now?']))[1]).toBeNull();
   });
@@ -457,6 +458,16 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
       const asked = await talkThrough(context, [first, 'Excel and the bank website, for about three years now.']);
       expect(asked.slice(1), first).toContain('Could you tell me about the last time you did it?');
     }
+  });
+
+  it("puts the participant's own goal where the script says \"it\"", async () => {
+    expect(goalOf("I came in to pay this week's supplier invoices, I usually do it on Monday mornings.")).toBe("pay this week's supplier invoices");
+    expect(goalOf('um so, like, i was try to export the report for my boss, you know, the monthly one')).toBe('export the report for your boss');
+    expect(goalOf('I came to send invoices to three of my clients today.')).toBe('send invoices to three of your clients');
+    for (const vague of ['Invoices.', 'Paying them.', 'I needed to update it.', 'Just looking around.']) expect(goalOf(vague), vague).toBeNull();
+    const asked = await talkThrough(seg('context'), ['I came in to pay a supplier bill, the one for our packaging.', 'Excel and the bank website, for about three years now.']);
+    expect(asked.slice(1)).toEqual(['What did you use to pay a supplier bill before?', 'Could you tell me about the last time you had to pay a supplier bill?']);
+    expect(grounded('Could you tell me about the last time you did it?', "export last quarter's invoices")).toBe('Could you tell me about the last time you did it?');
   });
 
   it('digs into fraud and a failure told in non-native English', async () => {

@@ -290,7 +290,7 @@ describe('widget in Chromium', () => {
     expect(compact).toMatchObject({ bottom: 844, left: 0, width: 390, modal: null, launcher: true });
     expect(compact.top).toBeGreaterThan(844 * 0.6);
     // The page can scroll its last lines out from under the bar.
-    expect(await page.evaluate(() => parseFloat(getComputedStyle(document.body).paddingBottom))).toBeGreaterThanOrEqual(844 - compact.top);
+    expect(await page.evaluate('parseFloat(getComputedStyle(document.body).paddingBottom)')).toBeGreaterThanOrEqual(844 - compact.top);
     expect(compact.task).toBe(compact.conductor);
     expect(compact.task).toContain('invoice');
     expect(await bar.getByRole('button', { name: 'End interview' }).isVisible()).toBe(false);
@@ -304,7 +304,7 @@ describe('widget in Chromium', () => {
     await bar.getByRole('button', { name: 'Close' }).click();
     expect(await launcher.isVisible()).toBe(true);
     expect(await launcher.textContent()).toBe('Continue interview'); // an interview is under way
-    expect(await page.evaluate(() => document.body.style.paddingBottom)).toBe('');
+    expect(await page.evaluate('document.body.style.paddingBottom')).toBe('');
     await launcher.click();
     await bar.waitFor();
     expect(await launcher.isVisible()).toBe(false);
@@ -320,7 +320,7 @@ describe('widget in Chromium', () => {
     const full = await layout();
     expect(full).toMatchObject({ modal: 'true', launcher: false });
     expect(full.top).toBeLessThan(compact.top);
-    expect(await page.evaluate(() => document.body.style.paddingBottom)).toBe('');
+    expect(await page.evaluate('document.body.style.paddingBottom')).toBe('');
     // Focus is kept in the full panel again.
     await live.getByLabel('Your answer').focus();
     expect(await leaveByKeyboard(page, 'Pay invoice')).toBe(false);

@@ -8,6 +8,7 @@ import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
 import { NEW_TALK, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
 import { acknowledgement, heardAs, STOPPING } from './heard.ts';
+import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
 import { studyById } from '../studies/record.ts';
 
@@ -76,6 +77,12 @@ async function segmentTurns(services: Services, interviewId: string, segmentId: 
   return rows.map((r) => ({ role: r.role, text: r.content }));
 }
 
+/** The whole conversation so far, in order. */
+async function interviewTurns(services: Services, interviewId: string): Promise<Turn[]> {
+  const { rows } = await services.db.pool.query<{ role: Turn['role']; content: string }>(`SELECT role, content FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id`, [interviewId]);
+  return rows.map((r) => ({ role: r.role, text: r.content }));
+}
+
 /** What the participant said in this interview before the given segment. */
 async function saidBefore(services: Services, interviewId: string, segmentId: string): Promise<string[]> {
   const { rows } = await services.db.pool.query<{ content: string }>(
@@ -125,7 +132,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       }
       if (segment.mode === 'observe') {
         // A task prompt for the participant; then silence until they say they are done.
-        say('observe', questionsOf(segment)[0], segment);
+        say('observe', grounded(questionsOf(segment)[0], goalIn(await interviewTurns(services, interview.id))), segment);
         state = { ...state, awaiting: 'observe' };
         return;
       }

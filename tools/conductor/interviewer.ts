@@ -5,6 +5,7 @@ import { join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
 import { heardAs } from './heard.ts';
+import { goalIn, grounded } from './goal.ts';
 
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
@@ -265,7 +266,8 @@ export const ruleInterviewer: Interviewer = {
       while (question < questions.length && answered(questions[question], answers, all) === 'yes') question++;
       if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
       const partly = answered(questions[question], answers, all) === 'partly' && !prefix;
-      const text = partly ? `${APART}${lowerFirst(questions[question])}` : questions[question];
+      const scripted = grounded(questions[question], goalIn(turns));
+      const text = partly ? `${APART}${lowerFirst(scripted)}` : scripted;
       return { say: `${prefix}${text}`, state: { question, follow_ups: 0 } };
     };
     const last = turns[turns.length - 1];

@@ -1,0 +1,44 @@
+import { parse } from '../../core/nlp.ts';
+
+/**
+ * What the participant came to do, in their words, so later questions can say it instead of a
+ * bare "it" ("What did you use for it before?" → "What did you use to pay your suppliers before?").
+ */
+
+/** The question that asks for it: "What did you come to do today?", "What were you trying to get done?" */
+const ASKS_FOR_GOAL = /\b(?:what did you come (?:here )?to do|what were you trying to|what brought you here)\b/i;
+const OPENERS = /^(?:(?:um|uh|so|well|oh|ok(?:ay)?|like|you know|just|basically|honestly|mostly|today),?\s+)+/i;
+const LEAD_IN = /^(?:i|we)(?:'m| am| was| were)?\s+(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going)\s+(?:in |here |on |over |by )?to\s+|^(?:i|we)(?:'m| am) here to\s+|^to\s+/i;
+const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|when|while|until)\s/i;
+
+/** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
+export function goalOf(answer: string): string | null {
+  const first = answer.trim().split(/(?<=[.!?])\s+/)[0]?.replace(/[.!?]+$/, '') ?? '';
+  let goal = first.replace(OPENERS, '').replace(LEAD_IN, '').replace(OPENERS, '');
+  goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|this morning|this afternoon|now|again|here|first|for once)$/i, '');
+  goal = goal.charAt(0).toLowerCase() + goal.slice(1);
+  // Read after "I", so the tagger takes the first word for a verb where it can be one ("export the report").
+  const tokens = (parse(`I ${goal}`)[0]?.tokens ?? []).slice(1);
+  const words = goal.split(/\s+/).length;
+  // A clean verb phrase only: a base-form verb first ("pay…", "send…"), a few words, no pronoun left dangling.
+  if (words < 2 || words > 8 || !tokens[0] || tokens[0].pos !== 'VERB' || tokens[0].text.toLowerCase() !== tokens[0].lemma.toLowerCase()) return null;
+  if (/\b(?:it|them|this|that|these|those|stuff|things?)$/i.test(goal)) return null;
+  return goal.replace(/\bmy\b/gi, 'your').replace(/\bour\b/gi, 'your').replace(/\bme\b/gi, 'you');
+}
+
+/** The participant's goal, from their answer to the question that asked for it in these turns. */
+export function goalIn(turns: Array<{ role: string; text: string }>): string | null {
+  const asked = turns.findIndex((t) => t.role === 'conductor' && ASKS_FOR_GOAL.test(t.text));
+  const answer = asked >= 0 ? turns.slice(asked + 1).find((t) => t.role === 'participant') : undefined;
+  return answer ? goalOf(answer.text) : null;
+}
+
+/** A scripted question with its bare "it" replaced by the participant's goal, where the wording allows. */
+export function grounded(question: string, goal: string | null): string {
+  if (!goal) return question;
+  return question
+    .replace(/\bwhat did you use for it before\?$/i, (m) => `${m.startsWith('W') ? 'W' : 'w'}hat did you use to ${goal} before?`)
+    // "The last time you had to export last quarter's invoices" would ask about two times at once.
+    .replace(/\bthe last time you did it\?$/i, (m) => (/\b(?:last|this|next|yesterday|tomorrow)\b/i.test(goal) ? m : `the last time you had to ${goal}?`))
+    .replace(/\bgo ahead with what you came to do today\b/i, `go ahead and ${goal}`);
+}
