@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanLine } from '../tools/interviews/ocr-text.ts';
+import { cleanLine, prominentRun, readingOrder, typeSize, type TextRun } from '../tools/interviews/ocr-text.ts';
 import { screenReader } from '../tools/interviews/ocr.ts';
 import { launchBrowser } from './helpers/browser.ts';
 
@@ -52,4 +52,66 @@ describe('OCR lines without UI borders', () => {
       await browser.close();
     }
   }, 60_000);
+});
+
+/** A run of text at (x, y), `size` px type, about as wide as its letters. */
+const run = (text: string, x: number, y: number, size = 14): TextRun => ({ text, x0: x, y0: y, x1: x + text.length * size * 0.55, y1: y + size, size });
+const read = (runs: TextRun[]) => readingOrder(runs).map((row) => row.map((r) => r.text).join(' | '));
+
+describe('the layout of a screen read by OCR', () => {
+  it('tells type size from a word box and the letters in it', () => {
+    const box = (h: number) => ({ x0: 0, y0: 0, x1: 50, y1: h });
+    // x-height letters only, a capital, a capital and a descender: all 20 px type.
+    expect(typeSize('use', box(10.6))).toBeCloseTo(20, 0);
+    expect(typeSize('Save', box(14.4))).toBeCloseTo(20, 0);
+    expect(typeSize('Apply', box(18.6))).toBeCloseTo(20, 0);
+    expect(typeSize('—', box(3))).toBeNull();
+  });
+
+  it('reads a sidebar apart from the page beside it, and a table row by row', () => {
+    const sidebar = ['Dashboard', 'Invoices', 'Customers', 'Reports'].map((t, i) => run(t, 20, 100 + i * 37));
+    const page = [
+      run('Invoices', 300, 40, 22),
+      run('Invoice', 300, 100), run('Customer', 420, 100), run('Status', 600, 100),
+      run('INV-2041', 300, 130), run('Acme Robotics', 420, 130), run('Overdue', 600, 130),
+      run('INV-2040', 300, 160), run('Northwind Traders', 420, 160), run('Paid', 600, 160),
+      run('INV-2039', 300, 190), run('Blue Harbor', 420, 190), run('Sent', 600, 190),
+    ];
+    expect(read([...page, ...sidebar])).toEqual([
+      'Dashboard', 'Invoices', 'Customers', 'Reports',
+      'Invoices',
+      'Invoice | Customer | Status',
+      'INV-2041 | Acme Robotics | Overdue',
+      'INV-2040 | Northwind Traders | Paid',
+      'INV-2039 | Blue Harbor | Sent',
+    ]);
+  });
+
+  it('reads a banner before its button, and a lone name at the far right in its row', () => {
+    const runs = [
+      run('Maya Fischer', 1100, 10),
+      run('Payment settings', 300, 60, 22),
+      run('Bank connection expired', 310, 110),
+      run('Reconnect your account to keep payouts running.', 310, 130),
+      run('Reconnect', 1000, 119),
+      run('Company name', 300, 180), run('Tax ID', 700, 180),
+      run('Acme Robotics Ltd', 300, 205), run('GB123456789', 700, 205),
+    ];
+    expect(read(runs)).toEqual([
+      'Maya Fischer',
+      'Payment settings',
+      'Bank connection expired',
+      'Reconnect your account to keep payouts running.',
+      'Reconnect',
+      'Company name | Tax ID',
+      'Acme Robotics Ltd | GB123456789',
+    ]);
+    expect(readingOrder([])).toEqual([]);
+  });
+
+  it('takes the heading from the largest wordy type, the topmost of equals, never a number', () => {
+    const runs = [run('Staywell', 20, 10, 16), run('Payment details', 40, 80, 18), run('Harbour View Hotel', 600, 60, 18.3), run('Total', 600, 300, 14), run('£2,418.36', 40, 40, 28)];
+    expect(prominentRun(runs)?.text).toBe('Harbour View Hotel');
+    expect(prominentRun([run('£2,418.36', 0, 0, 28), run('INV-2041', 0, 40, 20)])).toBeNull();
+  });
 });
