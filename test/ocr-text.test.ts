@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cleanLine, prominentRun, readingOrder, typeSize, type TextRun } from '../tools/interviews/ocr-text.ts';
-import { screenReader } from '../tools/interviews/ocr.ts';
+import { imageSize, screenReader } from '../tools/interviews/ocr.ts';
 import { launchBrowser } from './helpers/browser.ts';
 
 describe('OCR lines without UI borders', () => {
@@ -114,4 +114,46 @@ describe('the layout of a screen read by OCR', () => {
     expect(prominentRun(runs)?.text).toBe('Harbour View Hotel');
     expect(prominentRun([run('£2,418.36', 0, 0, 28), run('INV-2041', 0, 40, 20)])).toBeNull();
   });
+
+  it('reads big bold headings, dark on light and light on dark, whole', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      await page.setContent(
+        `<body style="font-family:sans-serif;margin:60px;background:#0b1020;color:#fff"><h1 style="font-size:72px;font-weight:900">Ship faster together</h1>` +
+          `<p style="font-size:28px;color:#cbd5e1">Plan sprints, track bugs and release on time.</p></body>`,
+      );
+      const dark = await page.screenshot({ type: 'jpeg', quality: 90 });
+      await page.setContent(`<body style="font-family:sans-serif;margin:60px"><h1 style="font-size:80px;font-weight:900">Pricing plans</h1><p style="font-size:30px;font-weight:800">Save 20% yearly</p></body>`);
+      const light = await page.screenshot({ type: 'jpeg', quality: 90 });
+      for (const [shot, lines] of [
+        [dark, ['Ship faster together', 'Plan sprints, track bugs and release on time.']],
+        [light, ['Pricing plans', 'Save 20% yearly']],
+      ] as const) {
+        // A reader of its own each: the first frame of a recording is the one read enlarged.
+        const reader = await screenReader();
+        try {
+          const read = await reader.read(shot);
+          expect(read.lines).toEqual(lines);
+          expect(read.prominent).toBe(lines[0]);
+        } finally {
+          await reader.close();
+        }
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('knows the size of a PNG or JPEG from its header', async () => {
+    const browser = await launchBrowser();
+    try {
+      const page = await browser.newPage({ viewport: { width: 321, height: 123 } });
+      expect(imageSize(await page.screenshot())).toEqual({ width: 321, height: 123 });
+      expect(imageSize(await page.screenshot({ type: 'jpeg' }))).toEqual({ width: 321, height: 123 });
+      expect(imageSize(Buffer.from('these bytes are no picture at all'))).toBeNull();
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import { runStep } from '../../tools/interviews/steps.ts';
 import { afterMedia } from '../../tools/interviews/pipeline.ts';
 import { downloadTo, dropStaleArtifacts, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
 import { screenReader } from '../../tools/interviews/ocr.ts';
+import { tools } from '../../tools/interviews/media.ts';
 import { artifacts } from '../../tools/interviews/rows.ts';
 
 /**
@@ -24,7 +25,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const unread: string[] = [];
     let reader: Awaited<ReturnType<typeof screenReader>> | null = null;
     try {
-      reader = await screenReader();
+      reader = await screenReader({ ffmpeg: tools(services.config).ffmpeg });
       for (const frame of frames) {
         try {
           const file = path.join(dir, `${frame.name}.jpg`);

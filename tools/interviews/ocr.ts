@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Line, Worker } from 'tesseract.js';
-import { cleanLine } from './ocr-text.ts';
+import type { Line, Word, Worker } from 'tesseract.js';
+import { tools } from './media.ts';
+import { cleanLine, median, prominentRun, readingOrder, typeSize, type TextRun } from './ocr-text.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -12,34 +15,145 @@ const LANG_PATH = path.join(path.dirname(require.resolve('@tesseract.js-data/eng
 const MIN_WORD_CONFIDENCE = 60;
 
 export interface FrameText {
-  /** The kept lines, top to bottom. */
+  /** The kept lines in reading order (see readingOrder); runs set apart on one row are joined by " | ". */
   lines: string[];
-  /** The line set in the largest type: a page's title or heading, as far as a picture can tell. */
+  /** The heading: the wordy run set in the largest type, as far as a picture can tell (see prominentRun). */
   prominent: string | null;
 }
 
-function keptLine(line: Line): { text: string; height: number } | null {
-  const text = cleanLine(line.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE).map((w) => w.text).join(' '));
-  // A lone short token among noise is more likely a texture than a word.
-  if (!text || (!text.includes(' ') && text.length < 3)) return null;
-  return { text, height: line.bbox.y1 - line.bbox.y0 };
+/** Words further apart than this many ems are apart on the screen (a table's cells, a label and its value), not one phrase. */
+const RUN_GAP_EM = 1;
+
+/** A word's type size (see typeSize); a word of symbols only is taken for about an em. */
+function wordSize(word: Word): number {
+  return typeSize(word.text, word.bbox) ?? word.bbox.y1 - word.bbox.y0;
+}
+
+/**
+ * A line as tesseract found it, as runs of words: confident words only, split where they are
+ * far apart, each cleaned of UI borders.
+ */
+function runsOf(line: Line): TextRun[] {
+  const words = line.words.filter((w) => w.confidence >= MIN_WORD_CONFIDENCE).map((w) => ({ w, size: wordSize(w) }));
+  const groups: Array<typeof words> = [];
+  for (const word of words) {
+    const last = groups.at(-1)?.at(-1);
+    if (last && word.w.bbox.x0 - last.w.bbox.x1 <= RUN_GAP_EM * Math.max(word.size, last.size)) groups.at(-1)!.push(word);
+    else groups.push([word]);
+  }
+  const runs = groups
+    .map((g) => ({
+      text: cleanLine(g.map((x) => x.w.text).join(' ')),
+      x0: Math.min(...g.map((x) => x.w.bbox.x0)),
+      y0: Math.min(...g.map((x) => x.w.bbox.y0)),
+      x1: Math.max(...g.map((x) => x.w.bbox.x1)),
+      y1: Math.max(...g.map((x) => x.w.bbox.y1)),
+      // Tesseract's row height (ascenders to descenders, about 0.93 em) caps it: on a line that runs across
+      // columns, a word's box can take the height of the whole line.
+      size: Math.min(median(g.map((x) => x.size))!, line.rowAttributes?.rowHeight / 0.93 || Infinity),
+      sure: Math.min(...g.map((x) => x.w.confidence)),
+    }))
+    .filter((r) => r.text);
+  // A lone short token is more likely a texture, an icon or the rest of a word cut off than a word: kept only when read with
+  // certainty (a table's "42", an "OK" button).
+  return runs.filter((r) => r.text.includes(' ') || r.text.length >= 3 || r.sure >= 90).map(({ sure: _, ...run }) => run);
+}
+
+/**
+ * Type whose em is smaller than this many pixels is read enlarged: tesseract reads best with
+ * capitals of 20 px or more, and app text of 12–14 px in a 1280-wide frame, or a 1920-wide
+ * recording shrunk to it, has an em of 8–14 (capitals of 6–10). A phone's 3× frame has 36 or more.
+ */
+const SMALL_EM = 20;
+/** Frames are enlarged twice, to no more than this many pixels on their longer side. */
+const MAX_ENLARGEMENT = 2;
+const MAX_LONG_SIDE = 2560;
+/** Less enlargement than this is not worth its time. */
+const MIN_ENLARGEMENT = 1.25;
+
+/** Width and height of a PNG or JPEG from its header; null for anything else. */
+export function imageSize(image: Buffer): { width: number; height: number } | null {
+  if (image.length >= 24 && image.readUInt32BE(0) === 0x89504e47) return { width: image.readUInt32BE(16), height: image.readUInt32BE(20) };
+  if (image[0] !== 0xff || image[1] !== 0xd8) return null;
+  for (let at = 2; at + 9 < image.length; ) {
+    if (image[at] !== 0xff) return null;
+    const marker = image[at + 1];
+    // Start of frame (baseline, progressive, ...), not DHT (c4), JPG (c8) or DAC (cc).
+    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { width: image.readUInt16BE(at + 7), height: image.readUInt16BE(at + 5) };
+    at += 2 + image.readUInt16BE(at + 2);
+  }
+  return null;
+}
+
+/**
+ * The image enlarged to `width` by ffmpeg (Lanczos), sharpened (ffmpeg's default unsharp mask:
+ * the thin strokes of small grey text stay strokes), as a grey PNG compressed lightly
+ * (tesseract reads grey anyway; this halves ffmpeg's time).
+ */
+export function enlarged(ffmpeg: string, image: Buffer, width: number, timeoutMs = 60_000): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpeg, ['-v', 'error', '-f', 'image2pipe', '-i', 'pipe:0', '-frames:v', '1', '-vf', `scale=${width}:-1:flags=lanczos,unsharp,format=gray`, '-c:v', 'png', '-compression_level', '1', '-f', 'image2pipe', 'pipe:1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const out: Buffer[] = [];
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d) => (err = (err + d).slice(-2000)));
+    child.stdin.on('error', () => {});
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0 && out.length) resolve(Buffer.concat(out));
+      else reject(new Error(`ffmpeg could not enlarge the frame (exit ${code}): ${err.trim().split('\n').pop() ?? ''}`));
+    });
+    child.stdin.end(image);
+  });
 }
 
 /**
  * One tesseract worker for a processing job: frames are read one after the other on it, and
  * `close` ends its thread. Nothing is downloaded: the model comes from the npm package and
  * no cache is written.
+ *
+ * Small type is read far better enlarged (ffmpeg), which costs time, so a frame is enlarged when
+ * the type of the frame before it was small (the first frame always): the frames of one
+ * recording share a screen and its type. A frame read as it is whose type turns out small, or
+ * that showed no text, is read again enlarged.
  */
-export async function screenReader(): Promise<{ read(image: string | Buffer): Promise<FrameText>; close(): Promise<void> }> {
-  const { createWorker } = await import('tesseract.js');
+export async function screenReader(opts: { ffmpeg?: string } = {}): Promise<{ read(image: string | Buffer): Promise<FrameText>; close(): Promise<void> }> {
+  const ffmpeg = opts.ffmpeg ?? tools({ ffmpegPath: null, ffprobePath: null }).ffmpeg;
+  const { createWorker, PSM } = await import('tesseract.js');
   // Without an errorHandler tesseract.js rethrows a failed job (an unreadable image) outside any promise, ending the process.
   const worker: Worker = await createWorker('eng', 1, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none', errorHandler: () => {} });
+  // The API's default treats a frame as one block of text, so a sidebar and the page beside it are read as one line each row;
+  // automatic segmentation (the command line's default) finds the sidebar, header, panels and banners as blocks of their own.
+  await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+  /** Whether the type of this recording's last frame with text was small. */
+  let small = true;
+
+  async function runsAt(image: Buffer, factor: number, width: number): Promise<TextRun[]> {
+    // A frame ffmpeg cannot decode is read as it is: tesseract then says what is wrong with it.
+    const input = factor === 1 ? image : await enlarged(ffmpeg, image, Math.round(width * factor)).catch(() => image);
+    const { data } = await worker.recognize(input, {}, { text: false, blocks: true });
+    return (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap(runsOf)));
+  }
+
   return {
     async read(image) {
-      const { data } = await worker.recognize(image, {}, { text: false, blocks: true });
-      const lines = (data.blocks ?? []).flatMap((b) => b.paragraphs.flatMap((p) => p.lines.map(keptLine))).filter((l) => l !== null);
-      const prominent = lines.reduce<(typeof lines)[number] | null>((best, l) => (!best || l.height > best.height ? l : best), null);
-      return { lines: lines.map((l) => l.text), prominent: prominent?.text ?? null };
+      const bytes = typeof image === 'string' ? await fs.readFile(image) : image;
+      const size = imageSize(bytes);
+      const most = size ? Math.min(MAX_ENLARGEMENT, MAX_LONG_SIDE / Math.max(size.width, size.height)) : 1;
+      const enlarge = most >= MIN_ENLARGEMENT ? most : 1;
+      // The median em of the runs read, in the frame's own pixels.
+      const em = (found: TextRun[], at: number) => median(found.map((r) => r.size))! / at;
+      let factor = small ? enlarge : 1;
+      let runs = await runsAt(bytes, factor, size?.width ?? 0);
+      // A little under SMALL_EM, so that type near it does not make every frame be read twice.
+      if (factor < enlarge && (!runs.length || em(runs, factor) < 0.85 * SMALL_EM)) {
+        factor = enlarge;
+        runs = await runsAt(bytes, factor, size?.width ?? 0);
+      }
+      if (runs.length) small = em(runs, factor) < SMALL_EM;
+      return { lines: readingOrder(runs).map((row) => row.map((r) => r.text).join(' | ')), prominent: prominentRun(runs)?.text ?? null };
     },
     close: async () => {
       await worker.terminate();
