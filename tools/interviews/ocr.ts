@@ -126,7 +126,8 @@ export async function screenReader(opts: { ffmpeg?: string } = {}): Promise<{ re
   const worker: Worker = await createWorker('eng', 1, { langPath: LANG_PATH, gzip: true, cacheMethod: 'none', errorHandler: () => {} });
   // The API's default treats a frame as one block of text, so a sidebar and the page beside it are read as one line each row;
   // automatic segmentation (the command line's default) finds the sidebar, header, panels and banners as blocks of their own.
-  await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+  // Its notes ("Estimating resolution as 233") go nowhere rather than into the worker's log.
+  await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO, debug_file: '/dev/null' });
   /** Whether the type of this recording's last frame with text was small. */
   let small = true;
 
