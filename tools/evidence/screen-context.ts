@@ -1,8 +1,8 @@
 import type { Services } from '../../core/context.ts';
 import type { NewSignal } from './extract.ts';
 
-/** On-screen text longer than this is cut in an evidence card's facts; the full text stays in the screen-text artifact. */
-const MAX_SCREEN_FACT = 500;
+/** On-screen text longer than this (a full app screen is 1,000–2,000 characters) is cut in an evidence card's facts; the full text stays in the screen-text artifact. */
+const MAX_SCREEN_FACT = 2000;
 
 interface Screen {
   atMs: number;
