@@ -69,34 +69,29 @@ async function interviewerFor(services: Services, projectId: string): Promise<In
   return llm?.apiKey ? modelInterviewer(llm, services.log) : ruleInterviewer;
 }
 
-async function segmentTurns(services: Services, interviewId: string, segmentId: string): Promise<Turn[]> {
-  const { rows } = await services.db.pool.query<{ role: Turn['role']; content: string }>(
-    `SELECT role, content FROM interview_messages WHERE interview_id = $1 AND segment_id = $2 ORDER BY timestamp_ms, id`,
-    [interviewId, segmentId],
-  );
-  return rows.map((r) => ({ role: r.role, text: r.content }));
+/** A stored message of the conversation, with the segment it belongs to. */
+type Said = Turn & { segment_id: string | null };
+
+/**
+ * The conversation so far, in order, read once per planned turn (nothing is written while a turn
+ * is planned): what the segment, the interview and the participant said are all cut from it.
+ */
+function conversationOf(services: Services, interviewId: string): () => Promise<Said[]> {
+  let read: Promise<Said[]> | null = null;
+  return () =>
+    (read ??= services.db.pool
+      .query<{ role: Turn['role']; content: string; segment_id: string | null }>(
+        `SELECT role, content, segment_id FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id`,
+        [interviewId],
+      )
+      .then(({ rows }) => rows.map((r) => ({ role: r.role, text: r.content, segment_id: r.segment_id }))));
 }
 
-/** The whole conversation so far, in order. */
-async function interviewTurns(services: Services, interviewId: string): Promise<Turn[]> {
-  const { rows } = await services.db.pool.query<{ role: Turn['role']; content: string }>(`SELECT role, content FROM interview_messages WHERE interview_id = $1 ORDER BY timestamp_ms, id`, [interviewId]);
-  return rows.map((r) => ({ role: r.role, text: r.content }));
-}
-
-/** What the participant said in this interview before the given segment. */
-async function saidBefore(services: Services, interviewId: string, segmentId: string): Promise<string[]> {
-  const { rows } = await services.db.pool.query<{ content: string }>(
-    `SELECT content FROM interview_messages WHERE interview_id = $1 AND role = 'participant' AND segment_id IS DISTINCT FROM $2 ORDER BY timestamp_ms, id`,
-    [interviewId, segmentId],
-  );
-  return rows.map((r) => r.content);
-}
-
+const turnsIn = (said: Said[], segmentId: string): Turn[] => said.filter((t) => t.segment_id === segmentId).map(({ role, text }) => ({ role, text }));
+/** What the participant said in this interview outside the given segment. */
+const saidBefore = (said: Said[], segmentId: string): string[] => said.filter((t) => t.role === 'participant' && t.segment_id !== segmentId).map((t) => t.text);
 /** Everything the conductor has said in this interview, one line each. */
-async function conductorSaid(services: Services, interviewId: string): Promise<string> {
-  const { rows } = await services.db.pool.query<{ content: string }>(`SELECT content FROM interview_messages WHERE interview_id = $1 AND role = 'conductor'`, [interviewId]);
-  return rows.map((r) => r.content).join('\n');
-}
+const conductorSaid = (said: Said[]): string => said.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
 
 /**
  * Decides what an input leads to without writing anything: the participant's message, what
@@ -113,6 +108,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
   const say = (kind: Message['kind'], text: string, segment: Segment | null, role: Message['role'] = 'conductor') =>
     messages.push({ role, kind, text, segment_id: segment?.id ?? null, timestamp_ms: now() });
   const interviewer = await interviewerFor(services, interview.project_id);
+  const conversation = conversationOf(services, interview.id);
 
   /** Enters segments from state.segment until one waits for the participant, or the script ends. */
   const enter = async () => {
@@ -132,15 +128,15 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       }
       if (segment.mode === 'observe') {
         // A task prompt for the participant; then silence until they say they are done.
-        say('observe', grounded(questionsOf(segment)[0], goalIn(await interviewTurns(services, interview.id))), segment);
+        say('observe', grounded(questionsOf(segment)[0], goalIn(await conversation())), segment);
         state = { ...state, awaiting: 'observe' };
         return;
       }
-      const first = await interviewer.next(segment, [], NEW_TALK, await saidBefore(services, interview.id, segment.id));
+      const first = await interviewer.next(segment, [], NEW_TALK, saidBefore(await conversation(), segment.id));
       if (first.say) {
         // Notes typed during the task just done were read: the first question says so.
         const task = segments[state.segment - 1];
-        const notes = task?.mode === 'observe' && interviewer === ruleInterviewer ? (await segmentTurns(services, interview.id, task.id)).filter((t) => t.role === 'participant') : [];
+        const notes = task?.mode === 'observe' && interviewer === ruleInterviewer ? turnsIn(await conversation(), task.id).filter((t) => t.role === 'participant') : [];
         say('ask', notes.length ? `${notesHeard(notes.map((t) => t.text))}${first.say}` : first.say, segment);
         state = { ...state, talk: first.state, awaiting: 'answer' };
         return;
@@ -179,12 +175,12 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     }
     if (heardAs(input.text) === 'stop') return letGo(segment);
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
-    const spoken = interviewer === ruleInterviewer ? await conductorSaid(services, interview.id) : '';
+    const spoken = interviewer === ruleInterviewer ? conductorSaid(await conversation()) : '';
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
     const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, spoken, partsLeft) : null;
     if (heard) say('speak', heard, segment);
-    const turns = [...(await segmentTurns(services, interview.id, segment.id)), { role: 'participant' as const, text: input.text }];
-    const next = await interviewer.next(segment, turns, state.talk, await saidBefore(services, interview.id, segment.id), spoken);
+    const turns = [...turnsIn(await conversation(), segment.id), { role: 'participant' as const, text: input.text }];
+    const next = await interviewer.next(segment, turns, state.talk, saidBefore(await conversation(), segment.id), spoken);
     if (next.say) {
       say('ask', next.say, segment);
       state = { ...state, talk: next.state };

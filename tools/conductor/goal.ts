@@ -1,4 +1,5 @@
 import { parse } from '../../core/nlp.ts';
+import { sentencesOf } from './heard.ts';
 
 /**
  * What the participant came to do, in their words, so later questions can say it instead of a
@@ -13,7 +14,7 @@ const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|
 
 /** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
 export function goalOf(answer: string): string | null {
-  const first = answer.trim().split(/(?<=[.!?])\s+/)[0]?.replace(/[.!?]+$/, '') ?? '';
+  const first = sentencesOf(answer)[0]?.replace(/[.!?]+$/, '') ?? '';
   let goal = first.replace(OPENERS, '').replace(LEAD_IN, '').replace(OPENERS, '');
   goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|this morning|this afternoon|now|again|here|first|for once)$/i, '');
   goal = goal.charAt(0).toLowerCase() + goal.slice(1);

@@ -4,8 +4,9 @@
  * question means. Each gets a short, plain reply before the interview goes on.
  */
 
-const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
-const sentencesOf = (text: string) => text.trim().split(/(?<=[.!?])\s+/).filter(Boolean);
+export const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
+/** A message's sentences, split after ".", "!" or "?" (typed answers are short; the full splitter is not needed). */
+export const sentencesOf = (text: string) => text.trim().split(/(?<=[.!?])\s+/).filter(Boolean);
 
 /** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$/i;

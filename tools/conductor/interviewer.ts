@@ -4,9 +4,9 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { heardAs } from './heard.ts';
+import { heardAs, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
-
+import { lowerFirst } from './questions.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
 export interface TalkState {
@@ -43,18 +43,17 @@ const DECLINE =
   /^(?:no|nope|nah|none|nothing(?: else| really| much| more| to add)?|not really|all good|(?:(?:no|nope|nah),? )?(?:thanks|thank you)|(?:(?:no|nope|nah),? )?(?:i think )?(?:(?:that'?s|thats|that is) (?:it|all|everything)|i'?ve covered (?:it|everything)))(?:,? (?:thanks|thank you)(?: very much)?)?(?:,? honestly)?[.!]*$/i;
 /** A first sentence that says nothing happened: "Nothing took long.", "None, really." */
 const NOTHING_HAPPENED = /^(?:nothing|none)\b[^.?!]{0,60}[.!]*$|\b(?:didn'?t|did not) (?:do|try) anything\b/i;
-/** The answer says no, in its first sentence. */
 /** "no i think is all", "No, that's it really": nothing more to say. */
 const THATS_ALL = /^(?:no|nope|nah),?\s+(?:i think |i guess )?(?:that'?s|it'?s|is|that is|it is) (?:it|all)\b/i;
+/** The answer says no, in its first sentence. */
 const declines = (answer: string) => {
-  const first = answer.trim().split(/(?<=[.!?])\s+/)[0] ?? '';
+  const first = sentencesOf(answer)[0] ?? '';
   return DECLINE.test(answer.trim()) || DECLINE.test(first) || NOTHING_HAPPENED.test(first) || THATS_ALL.test(first);
 };
 const MORE = 'Could you say a bit more about that?';
 
 const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|ok|okay|sure|hmm|um|uh|well)$/i;
 
-const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
 const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
 
 /** Words the tagger can take for a noun that name nothing ("Same as always"). */
@@ -263,9 +262,10 @@ export const ruleInterviewer: Interviewer = {
     /** The next scripted question not answered yet, from `from` on. */
     const ahead = (from: number, prefix = ''): { say: string | null; state: TalkState } => {
       let question = from;
-      while (question < questions.length && answered(questions[question], answers, all) === 'yes') question++;
+      let told = question < questions.length ? answered(questions[question], answers, all) : 'no';
+      while (told === 'yes' && ++question < questions.length) told = answered(questions[question], answers, all);
       if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
-      const partly = answered(questions[question], answers, all) === 'partly' && !prefix;
+      const partly = told === 'partly' && !prefix;
       const scripted = grounded(questions[question], goalIn(turns));
       const text = partly ? `${APART}${lowerFirst(scripted)}` : scripted;
       return { say: `${prefix}${text}`, state: { question, follow_ups: 0 } };
@@ -317,7 +317,6 @@ const restates = (title: string, question: string) => {
   return content.length > 0 && content.every((w) => question.toLowerCase().includes(w));
 };
 const upperFirst = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
-const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 
 /** A talk segment ends after this many participant answers, whatever the model says. */
 const MAX_ANSWERS = 6;

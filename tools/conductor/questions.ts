@@ -377,7 +377,8 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   return task ? { task, show } : null;
 }
 
-const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
+/** A capital that only starts the sentence, lowered ("Invoices" → "invoices"; "PDF" stays). */
+export const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 
 function genericTalk(title: string): string {
   const t = toWords(parse(title).flatMap((s) => s.tokens));
