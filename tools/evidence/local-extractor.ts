@@ -144,7 +144,10 @@ export class LocalExtractor implements Extractor {
     for (const sentence of participantSentences(turns)) {
       for (const { type, p } of this.model.types(sentenceFeatures(sentence.read, sentence.context))) found.push({ type, p, sentences: [sentence], surest: sentence });
     }
-    return mergeRetold(tellsOnce(found).map(evidenceOf));
+    // One parse per sentence, however many types (and so cards) it heads.
+    const described = new Map<ParticipantSentence, ReturnType<typeof describe>>();
+    const describeOnce = (s: ParticipantSentence) => (described.has(s) ? described.get(s)! : described.set(s, describe(s.text)).get(s)!);
+    return mergeRetold(tellsOnce(found).map((told) => evidenceOf(told, describeOnce(told.surest))));
   }
 }
 
@@ -179,12 +182,11 @@ function tellsOnce(found: Told[]): Told[] {
 }
 
 /** The card for a run: the quote spans its sentences verbatim; headline and claim come from its surest sentence. */
-function evidenceOf({ type, p, sentences: run, surest }: Told): ExtractedEvidence {
+function evidenceOf({ type, p, sentences: run }: Told, told: ReturnType<typeof describe>): ExtractedEvidence {
   const { turn, context } = run[0];
   const last = run.at(-1)!;
   const text = turn.text.slice(run[0].start, last.start + last.text.length);
   const question = context.question;
-  const told = describe(surest.text);
   const at = mmss(turn.start_ms);
   return {
     signal_type: type,
@@ -202,6 +204,7 @@ function evidenceOf({ type, p, sentences: run, surest }: Told): ExtractedEvidenc
     outcome: OUTCOME[type] ?? null,
   };
 }
+
 const STOP = new Set(['that', 'this', 'with', 'have', 'just', 'really', 'then', 'they', 'them', 'there', 'when', 'what', 'like', 'because', 'were', 'was', 'from', 'into', 'would', 'could', 'about', 'again', 'some', 'even', 'still', 'very', 'know', 'mean', 'yeah', 'well', 'thing', 'things', 'it\'s', 'i\'m', 'didn\'t', 'don\'t']);
 const contentWords = (text: string) => new Set(text.toLowerCase().match(/[a-z']{4,}/g)?.filter((w) => !STOP.has(w)) ?? []);
 
