@@ -5,7 +5,7 @@ import { openConductor } from './helpers/conductor.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { conductorScript, directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
-import { ACKNOWLEDGEMENT, ALREADY_SAID, SKIPPED, STOPPING, WHO_WE_ARE } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ALREADY_SAID, AS_YOU_WOULD, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, WHO_WE_ARE } from '../tools/conductor/heard.ts';
 
 const SHOP = 'http://shop.example';
 const script = conductorScript;
@@ -305,6 +305,31 @@ describe('what the participant hears', () => {
     await c.next((f) => f.type === 'ended');
     await c.close();
     for (const t of conductorTurns(c)) expect(directedText(t.text), t.text).toBeNull();
+  });
+
+  it('hears a question typed during the task, without guiding, and stays silent to notes', async () => {
+    const id = await consentedInterview({}, 'starter-study');
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    for (const answer of ['I came in to pay my supplier bills. Until March we did it all in Excel, and on Tuesday I paid three suppliers and one payment bounced.', 'I called the bank and paid that one again by hand.']) {
+      await c.next((f) => f.type === 'state' && f.awaiting === 'answer');
+      c.send({ type: 'answer', text: answer });
+    }
+    await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+    const replyTo = async (text: string) => {
+      c.send({ type: 'answer', text });
+      await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+      return conductorTurns(c).at(-1)!.text;
+    };
+    // Recording was not agreed: the participant is told only their typing is kept.
+    expect(await replyTo('How can you see my screen?')).toBe(NOT_RECORDED);
+    expect(await replyTo('Where is the pay button?')).toBe(ON_YOUR_OWN);
+    expect(await replyTo('Found Bills, slow to load.')).toBe(ON_YOUR_OWN); // thinking aloud: no reply
+    expect(await replyTo('Should I use the real card?')).toBe(AS_YOU_WOULD);
+    expect(await replyTo('Is the batch option gone?')).toBe(AS_YOU_WOULD); // then it watches in silence
+    c.send({ type: 'observe_done' });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'ask' });
+    await c.close();
   });
 
   it('lets a participant go in the middle of the task', async () => {

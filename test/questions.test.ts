@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { questionPlan } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
-import { ACKNOWLEDGEMENT, CLEAR_ENGLISH, FREE_TO_GO, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, FREE_TO_GO, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -335,8 +335,8 @@ describe('a third reading of the starter study', () => {
 
   it('says it cannot answer once, then briefly, then not again; digs into confusion', async () => {
     const said: string[] = [];
-    for (const question of ['Is this about the dashboard?', 'Should I open the app now?', 'Are you recording this?']) {
-      const heard = acknowledgement(question, said.join('\n'));
+    for (const question of ['Is this about the dashboard?', 'Should I open the app now?', 'Can I use the mobile app too?']) {
+      const heard = acknowledgement(question, { said: said.join('\n') });
       if (heard) said.push(heard);
     }
     expect(said).toEqual([ACKNOWLEDGEMENT, 'Noted for the team.']);
@@ -440,8 +440,8 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect((await talkThrough(use, ['Fine.', 'no i think is all']))[2]).toBe('What would you change?'); // "that's all" is heard as a no
     expect(heardAs("I'm always short on time at month end, so I pay everything in one evening and the bank app logs me out halfway.")).toBeNull();
     expect(acknowledgement('Just a question: can I pay several suppliers in one batch here? I never found out how.')).toBe(ACKNOWLEDGEMENT);
-    expect(acknowledgement('Is this going to take long?', '', 3)).toBe(`There are 3 short parts left. ${FREE_TO_GO}`);
-    expect(acknowledgement('Is this going to take long?', '', 1)).toBe(`This is the last part. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is this going to take long?', { partsLeft: 3 })).toBe(`There are 3 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is this going to take long?', { partsLeft: 1 })).toBe(`This is the last part. ${FREE_TO_GO}`);
     for (const puzzled of ['What about it?', 'Can you give me an example?']) expect(heardAs(puzzled), puzzled).toBe('puzzled');
     expect(heardAs('Nothing! Are you even reading this?')).toBe('meta');
     expect(acknowledgement('Nothing! Are you even reading this?')).toBe(WHO_READS);
@@ -479,6 +479,26 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
   it('does not ask what they did when the answer says so after the trouble', async () => {
     const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
     expect((await talkThrough(use, ['i click export and nothing, no file, no message, and then i have to call him']))[1]).toBe('What would you change?');
+  });
+
+  it('hears "no, actually one more thing" to "anything else?" as more to come, not as the end', async () => {
+    const more = await talkThrough(seg('anything-else'), ['No, actually one more thing.', 'The bank link expires every ninety days and nobody warns you.']);
+    expect(more[1]).toBe('Of course, go ahead.');
+    expect(more[2]).toBeNull(); // said, so the interview can end
+    for (const back of ['No, but the export is slow.', 'Nothing. Oh wait, the export is slow.']) expect((await talkThrough(seg('anything-else'), [back]))[1], back).not.toBeNull();
+    expect((await talkThrough(seg('anything-else'), ['Wait.']))[1]).toBe('Of course, go ahead.');
+    expect((await talkThrough(seg('anything-else'), ['No, nothing else.']))[1]).toBeNull();
+  });
+
+  it('answers a question typed during the task without guiding, and stays silent to thinking aloud', () => {
+    expect(whileWorking('How can you see my screen?')).toBe(NOT_RECORDED);
+    expect(whileWorking('Are you recording this?', { recorded: true })).toBe(RECORDED);
+    expect(whileWorking('How can you see my screen?', { said: NOT_RECORDED })).toBeNull(); // once
+    expect(whileWorking('Where is the pay button?')).toBe(ON_YOUR_OWN);
+    expect(whileWorking('What?', { said: ON_YOUR_OWN })).toBe(AS_YOU_WOULD);
+    expect(whileWorking('Should I use the real card?', { said: `${ON_YOUR_OWN}\n${AS_YOU_WOULD}` })).toBeNull(); // then it watches
+    for (const aloud of ['Looking for Bills now.', 'The page is slow, you know?', 'ok found it', 'hmm, no confirmation']) expect(whileWorking(aloud), aloud).toBeNull();
+    expect(acknowledgement('Is this being recorded?')).toBe(NOT_RECORDED);
   });
 });
 

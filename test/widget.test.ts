@@ -8,7 +8,7 @@ import { ownerWithProject, settled, validInvitation, visibility } from './helper
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
 import { directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
-import { ACKNOWLEDGEMENT } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ON_YOUR_OWN } from '../tools/conductor/heard.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 
 const invitation = {
@@ -421,6 +421,11 @@ describe('widget in Chromium', () => {
     await note.fill('Export is under Settings, not Reports, took me a while.');
     await page.keyboard.press('Enter');
     await bar.getByText('Noted: “Export is under Settings, not Reports, took me a while.”', { exact: false }).waitFor();
+    // A question typed during the task is heard, without guidance, in the bar; the task stays the task.
+    await note.fill('Where is the bulk export?');
+    await page.keyboard.press('Enter');
+    await bar.getByText(ON_YOUR_OWN, { exact: true }).waitFor();
+    expect(await bar.locator('.vb-task').textContent()).toBe('Could you go ahead with what you came to do today, as you normally would, and tell me what you notice along the way?');
     expect(await shadow(page, `root.activeElement && root.activeElement.tagName`)).toBe('TEXTAREA'); // a note keeps the composer
     // Focus is not held: Shift+Tab leaves the bar for the page, whose button takes the click (noted as a cue).
     expect(await leaveByKeyboard(page, 'Export report')).toBe(true);

@@ -71,6 +71,9 @@ export function interviewView(
   let awaiting: string | null = null;
   /** The participant's last note while observing, shortened, for the bar to confirm. */
   let lastNote: string | null = null;
+  /** The interviewer's answer to a question typed during the task; `ownLine` is what the status line last said of its own. */
+  let reply: string | null = null;
+  let ownLine = '';
   let ended = false;
   let closed = false;
   let ws: WebSocket | null = null;
@@ -111,8 +114,10 @@ export function interviewView(
     compose.hidden = !(answering || awaiting === 'observe') || !typing;
     answer.placeholder = awaiting === 'observe' ? 'Type what you notice as you go (optional)…' : 'Type your answer…';
     // The observing hint, or what was last noted, unless the line says something else (an error, a reconnect).
-    const own = !status.textContent || status.textContent === OBSERVE_HINT || status.textContent.startsWith(NOTED);
-    if (own) status.textContent = awaiting === 'observe' && typing ? (lastNote ? `${NOTED} “${lastNote}”${/[.!?…]$/.test(lastNote) ? '' : '.'} Type more as you go, or press I'm done.` : OBSERVE_HINT) : '';
+    const own = !status.textContent || status.textContent === ownLine;
+    // The interviewer's reply to a question typed during the task shows here, as the conversation is hidden.
+    const line = awaiting !== 'observe' ? '' : reply ?? (!typing ? '' : lastNote ? `${NOTED} “${lastNote}”${/[.!?…]$/.test(lastNote) ? '' : '.'} Type more as you go, or press I'm done.` : OBSERVE_HINT);
+    if (own) status.textContent = ownLine = line;
     stopAnswer.hidden = !listening;
     mute.hidden = !voice;
     typeInstead.hidden = !voice || !answering;
@@ -120,13 +125,13 @@ export function interviewView(
     retry.hidden = failedChunk === null || !answering;
     done.hidden = awaiting !== 'observe';
   };
-  const setAwaiting = (a: string | null) => {
+  const setAwaiting = (a: string | null, segmentId?: string) => {
     const changed = a !== awaiting;
     awaiting = a;
-    if (changed) lastNote = null;
+    if (changed) lastNote = reply = null;
     if (changed && a === 'observe') {
-      // The task is what the conductor said last: its observe prompt (also after a reload, when kinds are not sent again).
-      task.textContent = lastSaid;
+      // The task is the first thing the conductor said in the segment: its observe prompt (also after a reload, when kinds are not sent again).
+      task.textContent = (segmentId && firstSaid.get(segmentId)) || lastSaid;
       answer.setAttribute('aria-describedby', task.id);
     } else if (changed) answer.removeAttribute('aria-describedby');
     showButtons();
@@ -139,8 +144,10 @@ export function interviewView(
 
   let closing: string | null = null;
   let lastSaid = '';
+  const firstSaid = new Map<string, string>();
   const add = (m: ConductorMessage) => {
     if (m.role === 'conductor') lastSaid = m.text;
+    if (m.role === 'conductor' && m.segment_id && !firstSaid.has(m.segment_id)) firstSaid.set(m.segment_id, m.text);
     if (m.role === 'conductor' && m.kind === 'closing') closing = m.text;
     log.append(h('div', { class: `vb-msg vb-msg-${m.role}` }, h('span', { class: 'vb-sr' }, m.role === 'conductor' ? 'Interviewer: ' : 'You: '), m.text));
     log.scrollTop = log.scrollHeight;
@@ -199,6 +206,7 @@ export function interviewView(
     if (awaiting === 'answer') setAwaiting(null);
     else {
       lastNote = text.length > 60 ? `${text.slice(0, 57).trimEnd()}…` : text;
+      reply = null;
       showButtons();
     }
   };
@@ -335,10 +343,14 @@ export function interviewView(
       } else if (f.type === 'message') {
         add(f as unknown as ConductorMessage);
         if (voice && f.role === 'conductor') say(f.text, f.kind);
+        if (awaiting === 'observe' && f.role === 'conductor') {
+          reply = f.text;
+          showButtons();
+        }
       } else if (f.type === 'state') {
         unconfirmed = null;
         if (typeof f.elapsed_ms === 'number') clockOffset = f.elapsed_ms - performance.now();
-        setAwaiting(f.finished ? null : f.awaiting);
+        setAwaiting(f.finished ? null : f.awaiting, f.segment?.id);
       } else if (f.type === 'transcribing') setVoiceState('Thinking…');
       else if (f.type === 'error') {
         status.textContent = f.error;

@@ -7,7 +7,7 @@ import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
 import { NEW_TALK, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
-import { acknowledgement, heardAs, STOPPING } from './heard.ts';
+import { acknowledgement, heardAs, STOPPING, whileWorking } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
 import { studyById } from '../studies/record.ts';
@@ -163,6 +163,11 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       state = { ...state, segment: state.segment + 1, awaiting: null };
       await enter();
     } else if (heardAs(input.text) === 'stop') return letGo(segments[state.segment]);
+    else {
+      // A question while they work is heard (the interviewer cannot help with the task); thinking aloud is not answered.
+      const reply = whileWorking(input.text, { said: conductorSaid(await conversation()), recorded: interview.consent_recording === true });
+      if (reply) say('speak', reply, segments[state.segment]);
+    }
   } else if (input.type === 'answer') {
     if (state.awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });
     const segment = segments[state.segment];
@@ -177,7 +182,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const spoken = interviewer === ruleInterviewer ? conductorSaid(await conversation()) : '';
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
-    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, spoken, partsLeft) : null;
+    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true }) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...turnsIn(await conversation(), segment.id), { role: 'participant' as const, text: input.text }];
     const next = await interviewer.next(segment, turns, state.talk, saidBefore(await conversation(), segment.id), spoken);

@@ -27,6 +27,9 @@ const WANTS_TO_STOP =
   /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))\b|^(?:stop|enough|i'?m done|i am done)[.!]*$|\b(?:good ?)?bye[.!]*$/i;
 /** Said alone, about the interview ("I'm short on time."); inside a long answer it is about the product. */
 const HAS_NO_TIME = /\b(?:(?:don'?t|do not) have (?:the )?time for this|short on time)\b/i;
+/** "Can you see my screen?", "Are you recording this?" */
+const ASKS_ABOUT_RECORDING =
+  /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:recording|watching)|is (?:this|it|my screen|my (?:voice|camera)) (?:being )?(?:recorded|watched)|what (?:are you|is being|do you) record)/i;
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG = /\b(?:how long (?:is|will|does) this|(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b/i;
 /** "I'd rather not answer that.", "Can we skip this one?" */
@@ -51,6 +54,11 @@ export const ALREADY_SAID = 'Sorry, you did. Thank you.';
 /** The participant's own reading of the question is the one worth hearing: they are asked to go on with it. */
 export const YOUR_READING = 'Yes, tell me about that.';
 export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
+export const NOT_RECORDED = 'Nothing is recorded but what you type here, and only the team reads it.';
+export const RECORDED = 'Only what you agreed to at the start is recorded, and only the team reads it.';
+/** During the task the interviewer watches, so a question about the task gets no answer, only this (once, then briefly). */
+export const ON_YOUR_OWN = `I can't guide you during the task: do whatever you would do on your own, and press "I'm done" when you have finished.`;
+export const AS_YOU_WOULD = 'Whatever you would normally do is right.';
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
 const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what about it|(?:can|could) you give (?:me )?an example|for example\?|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
@@ -66,7 +74,7 @@ export function puzzled(message: string): boolean {
 export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'question' | null;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
-const isMeta = (sentence: string) => ASKS_WHO.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
+const isMeta = (sentence: string) => ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
 export function heardAs(message: string): Heard {
   const text = message.trim();
@@ -82,12 +90,30 @@ export function heardAs(message: string): Heard {
   return null;
 }
 
+/** What the interviewer knows besides the message: what it has said in this interview, the parts left, whether recording was agreed. */
+export interface Context {
+  said?: string;
+  partsLeft?: number;
+  recorded?: boolean;
+}
+
+/** The line for a question about the interview itself, or null. */
+function aboutTheInterview(text: string, { partsLeft, recorded }: Context): string | null {
+  if (ASKS_WHO.test(text)) return WHO_WE_ARE;
+  if (ASKS_ABOUT_RECORDING.test(text)) return recorded ? RECORDED : NOT_RECORDED;
+  if (ASKS_WHY.test(text)) return WHY_WE_ASK;
+  if (ASKS_WHO_READS.test(text)) return WHO_READS;
+  if (ASKS_HOW_LONG.test(text)) return partsLeft === undefined ? FREE_TO_GO : `${partsLeft <= 1 ? 'This is the last part' : `There are ${partsLeft} short parts left`}. ${FREE_TO_GO}`;
+  return null;
+}
+
 /**
  * What the built-in interviewer says first, if anything, so the participant knows they were
  * heard. `said` is what the conductor has said in this interview: a line about the interview
  * comes once; the can't-answer line comes once in full, once briefly, then not again.
  */
-export function acknowledgement(message: string, said = '', partsLeft?: number): string | null {
+export function acknowledgement(message: string, context: Context = {}): string | null {
+  const said = context.said ?? '';
   const once = (line: string) => (said.includes(line) ? null : line);
   const lines: Array<string | null> = [];
   if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
@@ -97,13 +123,27 @@ export function acknowledgement(message: string, said = '', partsLeft?: number):
   else if (kind === 'already') lines.push(ALREADY_SAID);
   else if (kind === 'guess') lines.push(YOUR_READING);
   else if (kind === 'meta' || kind === 'question') {
-    const text = message.trim();
-    if (ASKS_WHO.test(text)) lines.push(once(WHO_WE_ARE));
-    else if (ASKS_WHY.test(text)) lines.push(once(WHY_WE_ASK));
-    else if (ASKS_WHO_READS.test(text)) lines.push(once(WHO_READS));
-    else if (ASKS_HOW_LONG.test(text)) lines.push(partsLeft === undefined ? FREE_TO_GO : `${partsLeft <= 1 ? 'This is the last part' : `There are ${partsLeft} short parts left`}. ${FREE_TO_GO}`);
+    const about = aboutTheInterview(message.trim(), context);
+    if (about) lines.push(once(about));
     else lines.push(said.includes(ACKNOWLEDGEMENT) ? once(NOTED) : ACKNOWLEDGEMENT);
   }
   const out = lines.filter((l): l is string => !!l);
   return out.length ? out.join(' ') : null;
+}
+
+/**
+ * What the interviewer says to a message typed during the task: nothing to thinking aloud; a
+ * question about the interview is answered once; any other question, or puzzlement, is told the
+ * task is theirs to do as they would (once in full, once briefly, then silence, as it watches).
+ */
+export function whileWorking(message: string, context: Context = {}): string | null {
+  const said = context.said ?? '';
+  const kind = heardAs(message);
+  if (kind === 'meta') {
+    const about = aboutTheInterview(message.trim(), context);
+    return about && !said.includes(about) ? about : null;
+  }
+  if (kind !== 'question' && kind !== 'puzzled' && kind !== 'guess') return null;
+  if (!said.includes(ON_YOUR_OWN)) return ON_YOUR_OWN;
+  return said.includes(AS_YOU_WOULD) ? null : AS_YOU_WOULD;
 }

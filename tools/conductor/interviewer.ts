@@ -177,6 +177,12 @@ const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get 
 const TOLD_WHAT_THEY_DID = /\b(?:ended up|(?:in the end|eventually),? (?:i|we)|instead|so i (?:just|had to)|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
+/** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
+const TAKES_IT_BACK = /\b(?:actually|one more|one last|wait|hold on|oh and|although|except|but)\b/i;
+/** More is announced but not said yet ("Actually, one more thing.", "Wait."). */
+const ANNOUNCES_MORE =
+  /^(?:(?:no|nope|oh|um|uh|well|yes|yeah|hmm|sorry|so)[,.!\s]+)*(?:(?:actually|wait|hold on)[,.!\s]*)*(?:(?:there(?:'?s| is)|i have|i'?ve got|just) )?(?:(?:one|a|another) (?:more|last|other) thing|(?:actually|wait|hold on)(?: yes| yeah)?)[.!:,…]*$/i;
+const GO_AHEAD = 'Of course, go ahead.';
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
 const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
 
@@ -288,11 +294,12 @@ export const ruleInterviewer: Interviewer = {
     }
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.
     if (heard === 'skip' || heard === 'already' || heard === 'stop') return ahead(state.question + 1);
+    if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       const invited = /\banything else\b/i.test(questions[state.question] ?? '');
-      if (invited && SAYS_NO.test(last.text.trim())) return ahead(state.question + 1);
-      const say = declines(last.text) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
+      if (invited && SAYS_NO.test(last.text.trim()) && !TAKES_IT_BACK.test(last.text)) return ahead(state.question + 1);
+      const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     } else if (asked === 0) {
       const probe = probeFor(last.text, said, questions.slice(state.question + 1));
