@@ -145,13 +145,13 @@ describe('follow-ups', () => {
   const run = async (answers: string[]) => {
     const turns: Turn[] = [];
     let state: TalkState = NEW_TALK;
-    let first = await ruleInterviewer.next(segment, turns, state);
+    let first = await ruleInterviewer.next({ segment, turns, state: state });
     turns.push({ role: 'conductor', text: first.say! });
     state = first.state;
     const said: Array<string | null> = [];
     for (const a of answers) {
       turns.push({ role: 'participant', text: a });
-      first = await ruleInterviewer.next(segment, turns, state);
+      first = await ruleInterviewer.next({ segment, turns, state: state });
       state = first.state;
       said.push(first.say);
       if (first.say) turns.push({ role: 'conductor', text: first.say });
@@ -220,12 +220,12 @@ describe('follow-ups', () => {
 /** What the built-in interviewer says through a talk segment, given the participant's answers in turn. */
 async function talkThrough(segment: Segment, answers: string[]): Promise<Array<string | null>> {
   const turns: Turn[] = [];
-  let next = await ruleInterviewer.next(segment, turns, NEW_TALK);
+  let next = await ruleInterviewer.next({ segment, turns, state: NEW_TALK });
   const asked = [next.say];
   for (const answer of answers) {
     if (!next.say) break;
     turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
-    next = await ruleInterviewer.next(segment, turns, next.state);
+    next = await ruleInterviewer.next({ segment, turns, state: next.state });
     asked.push(next.say);
   }
   return asked;
@@ -273,7 +273,7 @@ describe('a participant who says more, or asks back', () => {
   const next = (answers: string[]) => {
     const turns: Turn[] = [{ role: 'conductor', text: 'What do you use the app for?' }];
     for (const a of answers) turns.push({ role: 'participant', text: a });
-    return ruleInterviewer.next(segment, turns, NEW_TALK);
+    return ruleInterviewer.next({ segment, turns, state: NEW_TALK });
   };
 
   it('digs once into a full answer that tells of trouble or a way around it, without naming a feeling', async () => {
@@ -515,13 +515,13 @@ describe('every built-in turn of the starter and fixture studies', () => {
         if (segment.mode === 'talk') {
           const turns: Turn[] = [];
           let state: TalkState = NEW_TALK;
-          let next = await ruleInterviewer.next(segment, turns, state);
+          let next = await ruleInterviewer.next({ segment, turns, state: state });
           for (const answer of [...answers, ...answers]) {
             if (!next.say) break;
             lines.push(next.say);
             turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
             state = next.state;
-            next = await ruleInterviewer.next(segment, turns, state);
+            next = await ruleInterviewer.next({ segment, turns, state: state });
           }
         }
         for (const line of lines) {

@@ -132,7 +132,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
         state = { ...state, awaiting: 'observe' };
         return;
       }
-      const first = await interviewer.next(segment, [], NEW_TALK, saidBefore(await conversation(), segment.id));
+      const first = await interviewer.next({ segment, turns: [], state: NEW_TALK, earlier: saidBefore(await conversation(), segment.id) });
       if (first.say) {
         // Notes typed during the task just done were read: the first question says so.
         const task = segments[state.segment - 1];
@@ -180,12 +180,12 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     }
     if (heardAs(input.text) === 'stop') return letGo(segment);
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
-    const spoken = interviewer === ruleInterviewer ? conductorSaid(await conversation()) : '';
+    const spoken = conductorSaid(await conversation());
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
     const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true }) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...turnsIn(await conversation(), segment.id), { role: 'participant' as const, text: input.text }];
-    const next = await interviewer.next(segment, turns, state.talk, saidBefore(await conversation(), segment.id), spoken);
+    const next = await interviewer.next({ segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken });
     if (next.say) {
       say('ask', next.say, segment);
       state = { ...state, talk: next.state };

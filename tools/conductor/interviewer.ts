@@ -23,10 +23,20 @@ export interface Turn {
   text: string;
 }
 
+/** A talk segment's conversation as the interviewer sees it. */
+export interface Talk {
+  segment: Segment;
+  turns: Turn[];
+  state: TalkState;
+  /** What the participant said in the other segments of the interview. */
+  earlier?: string[];
+  /** What the conductor has said in the whole interview, one line each. */
+  interview?: string;
+}
+
 /** Leads a talk segment: what to say next given its turns so far, or null when it is covered. */
 export interface Interviewer {
-  /** `earlier` is what the participant said in the segments before this one; `interview` what the conductor has said in the whole interview. */
-  next(segment: Segment, turns: Turn[], state: TalkState, earlier?: string[], interview?: string): Promise<{ say: string | null; state: TalkState }>;
+  next(talk: Talk): Promise<{ say: string | null; state: TalkState }>;
 }
 
 const MAX_FOLLOW_UPS = 2;
@@ -261,7 +271,7 @@ function probeFor(answer: string, said: string, later: string[]): string | null 
  * already answered; after the last, the segment is covered.
  */
 export const ruleInterviewer: Interviewer = {
-  async next(segment, turns, state, earlier = [], interview = '') {
+  async next({ segment, turns, state, earlier = [], interview = '' }) {
     const questions = questionsOf(segment);
     const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
     const all = [...earlier, ...answers];
@@ -335,7 +345,8 @@ const ModelTurn = z.object({ say: z.string().trim().min(1).max(1000).nullable(),
  */
 export function modelInterviewer(endpoint: Endpoint, log: Logger): Interviewer {
   return {
-    async next(segment, turns, state) {
+    async next(talk) {
+      const { segment, turns, state } = talk;
       if (turns.filter((t) => t.role === 'participant').length >= MAX_ANSWERS) return { say: null, state };
       const system = [
         'You are a neutral user-research interviewer talking with a participant in text.',
@@ -367,12 +378,12 @@ export function modelInterviewer(endpoint: Endpoint, log: Logger): Interviewer {
         const echo = echoesInstructions(turn.say, segment);
         if (echo) {
           log.warn('conductor model reply repeats its instructions; the built-in interviewer takes this turn', { segment_id: segment.id, reason: echo });
-          return ruleInterviewer.next(segment, turns, state);
+          return ruleInterviewer.next(talk);
         }
         return { say: turn.say, state };
       } catch (err) {
         log.warn('conductor model unavailable; the built-in interviewer takes this turn', { error: err instanceof Error ? err.message : String(err) });
-        return ruleInterviewer.next(segment, turns, state);
+        return ruleInterviewer.next(talk);
       }
     },
   };
