@@ -5,7 +5,7 @@ import { openConductor } from './helpers/conductor.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { conductorScript, directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
-import { ACKNOWLEDGEMENT, ALREADY_SAID, AS_YOU_WOULD, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, WHO_WE_ARE } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ALREADY_SAID, AS_YOU_WOULD, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, WHO_WE_ARE, YOUR_CALL } from '../tools/conductor/heard.ts';
 
 const SHOP = 'http://shop.example';
 const script = conductorScript;
@@ -307,7 +307,7 @@ describe('what the participant hears', () => {
     for (const t of conductorTurns(c)) expect(directedText(t.text), t.text).toBeNull();
   });
 
-  it('hears a question typed during the task, without guiding, and stays silent to notes', async () => {
+  it('hears a question typed during the task, without guiding, stays silent to notes, and ends the task when the participant gives up', async () => {
     const id = await consentedInterview({}, 'starter-study');
     const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
     const c = await openConductor(start.body.ws_url, { origin: SHOP });
@@ -327,7 +327,10 @@ describe('what the participant hears', () => {
     expect(await replyTo('Found Bills, slow to load.')).toBe(ON_YOUR_OWN); // thinking aloud: no reply
     expect(await replyTo('Should I use the real card?')).toBe(AS_YOU_WOULD);
     expect(await replyTo('Is the batch option gone?')).toBe(AS_YOU_WOULD); // then it watches in silence
-    c.send({ type: 'observe_done' });
+    expect(await replyTo('It wants my bank password, is this safe??')).toBe(YOUR_CALL);
+    // Giving up ends the task, without blame, and the interview goes on.
+    c.send({ type: 'answer', text: 'OK I give up.' });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'speak', text: GAVE_UP });
     expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'ask' });
     await c.close();
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { questionPlan } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
-import { ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, FREE_TO_GO, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, whileWorking } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -218,14 +218,15 @@ describe('follow-ups', () => {
 });
 
 /** What the built-in interviewer says through a talk segment, given the participant's answers in turn. */
-async function talkThrough(segment: Segment, answers: string[]): Promise<Array<string | null>> {
+/** What the interviewer asks through a segment, given these answers; `earlier` is what was said in other segments. */
+async function talkThrough(segment: Segment, answers: string[], earlier: string[] = []): Promise<Array<string | null>> {
   const turns: Turn[] = [];
-  let next = await ruleInterviewer.next({ segment, turns, state: NEW_TALK });
+  let next = await ruleInterviewer.next({ segment, turns, state: NEW_TALK, earlier });
   const asked = [next.say];
   for (const answer of answers) {
     if (!next.say) break;
     turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
-    next = await ruleInterviewer.next({ segment, turns, state: next.state });
+    next = await ruleInterviewer.next({ segment, turns, state: next.state, earlier });
     asked.push(next.say);
   }
   return asked;
@@ -390,8 +391,8 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
   });
 
   it('names what was said back whole, with its capitals', () => {
-    expect(followUp('Two-factor code. Slow.', 0, '')).toBe('Could you tell me more about two-factor code?');
-    expect(followUp('Month-end close.', 0, '')).toBe('Could you tell me more about month-end close?');
+    expect(followUp('Two-factor code. Slow.', 0, '')).toBe('Could you tell me more about the two-factor code?');
+    expect(followUp('Month-end close.', 0, '')).toBe('Could you tell me more about the month-end close?');
     expect(followUp('A paper folder and the bank website.', 0, '')).toBe('Could you tell me more about the paper folder?');
     expect(followUp('Pen and paper.', 0, '')).toBe('Could you tell me more about pen and paper?');
     expect(followUp('Sage 50.', 0, '')).toBe('Could you tell me more about Sage 50?');
@@ -499,6 +500,77 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect(whileWorking('Should I use the real card?', { said: `${ON_YOUR_OWN}\n${AS_YOU_WOULD}` })).toBeNull(); // then it watches
     for (const aloud of ['Looking for Bills now.', 'The page is slow, you know?', 'ok found it', 'hmm, no confirmation']) expect(whileWorking(aloud), aloud).toBeNull();
     expect(acknowledgement('Is this being recorded?')).toBe(NOT_RECORDED);
+  });
+});
+
+describe('a third walkthrough: six participants, turn by turn', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+  const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
+
+  it('answers a challenge to the interview, and meets a grumble without arguing', async () => {
+    for (const why of ['Why should I tell you this?', 'Why do you want to know?', "What's the point of this?"]) {
+      expect(heardAs(why), why).toBe('meta');
+      expect(acknowledgement(why)).toBe(WHY_WE_ASK);
+      expect((await talkThrough(seg('context'), [why]))[1], why).toBe('What did you come to do today?');
+    }
+    for (const grumble of ['Oh great, another survey.', 'This is a waste of time.', 'Happy now?']) expect(heardAs(grumble), grumble).toBe('grumble');
+    expect(acknowledgement('This is a waste of time.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} There are 3 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('This is a waste of time.', { said: FAIR_ENOUGH })).toBeNull();
+    const sceptic = await talkThrough(seg('context'), ['Oh great, another survey.', 'I came to export my invoices for my accountant.']);
+    expect(sceptic[1]).toBe('What did you come to do today?'); // not "Could you tell me more about another survey?"
+    // An answer that ends in a jibe is an answer: the jibe is not a question to acknowledge.
+    expect(heardAs('It went. The file downloaded. Is that what you wanted to hear?')).toBeNull();
+    expect(heardAs('The sync is pointless, it never works.')).toBeNull(); // about the product
+  });
+
+  it('hears puzzlement in non-native English, and after a follow-up asks the scripted question again', async () => {
+    for (const p of ['what you mean?', 'what mean?', 'i not understand', 'i dont understand the question']) expect(heardAs(p), p).toBe('puzzled');
+    const asked = await talkThrough(seg('friction'), ['Bad.', 'i dont understand the question']);
+    expect(asked[1]).toBe('Could you say a bit more about that?');
+    expect(asked[2]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
+  });
+
+  it('does not ask what they did when they said so, or for a wish they told', async () => {
+    expect((await talkThrough(use, ["The import didn't work, so I typed the hours in by hand."]))[1]).toBe('What would you change?');
+    expect((await talkThrough(use, ["I didn't submit it, I'll have to go through it again tonight because it lost the attachments."]))[1]).toBe('What would you change?');
+    for (const again of ['Like I said.', 'I literally just told you.']) expect(heardAs(again), again).toBe('already');
+    const wished = await talkThrough(seg('value'), []);
+    expect(wished[0]).toBe('What would make the product more useful to you?');
+    const told = await talkThrough(seg('value'), [], ["What I'd really love is a button that sends it straight to my accountant."]);
+    expect(told[0]).toBe('Apart from what you mentioned, what would make the product more useful to you?');
+  });
+
+  it('names a thing with its article, and does not name back words of another language', async () => {
+    expect(followUp('Bank.', 0, '')).toBe('Could you tell me more about the bank?');
+    expect(followUp('Monthly run.', 0, '')).toBe('Could you tell me more about the monthly run?');
+    expect(followUp('Payroll.', 0, '')).toBe('Could you tell me more about payroll?');
+    expect(followUp('Invoices.', 0, '')).toBe('Could you tell me more about invoices?');
+    expect(notesHeard(['where i click?', 'import again. error'])).toBe('Thank you for your notes about the import. ');
+    for (const foreign of ['Bien.', 'Nada.', 'No comprendo.', 'No sé, el banco no funciona bien.']) expect(heardAs(foreign), foreign).toBe('foreign');
+    for (const english of ['i want pay the bill but the bank is not connect', 'Trello.', 'No.', 'Sage 50 and Excel.', 'We moved from Xero to Quickbooks via Hubspot.', 'i cant fnd the buton for pay']) expect(heardAs(english), english).toBeNull();
+    const spanish = await talkThrough(use, ['Bien.', 'Bien, bien.']);
+    expect(spanish[1]).toBe(ENGLISH_PLEASE);
+    expect(spanish[2]).toBe('What would you change?'); // asked once; then taken as it is
+  });
+
+  it('closes at "Whatever." or "Nope, that\'s all folks!" to "anything else?", and finds the goal after an opener', async () => {
+    for (const no of ['Whatever.', "Nope, that's all folks!"]) expect((await talkThrough(seg('anything-else'), [no]))[1], no).toBeNull();
+    expect(goalOf('Oh where do I start! I came in to send the quarterly VAT return.')).toBe('send the quarterly VAT return');
+  });
+
+  it('ends the task when the participant gives up or says they finished in their own words, and answers a worry about safety', () => {
+    for (const done of ['ok done', 'i finish', 'ok finish', 'hello? i finish', 'all done', "I'm done with this.", 'OK I give up.', 'Hello? I said I give up. What now?']) expect(endsTask(done), done).toBe(true);
+    for (const note of ["I can't find it anywhere.", 'done with the first step, now the second', 'I gave up on the old app years ago because it was slow and kept crashing.']) expect(endsTask(note), note).toBe(false);
+    expect(whileWorking('is asking my bank password, is this safe??')).toBe(YOUR_CALL);
+    expect(whileWorking('Are you seriously watching me click a button?')).toBe(NOT_RECORDED);
+    const task = 'Could you go ahead and pay your bill, as you normally would, and tell me what you notice along the way?';
+    expect(whileWorking('i dont understand what i must do now', { task, said: task })).toBe(`Sorry, that was unclear. ${task}`);
+    expect(whileWorking('i dont understand what i must do now', { task, said: `${task}\nSorry, that was unclear. ${task}` })).toBe(ON_YOUR_OWN);
+  });
+
+  it('says nothing written for the interviewer in any of its own lines', () => {
+    const lines = [ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_CALL, YOUR_READING];
+    for (const line of lines) expect(directedText(line), line).toBeNull();
   });
 });
 

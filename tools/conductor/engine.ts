@@ -7,7 +7,7 @@ import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
 import { NEW_TALK, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
-import { acknowledgement, heardAs, STOPPING, whileWorking } from './heard.ts';
+import { acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, STOPPING, whileWorking } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
 import { studyById } from '../studies/record.ts';
@@ -158,15 +158,19 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
   } else if (input.type === 'answer' && state.awaiting === 'observe') {
     // Thinking aloud in writing while they work: kept in the transcript, and the conductor stays silent.
     say('answer', input.text, segments[state.segment], 'participant');
-    // "Done." typed while working is the end of the task, as the button is.
-    if (/^(?:i'?m |i am )?(?:done|finished)[.!]*$/i.test(input.text.trim())) {
+    const segment = segments[state.segment];
+    // "Done." or "OK I give up" typed while working is the end of the task, as the button is.
+    if (endsTask(input.text)) {
+      if (givesUp(input.text)) say('speak', GAVE_UP, segment);
       state = { ...state, segment: state.segment + 1, awaiting: null };
       await enter();
-    } else if (heardAs(input.text) === 'stop') return letGo(segments[state.segment]);
+    } else if (heardAs(input.text) === 'stop') return letGo(segment);
     else {
       // A question while they work is heard (the interviewer cannot help with the task); thinking aloud is not answered.
-      const reply = whileWorking(input.text, { said: conductorSaid(await conversation()), recorded: interview.consent_recording === true });
-      if (reply) say('speak', reply, segments[state.segment]);
+      const said = await conversation();
+      const task = turnsIn(said, segment.id).find((t) => t.role === 'conductor')?.text;
+      const reply = whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task });
+      if (reply) say('speak', reply, segment);
     }
   } else if (input.type === 'answer') {
     if (state.awaiting !== 'answer') throw new DomainError('The conductor is not waiting for an answer now', { code: 'not_expecting_answer' });

@@ -14,7 +14,9 @@ const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|
 
 /** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
 export function goalOf(answer: string): string | null {
-  const first = sentencesOf(answer)[0]?.replace(/[.!?]+$/, '') ?? '';
+  // "Oh where do I start! I came in to send the VAT return.": the sentence that says what they came to do.
+  const said = sentencesOf(answer);
+  const first = (said.find((x) => LEAD_IN.test(x.replace(OPENERS, ''))) ?? said[0])?.replace(/[.!?]+$/, '') ?? '';
   let goal = first.replace(OPENERS, '').replace(LEAD_IN, '').replace(OPENERS, '');
   goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|this morning|this afternoon|now|again|here|first|for once)$/i, '');
   goal = goal.charAt(0).toLowerCase() + goal.slice(1);

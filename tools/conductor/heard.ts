@@ -1,3 +1,5 @@
+import { isKnownWord } from '../../core/nlp.ts';
+
 /**
  * What a participant's message says besides an answer, as the built-in interviewer hears it:
  * a question of their own, a wish to skip or to stop, "I already told you", a guess at what the
@@ -17,9 +19,10 @@ const ASKING = /^(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hmm|(?
 export const asksSomething = (sentence: string) => /\?\s*$/.test(sentence) && !TAG_QUESTION.test(sentence) && words(sentence) >= 3 && ASKING.test(sentence.trim());
 
 /** "Who are you?", "Is this a real person?" */
-const ASKS_WHO = /\b(?:who are you|who is this|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
+const ASKS_WHO = /\b(?:who are you|who is this|who (?:made|built|wrote) (?:you|this)|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
 /** "What is this for?", "Why are you asking?" */
-const ASKS_WHY = /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview)\b/i;
+const ASKS_WHY =
+  /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|do|must) i (?:tell|answer|do)|why do you (?:want|need) to know|what(?: i|')s the point(?: of (?:this|it|that))?)\b/i;
 /** "Does anyone read these?" */
 const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read|are you (?:even |actually |really )?(?:reading|listening))\b/i;
 /** "Can I go now?", "I have to go" */
@@ -29,14 +32,14 @@ const WANTS_TO_STOP =
 const HAS_NO_TIME = /\b(?:(?:don'?t|do not) have (?:the )?time for this|short on time)\b/i;
 /** "Can you see my screen?", "Are you recording this?" */
 const ASKS_ABOUT_RECORDING =
-  /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:recording|watching)|is (?:this|it|my screen|my (?:voice|camera)) (?:being )?(?:recorded|watched)|what (?:are you|is being|do you) record)/i;
+  /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:seriously |really |actually |even )?(?:recording|watching)|is (?:this|it|my screen|my (?:voice|camera)) (?:being )?(?:recorded|watched)|what (?:are you|is being|do you) record)/i;
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG = /\b(?:how long (?:is|will|does) this|(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b/i;
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
   /\b(?:(?:i'?d|i would) rather not|(?:i'?d )?prefer not to|(?:can|could) we skip|skip (?:this|that|it)\b|next question|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)|none of your business)\b|^pass[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
-const ALREADY = /(?:^|[.!]\s+)told you\b|\b(?:i (?:already|just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
+const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said)\b|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 /** "Oh, you mean paying the bill?" */
 const GUESSES = /^(?:oh,?\s*|so,?\s*|ah,?\s*)?(?:you mean|do you mean)\b.{2,80}\?+$/i;
 /** "Sorry for my English." */
@@ -45,7 +48,7 @@ const APOLOGISES_FOR_ENGLISH = /\b(?:sorry|apologi[sz]e)\b[^.?!]{0,20}\bmy engli
 export const ACKNOWLEDGEMENT = "These questions are asked automatically, so I can't answer yours here, but the team will read it.";
 export const NOTED = 'Noted for the team.';
 export const WHO_WE_ARE = 'These questions are asked automatically, not by a person. The team reads every answer.';
-export const WHY_WE_ASK = 'This short interview helps the team that makes the product understand how people use it. They read every answer.';
+export const WHY_WE_ASK = 'This short interview helps the team that makes the product understand how people use it, and the team reads every answer.';
 export const WHO_READS = 'Yes, the team that makes the product reads every answer.';
 export const FREE_TO_GO = 'You can stop at any time with "End interview".';
 export const STOPPING = 'Of course, we can stop here. Thank you for your time: what you told us goes to the team.';
@@ -58,10 +61,23 @@ export const NOT_RECORDED = 'Nothing is recorded but what you type here, and onl
 export const RECORDED = 'Only what you agreed to at the start is recorded, and only the team reads it.';
 /** During the task the interviewer watches, so a question about the task gets no answer, only this (once, then briefly). */
 export const ON_YOUR_OWN = `I can't guide you during the task: do whatever you would do on your own, and press "I'm done" when you have finished.`;
-export const AS_YOU_WOULD = 'Whatever you would normally do is right.';
+export const AS_YOU_WOULD = "Sorry, I can't help with the task: whatever you would normally do is right.";
+/** To a grumble: no argument, what is left, and the way out. */
+export const FAIR_ENOUGH = 'Fair enough, and thank you for bearing with it.';
+/** "Is this safe?" while they work: the participant decides what to enter. */
+export const YOUR_CALL = `You only need to enter what you are comfortable sharing, and you can press "I'm done" at any time.`;
+export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you say that in English, even in a few words?';
+/** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
+const ENDS_TASK = /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|that'?s it)[,.!\s]+)*(?:i'?m |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?[.!?]*$/i;
+/** Giving up said in a longer message ("Hello? I said I give up. What now?"); "I gave up on the old app" is about the past. */
+const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i can'?t do (?:it|this))\b/i;
+export const endsTask = (message: string) => ENDS_TASK.test(message.trim()) || (GIVES_UP_NOW.test(message) && words(message) <= 12);
+export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
+export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|can'?t do (?:it|this)|quit)\b/i.test(message);
+const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
-const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what do you mean|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what about it|(?:can|could) you give (?:me )?an example|for example\?|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
+const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what (?:do )?you mean|what mean|i (?:not|no|do not) understand|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what about it|(?:can|could) you give (?:me )?an example|for example\?|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
 const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+){0,2}\?+$/i;
 /** The message, or its first sentence, says the question was not understood. */
@@ -70,8 +86,25 @@ export function puzzled(message: string): boolean {
   return [message.trim(), first].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
 }
 
+/** A grumble about the interview itself ("Oh great, another survey.", "This is a waste of time.", "Happy now?"), not about the product. */
+const GRUMBLE =
+  /^(?:(?:oh|well|ugh|wow|sigh)[,!.]?\s*)*(?:great|wonderful|fantastic|brilliant|perfect|lovely)?[,!.]?\s*another (?:survey|questionnaire|interview)\b|\b(?:(?:this|that|it)(?:'s| is) (?:a )?(?:waste of (?:my )?time|pointless|stupid|silly|ridiculous|boring|annoying)|what a waste of time)\b|^(?:happy now|(?:is )?that what you wanted(?: to hear)?|satisfied)\?*$/i;
+export const isGrumble = (sentence: string) => GRUMBLE.test(sentence.trim());
+
+/** A message that is not in English: one word of another language ("Bien."), or mostly words English does not have. */
+const FOREIGN_WORDS = new Set(
+  'bien nada sí si qué comprendo entiendo sé hola gracias bueno vale claro muy mal todo tengo quiero pero porque también nunca siempre oui non merci rien bon très avec pourquoi ja nein danke nichts gut sehr nicht sim não obrigado obrigada tudo bem nao'.split(' '),
+);
+export function notEnglish(message: string): boolean {
+  // Names ("Xero", "Quickbooks") are no language: a capitalised word after the first is not counted.
+  const ws = (message.match(/[\p{L}']+/gu) ?? []).filter((w, i) => i === 0 || !/^\p{Lu}/u.test(w)).map((w) => w.toLowerCase());
+  if (ws.length === 0) return false;
+  if (ws.length < 3) return ws.some((w) => FOREIGN_WORDS.has(w)) && ws.every((w) => FOREIGN_WORDS.has(w) || w === 'no');
+  return ws.filter((w) => FOREIGN_WORDS.has(w) || !isKnownWord(w)).length / ws.length >= 0.5;
+}
+
 /** What a message is, besides (or instead of) an answer. */
-export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'question' | null;
+export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
 const isMeta = (sentence: string) => ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
@@ -80,13 +113,16 @@ export function heardAs(message: string): Heard {
   const text = message.trim();
   if (WANTS_TO_STOP.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 12)) return 'stop';
   if (puzzled(text)) return 'puzzled';
+  if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';
   if (ALREADY.test(text) && words(text) < 10) return 'already';
   const said = sentencesOf(text);
   if (said.length === 1 && GUESSES.test(text)) return 'guess';
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
   if (said.some(isMeta) && said.every((s) => isMeta(s) || words(s) <= 2)) return 'meta';
-  if (said.some(asksSomething)) return 'question';
+  if (said.some(isGrumble) && said.every((s) => isGrumble(s) || words(s) <= 2)) return 'grumble';
+  // "It went. Is that what you wanted to hear?": the grumble is no question to acknowledge.
+  if (said.some((s) => asksSomething(s) && !isGrumble(s))) return 'question';
   return null;
 }
 
@@ -122,6 +158,10 @@ export function acknowledgement(message: string, context: Context = {}): string 
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID);
   else if (kind === 'guess') lines.push(YOUR_READING);
+  else if (kind === 'grumble' && !said.includes(FAIR_ENOUGH)) {
+    const left = context.partsLeft === undefined ? '' : ` ${context.partsLeft <= 1 ? 'This is the last part' : `There are ${context.partsLeft} short parts left`}.`;
+    lines.push(`${FAIR_ENOUGH}${left} ${FREE_TO_GO}`);
+  }
   else if (kind === 'meta' || kind === 'question') {
     const about = aboutTheInterview(message.trim(), context);
     if (about) lines.push(once(about));
@@ -136,9 +176,13 @@ export function acknowledgement(message: string, context: Context = {}): string 
  * question about the interview is answered once; any other question, or puzzlement, is told the
  * task is theirs to do as they would (once in full, once briefly, then silence, as it watches).
  */
-export function whileWorking(message: string, context: Context = {}): string | null {
+export function whileWorking(message: string, context: Context & { task?: string } = {}): string | null {
   const said = context.said ?? '';
+  if (ASKS_IF_SAFE.test(message)) return said.includes(YOUR_CALL) ? null : YOUR_CALL;
   const kind = heardAs(message);
+  // "What must I do now?": the task again, once.
+  const again = context.task ? `Sorry, that was unclear. ${context.task}` : null;
+  if (kind === 'puzzled' && again && !said.includes(again)) return again;
   if (kind === 'meta') {
     const about = aboutTheInterview(message.trim(), context);
     return about && !said.includes(about) ? about : null;

@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { heardAs, sentencesOf, words } from './heard.ts';
+import { ENGLISH_PLEASE, FAIR_ENOUGH, heardAs, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { lowerFirst } from './questions.ts';
 
@@ -91,6 +91,20 @@ function mentionsOf(answer: string): string[] {
   return phrases;
 }
 
+/** Nouns named without an article ("payroll", "login"), unlike a thing ("the bank", "the monthly run"). */
+const UNCOUNTED = new Set(
+  'payroll software time money email mail data information work paperwork admin support feedback login signup access help advice research accounting bookkeeping billing invoicing banking shipping pricing cash tax vat insurance equipment traffic storage security privacy training marketing sales management staff stuff paper trust sync performance speed quality everything nothing something anything'.split(' '),
+);
+/** "Bank." is asked about as "the bank": a bare singular thing takes an article; names, plurals, activities, comparatives and uncounted nouns do not. */
+function withArticle(phrase: string): string {
+  const ws = phrase.split(/\s+/);
+  const last = ws[ws.length - 1].toLowerCase();
+  if (/^(?:(?:the|a|an|this|that|these|those|some|any|every|each|no|my|our|your|his|her|their|its|one|two|three|way|too|so)\s|\d)/i.test(phrase)) return phrase;
+  if (/\p{Lu}/u.test(phrase) || /\b(?:and|or)\b/.test(phrase) || /ing$/i.test(ws[0]) || /(?:er|est)$/i.test(ws[0]) && ws.length > 1) return phrase;
+  if ((/s$/.test(last) && !/(?:ss|us|is)$/.test(last)) || UNCOUNTED.has(last)) return phrase;
+  return `the ${phrase}`;
+}
+
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
 function mentionOf(answer: string, used: string): string | null {
   if (ONLY_VAGUE.test(answer.trim())) return null;
@@ -100,7 +114,7 @@ function mentionOf(answer: string, used: string): string | null {
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || np.split(/\s+/).length > 6) continue;
     // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
     if (!np.includes(' ') && ['ADJ', 'ADV'].includes(parse(np.toLowerCase())[0]?.tokens[0]?.pos ?? '')) continue;
-    const phrase = np
+    const phrase = withArticle(np)
       .replace(/\b(?:my|our)\b/gi, 'your')
       .replace(/\b(?:me|us)\b/gi, 'you')
       .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase())
@@ -117,7 +131,8 @@ function mentionOf(answer: string, used: string): string | null {
 
 /** What opens the question after a task the participant typed notes during: their notes were read ("You noted the Bills page."). */
 export function notesHeard(notes: string[]): string {
-  const fullest = [...notes].sort((a, b) => words(b) - words(a))[0];
+  // A question typed during the task ("where i click?") is not a note about it.
+  const fullest = notes.filter((n) => !/\?\s*$/.test(n)).sort((a, b) => words(b) - words(a))[0];
   const mention = fullest ? mentionOf(fullest, '') : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
@@ -184,9 +199,9 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:ended up|(?:in the end|eventually),? (?:i|we)|instead|so i (?:just|had to)|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
-const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
+const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
 const TAKES_IT_BACK = /\b(?:actually|one more|one last|wait|hold on|oh and|although|except|but)\b/i;
 /** More is announced but not said yet ("Actually, one more thing.", "Wait."). */
@@ -207,7 +222,7 @@ const TOLD_HOW_LONG = /\b(?:took|takes|take|spent|wasted)\b[^.?!]{0,30}\b(?:minu
 /** "What would make the product more useful to you?" */
 const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
 /** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
-const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good|useful|handy))|i'?d (?:like|love)|what would (?:really )?help|if only|would make (?:it|my life|things))\b/i;
+const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good|useful|handy))|i'?d (?:really |so |just |very much )?(?:like|love)|what would (?:really )?help|if only|would make (?:it|my life|things))\b/i;
 
 /**
  * Whether a scripted question would ask for what the participant already said or has just
@@ -295,12 +310,18 @@ export const ruleInterviewer: Interviewer = {
     const heard = heardAs(last.text);
     // A question about the interview, or a guess at what was meant, is answered (engine.ts), then the question is asked again.
     if (heard === 'meta' || heard === 'guess') return { say: bare(lastAsked), state };
+    // A grumble about the interview is heard (engine.ts) and the question asked again; a second one moves on.
+    if (heard === 'grumble') return said.includes(FAIR_ENOUGH) ? ahead(state.question + 1) : { say: bare(lastAsked), state };
+    // Asked once for English; an answer in another language again is taken as it is.
+    if (heard === 'foreign') return said.includes(ENGLISH_PLEASE) ? ahead(state.question + 1) : { say: ENGLISH_PLEASE, state };
     if (heard === 'puzzled') {
       // Once the question again, with what this part of the interview is about; puzzled again, the interview moves on.
       if (lastAsked.startsWith(UNCLEAR)) return ahead(state.question + 1, MOVE_ON);
+      // Puzzled by a follow-up ("How so?"), they hear the scripted question again: it says what this part is after.
+      const again = asked > 0 && questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : bare(lastAsked);
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
       const about = /^(?:anything|other|misc)/i.test(segment.title) || restates(segment.title, lastAsked) ? '' : `This part is about ${segment.title.charAt(0).toLowerCase()}${segment.title.slice(1).replace(/[.?!]+$/, '')}. `;
-      return { say: `${UNCLEAR}${about}${bare(lastAsked)}`, state: { question: state.question, follow_ups: asked + 1 } };
+      return { say: `${UNCLEAR}${about}${again}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.
     if (heard === 'skip' || heard === 'already' || heard === 'stop') return ahead(state.question + 1);
