@@ -533,6 +533,8 @@ describe('a third walkthrough: six participants, turn by turn', () => {
   it('does not ask what they did when they said so, or for a wish they told', async () => {
     expect((await talkThrough(use, ["The import didn't work, so I typed the hours in by hand."]))[1]).toBe('What would you change?');
     expect((await talkThrough(use, ["I didn't submit it, I'll have to go through it again tonight because it lost the attachments."]))[1]).toBe('What would you change?');
+    // A doubt is dug into, without naming a feeling.
+    expect((await talkThrough(use, ['not good. i am not sure is safe to give my bank password there']))[1]).toBe('What makes you say that?');
     for (const again of ['Like I said.', 'I literally just told you.']) expect(heardAs(again), again).toBe('already');
     const wished = await talkThrough(seg('value'), []);
     expect(wished[0]).toBe('What would make the product more useful to you?');

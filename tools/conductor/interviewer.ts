@@ -262,6 +262,8 @@ const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegE
     asked: ASKS_WHAT_THEY_DID,
   },
   { cue: /\b(?:wish|would be nice|i'?d like|if only|should just)\b/i, question: 'What would that look like for you?', story: false, asked: /\blook like\b/i },
+  // A worry or a doubt ("i am not sure is safe to give password"): what lies behind it, without naming the feeling back.
+  { cue: /\b(?:not sure (?:is|it'?s|if|whether|that)\b[^.?!]{0,20}\b(?:safe|secure|right|legit)|worried|worries|scared|afraid|nervous|don'?t trust|do not trust|didn'?t trust)\b/i, question: 'What makes you say that?', story: false, asked: /\bmakes you say that\b/i },
 ];
 /** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
 const HYPOTHETICAL = /^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
