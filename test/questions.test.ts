@@ -546,6 +546,8 @@ describe('a third walkthrough: six participants, turn by turn', () => {
     expect(followUp('Bank.', 0, '')).toBe('Could you tell me more about the bank?');
     expect(followUp('Monthly run.', 0, '')).toBe('Could you tell me more about the monthly run?');
     expect(followUp('Payroll.', 0, '')).toBe('Could you tell me more about payroll?');
+    expect(followUp('Order page.', 0, '')).toBe('Could you tell me more about the order page?'); // a noun in -er is no comparative
+    expect(followUp('Faster login.', 0, '')).toBe('Could you tell me more about faster login?');
     expect(followUp('Invoices.', 0, '')).toBe('Could you tell me more about invoices?');
     expect(notesHeard(['where i click?', 'import again. error'])).toBe('Thank you for your notes about the import. ');
     for (const foreign of ['Bien.', 'Nada.', 'No comprendo.', 'No sé, el banco no funciona bien.']) expect(heardAs(foreign), foreign).toBe('foreign');

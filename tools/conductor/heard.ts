@@ -133,13 +133,16 @@ export interface Context {
   recorded?: boolean;
 }
 
+/** "There are 3 short parts left. " ("" when not known). */
+const partsLeftLine = (partsLeft?: number) => (partsLeft === undefined ? '' : `${partsLeft <= 1 ? 'This is the last part' : `There are ${partsLeft} short parts left`}. `);
+
 /** The line for a question about the interview itself, or null. */
 function aboutTheInterview(text: string, { partsLeft, recorded }: Context): string | null {
   if (ASKS_WHO.test(text)) return WHO_WE_ARE;
   if (ASKS_ABOUT_RECORDING.test(text)) return recorded ? RECORDED : NOT_RECORDED;
   if (ASKS_WHY.test(text)) return WHY_WE_ASK;
   if (ASKS_WHO_READS.test(text)) return WHO_READS;
-  if (ASKS_HOW_LONG.test(text)) return partsLeft === undefined ? FREE_TO_GO : `${partsLeft <= 1 ? 'This is the last part' : `There are ${partsLeft} short parts left`}. ${FREE_TO_GO}`;
+  if (ASKS_HOW_LONG.test(text)) return `${partsLeftLine(partsLeft)}${FREE_TO_GO}`;
   return null;
 }
 
@@ -159,8 +162,7 @@ export function acknowledgement(message: string, context: Context = {}): string 
   else if (kind === 'already') lines.push(ALREADY_SAID);
   else if (kind === 'guess') lines.push(YOUR_READING);
   else if (kind === 'grumble' && !said.includes(FAIR_ENOUGH)) {
-    const left = context.partsLeft === undefined ? '' : ` ${context.partsLeft <= 1 ? 'This is the last part' : `There are ${context.partsLeft} short parts left`}.`;
-    lines.push(`${FAIR_ENOUGH}${left} ${FREE_TO_GO}`);
+    lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
   }
   else if (kind === 'meta' || kind === 'question') {
     const about = aboutTheInterview(message.trim(), context);

@@ -100,7 +100,9 @@ function withArticle(phrase: string): string {
   const ws = phrase.split(/\s+/);
   const last = ws[ws.length - 1].toLowerCase();
   if (/^(?:(?:the|a|an|this|that|these|those|some|any|every|each|no|my|our|your|his|her|their|its|one|two|three|way|too|so)\s|\d)/i.test(phrase)) return phrase;
-  if (/\p{Lu}/u.test(phrase) || /\b(?:and|or)\b/.test(phrase) || /ing$/i.test(ws[0]) || /(?:er|est)$/i.test(ws[0]) && ws.length > 1) return phrase;
+  if (/\p{Lu}/u.test(phrase) || /\b(?:and|or)\b/.test(phrase) || /ing$/i.test(ws[0])) return phrase;
+  // "faster login" is a wish for more of something; "order page" and "user account" are things.
+  if (ws.length > 1 && /(?:er|est)$/i.test(ws[0]) && parse(ws[0].toLowerCase())[0]?.tokens[0]?.pos === 'ADJ') return phrase;
   if ((/s$/.test(last) && !/(?:ss|us|is)$/.test(last)) || UNCOUNTED.has(last)) return phrase;
   return `the ${phrase}`;
 }
