@@ -308,7 +308,10 @@ describe('widget in Chromium', () => {
     await launcher.click();
     await bar.waitFor();
     expect(await launcher.isVisible()).toBe(false);
-    // A reload during the task comes back as the bar, with the same task.
+    // A question typed in the bar is answered there; a reload during the task comes back as the bar, with the same task (not the answer).
+    await bar.getByLabel('Your answer').fill('Where do I find the invoices?');
+    await page.keyboard.press('Enter');
+    await bar.getByText(ON_YOUR_OWN, { exact: true }).waitFor();
     await page.reload();
     await bar.waitFor();
     expect(await layout()).toMatchObject({ task: compact.task, modal: null, launcher: true, bottom: 844 });
