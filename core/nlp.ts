@@ -123,7 +123,7 @@ function headOf(t: Token[], start: number): { end: number; next: number } {
     // The tagger takes some comparatives for adverbs ("Faster login").
     const comparative = tok.pos === 'ADV' && lastHead < 0 && /\w{3}(?:er|est)$/i.test(tok.text) && !NOT_COMPARATIVE.has(tok.text.toLowerCase()) && t[j + 1] && HEAD.has(t[j + 1].pos);
     // A version after a name is part of it ("Sage 50", "Windows 11").
-    const version = tok.pos === 'NUM' && lastHead === j - 1 && t[lastHead].pos === 'PROPN';
+    const version = tok.pos === 'NUM' && lastHead >= 0 && lastHead === j - 1 && t[lastHead].pos === 'PROPN';
     if (HEAD.has(tok.pos) || version) lastHead = j;
     else if (!(MODIFIER.has(tok.pos) || compound || possessive || comparative)) break;
     j++;

@@ -331,7 +331,7 @@ describe('a third reading of the starter study', () => {
   });
 
   it("asks for the last time after an answer that only names last quarter's work", async () => {
-    expect((await talkThrough(seg('context'), ["I came to export last quarter's invoices for my accountant.", 'A spreadsheet and a lot of copying by hand.']))[2]).toBe('Could you tell me about the last time you did it?');
+    expect((await talkThrough(seg('context'), ["I came to export last quarter's invoices for my accountant.", 'A spreadsheet and a lot of copying by hand.']))[2]).toBe('Could you tell me about the last time you had to export your invoices for your accountant?');
   });
 
   it('says it cannot answer once, then briefly, then not again; digs into confusion', async () => {
@@ -457,7 +457,7 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     const context = seg('context');
     for (const first of ['My cousin, he come on sunday and fix everything, he is accountant.', "I came in to pay this week's supplier invoices, I usually do it on Monday mornings before we open."]) {
       const asked = await talkThrough(context, [first, 'Excel and the bank website, for about three years now.']);
-      expect(asked.slice(1), first).toContain('Could you tell me about the last time you did it?');
+      expect(asked.slice(1).some((q) => q?.startsWith('Could you tell me about the last time you')), first).toBe(true);
     }
   });
 
@@ -468,7 +468,9 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     for (const vague of ['Invoices.', 'Paying them.', 'I needed to update it.', 'Just looking around.']) expect(goalOf(vague), vague).toBeNull();
     const asked = await talkThrough(seg('context'), ['I came in to pay a supplier bill, the one for our packaging.', 'Excel and the bank website, for about three years now.']);
     expect(asked.slice(1)).toEqual(['What did you use to pay a supplier bill before?', 'Could you tell me about the last time you had to pay a supplier bill?']);
-    expect(grounded('Could you tell me about the last time you did it?', "export last quarter's invoices")).toBe('Could you tell me about the last time you did it?');
+    // One occasion ("last quarter's") becomes the habit it belongs to, so the question asks about one time only.
+    expect(grounded('Could you tell me about the last time you did it?', "export last quarter's invoices")).toBe('Could you tell me about the last time you had to export your invoices?');
+    expect(grounded('What did you use for it before?', "pay this week's supplier bills")).toBe('What did you use to pay your supplier bills before?');
   });
 
   it('digs into fraud and a failure told in non-native English', async () => {
@@ -550,9 +552,14 @@ describe('a third walkthrough: six participants, turn by turn', () => {
     expect(followUp('Faster login.', 0, '')).toBe('Could you tell me more about faster login?');
     expect(followUp('Invoices.', 0, '')).toBe('Could you tell me more about invoices?');
     expect(notesHeard(['where i click?', 'import again. error'])).toBe('Thank you for your notes about the import. ');
-    for (const foreign of ['Bien.', 'Nada.', 'No comprendo.', 'No sé, el banco no funciona bien.']) expect(heardAs(foreign), foreign).toBe('foreign');
-    for (const english of ['i want pay the bill but the bank is not connect', 'Trello.', 'No.', 'Sage 50 and Excel.', 'We moved from Xero to Quickbooks via Hubspot.', 'i cant fnd the buton for pay']) expect(heardAs(english), english).toBeNull();
-    const spanish = await talkThrough(use, ['Bien.', 'Bien, bien.']);
+    for (const foreign of ['No sé, el banco no funciona bien.', 'Pues nada, tengo que pagar las facturas.', "Je ne sais pas, c'est très compliqué avec la banque."]) expect(heardAs(foreign), foreign).toBe('foreign');
+    // A word of another language said alone is colloquial English too ("Nada."): not named back, not refused.
+    for (const word of ['Bien.', 'Nada.', 'Merci!']) {
+      expect(heardAs(word), word).toBeNull();
+      expect(followUp(word, 0, ''), word).toBe('Could you say a bit more about that?');
+    }
+    for (const english of ['i want pay the bill but the bank is not connect', 'Trello.', 'No.', 'Sage 50 and Excel.', 'We moved from Xero to Quickbooks via Hubspot.', 'i cant fnd the buton for pay', 'bacs runs, gl codes, ap recon', 'w/ xero mostly, sometimes qbo, pdfs from suppliers']) expect(heardAs(english), english).toBeNull();
+    const spanish = await talkThrough(use, ['No sé, el banco no funciona bien.', 'No sé, no sé, el banco.']);
     expect(spanish[1]).toBe(ENGLISH_PLEASE);
     expect(spanish[2]).toBe('What would you change?'); // asked once; then taken as it is
   });
@@ -575,6 +582,68 @@ describe('a third walkthrough: six participants, turn by turn', () => {
   it('says nothing written for the interviewer in any of its own lines', () => {
     const lines = [ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_CALL, YOUR_READING];
     for (const line of lines) expect(directedText(line), line).toBeNull();
+  });
+});
+
+describe('a fourth walkthrough: ordinary answers are not heard as anything else', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('does not let go of someone who is only going somewhere or stopping something', () => {
+    for (const answer of [
+      'Every Friday I have to go through all the supplier invoices by hand and pay them from the bank site.',
+      'I have to go back to the list to pick the next one',
+      'I need to run payroll first, then the bills.',
+      'I want to stop paying for two tools.',
+      "I'd like to stop getting reminder emails for bills I already paid.",
+      'I need to leave this tab open for the bank',
+      "I'm short on time at month end so I batch everything.",
+    ]) expect(heardAs(answer), answer).not.toBe('stop');
+    for (const leaving of ['I have to go.', 'Sorry, I need to leave now', 'Can we stop here?', 'I have to run, sorry.']) expect(heardAs(leaving), leaving).toBe('stop');
+  });
+
+  it('takes complaints and praise of the product as answers, not as grumbles about the interview', () => {
+    for (const answer of [
+      "It's annoying that every small bill needs two approvals.",
+      "It's ridiculous how many clicks it takes to pay one bill.",
+      'This is pointless without bank sync.',
+      "Bank feed. It's annoying.",
+      "Honestly it's stupid simple, I like it.",
+      "It's silly how fast it was compared to the bank.",
+      'satisfied',
+      'happy now',
+      'Oh great, another questionnaire from the tax office to fill in.',
+    ]) expect(heardAs(answer), answer).toBeNull();
+  });
+
+  it('takes time, product questions and non-native complaints as answers', () => {
+    for (const answer of [
+      "Nothing really, it didn't take long.",
+      'The bank sync is taking long today',
+      "What's the point of this button if it doesn't export?",
+      "Why do I do it on Fridays? Because that's when the money comes in.",
+      'Does anyone read the payment reminders? I never do.',
+      'I not understand why the bank ask me the code every time',
+      "I don't get why there are two pay buttons",
+      'Like what I did last Tuesday, I paid the rent.',
+      "Pardon the typos, I'm on my phone. Paid 3 bills.",
+    ]) expect(['meta', 'puzzled', 'grumble', 'stop', 'skip'], answer).not.toContain(heardAs(answer));
+    for (const skip of ["I'd rather not have to approve twice.", 'I usually skip that step and pay from the bank app.', 'I prefer not to store card details in the browser.', "Next question would be about the price, it's too expensive."]) expect(heardAs(skip), skip).not.toBe('skip');
+    expect(whileWorking("I don't understand why there are two pay buttons", { task: 'Could you go ahead?', said: 'Could you go ahead?' })).toBeNull();
+  });
+
+  it('does not end the task for giving up on one step, and answers a number-first note', async () => {
+    for (const note of ['I give up on the search, going through the menu instead', "I can't do this without my accountant's login, let me find it", 'i quit the old app because of this exact screen']) expect(endsTask(note), note).toBe(false);
+    expect(notesHeard(['I paid 3 bills. 2 were late.'])).toBe('Thank you for your notes about 3 bills. ');
+    for (const answer of ['suppliers. 4 of them', '1 click not 4 per bill', '10 bills', 'three of them']) expect(followUp(answer, 0, ''), answer).toMatch(/\?$/);
+  });
+
+  it('names lowercase product names and quantities as said, skips a typo in the goal, and hears "last wk"', async () => {
+    expect(followUp('Another invoice.', 0, '')).toBe('Could you tell me more about another invoice?');
+    expect(followUp('xero.', 0, '')).toBe('Could you tell me more about xero?');
+    expect(goalOf('pay bils')).toBeNull();
+    const hurried = await talkThrough(seg('context'), ['I came to pay the supplier bills.', 'excel + bank site b4', 'last wk. took ages, bank kept loggin me out']);
+    expect(hurried).not.toContain('Could you tell me about the last time you had to pay the supplier bills?');
+    expect(notesHeard(['where r bills', 'found the duplicate bill from the bakery supplier', 'Is it safe to enter the IBAN here? It asks for a lot.'])).toBe('Thank you for your notes about the duplicate bill. ');
   });
 });
 

@@ -1,4 +1,4 @@
-import { parse } from '../../core/nlp.ts';
+import { isKnownWord, parse } from '../../core/nlp.ts';
 import { sentencesOf } from './heard.ts';
 
 /**
@@ -26,6 +26,8 @@ export function goalOf(answer: string): string | null {
   // A clean verb phrase only: a base-form verb first ("pay…", "send…"), a few words, no pronoun left dangling.
   if (words < 2 || words > 8 || !tokens[0] || tokens[0].pos !== 'VERB' || tokens[0].text.toLowerCase() !== tokens[0].lemma.toLowerCase()) return null;
   if (/\b(?:it|them|this|that|these|those|stuff|things?)$/i.test(goal)) return null;
+  // A typo ("pay bils") would be said back in every question: the script's own words are kept instead.
+  if (goal.split(/\s+/).some((w) => /^[a-z]+$/.test(w) && !isKnownWord(w))) return null;
   return goal.replace(/\bmy\b/gi, 'your').replace(/\bour\b/gi, 'your').replace(/\bme\b/gi, 'you');
 }
 
@@ -37,8 +39,10 @@ export function goalIn(turns: Array<{ role: string; text: string }>): string | n
 }
 
 /** A scripted question with its bare "it" replaced by the participant's goal, where the wording allows. */
-export function grounded(question: string, goal: string | null): string {
-  if (!goal) return question;
+export function grounded(question: string, said: string | null): string {
+  if (!said) return question;
+  // "this week's supplier bills" is one occasion; asked about before or the last time, they are "your supplier bills".
+  const goal = said.replace(/\b(?:(?:this|last|next) (?:week|month|year|quarter)|today|yesterday)'s\b/i, 'your');
   return question
     .replace(/\bwhat did you use for it before\?$/i, (m) => `${m.startsWith('W') ? 'W' : 'w'}hat did you use to ${goal} before?`)
     // "The last time you had to export last quarter's invoices" would ask about two times at once.

@@ -22,22 +22,23 @@ export const asksSomething = (sentence: string) => /\?\s*$/.test(sentence) && !T
 const ASKS_WHO = /\b(?:who are you|who is this|who (?:made|built|wrote) (?:you|this)|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
 /** "What is this for?", "Why are you asking?" */
 const ASKS_WHY =
-  /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|do|must) i (?:tell|answer|do)|why do you (?:want|need) to know|what(?: i|')s the point(?: of (?:this|it|that))?)\b/i;
+  /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know)\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
 /** "Does anyone read these?" */
-const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read|are you (?:even |actually |really )?(?:reading|listening))\b/i;
-/** "Can I go now?", "I have to go" */
+const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read(?: (?:this|these|it|them|(?:my|the|our) answers|what i (?:write|say|type))\b|\s*\?)|are you (?:even |actually |really )?(?:reading|listening))\b/i;
+/** "Can I go now?", "I have to go": leaving, not going somewhere or stopping something ("I have to go through the invoices", "I want to stop paying for two tools"). */
 const WANTS_TO_STOP =
-  /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))\b|^(?:stop|enough|i'?m done|i am done)[.!]*$|\b(?:good ?)?bye[.!]*$/i;
+  /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))(?=\s*(?:now|soon|sorry|please|quickly|here|already|in a (?:minute|sec(?:ond)?|moment)|(?:,|\.|!|\?|$)))|^(?:stop|enough|i'?m done|i am done)[.!]*$|\b(?:good ?)?bye[.!]*$/i;
 /** Said alone, about the interview ("I'm short on time."); inside a long answer it is about the product. */
 const HAS_NO_TIME = /\b(?:(?:don'?t|do not) have (?:the )?time for this|short on time)\b/i;
 /** "Can you see my screen?", "Are you recording this?" */
 const ASKS_ABOUT_RECORDING =
   /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:seriously |really |actually |even )?(?:recording|watching)|is (?:this|it|my screen|my (?:voice|camera)) (?:being )?(?:recorded|watched)|what (?:are you|is being|do you) record)/i;
 /** "How long is this?", "Are we done?" */
-const ASKS_HOW_LONG = /\b(?:how long (?:is|will|does) this|(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b/i;
+const ASKS_HOW_LONG =
+  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b.*\?\s*$/i;
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
-  /\b(?:(?:i'?d|i would) rather not|(?:i'?d )?prefer not to|(?:can|could) we skip|skip (?:this|that|it)\b|next question|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)|none of your business)\b|^pass[.!]*$/i;
+  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!]{0,20})?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
 const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said)\b|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 /** "Oh, you mean paying the bill?" */
@@ -69,15 +70,16 @@ export const YOUR_CALL = `You only need to enter what you are comfortable sharin
 export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you say that in English, even in a few words?';
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
 const ENDS_TASK = /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|that'?s it)[,.!\s]+)*(?:i'?m |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?[.!?]*$/i;
-/** Giving up said in a longer message ("Hello? I said I give up. What now?"); "I gave up on the old app" is about the past. */
-const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i can'?t do (?:it|this))\b/i;
+/** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
+const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i can'?t do (?:it|this))\s*(?:[.!?,]|$)/i;
 export const endsTask = (message: string) => ENDS_TASK.test(message.trim()) || (GIVES_UP_NOW.test(message) && words(message) <= 12);
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
 export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|can'?t do (?:it|this)|quit)\b/i.test(message);
 const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
-const CLARIFY = /^(?:sorry,?\s*|um,?\s*)?(?:what (?:do )?you mean|what mean|i (?:not|no|do not) understand|what does that mean|what\?|pardon|sorry\?|huh\?|(?:can|could) you (?:repeat|rephrase|say that again)|like what|what about it|(?:can|could) you give (?:me )?an example|for example\?|what kind of (?:thing|things|example)|i don'?t (?:understand|get)(?: the question| it| what you mean)?)(?![a-z])/i;
+const CLARIFY =
+  /^(?:sorry,?\s*|um,?\s*)?(?:(?:what (?:do )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again))\b.*|what mean|what|pardon(?: me)?|sorry|huh|like what|what about it|(?:can|could) you give (?:me )?an example|for example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
 const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+){0,2}\?+$/i;
 /** The message, or its first sentence, says the question was not understood. */
@@ -88,20 +90,22 @@ export function puzzled(message: string): boolean {
 
 /** A grumble about the interview itself ("Oh great, another survey.", "This is a waste of time.", "Happy now?"), not about the product. */
 const GRUMBLE =
-  /^(?:(?:oh|well|ugh|wow|sigh)[,!.]?\s*)*(?:great|wonderful|fantastic|brilliant|perfect|lovely)?[,!.]?\s*another (?:survey|questionnaire|interview)\b|\b(?:(?:this|that|it)(?:'s| is) (?:a )?(?:waste of (?:my )?time|pointless|stupid|silly|ridiculous|boring|annoying)|what a waste of time)\b|^(?:happy now|(?:is )?that what you wanted(?: to hear)?|satisfied)\?*$/i;
+  /^(?:(?:oh|well|ugh|wow|sigh|great|wonderful|fantastic|brilliant|perfect|lovely)[,!.]?\s*)*another (?:survey|questionnaire|interview)[.!]*$|^(?:honestly,?\s*|well,?\s*|ugh,?\s*)?(?:this|that)(?:'s| is)(?: (?:all|just|such|so|really))? (?:a )?(?:(?:complete |total )?waste of (?:my )?time|pointless|stupid|silly|ridiculous|boring)[.!]*$|^what a waste of time[.!]*$|^(?:happy now|(?:is )?that what you wanted(?: to hear)?|satisfied)\?+$/i;
 export const isGrumble = (sentence: string) => GRUMBLE.test(sentence.trim());
 
 /** A message that is not in English: one word of another language ("Bien."), or mostly words English does not have. */
 const FOREIGN_WORDS = new Set(
-  'bien nada sí si qué comprendo entiendo sé hola gracias bueno vale claro muy mal todo tengo quiero pero porque también nunca siempre oui non merci rien bon très avec pourquoi ja nein danke nichts gut sehr nicht sim não obrigado obrigada tudo bem nao'.split(' '),
+  'merci oui nein el los las del que está están pero muy también porque cuando donde tengo quiero puedo hace tiene nada bien gracias sí qué cómo sé comprendo entiendo les des une dans avec pas je nous vous est très mais pourquoi rien der das und ist nicht ich mit für eine auf sehr danke nichts não obrigado obrigada tudo você muito'.split(' '),
 );
 export function notEnglish(message: string): boolean {
   // Names ("Xero", "Quickbooks") are no language: a capitalised word after the first is not counted.
   const ws = (message.match(/[\p{L}']+/gu) ?? []).filter((w, i) => i === 0 || !/^\p{Lu}/u.test(w)).map((w) => w.toLowerCase());
-  if (ws.length === 0) return false;
-  if (ws.length < 3) return ws.some((w) => FOREIGN_WORDS.has(w)) && ws.every((w) => FOREIGN_WORDS.has(w) || w === 'no');
-  return ws.filter((w) => FOREIGN_WORDS.has(w) || !isKnownWord(w)).length / ws.length >= 0.5;
+  // Lowercase jargon ("gl codes, ap recon") is unknown to the lexicon too: another language shows in its function words.
+  const foreign = ws.filter((w) => FOREIGN_WORDS.has(w)).length;
+  return ws.length >= 3 && foreign >= 2 && ws.filter((w) => FOREIGN_WORDS.has(w) || !isKnownWord(w)).length / ws.length >= 0.5;
 }
+/** A word of another language said alone ("Bien.", "Nada."): nothing to name back. */
+export const isForeignWord = (word: string) => FOREIGN_WORDS.has(word.toLowerCase());
 
 /** What a message is, besides (or instead of) an answer. */
 export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
@@ -111,7 +115,7 @@ const isMeta = (sentence: string) => ASKS_WHO.test(sentence) || ASKS_ABOUT_RECOR
 
 export function heardAs(message: string): Heard {
   const text = message.trim();
-  if (WANTS_TO_STOP.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 12)) return 'stop';
+  if (WANTS_TO_STOP.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 8 && !/short on time (?:at|on|during|when|every|in)\b/i.test(text))) return 'stop';
   if (puzzled(text)) return 'puzzled';
   if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Logger } from '../../core/logger.ts';
 import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
-import { join, nounPhrases, parse } from '../../core/nlp.ts';
+import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ENGLISH_PLEASE, FAIR_ENOUGH, heardAs, sentencesOf, words } from './heard.ts';
+import { ENGLISH_PLEASE, FAIR_ENOUGH, heardAs, isForeignWord, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { lowerFirst } from './questions.ts';
 
@@ -99,7 +99,9 @@ const UNCOUNTED = new Set(
 function withArticle(phrase: string): string {
   const ws = phrase.split(/\s+/);
   const last = ws[ws.length - 1].toLowerCase();
-  if (/^(?:(?:the|a|an|this|that|these|those|some|any|every|each|no|my|our|your|his|her|their|its|one|two|three|way|too|so)\s|\d)/i.test(phrase)) return phrase;
+  if (/^(?:(?:the|a|an|this|that|these|those|some|any|every|each|no|my|our|your|his|her|their|its|one|two|three|way|too|so|another|other|both|all|several|many|more|most|few)\s|\d)/i.test(phrase)) return phrase;
+  // A word the lexicon does not know is a name written in lower case ("xero", "paypal") or a typo: left as said.
+  if (!isKnownWord(last)) return phrase;
   if (/\p{Lu}/u.test(phrase) || /\b(?:and|or)\b/.test(phrase) || /ing$/i.test(ws[0])) return phrase;
   // "faster login" is a wish for more of something; "order page" and "user account" are things.
   if (ws.length > 1 && /(?:er|est)$/i.test(ws[0]) && parse(ws[0].toLowerCase())[0]?.tokens[0]?.pos === 'ADJ') return phrase;
@@ -113,7 +115,7 @@ function mentionOf(answer: string, used: string): string | null {
   for (const found of mentionsOf(answer)) {
     // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
     const np = found.replace(/[.]+$/, '');
-    if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || np.split(/\s+/).length > 6) continue;
+    if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || np.split(/\s+/).length > 6) continue;
     // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
     if (!np.includes(' ') && ['ADJ', 'ADV'].includes(parse(np.toLowerCase())[0]?.tokens[0]?.pos ?? '')) continue;
     const phrase = withArticle(np)
@@ -133,8 +135,8 @@ function mentionOf(answer: string, used: string): string | null {
 
 /** What opens the question after a task the participant typed notes during: their notes were read ("You noted the Bills page."). */
 export function notesHeard(notes: string[]): string {
-  // A question typed during the task ("where i click?") is not a note about it.
-  const fullest = notes.filter((n) => !/\?\s*$/.test(n)).sort((a, b) => words(b) - words(a))[0];
+  // A question typed during the task ("where i click?", "Is it safe to enter the IBAN here? …") is not a note about it.
+  const fullest = notes.filter((n) => !/\?/.test(n) && !/^(?:what|where|how|why|which|who|is|are|can|should|do|does)\b/i.test(n.trim())).sort((a, b) => words(b) - words(a))[0];
   const mention = fullest ? mentionOf(fullest, '') : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
@@ -187,7 +189,7 @@ const ASKS_FOR_EXAMPLE = /\b(?:example|instance|the last time|a time when)\b/i;
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 /** An answer that already tells one recent occasion ("Last Tuesday I had to send twelve invoices…"). */
 const RECENTLY = new RegExp(
-  `\\b(?:last (?:${DAYS}|week|month|night|time|year|quarter)(?!'s)|yesterday|this (?:morning|afternoon|week)(?!'s)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago)\\b`,
+  `\\b(?:last (?:${DAYS}|week|wk|month|night|time|year|quarter)(?!'s)|yesterday|yday|this (?:morning|afternoon|week)(?!'s)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago)\\b`,
   'i',
 );
 /** "On Tuesday" tells an occasion in a story ("On Tuesday I paid…"); "on Thursday evenings" or "he come on sunday" is a habit. */
