@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { questionPlan } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
@@ -690,5 +691,28 @@ describe('model replies that repeat the instructions', () => {
     expect(echoesInstructions('What were you trying to get done today, and what did you use before?', segment)).toBeNull();
     expect(echoesInstructions('Could you give me a concrete example from last week?', segment)).toBeNull();
     expect(echoesInstructions('What did they say when you shared the report with your team?', segment)).toBeNull();
+  });
+});
+
+describe('whatever a participant types', () => {
+  it('gets a reply and never an exception: odd input, numbers first, and every participant line of the first fixtures', async () => {
+    const odd = ['?', '.', '...', 'k', 'asdf', ' ', '😀', '!!!', '1', '1.', '2 3 4', "'", '"', '—', '\n\n', 'a\nb', '(', 'http://x.y/z?q=1', '**bold**', '1. one\n2. two', 'THE EXPORT NEVER WORKS!!!', 'x'.repeat(3000), '? ?'];
+    const numbersFirst = ['1 click not 4 per bill', '10 bills', '3 of them. 2 were late.', '2 pay buttons??'];
+    const fixtures = readdirSync('test/fixtures/transcripts').flatMap((f) => readFileSync(`test/fixtures/transcripts/${f}`, 'utf8').split('\n').map((l) => /^[^:]{1,30}:\s*(.+)$/.exec(l)?.[1]).filter((l): l is string => !!l));
+    expect(fixtures.length).toBeGreaterThan(100);
+    const talks = starterScript.segments.filter((s) => s.mode === 'talk') as Segment[];
+    for (const text of [...odd, ...numbersFirst, ...fixtures]) {
+      heardAs(text);
+      acknowledgement(text, { partsLeft: 2 });
+      whileWorking(text, { task: 'Could you go ahead?' });
+      endsTask(text);
+      notesHeard([text]);
+      goalOf(text);
+      for (const n of [0, 1]) followUp(text, n, n ? 'Could you say a bit more about that?' : '');
+      for (const segment of talks) {
+        const next = await ruleInterviewer.next({ segment, turns: [{ role: 'conductor', text: 'What did you come to do today?' }, { role: 'participant', text }], state: NEW_TALK, earlier: [text] });
+        if (next.say !== null) expect(next.say, text.slice(0, 60)).toMatch(/\S/);
+      }
+    }
   });
 });
