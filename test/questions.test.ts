@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { questionPlan } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
-import { ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, whileWorking } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -645,6 +645,38 @@ describe('a fourth walkthrough: ordinary answers are not heard as anything else'
     const hurried = await talkThrough(seg('context'), ['I came to pay the supplier bills.', 'excel + bank site b4', 'last wk. took ages, bank kept loggin me out']);
     expect(hurried).not.toContain('Could you tell me about the last time you had to pay the supplier bills?');
     expect(notesHeard(['where r bills', 'found the duplicate bill from the bakery supplier', 'Is it safe to enter the IBAN here? It asks for a lot.'])).toBe('Thank you for your notes about the duplicate bill. ');
+  });
+});
+
+describe('a fifth walkthrough: speech, emoji, shouting, praise and nonsense', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+  const use: Segment = { id: 'x', mode: 'talk', title: 'Use', instruction: 'Ask how it went for them. Ask what they would change.' };
+
+  it('hears "done" however it is typed during the task, and as leaving in a talk', () => {
+    for (const done of ['ok i think im done', 'um okay im done now', 'done 😤', 'done 👍', 'k done', 'done thank you', "I think I'm done", 'uh done']) expect(endsTask(done), done).toBe(true);
+    expect(heardAs('ok i think im done')).toBe('stop');
+    expect(heardAs('😂 no')).toBeNull();
+    expect(plain('😂 no')).toBe('no');
+    expect(plain('**I gave up** and used the API instead 🙃')).toBe('I gave up and used the API instead');
+    expect(plain('THE EXPORT NEVER WORKS!!! 😡😡')).toBe('The export never works!!!');
+  });
+
+  it('names nothing it should not: keys hit, shouting, "no issues", praise', async () => {
+    for (const nonsense of ['asdf', 'jjjjjj', 'xkcd']) expect(followUp(nonsense, 0, ''), nonsense).toBe('Could you say a bit more about that?');
+    expect((await talkThrough(use, ['THE EXPORT NEVER WORKS!!! 😡😡']))[1]).toBe('Could you tell me more about the export?');
+    for (const praise of ['Love the app ❤️', "It's great, no issues at all", 'Perfect, no problems', 'Just keep up the good work!']) expect((await talkThrough(use, [praise]))[1], praise).toBe('What makes it work well for you?');
+    // "can't think of anything" is no trouble to dig into.
+    expect((await talkThrough(use, ["Honestly I can't think of anything, it's great as it is."]))[1]).toBe('What would you change?');
+    for (const no of ['uh no', '😂 no', 'um no thats all thanks']) expect((await talkThrough(seg('anything-else'), [no]))[1], no).toBeNull();
+  });
+
+  it('keeps the goal free of emoji and corrections, and does not ask what they used before their first business', async () => {
+    expect(goalOf('I came to export my sales report 📊')).toBe('export your sales report');
+    expect(goalOf('I came in to pay the bills. Sorry, I meant the invoices page, not bills — I was sending invoices.')).toBeNull();
+    const first = await talkThrough(seg('context'), ['I came to send an invoice to my first client. We had nothing before, it is my first business.']);
+    expect(first[1]).toBe('Could you tell me about the last time you had to send an invoice to your first client?');
+    expect(whileWorking('WHY DOES THIS KEEP HAPPENING???')).toBeNull(); // said to the screen
+    expect(whileWorking('IS THIS SAFE???')).toBe(YOUR_CALL);
   });
 });
 

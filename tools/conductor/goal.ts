@@ -1,5 +1,5 @@
 import { isKnownWord, parse } from '../../core/nlp.ts';
-import { sentencesOf } from './heard.ts';
+import { plain, sentencesOf } from './heard.ts';
 
 /**
  * What the participant came to do, in their words, so later questions can say it instead of a
@@ -14,8 +14,10 @@ const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|
 
 /** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
 export function goalOf(answer: string): string | null {
+  // Corrected in the same breath ("Sorry, I meant the invoices page, not bills"): too unsure to say back.
+  if (/\b(?:i meant|i mean,|no wait|correction)\b/i.test(answer)) return null;
   // "Oh where do I start! I came in to send the VAT return.": the sentence that says what they came to do.
-  const said = sentencesOf(answer);
+  const said = sentencesOf(plain(answer));
   const first = (said.find((x) => LEAD_IN.test(x.replace(OPENERS, ''))) ?? said[0])?.replace(/[.!?]+$/, '') ?? '';
   let goal = first.replace(OPENERS, '').replace(LEAD_IN, '').replace(OPENERS, '');
   goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|this morning|this afternoon|now|again|here|first|for once)$/i, '');

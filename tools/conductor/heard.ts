@@ -7,6 +7,27 @@ import { isKnownWord } from '../../core/nlp.ts';
  */
 
 export const words = (text: string) => text.trim().split(/\s+/).filter(Boolean).length;
+
+/**
+ * A message as it is read (it is stored as typed): emoji and markdown out (a wave is "bye"),
+ * leading fillers ("uh", "ok", "k") off, and a shouted message in lower case, so "😂 no",
+ * "k done" and "THE EXPORT NEVER WORKS!!!" are read as "no", "done" and "The export never works!!!".
+ */
+export function plain(message: string): string {
+  let text = message
+    .replace(/👋/gu, ' bye ')
+    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu, ' ')
+    .replace(/\*\*|__|^#+\s*/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^(?:(?:uh+|um+|er+m?|hmm+|k|ok(?:ay)?|so|well|oh|ah)[,.!]?\s+)+(?=\S)/i, '');
+  return shouted(text) ? text.charAt(0) + text.slice(1).toLowerCase() : text;
+}
+/** Written in capitals ("THE EXPORT NEVER WORKS!!!"), not an acronym or two. */
+const shouted = (text: string) => {
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 8 && letters.replace(/\p{Lu}/gu, '').length / letters.length < 0.2;
+};
 /** A message's sentences, split after ".", "!" or "?" (typed answers are short; the full splitter is not needed). */
 export const sentencesOf = (text: string) => text.trim().split(/(?<=[.!?])\s+/).filter(Boolean);
 
@@ -27,7 +48,7 @@ const ASKS_WHY =
 const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read(?: (?:this|these|it|them|(?:my|the|our) answers|what i (?:write|say|type))\b|\s*\?)|are you (?:even |actually |really )?(?:reading|listening))\b/i;
 /** "Can I go now?", "I have to go": leaving, not going somewhere or stopping something ("I have to go through the invoices", "I want to stop paying for two tools"). */
 const WANTS_TO_STOP =
-  /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))(?=\s*(?:now|soon|sorry|please|quickly|here|already|in a (?:minute|sec(?:ond)?|moment)|(?:,|\.|!|\?|$)))|^(?:stop|enough|i'?m done|i am done)[.!]*$|\b(?:good ?)?bye[.!]*$/i;
+  /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))(?=\s*(?:now|soon|sorry|please|quickly|here|already|in a (?:minute|sec(?:ond)?|moment)|(?:,|\.|!|\?|$)))|^(?:i think )?(?:stop|enough|i'?m done|im done|i am done)(?: now)?[.!]*$|\b(?:good ?)?bye[.!]*$/i;
 /** Said alone, about the interview ("I'm short on time."); inside a long answer it is about the product. */
 const HAS_NO_TIME = /\b(?:(?:don'?t|do not) have (?:the )?time for this|short on time)\b/i;
 /** "Can you see my screen?", "Are you recording this?" */
@@ -69,10 +90,11 @@ export const FAIR_ENOUGH = 'Fair enough, and thank you for bearing with it.';
 export const YOUR_CALL = `You only need to enter what you are comfortable sharing, and you can press "I'm done" at any time.`;
 export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you say that in English, even in a few words?';
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
-const ENDS_TASK = /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|that'?s it)[,.!\s]+)*(?:i'?m |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?[.!?]*$/i;
+const ENDS_TASK =
+  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|that'?s it)[,.!\s]+)*(?:i think )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? (?:thank you|thanks))?[.!?]*$/i;
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
 const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i can'?t do (?:it|this))\s*(?:[.!?,]|$)/i;
-export const endsTask = (message: string) => ENDS_TASK.test(message.trim()) || (GIVES_UP_NOW.test(message) && words(message) <= 12);
+export const endsTask = (message: string) => ENDS_TASK.test(plain(message)) || (GIVES_UP_NOW.test(message) && words(message) <= 12);
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
 export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|can'?t do (?:it|this)|quit)\b/i.test(message);
 const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
@@ -114,7 +136,7 @@ export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' |
 const isMeta = (sentence: string) => ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
 export function heardAs(message: string): Heard {
-  const text = message.trim();
+  const text = plain(message);
   if (WANTS_TO_STOP.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 8 && !/short on time (?:at|on|during|when|every|in)\b/i.test(text))) return 'stop';
   if (puzzled(text)) return 'puzzled';
   if (notEnglish(text)) return 'foreign';
@@ -185,6 +207,8 @@ export function acknowledgement(message: string, context: Context = {}): string 
 export function whileWorking(message: string, context: Context & { task?: string } = {}): string | null {
   const said = context.said ?? '';
   if (ASKS_IF_SAFE.test(message)) return said.includes(YOUR_CALL) ? null : YOUR_CALL;
+  // "WHY DOES THIS KEEP HAPPENING???" is said to the screen, not to the interviewer.
+  if (shouted(message) || /^why (?:does|is|won'?t|can'?t|doesn'?t|isn'?t|do|did) (?:this|it|that)\b/i.test(plain(message))) return null;
   const kind = heardAs(message);
   // "What must I do now?": the task again, once.
   const again = context.task ? `Sorry, that was unclear. ${context.task}` : null;

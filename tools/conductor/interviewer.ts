@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ENGLISH_PLEASE, FAIR_ENOUGH, heardAs, isForeignWord, sentencesOf, words } from './heard.ts';
+import { ENGLISH_PLEASE, FAIR_ENOUGH, heardAs, isForeignWord, plain, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { lowerFirst } from './questions.ts';
 
@@ -91,6 +91,13 @@ function mentionsOf(answer: string): string[] {
   return phrases;
 }
 
+/** Keys hit, not a word ("asdf", "jjjjjj", "xkcd"): nothing to name back. */
+const GIBBERISH = /^(?:[^aeiouy\s]{4,}|\S*(\S)\1\1\S*|\S*(?:asdf|qwer|zxcv|hjkl|sdfg|dfgh|fghj|uiop)\S*)$/i;
+/** Praise with nothing against it ("Love the app", "It's great, no issues at all"): asked what makes it work, not about "the love". */
+const PRAISE = /\b(?:love|great|perfect|awesome|amazing|excellent|brilliant|fantastic|good work|no (?:issues|problems|complaints)|works? (?:well|fine|perfectly|great)|happy with)\b/i;
+const AGAINST = /\b(?:not|never|no longer|but|except|however|although|though|wish|if only|problem with|issue with)\b|n't\b/i;
+const WORKS_FOR_YOU = 'What makes it work well for you?';
+
 /** Nouns named without an article ("payroll", "login"), unlike a thing ("the bank", "the monthly run"). */
 const UNCOUNTED = new Set(
   'payroll software time money email mail data information work paperwork admin support feedback login signup access help advice research accounting bookkeeping billing invoicing banking shipping pricing cash tax vat insurance equipment traffic storage security privacy training marketing sales management staff stuff paper trust sync performance speed quality everything nothing something anything'.split(' '),
@@ -115,7 +122,7 @@ function mentionOf(answer: string, used: string): string | null {
   for (const found of mentionsOf(answer)) {
     // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
     const np = found.replace(/[.]+$/, '');
-    if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || np.split(/\s+/).length > 6) continue;
+    if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
     // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
     if (!np.includes(' ') && ['ADJ', 'ADV'].includes(parse(np.toLowerCase())[0]?.tokens[0]?.pos ?? '')) continue;
     const phrase = withArticle(np)
@@ -136,7 +143,7 @@ function mentionOf(answer: string, used: string): string | null {
 /** What opens the question after a task the participant typed notes during: their notes were read ("You noted the Bills page."). */
 export function notesHeard(notes: string[]): string {
   // A question typed during the task ("where i click?", "Is it safe to enter the IBAN here? …") is not a note about it.
-  const fullest = notes.filter((n) => !/\?/.test(n) && !/^(?:what|where|how|why|which|who|is|are|can|should|do|does)\b/i.test(n.trim())).sort((a, b) => words(b) - words(a))[0];
+  const fullest = notes.map(plain).filter((n) => !/\?/.test(n) && !/^(?:what|where|how|why|which|who|is|are|can|should|do|does)\b/i.test(n.trim())).sort((a, b) => words(b) - words(a))[0];
   const mention = fullest ? mentionOf(fullest, '') : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
@@ -159,6 +166,7 @@ const narrates = (answer: string) =>
  * Never an example again where one was asked for.
  */
 export function followUp(answer: string, n: number, said: string, planned: string[] = [], interview = ''): string | null {
+  if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return WORKS_FOR_YOU;
   const mention = mentionOf(answer, said);
   // The script asks for an example later, or already did: a follow-up does not.
   said = [said, ...planned.filter((q) => ASKS_FOR_EXAMPLE.test(q))].join('\n');
@@ -219,6 +227,8 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
 const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
 const TOLD_WHAT_BEFORE = /\b(?:used to|previously|switched from|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b/i;
+/** "Nothing before, first business.": there was nothing before to ask about. */
+const NOTHING_BEFORE = /\b(?:nothing|none|never|not) (?:before|previously)\b|\b(?:my |our )?first (?:business|company|shop|job|time doing)\b/i;
 /** "What, if anything, took longer than you expected?" */
 const ASKS_HOW_LONG = /\btook longer\b/i;
 /** An answer that says what took long ("reconnecting took 20 minutes"). */
@@ -236,7 +246,7 @@ const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good
  */
 function answered(question: string, answers: string[], all: string[]): 'yes' | 'partly' | 'no' {
   if (ASKS_FOR_EXAMPLE.test(question) && all.some((a) => (words(a) >= 4 && tellsAnOccasion(a)) || NEVER_DONE.test(a))) return 'yes';
-  if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a))) return 'yes';
+  if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a) || NOTHING_BEFORE.test(a))) return 'yes';
   if (ASKS_HOW_LONG.test(question) && all.some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   const last = answers[answers.length - 1];
   if (last !== undefined) {
@@ -260,7 +270,7 @@ const APART = 'Apart from what you mentioned, ';
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i },
   {
-    cue: /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
+    cue: /\b(?:(?:couldn'?t|could not|can'?t|cannot)(?!\s+(?:think|complain|remember|recall|say|tell|imagine|fault|wait|believe)\b)|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
     question: 'What did you do then?',
     story: true,
     asked: ASKS_WHAT_THEY_DID,
@@ -292,7 +302,11 @@ function probeFor(answer: string, said: string, later: string[]): string | null 
  * already answered; after the last, the segment is covered.
  */
 export const ruleInterviewer: Interviewer = {
-  async next({ segment, turns, state, earlier = [], interview = '' }) {
+  async next(talk) {
+    const { segment, state, interview = '' } = talk;
+    // Participants' words as they are read (emoji, markdown and leading fillers out; see plain()).
+    const turns = talk.turns.map((t) => (t.role === 'participant' ? { ...t, text: plain(t.text) } : t));
+    const earlier = (talk.earlier ?? []).map(plain);
     const questions = questionsOf(segment);
     const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
     const all = [...earlier, ...answers];
