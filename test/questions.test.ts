@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { questionPlan } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
-import { followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { CHECK_IN, followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
@@ -677,6 +677,13 @@ describe('a fifth walkthrough: speech, emoji, shouting, praise and nonsense', ()
     expect(first[1]).toBe('Could you tell me about the last time you had to send an invoice to your first client?');
     expect(whileWorking('WHY DOES THIS KEEP HAPPENING???')).toBeNull(); // said to the screen
     expect(whileWorking('IS THIS SAFE???')).toBe(YOUR_CALL);
+  });
+
+  it('says once that they need not go on, after three answers with nothing in them', async () => {
+    const asked = await talkThrough(seg('friction'), ['?', '.', 'k']);
+    expect(asked[3]).toBe(`${CHECK_IN} What, if anything, took longer than you expected?`);
+    expect(directedText(CHECK_IN)).toBeNull();
+    expect((await ruleInterviewer.next({ segment: seg('value'), turns: [{ role: 'conductor', text: 'What would make the product more useful to you?' }, { role: 'participant', text: 'asdf' }], state: NEW_TALK, earlier: ['?', '.'], interview: CHECK_IN })).say).not.toContain(CHECK_IN);
   });
 });
 

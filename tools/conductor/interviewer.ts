@@ -97,6 +97,10 @@ const GIBBERISH = /^(?:[^aeiouy\s]{4,}|\S*(\S)\1\1\S*|\S*(?:asdf|qwer|zxcv|hjkl|
 const PRAISE = /\b(?:love|great|perfect|awesome|amazing|excellent|brilliant|fantastic|good work|no (?:issues|problems|complaints)|works? (?:well|fine|perfectly|great)|happy with)\b/i;
 const AGAINST = /\b(?:not|never|no longer|but|except|however|although|though|wish|if only|problem with|issue with)\b|n't\b/i;
 const WORKS_FOR_YOU = 'What makes it work well for you?';
+/** "?", ".", "k", "asdf": an answer with nothing in it. */
+const contentless = (answer: string) => !/\p{L}{2,}/u.test(answer) || GIBBERISH.test(answer.trim()) || /^(?:ok(?:ay)?|hm+|idk|meh|nah|dunno)[.!?]*$/i.test(answer.trim());
+/** After three answers with nothing in them, the participant hears once that they need not go on. */
+export const CHECK_IN = 'No pressure to answer everything: you can stop at any time with "End interview".';
 
 /** Nouns named without an article ("payroll", "login"), unlike a thing ("the bank", "the monthly run"). */
 const UNCOUNTED = new Set(
@@ -346,6 +350,7 @@ export const ruleInterviewer: Interviewer = {
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.
     if (heard === 'skip' || heard === 'already' || heard === 'stop') return ahead(state.question + 1);
     if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
+    if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       const invited = /\banything else\b/i.test(questions[state.question] ?? '');
@@ -365,6 +370,7 @@ function bare(question: string): string {
   const plain = question
     .replace(UNCLEAR, '')
     .replace(MOVE_ON, '')
+    .replace(`${CHECK_IN} `, '')
     .replace(/^This part is about [^.]*\. /, '')
     .replace(/^Thank you for your notes(?: about [^.?]*)?\. /, '');
   return plain.startsWith(APART) ? upperFirst(plain.slice(APART.length)) : plain;
