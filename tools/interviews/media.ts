@@ -120,7 +120,8 @@ export interface SceneFrame {
 /**
  * Representative frames of a video: its first frame and every scene change (at most one every
  * two seconds), then at most FRAMES_PER_MINUTE per minute, the biggest changes kept. Frames are
- * JPEGs at most 1280 pixels wide, large enough for on-screen text to stay readable.
+ * JPEGs at most 1920 pixels wide: a full-HD screen recording keeps its own pixels, since its
+ * 12–13 px type shrunk to 1280 (8–9 px) is read far worse (docs/performance.md, "OCR quality").
  */
 export async function sceneFrames(ffmpeg: string, input: string, dir: string): Promise<SceneFrame[]> {
   // A relative name, run in `dir`, spares escaping a path inside the filter graph.
@@ -128,7 +129,7 @@ export async function sceneFrames(ffmpeg: string, input: string, dir: string): P
   const pattern = path.join(dir, 'scene-%d.jpg');
   await run(ffmpeg, [
     '-v', 'error', '-y', '-i', input, '-an',
-    '-vf', `select='eq(n\\,0)+gt(scene\\,${SCENE_CHANGE})*gte(t-prev_selected_t\\,2)',metadata=mode=print:file=scenes.txt,scale='min(1280\\,iw)':-2`,
+    '-vf', `select='eq(n\\,0)+gt(scene\\,${SCENE_CHANGE})*gte(t-prev_selected_t\\,2)',metadata=mode=print:file=scenes.txt,scale='min(1920\\,iw)':-2`,
     '-vsync', 'vfr', '-q:v', '3', pattern,
   ], undefined, dir);
   // metadata prints, per selected frame, "frame:N pts:P pts_time:T" then its "lavfi.scene_score=S".

@@ -61,11 +61,11 @@ function runsOf(line: Line): TextRun[] {
 
 /**
  * Type whose em is smaller than this many pixels is read enlarged: tesseract reads best with
- * capitals of 20 px or more, and app text of 12–14 px in a 1280-wide frame, or a 1920-wide
- * recording shrunk to it, has an em of 8–14 (capitals of 6–10). A phone's 3× frame has 36 or more.
+ * capitals of 20 px or more, and app text of 12–14 px, in a 1280- or 1920-wide frame, has an em
+ * of 13–14 (capitals of 9–10). A phone's 3× frame has 36 or more.
  */
 const SMALL_EM = 20;
-/** Frames are enlarged twice, to no more than this many pixels on their longer side. */
+/** Frames are enlarged twice, to no more than this many pixels on their longer side (a 1920-wide frame 1.33×). */
 const MAX_ENLARGEMENT = 2;
 const MAX_LONG_SIDE = 2560;
 /** Less enlargement than this is not worth its time. */
