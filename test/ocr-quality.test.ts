@@ -22,7 +22,7 @@ const SCREENS = process.env.OCR_QUALITY_SCREENS === 'tuning' ? TUNING_SCREENS : 
 const SECONDS_EACH = 8;
 /**
  * Floors per recording, well under what the check screens reach (docs/performance.md, "OCR
- * quality": 0.96 / 0.78 / 0.94 recall, 0.89 / 0.77 / 0.93 search, every desktop title right):
+ * quality": 0.97 / 0.96 / 0.97 recall, 0.97 / 0.97 / 0.97 search, every desktop title right):
  * recall is the share of the on-screen words of three letters or more that OCR reads, search
  * the share of the words found on one screen only that evidence search finds on the card of
  * that moment, titles the share of moments whose card's page title is the screen's heading.
