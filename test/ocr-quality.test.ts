@@ -34,8 +34,12 @@ const FLOORS: Record<string, { recall: number; search: number; titles: number }>
 };
 /** No screen on its own falls below this. */
 const MIN_SCREEN_RECALL = 0.5;
-/** Share of OCR tokens that are on no screen: misreadings and invented text. */
-const MAX_GARBAGE = 0.05;
+/**
+ * Share of OCR tokens that are on no screen: misreadings and invented text. The second, sparse
+ * read of each frame (boxed buttons) brings a few more: the phone recording sits at 2 of ~41
+ * tokens (0.049), so the floor leaves room for one token more, not for a regression.
+ */
+const MAX_GARBAGE = 0.08;
 
 const desktop = SCREENS.filter((s) => s.viewport.width >= 1000);
 const phone = SCREENS.filter((s) => s.viewport.width < 1000);
