@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { questionPlan } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
-import { CHECK_IN, followUp, notesHeard, ruleInterviewer, NEW_TALK, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { CHECK_IN, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
+import type { Logger } from '../core/logger.ts';
 import { ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
@@ -753,5 +755,23 @@ describe('whatever a participant types', () => {
         if (next.say !== null) expect(next.say, text.slice(0, 60)).toMatch(/\S/);
       }
     }
+  });
+});
+
+describe('when the interviewer fails on an answer', () => {
+  it('asks the next scripted question instead of showing an error, and logs the failure', async () => {
+    const errors: string[] = [];
+    const log: Logger = { debug() {}, info() {}, warn() {}, error: (m) => void errors.push(m), child: () => log, enabled: () => true };
+    const broken: Interviewer = { next: () => Promise.reject(new Error('cannot read')) };
+    const segment = starterScript.segments.find((x) => x.id === 'friction') as Segment;
+    const questions = questionPlan(segment).questions;
+    expect(await nextTurn(broken, { segment, turns: [], state: NEW_TALK }, log)).toEqual({ say: questions[0], state: { question: 0, follow_ups: 0 } });
+    const turns: Turn[] = [{ role: 'conductor', text: questions[0] }, { role: 'participant', text: 'Fine.' }];
+    expect(await nextTurn(broken, { segment, turns, state: NEW_TALK }, log)).toEqual({ say: questions[1], state: { question: 1, follow_ups: 0 } });
+    expect(errors).toHaveLength(2);
+    expect(lineOrNone(() => { throw new Error('no line'); }, log)).toBeNull();
+    expect(errors).toHaveLength(3);
+    // A working interviewer is not touched.
+    expect((await nextTurn(ruleInterviewer, { segment, turns, state: NEW_TALK }, log)).say).toBe(await ruleInterviewer.next({ segment, turns, state: NEW_TALK }).then((n) => n.say));
   });
 });

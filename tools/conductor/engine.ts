@@ -10,6 +10,7 @@ import { NEW_TALK, modelInterviewer, notesHeard, ruleInterviewer, type Interview
 import { acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, STOPPING, whileWorking } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
+import { lineOrNone, nextTurn } from './fallback.ts';
 import { studyById } from '../studies/record.ts';
 
 /** Persisted on the interview (`conductor_state`), so any process can pick the interview up. */
@@ -132,12 +133,13 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
         state = { ...state, awaiting: 'observe' };
         return;
       }
-      const first = await interviewer.next({ segment, turns: [], state: NEW_TALK, earlier: saidBefore(await conversation(), segment.id) });
+      const first = await nextTurn(interviewer, { segment, turns: [], state: NEW_TALK, earlier: saidBefore(await conversation(), segment.id) }, services.log);
       if (first.say) {
         // Notes typed during the task just done were read: the first question says so.
         const task = segments[state.segment - 1];
         const notes = task?.mode === 'observe' && interviewer === ruleInterviewer ? turnsIn(await conversation(), task.id).filter((t) => t.role === 'participant') : [];
-        say('ask', notes.length ? `${notesHeard(notes.map((t) => t.text))}${first.say}` : first.say, segment);
+        const thanks = notes.length ? lineOrNone(() => notesHeard(notes.map((t) => t.text)), services.log) : null;
+        say('ask', `${thanks ?? ''}${first.say}`, segment);
         state = { ...state, talk: first.state, awaiting: 'answer' };
         return;
       }
@@ -169,7 +171,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       // A question while they work is heard (the interviewer cannot help with the task); thinking aloud is not answered.
       const said = await conversation();
       const task = turnsIn(said, segment.id).find((t) => t.role === 'conductor')?.text;
-      const reply = whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task });
+      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task }), services.log);
       if (reply) say('speak', reply, segment);
     }
   } else if (input.type === 'answer') {
@@ -186,10 +188,10 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const spoken = conductorSaid(await conversation());
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
-    const heard = interviewer === ruleInterviewer ? acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true }) : null;
+    const heard = interviewer === ruleInterviewer ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true }), services.log) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...turnsIn(await conversation(), segment.id), { role: 'participant' as const, text: input.text }];
-    const next = await interviewer.next({ segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken });
+    const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken }, services.log);
     if (next.say) {
       say('ask', next.say, segment);
       state = { ...state, talk: next.state };
