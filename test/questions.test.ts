@@ -198,7 +198,7 @@ describe('follow-ups', () => {
     expect(followUp('My friend uses the website instead.', 0, '')).toBe('Could you tell me more about the website?');
     expect(followUp('Booking spin on my phone.', 0, '')).toBe('Could you tell me more about booking spin?');
     // Worded differently the second time, and still about a thing, not "what happened next".
-    expect(followUp('Spreadsheets.', 1, 'Could you tell me more about invoices?')).toBe('What stands out to you about spreadsheets?');
+    expect(followUp('Spreadsheets.', 1, 'Could you tell me more about invoices?')).toBe('What do you mean by spreadsheets?');
     // Where an example was asked for, a vague answer is not asked for one again.
     expect(followUp('Dunno, it was fine I guess.', 1, 'Could you share a concrete recent example?\nCould you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
     // A bare "No." is an answer (the tagger reads it as the abbreviation "No."), not a thing to name back.
@@ -403,7 +403,7 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect(followUp('A spreadsheet.', 0, '')).toBe('Could you tell me more about the spreadsheet?');
     expect(followUp('Faster login.', 0, '')).toBe('Could you tell me more about faster login?');
     // The frame heard less often in the interview comes first.
-    expect(followUp('Invoices.', 0, '', [], 'Could you tell me more about Excel?\nCould you tell me more about the bank?')).toBe('What stands out to you about invoices?');
+    expect(followUp('Invoices.', 0, '', [], 'Could you tell me more about Excel?\nCould you tell me more about the bank?')).toBe('What do you mean by invoices?');
     expect(followUp('Fine.', 0, '', [], 'Could you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
     // Too little to have an example of.
     expect(followUp('Fine, but the bank link expired again.', 0, '')).toBe('You mentioned the bank link. What happened next?');
@@ -686,6 +686,43 @@ describe('a fifth walkthrough: speech, emoji, shouting, praise and nonsense', ()
     expect(asked[3]).toBe(`${CHECK_IN} What, if anything, took longer than you expected?`);
     expect(directedText(CHECK_IN)).toBeNull();
     expect((await ruleInterviewer.next({ segment: seg('value'), turns: [{ role: 'conductor', text: 'What would make the product more useful to you?' }, { role: 'participant', text: 'asdf' }], state: NEW_TALK, earlier: ['?', '.'], interview: CHECK_IN })).say).not.toContain(CHECK_IN);
+  });
+});
+
+describe('a sixth walkthrough: ordinary, cooperative participants', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('asks for the last time unless an answer opens with an occasion', async () => {
+    const asked = await talkThrough(seg('context'), ['I wanted to send an invoice to a new client for the logo work I finished last week.', 'Word templates and a spreadsheet of who owes me what, for about a year now.']);
+    expect(asked.slice(1)).toContain('Could you tell me about the last time you did it?');
+    const told = await talkThrough(seg('context'), ['I came to send an invoice. Last week I sent three and one bounced.', 'Word templates and a spreadsheet of who owes me what, for about a year now.']);
+    expect(told.slice(1).some((q) => q?.includes('the last time'))).toBe(false);
+  });
+
+  it('takes a wish put as a question for the answer it is', async () => {
+    const wish = 'Could it just remember that I am not VAT registered?';
+    expect(acknowledgement(wish, { asked: 'What would make the product more useful to you?' })).toBeNull();
+    expect(acknowledgement(wish, { asked: 'How did it go for you?' })).toBe(ACKNOWLEDGEMENT);
+    expect((await talkThrough(seg('value'), [wish]))[1]).toBe('What would that look like for you?');
+  });
+
+  it('names the thing, not a word around it, and does not ask what they did when a clipped answer says so', async () => {
+    for (const [answer, not] of [['Slow, lots of typing.', 'lots'], ['End of last term.', 'the end'], ['Last Monday, took all morning.', 'Last Monday']]) expect(followUp(answer, 0, ''), answer).not.toContain(not);
+    const friction = await talkThrough(seg('friction'), ['The columns came out wrong and nothing lined up with the school system.', 'Took longer than it should to find the CSV option.', 'Rearranged them by hand.']);
+    expect(friction.filter((q) => q === 'What did you do at that point?').length).toBeLessThanOrEqual(1);
+    expect(friction.at(-1)).not.toBe('What did you do at that point?');
+  });
+
+  it('words a second follow-up differently from the first, and does not repeat a line said earlier in the interview', () => {
+    const said = 'You mentioned the bank. What happened next?';
+    expect(followUp('Then the VAT field was wrong.', 1, said)).not.toMatch(/^You mentioned/);
+    expect(followUp('Then the VAT field was wrong.', 0, '', [], 'You mentioned the VAT field. What happened next?')).not.toBe('You mentioned the VAT field. What happened next?');
+  });
+
+  it('leaves time phrases out of the goal, thanks the note that tells of trouble, and hears "done" at the end of a note', () => {
+    expect(goalOf('I came in to pay my supplier bills for the week.')).toBe('pay your supplier bills');
+    expect(notesHeard(['Opening the gradebook now and looking around.', 'Only PDF? Expected CSV.', 'Found CSV under the arrow.'])).toBe('Thank you for your notes about PDF. ');
+    expect(endsTask('ok sent it. done')).toBe(true);
   });
 });
 

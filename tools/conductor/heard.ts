@@ -94,7 +94,12 @@ const ENDS_TASK =
   /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|that'?s it)[,.!\s]+)*(?:i think )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? (?:thank you|thanks))?[.!?]*$/i;
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
 const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i can'?t do (?:it|this))\s*(?:[.!?,]|$)/i;
-export const endsTask = (message: string) => ENDS_TASK.test(plain(message)) || (GIVES_UP_NOW.test(message) && words(message) <= 12);
+export function endsTask(message: string): boolean {
+  const text = plain(message);
+  const last = sentencesOf(text).at(-1) ?? '';
+  // "ok sent it. done": the last word on it.
+  return ENDS_TASK.test(text) || (words(last) <= 3 && ENDS_TASK.test(last)) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
+}
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
 export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|can'?t do (?:it|this)|quit)\b/i.test(message);
 const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
@@ -152,9 +157,16 @@ export function heardAs(message: string): Heard {
   return null;
 }
 
+/** A question that asks for a change in the product. */
+const WISH_QUESTION = /^(?:(?:and|but|so|also),?\s+)?(?:(?:could|can|would|will) (?:it|you|they|the (?:app|product|system|tool|site))\b|is there (?:a|any) way\b|why (?:can'?t|doesn'?t|isn'?t|won'?t) (?:it|the|they)\b)/i;
+/** A question that asks what would make the product better. */
+const INVITES_WISHES = /\b(?:more useful|what would (?:make|you change|help)|what would you (?:like|want)|anything else)\b/i;
+
 /** What the interviewer knows besides the message: what it has said in this interview, the parts left, whether recording was agreed. */
 export interface Context {
   said?: string;
+  /** The question the message answers: to "What would make it more useful?", "Could it remember…?" is a wish, not a question. */
+  asked?: string;
   partsLeft?: number;
   recorded?: boolean;
 }
@@ -190,7 +202,9 @@ export function acknowledgement(message: string, context: Context = {}): string 
   else if (kind === 'grumble' && !said.includes(FAIR_ENOUGH)) {
     lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
   }
-  else if (kind === 'meta' || kind === 'question') {
+  else if (kind === 'question' && context.asked && INVITES_WISHES.test(context.asked) && sentencesOf(plain(message)).some((x) => WISH_QUESTION.test(x))) {
+    // A wish put as a question ("Could it just remember that I'm not VAT registered?"): the answer itself.
+  } else if (kind === 'meta' || kind === 'question') {
     const about = aboutTheInterview(message.trim(), context);
     if (about) lines.push(once(about));
     else lines.push(said.includes(ACKNOWLEDGEMENT) ? once(NOTED) : ACKNOWLEDGEMENT);

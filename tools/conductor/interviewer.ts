@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ENGLISH_PLEASE, FAIR_ENOUGH, heardAs, isForeignWord, plain, sentencesOf, words } from './heard.ts';
+import { ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, isForeignWord, plain, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { lowerFirst } from './questions.ts';
 
@@ -44,7 +44,8 @@ const MAX_FOLLOW_UPS = 2;
 const SHORT_ANSWER_WORDS = 8;
 const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|sure|maybe|not sure|i'?m not sure|i don'?t know|i don'?t remember|idk|nothing|not really|it was (?:ok|okay|fine|good|alright)|kind of|sort of)\b/i;
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
-const EMPTY_HEADS = /\b(?:week|weeks|day|days|month|months|year|years|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|everything|something|anything|nothing|idea|answer|question)$/i;
+const EMPTY_HEADS =
+  /\b(?:week|weeks|day|days|month|months|year|years|term|semester|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question)$/i;
 
 /** An answer that is only a shrug ("Fine.", "Not sure."): nothing in it to name back. */
 const ONLY_VAGUE = new RegExp(`${VAGUE.source}[.!?]*$`, 'i');
@@ -145,9 +146,13 @@ function mentionOf(answer: string, used: string): string | null {
 }
 
 /** What opens the question after a task the participant typed notes during: their notes were read ("You noted the Bills page."). */
+const TROUBLE_NOTE = /\b(?:only|expected|hidden|missing|wrong|error|slow|confus\w*|can'?t find|couldn'?t|nothing happen\w*|doesn'?t|didn'?t|not (?:work|there|found))\b/i;
 export function notesHeard(notes: string[]): string {
   // A question typed during the task ("where i click?", "Is it safe to enter the IBAN here? …") is not a note about it.
-  const fullest = notes.map(plain).filter((n) => !/\?/.test(n) && !/^(?:what|where|how|why|which|who|is|are|can|should|do|does)\b/i.test(n.trim())).sort((a, b) => words(b) - words(a))[0];
+  const noted = notes.map(plain).filter((n) => !sentencesOf(n).some(asksSomething) && !/^(?:what|where|how|why|which|who)\b/i.test(n));
+  // The note that tells of trouble is the one worth naming; then the fullest.
+  const rank = (n: string) => (TROUBLE_NOTE.test(n) ? 1000 : 0) + words(n);
+  const fullest = [...noted].sort((a, b) => rank(b) - rank(a))[0];
   const mention = fullest ? mentionOf(fullest, '') : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
@@ -166,7 +171,7 @@ const narrates = (answer: string) =>
  * A neutral follow-up that names what the participant said: never a yes/no question, never
  * suggesting how they felt. `n` is 0 for the first follow-up to a question, 1 for the second.
  * "What happened next?" follows a story ("I clicked the confirm button"); a thing named
- * alone ("Excel.") is asked about ("Could you tell me more…", "What stands out to you about…").
+ * alone ("Excel.") is asked about ("Could you tell me more…", "What do you mean by…", their own word for it).
  * Never an example again where one was asked for.
  */
 export function followUp(answer: string, n: number, said: string, planned: string[] = [], interview = ''): string | null {
@@ -176,7 +181,7 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   said = [said, ...planned.filter((q) => ASKS_FOR_EXAMPLE.test(q))].join('\n');
   const next = `You mentioned ${mention}. What happened next?`;
   const more = `Could you tell me more about ${mention}?`;
-  const standsOut = `What stands out to you about ${mention}?`;
+  const standsOut = `What do you mean by ${mention}?`;
   // An example only of something that happened; a shrug gets room to think instead.
   // An example of a story with something in it ("Waited." is too little to have one).
   const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3;
@@ -187,10 +192,11 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
   const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
   const options = [...frames].sort((a, b) => uses(a) - uses(b));
-  const fresh = options.filter((o) => !said.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
+  const fresh = options.filter((o) => !said.includes(o) && !interview.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
   if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
   // The second follow-up is worded differently from the first: the other frame, whatever it names.
-  const framed = fresh.filter((o) => !said.includes(o.slice(0, o.indexOf(mention))));
+  const previous = said.split('\n').at(-1) ?? '';
+  const framed = fresh.filter((o) => !previous.startsWith(o.slice(0, o.indexOf(mention))));
   return framed[0] ?? fresh[0] ?? null;
 }
 
@@ -200,13 +206,14 @@ const needsFollowUp = (answer: string) => words(answer) < SHORT_ANSWER_WORDS || 
 const ASKS_FOR_EXAMPLE = /\b(?:example|instance|the last time|a time when)\b/i;
 const DAYS = 'monday|tuesday|wednesday|thursday|friday|saturday|sunday';
 /** An answer that already tells one recent occasion ("Last Tuesday I had to send twelve invoices…"). */
-const RECENTLY = new RegExp(
-  `\\b(?:last (?:${DAYS}|week|wk|month|night|time|year|quarter)(?!'s)|yesterday|yday|this (?:morning|afternoon|week)(?!'s)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago)\\b`,
-  'i',
-);
+const RECENT = `last (?:${DAYS}|week|wk|month|night|time|year|quarter)(?!'s)|yesterday|yday|this (?:morning|afternoon|week)(?!'s)|the other (?:day|week)|earlier today|(?:a|two|three|a few|a couple of) (?:days|weeks) ago`;
+const RECENTLY = new RegExp(`\\b(?:${RECENT})\\b`, 'i');
 /** "On Tuesday" tells an occasion in a story ("On Tuesday I paid…"); "on Thursday evenings" or "he come on sunday" is a habit. */
-const ON_A_DAY = new RegExp(`\\bon (?:${DAYS})\\b(?! (?:evenings|mornings|nights|afternoons)\\b)`, 'i');
-const tellsAnOccasion = (answer: string) => RECENTLY.test(answer) || (ON_A_DAY.test(answer) && toldInPast(answer));
+const ON_DAY = `on (?:${DAYS})\\b(?! (?:evenings|mornings|nights|afternoons)\\b)`;
+const ON_A_DAY = new RegExp(`\\b${ON_DAY}`, 'i');
+/** The occasion opens a clause ("Last week I…", "…, and on Tuesday I paid…"); "work I finished last week" dates something else. */
+const AT_CLAUSE_START = new RegExp(`(?:^|[.!?,;:]\\s*|\\b(?:and|but|so|then)\\s+)(?:${RECENT}|${ON_DAY})`, 'i');
+const tellsAnOccasion = (answer: string) => AT_CLAUSE_START.test(answer) && (RECENTLY.test(answer) || (ON_A_DAY.test(answer) && toldInPast(answer)));
 /** A verb in the past ("paid", "went", "was"), not a present one ("is", "come", "fixes"). */
 const toldInPast = (answer: string) =>
   parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && (/ed$/i.test(t.text) || /^(?:was|were|had|did|went|paid|sent|got|made|took|came|saw|told|said|found|lost|left|gave|bought|tried)$/i.test(t.text))));
@@ -216,6 +223,8 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
 const TOLD_WHAT_THEY_DID = /\b(?:ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
+/** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
+const DID_CLIPPED = /^(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted)\b/i;
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
@@ -256,7 +265,7 @@ function answered(question: string, answers: string[], all: string[]): 'yes' | '
   if (last !== undefined) {
     // What they did about the moment they just told, not about another one earlier in the segment; and only a
     // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
-    if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && TOLD_WHAT_THEY_DID.test(last)) return 'yes';
+    if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && (TOLD_WHAT_THEY_DID.test(last) || DID_CLIPPED.test(last.trim()))) return 'yes';
     if (declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
@@ -279,7 +288,7 @@ const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegE
     story: true,
     asked: ASKS_WHAT_THEY_DID,
   },
-  { cue: /\b(?:wish|would be nice|i'?d like|if only|should just)\b/i, question: 'What would that look like for you?', story: false, asked: /\blook like\b/i },
+  { cue: /\b(?:wish|would be nice|i'?d like|if only|should just|could it|is there (?:a|any) way)\b/i, question: 'What would that look like for you?', story: false, asked: /\blook like\b/i },
   // A worry or a doubt ("i am not sure is safe to give password"): what lies behind it, without naming the feeling back.
   { cue: /\b(?:not sure (?:is|it'?s|if|whether|that)\b[^.?!]{0,20}\b(?:safe|secure|right|legit)|worried|worries|scared|afraid|nervous|don'?t trust|do not trust|didn'?t trust)\b/i, question: 'What makes you say that?', story: false, asked: /\bmakes you say that\b/i },
 ];
@@ -358,7 +367,7 @@ export const ruleInterviewer: Interviewer = {
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     } else if (asked === 0) {
-      const probe = probeFor(last.text, said, questions.slice(state.question + 1));
+      const probe = probeFor(last.text, `${said}\n${interview}`, questions.slice(state.question + 1));
       if (probe) return { say: probe, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     }
     return ahead(state.question + 1);
