@@ -192,7 +192,8 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
   const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
   const options = [...frames].sort((a, b) => uses(a) - uses(b));
-  const fresh = options.filter((o) => !said.includes(o) && !interview.includes(o) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
+  // A line that names something is never asked twice in the interview; "How so?" may come again in another part.
+  const fresh = options.filter((o) => !said.includes(o) && !(mention && interview.includes(o)) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
   if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
   // The second follow-up is worded differently from the first: the other frame, whatever it names.
   const previous = said.split('\n').at(-1) ?? '';
