@@ -530,6 +530,7 @@ describe('a third walkthrough: six participants, turn by turn', () => {
 
   it('hears puzzlement in non-native English, and after a follow-up asks the scripted question again', async () => {
     for (const p of ['what you mean?', 'what mean?', 'i not understand', 'i dont understand the question']) expect(heardAs(p), p).toBe('puzzled');
+    for (const answer of ['Sorry. The bank link expired again.', 'Sorry, I was thinking. It went fine.', 'What. A. Mess.']) expect(heardAs(answer), answer).not.toBe('puzzled');
     const asked = await talkThrough(seg('friction'), ['Bad.', 'i dont understand the question']);
     expect(asked[1]).toBe('Could you say a bit more about that?');
     expect(asked[2]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
