@@ -120,10 +120,11 @@ const GRUMBLE =
   /^(?:(?:oh|well|ugh|wow|sigh|great|wonderful|fantastic|brilliant|perfect|lovely)[,!.]?\s*)*another (?:survey|questionnaire|interview)[.!]*$|^(?:honestly,?\s*|well,?\s*|ugh,?\s*)?(?:this|that)(?:'s| is)(?: (?:all|just|such|so|really))? (?:a )?(?:(?:complete |total )?waste of (?:my )?time|pointless|stupid|silly|ridiculous|boring)[.!]*$|^what a waste of time[.!]*$|^(?:happy now|(?:is )?that what you wanted(?: to hear)?|satisfied)\?+$/i;
 export const isGrumble = (sentence: string) => GRUMBLE.test(sentence.trim());
 
-/** A message that is not in English: one word of another language ("Bien."), or mostly words English does not have. */
+/** Function words of other languages: a message is in one when it has two of them ("No sé, el banco…"). */
 const FOREIGN_WORDS = new Set(
   'merci oui nein el los las del que está están pero muy también porque cuando donde tengo quiero puedo hace tiene nada bien gracias sí qué cómo sé comprendo entiendo les des une dans avec pas je nous vous est très mais pourquoi rien der das und ist nicht ich mit für eine auf sehr danke nichts não obrigado obrigada tudo você muito'.split(' '),
 );
+/** A message mostly in another language: words English does not have, two of them another language's function words. */
 export function notEnglish(message: string): boolean {
   // Names ("Xero", "Quickbooks") are no language: a capitalised word after the first is not counted.
   const ws = (message.match(/[\p{L}']+/gu) ?? []).filter((w, i) => i === 0 || !/^\p{Lu}/u.test(w)).map((w) => w.toLowerCase());
@@ -162,6 +163,9 @@ const WISH_QUESTION = /^(?:(?:and|but|so|also),?\s+)?(?:(?:could|can|would|will)
 /** A question that asks what would make the product better. */
 const INVITES_WISHES = /\b(?:more useful|what would (?:make|you change|help)|what would you (?:like|want)|anything else)\b/i;
 
+/** A wish put as a question ("Could it just remember that I'm not VAT registered?") to a question that asks for one: the answer itself. */
+const wishAsked = (message: string, asked?: string) => !!asked && INVITES_WISHES.test(asked) && sentencesOf(plain(message)).some((x) => WISH_QUESTION.test(x));
+
 /** What the interviewer knows besides the message: what it has said in this interview, the parts left, whether recording was agreed. */
 export interface Context {
   said?: string;
@@ -199,12 +203,8 @@ export function acknowledgement(message: string, context: Context = {}): string 
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID);
   else if (kind === 'guess') lines.push(YOUR_READING);
-  else if (kind === 'grumble' && !said.includes(FAIR_ENOUGH)) {
-    lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
-  }
-  else if (kind === 'question' && context.asked && INVITES_WISHES.test(context.asked) && sentencesOf(plain(message)).some((x) => WISH_QUESTION.test(x))) {
-    // A wish put as a question ("Could it just remember that I'm not VAT registered?"): the answer itself.
-  } else if (kind === 'meta' || kind === 'question') {
+  else if (kind === 'grumble' && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
+  else if (kind === 'meta' || (kind === 'question' && !wishAsked(message, context.asked))) {
     const about = aboutTheInterview(message.trim(), context);
     if (about) lines.push(once(about));
     else lines.push(said.includes(ACKNOWLEDGEMENT) ? once(NOTED) : ACKNOWLEDGEMENT);
