@@ -727,6 +727,51 @@ describe('a sixth walkthrough: ordinary, cooperative participants', () => {
   });
 });
 
+describe('a seventh walkthrough: terse participants, task notes', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('does not take a tag question for a question, or a verb or particle for a thing', () => {
+    expect(heardAs('and then, ok, I put six. Is a workaround, no? But it work.')).toBeNull();
+    expect(followUp('Pasted it back in.', 0, '')).not.toMatch(/the in\b/);
+    expect(followUp('Uploaded a PDF, took a minute.', 0, '')).not.toMatch(/uploaded/i);
+    expect(followUp('Nights, mostly.', 0, '')).not.toMatch(/nights/i);
+  });
+
+  it('words the second follow-up differently even when the script asks for an example later', () => {
+    const second = followUp('She replied with a grade.', 1, 'You mentioned the teacher. What happened next?', ['Could you tell me about the last time you did it?']);
+    expect(second).not.toMatch(/^You mentioned/);
+  });
+
+  it('asks what took longer about the task, not about another time, and not what they did when their notes said so', async () => {
+    const friction = seg('friction');
+    const talk = (notes: string[], earlier: string[], answers: string[]) => {
+      const turns: Turn[] = [];
+      let say = 'How did it go for you?';
+      const asked: string[] = [];
+      return (async () => {
+        let state = NEW_TALK;
+        for (const a of answers) {
+          turns.push({ role: 'conductor', text: say }, { role: 'participant', text: a });
+          const next = await ruleInterviewer.next({ segment: friction, turns, state, earlier, notes });
+          if (!next.say) break;
+          asked.push((say = next.say));
+          state = next.state;
+        }
+        return asked;
+      })();
+    };
+    expect(await talk([], ['Last Friday, history essay. Uploaded a PDF, took a minute.'], ['It went fine, the upload page loaded straight away for once.'])).toContain('What, if anything, took longer than you expected?');
+    const notes = ['wont upload. says file type not supported', 'converted it on some website, worked'];
+    const asked = await talk(notes, [], ['Ok mostly, the graph photo got rejected at first.', 'Finding a converter for the photo of my graph.', 'x']);
+    expect(asked).not.toContain('What did you do at that point?');
+  });
+
+  it('leaves a day out of the goal, and hears "is finish" as the end of the task', () => {
+    expect(goalOf('I wanted to book a spin class for Thursday evening')).toBe('book a spin class');
+    for (const done of ['ok i think is finish', 'i think is done']) expect(endsTask(done), done).toBe(true);
+  });
+});
+
 describe('every built-in turn of the starter and fixture studies', () => {
   it('says nothing written for the interviewer', async () => {
     const scripts = { starter: starterScript, fixture: validScript, ...conductorScripts };

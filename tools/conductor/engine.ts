@@ -92,6 +92,11 @@ const turnsIn = (said: Said[], segmentId: string): Turn[] => said.filter((t) => 
 /** What the participant said in this interview outside the given segment. */
 const saidBefore = (said: Said[], segmentId: string): string[] => said.filter((t) => t.role === 'participant' && t.segment_id !== segmentId).map((t) => t.text);
 /** Everything the conductor has said in this interview, one line each. */
+/** What the participant typed during the task just before segment `index`, if that was a task. */
+const notesBefore = (said: Said[], segments: Segment[], index: number): string[] => {
+  const task = segments[index - 1];
+  return task?.mode === 'observe' ? said.filter((t) => t.role === 'participant' && t.segment_id === task.id).map((t) => t.text) : [];
+};
 const conductorSaid = (said: Said[]): string => said.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
 
 /**
@@ -133,12 +138,11 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
         state = { ...state, awaiting: 'observe' };
         return;
       }
-      const first = await nextTurn(interviewer, { segment, turns: [], state: NEW_TALK, earlier: saidBefore(await conversation(), segment.id) }, services.log);
+      const notes = notesBefore(await conversation(), segments, state.segment);
+      const first = await nextTurn(interviewer, { segment, turns: [], state: NEW_TALK, earlier: saidBefore(await conversation(), segment.id), notes }, services.log);
       if (first.say) {
         // Notes typed during the task just done were read: the first question says so.
-        const task = segments[state.segment - 1];
-        const notes = task?.mode === 'observe' && interviewer === ruleInterviewer ? turnsIn(await conversation(), task.id).filter((t) => t.role === 'participant') : [];
-        const thanks = notes.length ? lineOrNone(() => notesHeard(notes.map((t) => t.text)), services.log) : null;
+        const thanks = notes.length && interviewer === ruleInterviewer ? lineOrNone(() => notesHeard(notes), services.log) : null;
         say('ask', `${thanks ?? ''}${first.say}`, segment);
         state = { ...state, talk: first.state, awaiting: 'answer' };
         return;
@@ -192,7 +196,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     const heard = interviewer === ruleInterviewer ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked }), services.log) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...turnsIn(await conversation(), segment.id), { role: 'participant' as const, text: input.text }];
-    const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken }, services.log);
+    const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken, notes: notesBefore(await conversation(), segments, state.segment) }, services.log);
     if (next.say) {
       say('ask', next.say, segment);
       state = { ...state, talk: next.state };

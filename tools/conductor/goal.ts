@@ -20,7 +20,7 @@ export function goalOf(answer: string): string | null {
   const said = sentencesOf(plain(answer));
   const first = (said.find((x) => LEAD_IN.test(x.replace(OPENERS, ''))) ?? said[0])?.replace(/[.!?]+$/, '') ?? '';
   let goal = first.replace(OPENERS, '').replace(LEAD_IN, '').replace(OPENERS, '');
-  goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|tonight|this morning|this afternoon|now|again|here|first|for once|for today|for (?:the|this|next) (?:week|month|quarter|year)|this (?:week|month))$/i, '');
+  goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|tonight|this morning|this afternoon|now|again|here|first|for once|for today|for (?:the|this|next) (?:week|month|quarter|year)|this (?:week|month)|(?:for|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)(?: (?:morning|afternoon|evening|night))?)$/i, '');
   goal = goal.charAt(0).toLowerCase() + goal.slice(1);
   // Read after "I", so the tagger takes the first word for a verb where it can be one ("export the report").
   const tokens = (parse(`I ${goal}`)[0]?.tokens ?? []).slice(1);

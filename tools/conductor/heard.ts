@@ -32,7 +32,7 @@ const shouted = (text: string) => {
 export const sentencesOf = (text: string) => text.trim().split(/(?<=[.!?])\s+/).filter(Boolean);
 
 /** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
-const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$/i;
+const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$|,\s*(?:no|yes|true|correct|or not)\?\s*$/i;
 /** How a question starts, after an opener: "So, can it…", "And why does…". A rising "maybe a button?" is a suggestion, not a question. */
 const ASKING = /^(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hmm|(?:just )?(?:a |one |quick )*question)[,:\s-]+)*(?:what|why|how|where|when|who|which|whose|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|am|have|has|isn'?t|aren'?t|don'?t|doesn'?t|didn'?t|can'?t|won'?t|wouldn'?t|any(?:one|body) )\b/i;
 
@@ -91,7 +91,7 @@ export const YOUR_CALL = `You only need to enter what you are comfortable sharin
 export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you say that in English, even in a few words?';
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
 const ENDS_TASK =
-  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|that'?s it)[,.!\s]+)*(?:i think )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? (?:thank you|thanks))?[.!?]*$/i;
+  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|that'?s it)[,.!\s]+)*(?:i think )?(?:(?:it'?s|is) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? (?:thank you|thanks))?[.!?]*$/i;
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
 const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i can'?t do (?:it|this))\s*(?:[.!?,]|$)/i;
 export function endsTask(message: string): boolean {

@@ -32,6 +32,8 @@ export interface Talk {
   earlier?: string[];
   /** What the conductor has said in the whole interview, one line each. */
   interview?: string;
+  /** The notes typed during the task just before this part, if it follows one. */
+  notes?: string[];
 }
 
 /** Leads a talk segment: what to say next given its turns so far, or null when it is covered. */
@@ -45,7 +47,7 @@ const SHORT_ANSWER_WORDS = 8;
 const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|sure|maybe|not sure|i'?m not sure|i don'?t know|i don'?t remember|idk|nothing|not really|it was (?:ok|okay|fine|good|alright)|kind of|sort of)\b/i;
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
 const EMPTY_HEADS =
-  /\b(?:week|weeks|day|days|month|months|year|years|term|semester|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question)$/i;
+  /\b(?:week|weeks|day|days|month|months|year|years|term|semester|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|nights|mornings|evenings|afternoons|weekend|weekends|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question)$/i;
 
 /** An answer that is only a shrug ("Fine.", "Not sure."): nothing in it to name back. */
 const ONLY_VAGUE = new RegExp(`${VAGUE.source}[.!?]*$`, 'i');
@@ -121,6 +123,9 @@ function withArticle(phrase: string): string {
   return `the ${phrase}`;
 }
 
+/** A past or -ing verb the tagger took for the head of a thing ("uploaded", "googled heic"); "booking spin" is an activity, kept apart in mentionsOf. */
+const isVerb = (word: string) => /ed$/i.test(word) && parse(`I ${word.toLowerCase()} it`)[0]?.tokens[1]?.pos === 'VERB';
+
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
 function mentionOf(answer: string, used: string): string | null {
   if (ONLY_VAGUE.test(answer.trim())) return null;
@@ -128,6 +133,8 @@ function mentionOf(answer: string, used: string): string | null {
     // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
     const np = found.replace(/[.]+$/, '');
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
+    // "Pasted it back in." / "Uploaded a PDF": a particle or a verb the tagger took for a thing.
+    if (/\b(?:in|on|out|up|off|back|over|away|down)$/i.test(np) || isVerb(np.split(/\s+/)[0])) continue;
     // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
     if (!np.includes(' ') && ['ADJ', 'ADV'].includes(parse(np.toLowerCase())[0]?.tokens[0]?.pos ?? '')) continue;
     const phrase = withArticle(np)
@@ -178,6 +185,7 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return WORKS_FOR_YOU;
   const mention = mentionOf(answer, said);
   // The script asks for an example later, or already did: a follow-up does not.
+  const previous = said.split('\n').at(-1) ?? '';
   said = [said, ...planned.filter((q) => ASKS_FOR_EXAMPLE.test(q))].join('\n');
   const next = `You mentioned ${mention}. What happened next?`;
   const more = `Could you tell me more about ${mention}?`;
@@ -196,7 +204,6 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   const fresh = options.filter((o) => !said.includes(o) && !(mention && interview.includes(o)) && !(ASKS_FOR_EXAMPLE.test(o) && ASKS_FOR_EXAMPLE.test(said)));
   if (!mention) return fresh.length ? fresh[n % fresh.length] : null;
   // The second follow-up is worded differently from the first: the other frame, whatever it names.
-  const previous = said.split('\n').at(-1) ?? '';
   const framed = fresh.filter((o) => !previous.startsWith(o.slice(0, o.indexOf(mention))));
   return framed[0] ?? fresh[0] ?? null;
 }
@@ -225,7 +232,7 @@ const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get 
 /** An answer that already says what they did about it. */
 const TOLD_WHAT_THEY_DID = /\b(?:ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
-const DID_CLIPPED = /^(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted)\b/i;
+const DID_CLIPPED = /^(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
@@ -258,10 +265,13 @@ const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good
  * after "No, nothing slowed me down". `answers` are this segment's, `all` the whole
  * interview's. "partly": they said some of it, so the question is asked for the rest.
  */
-function answered(question: string, answers: string[], all: string[]): 'yes' | 'partly' | 'no' {
+function answered(question: string, answers: string[], all: string[], notes: string[]): 'yes' | 'partly' | 'no' {
   if (ASKS_FOR_EXAMPLE.test(question) && all.some((a) => (words(a) >= 4 && tellsAnOccasion(a)) || NEVER_DONE.test(a))) return 'yes';
   if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a) || NOTHING_BEFORE.test(a))) return 'yes';
-  if (ASKS_HOW_LONG.test(question) && all.some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
+  // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
+  if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
+  // Their notes during the task said what they did ("converted it on some website").
+  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some((n) => TOLD_WHAT_THEY_DID.test(n) || DID_CLIPPED.test(n.trim()))) return 'yes';
   const last = answers[answers.length - 1];
   if (last !== undefined) {
     // What they did about the moment they just told, not about another one earlier in the segment; and only a
@@ -281,8 +291,8 @@ const APART = 'Apart from what you mentioned, ';
  * One probe into a full answer that tells of trouble or a way around it, as a researcher
  * digs into the moment instead of moving on: open, and never naming a feeling.
  */
-const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp }> = [
-  { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i },
+const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp; told?: RegExp }> = [
+  { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: /\b(?:it|that) (?:work(?:s|ed)?|did the (?:trick|job)|helped)\b/i },
   {
     cue: /\b(?:(?:couldn'?t|could not|can'?t|cannot)(?!\s+(?:think|complain|remember|recall|say|tell|imagine|fault|wait|believe)\b)|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
     question: 'What did you do then?',
@@ -300,7 +310,7 @@ const HYPOTHETICAL = /^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|m
 function probeFor(answer: string, said: string, later: string[]): string | null {
   if (words(answer) < SHORT_ANSWER_WORDS || later.some((q) => LEANS_ON_A_MOMENT.test(q) || ASKS_WHAT_THEY_DID.test(q))) return null;
   for (const p of PROBES) {
-    if (!p.cue.test(answer) || p.asked.test(said)) continue;
+    if (!p.cue.test(answer) || p.asked.test(said) || p.told?.test(answer)) continue;
     if (p.story && HYPOTHETICAL.test(answer)) continue;
     // What they did about the trouble, told after it ("…nothing happened, so I had to call him"): not asked again.
     if (p.asked === ASKS_WHAT_THEY_DID && TOLD_WHAT_THEY_DID.test(answer.slice(p.cue.exec(answer)!.index))) continue;
@@ -321,14 +331,15 @@ export const ruleInterviewer: Interviewer = {
     // Participants' words as they are read (emoji, markdown and leading fillers out; see plain()).
     const turns = talk.turns.map((t) => (t.role === 'participant' ? { ...t, text: plain(t.text) } : t));
     const earlier = (talk.earlier ?? []).map(plain);
+    const notes = (talk.notes ?? []).map(plain);
     const questions = questionsOf(segment);
     const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
     const all = [...earlier, ...answers];
     /** The next scripted question not answered yet, from `from` on. */
     const ahead = (from: number, prefix = ''): { say: string | null; state: TalkState } => {
       let question = from;
-      let told = question < questions.length ? answered(questions[question], answers, all) : 'no';
-      while (told === 'yes' && ++question < questions.length) told = answered(questions[question], answers, all);
+      let told = question < questions.length ? answered(questions[question], answers, all, notes) : 'no';
+      while (told === 'yes' && ++question < questions.length) told = answered(questions[question], answers, all, notes);
       if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
       const partly = told === 'partly' && !prefix;
       const scripted = grounded(questions[question], goalIn(turns));
