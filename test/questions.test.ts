@@ -732,6 +732,8 @@ describe('a seventh walkthrough: terse participants, task notes', () => {
 
   it('does not take a tag question for a question, or a verb or particle for a thing', () => {
     expect(heardAs('and then, ok, I put six. Is a workaround, no? But it work.')).toBeNull();
+    // A question of their own that ends in a clause is no echo of the question asked.
+    expect(heardAs('Did you find out what went wrong?')).toBe('question');
     expect(followUp('Pasted it back in.', 0, '')).not.toMatch(/the in\b/);
     expect(followUp('Uploaded a PDF, took a minute.', 0, '')).not.toMatch(/uploaded/i);
     expect(followUp('Nights, mostly.', 0, '')).not.toMatch(/nights/i);
