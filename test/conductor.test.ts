@@ -307,7 +307,8 @@ describe('what the participant hears', () => {
     for (const t of conductorTurns(c)) expect(directedText(t.text), t.text).toBeNull();
   });
 
-  it('hears a question typed during the task, without guiding, stays silent to notes, and ends the task when the participant gives up', async () => {
+  /** A starter-study interview over the socket, answered up to its task (the answers tell the goal and what was used before). */
+  const atTheTask = async () => {
     const id = await consentedInterview({}, 'starter-study');
     const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
     const c = await openConductor(start.body.ws_url, { origin: SHOP });
@@ -315,6 +316,11 @@ describe('what the participant hears', () => {
       await c.next((f) => f.type === 'state' && f.awaiting === 'answer');
       c.send({ type: 'answer', text: answer });
     }
+    return c;
+  };
+
+  it('hears a question typed during the task, without guiding, stays silent to notes, and ends the task when the participant gives up', async () => {
+    const c = await atTheTask();
     await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
     const replyTo = async (text: string) => {
       c.send({ type: 'answer', text });
@@ -336,13 +342,7 @@ describe('what the participant hears', () => {
   });
 
   it('lets a participant go in the middle of the task', async () => {
-    const id = await consentedInterview({}, 'starter-study');
-    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
-    const c = await openConductor(start.body.ws_url, { origin: SHOP });
-    for (const answer of ['I came in to pay my supplier bills. Until March we did it all in Excel, and on Tuesday I paid three suppliers and one payment bounced.', 'I called the bank and paid that one again by hand.']) {
-      await c.next((f) => f.type === 'state' && f.awaiting === 'answer');
-      c.send({ type: 'answer', text: answer });
-    }
+    const c = await atTheTask();
     // The task is put in the participant's own words.
     expect(await c.next((f) => f.type === 'message' && f.kind === 'observe')).toMatchObject({
       text: 'Could you go ahead and pay your supplier bills, as you normally would, and tell me what you notice along the way?',

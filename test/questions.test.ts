@@ -763,6 +763,9 @@ describe('a seventh walkthrough: terse participants, task notes', () => {
       })();
     };
     expect(await talk([], ['Last Friday, history essay. Uploaded a PDF, took a minute.'], ['It went fine, the upload page loaded straight away for once.'])).toContain('What, if anything, took longer than you expected?');
+    // Hours counted in a note are no time taken; "dragged" is.
+    expect(await talk(['It will not let me put 4.5 hours, only whole hours, so I put 5 which is not right.'], [], ['Okay, apart from the hours field, it mostly went as I expected it would.'])).toContain('What, if anything, took longer than you expected?');
+    expect(await talk([], [], ['Fine overall. The only thing that dragged was the spirits shelf, because of the half bottles.'])).not.toContain('What, if anything, took longer than you expected?');
     const notes = ['wont upload. says file type not supported', 'converted it on some website, worked'];
     const asked = await talk(notes, [], ['Ok mostly, the graph photo got rejected at first.', 'Finding a converter for the photo of my graph.', 'x']);
     expect(asked).not.toContain('What did you do at that point?');
@@ -770,7 +773,7 @@ describe('a seventh walkthrough: terse participants, task notes', () => {
 
   it('leaves a day out of the goal, and hears "is finish" as the end of the task', () => {
     expect(goalOf('I wanted to book a spin class for Thursday evening')).toBe('book a spin class');
-    for (const done of ['ok i think is finish', 'i think is done']) expect(endsTask(done), done).toBe(true);
+    for (const done of ['ok i think is finish', 'i think is done', 'Wine fridge done, that was easy. I think that is everything, done!', "That's everything, done!"]) expect(endsTask(done), done).toBe(true);
   });
 });
 

@@ -91,14 +91,14 @@ export const YOUR_CALL = `You only need to enter what you are comfortable sharin
 export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you say that in English, even in a few words?';
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
 const ENDS_TASK =
-  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|that'?s it)[,.!\s]+)*(?:i think )?(?:(?:it'?s|is) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? (?:thank you|thanks))?[.!?]*$/i;
+  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? (?:thank you|thanks))?[.!?]*$/i;
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
 const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i can'?t do (?:it|this))\s*(?:[.!?,]|$)/i;
 export function endsTask(message: string): boolean {
   const text = plain(message);
   const last = sentencesOf(text).at(-1) ?? '';
   // "ok sent it. done": the last word on it.
-  return ENDS_TASK.test(text) || (words(last) <= 3 && ENDS_TASK.test(last)) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
+  return ENDS_TASK.test(text) || ENDS_TASK.test(last) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
 }
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
 export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|can'?t do (?:it|this)|quit)\b/i.test(message);

@@ -253,7 +253,8 @@ const NOTHING_BEFORE = /\b(?:nothing|none|never|not) (?:before|previously)\b|\b(
 /** "What, if anything, took longer than you expected?" */
 const ASKS_HOW_LONG = /\btook longer\b/i;
 /** An answer that says what took long ("reconnecting took 20 minutes"). */
-const TOLD_HOW_LONG = /\b(?:took|takes|take|spent|wasted)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\b/i;
+const TOLD_HOW_LONG =
+  /\b(?:took|takes|take|spent|wasted|waited)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\s+(?:to|of|just|trying|waiting|looking|on hold)\b|\b(?:dragged|the longest|the slowest)\b/i;
 /** "What would make the product more useful to you?" */
 const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
 /** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
