@@ -775,6 +775,14 @@ describe('a seventh walkthrough: terse participants, task notes', () => {
     expect(goalOf('I wanted to book a spin class for Thursday evening')).toBe('book a spin class');
     for (const done of ['ok i think is finish', 'i think is done', 'Wine fridge done, that was easy. I think that is everything, done!', "That's everything, done!"]) expect(endsTask(done), done).toBe(true);
   });
+
+  it('asks no example of what they did, and no "anything else?" after "nothing else, you\'ve got it all"', async () => {
+    expect(followUp('Gave up, kept the A road.', 1, 'You mentioned the A road. What happened next?')).not.toBe('Could you walk me through an example of that?');
+    const value = starterScript.segments.find((x) => x.id === 'value') as Segment;
+    const segment: Segment = { ...value, instruction: `${value.instruction ?? ''} Ask: "Is there anything else you would like to tell us?"` };
+    const asked = await talkThrough(segment, ["Honestly a bulk pay button would be the one thing. Nothing else really, you've got it all."]);
+    expect(asked).not.toContain('Is there anything else you would like to tell us?');
+  });
 });
 
 describe('every built-in turn of the starter and fixture studies', () => {

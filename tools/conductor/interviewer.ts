@@ -192,7 +192,8 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   const standsOut = `What do you mean by ${mention}?`;
   // An example only of something that happened; a shrug gets room to think instead.
   // An example of a story with something in it ("Waited." is too little to have one).
-  const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3;
+  // "Gave up, kept the A road." is what they did, not something to have an example of.
+  const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3 && !DID_CLIPPED.test(answer.trim()) && !/^gave up\b/i.test(answer.trim());
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
   const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
   const second = example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : 'How so?';
@@ -248,6 +249,8 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
 const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
 const TOLD_WHAT_BEFORE = /\b(?:used to|previously|switched from|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b/i;
+/** An answer that closes the interview itself ("nothing else really, you've got it all"). */
+const NOTHING_ELSE = /\b(?:nothing else|that'?s (?:all|everything) i (?:have|can think of)|you'?ve got it all|i'?ve (?:said|covered) (?:it all|everything))\b/i;
 /** "Nothing before, first business.": there was nothing before to ask about. */
 const NOTHING_BEFORE = /\b(?:nothing|none|never|not) (?:before|previously)\b|\b(?:my |our )?first (?:business|company|shop|job|time doing)\b/i;
 /** "What, if anything, took longer than you expected?" */
@@ -281,6 +284,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
     if (declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
+  // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
+  if (/\banything else\b/i.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
   return 'no';
 }
 
