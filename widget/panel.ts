@@ -48,9 +48,9 @@ export function createPanel(inv: Invitation, title: string, launcher: HTMLElemen
   /** The compact bar sits where the launcher is, so the launcher steps aside while the bar shows. */
   let hostPadding: string | null = null;
   const placeLauncher = () => {
-    if (launcher) launcher.hidden = compact && !root.hidden;
-    // The page can scroll its last lines (a bottom button, say) out from under the bar.
     const bar = compact && !root.hidden;
+    if (launcher) launcher.hidden = bar;
+    // The page can scroll its last lines (a bottom button, say) out from under the bar.
     if (bar && hostPadding === null) {
       hostPadding = document.body.style.paddingBottom;
       requestAnimationFrame(() => {

@@ -192,10 +192,11 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const spoken = conductorSaid(await conversation());
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
-    const asked = turnsIn(await conversation(), segment.id).findLast((t) => t.role === 'conductor')?.text;
+    const before = turnsIn(await conversation(), segment.id);
+    const asked = before.findLast((t) => t.role === 'conductor')?.text;
     const heard = interviewer === ruleInterviewer ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked }), services.log) : null;
     if (heard) say('speak', heard, segment);
-    const turns = [...turnsIn(await conversation(), segment.id), { role: 'participant' as const, text: input.text }];
+    const turns = [...before, { role: 'participant' as const, text: input.text }];
     const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken, notes: notesBefore(await conversation(), segments, state.segment) }, services.log);
     if (next.say) {
       say('ask', next.say, segment);

@@ -193,7 +193,7 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // An example only of something that happened; a shrug gets room to think instead.
   // An example of a story with something in it ("Waited." is too little to have one).
   // "Gave up, kept the A road." is what they did, not something to have an example of.
-  const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3 && !DID_CLIPPED.test(answer.trim()) && !/^gave up\b/i.test(answer.trim());
+  const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3 && !DID_CLIPPED.test(answer) && !/^gave up\b/i.test(answer.trim());
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
   const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
   const second = example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : 'How so?';
@@ -233,7 +233,9 @@ const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get 
 /** An answer that already says what they did about it. */
 const TOLD_WHAT_THEY_DID = /\b(?:ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
-const DID_CLIPPED = /^(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
+const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
+/** The answer, or a note, says what they did. */
+const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
@@ -275,12 +277,12 @@ function answered(question: string, answers: string[], all: string[], notes: str
   // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   // Their notes during the task said what they did ("converted it on some website").
-  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some((n) => TOLD_WHAT_THEY_DID.test(n) || DID_CLIPPED.test(n.trim()))) return 'yes';
+  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(saysWhatTheyDid)) return 'yes';
   const last = answers[answers.length - 1];
   if (last !== undefined) {
     // What they did about the moment they just told, not about another one earlier in the segment; and only a
     // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
-    if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && (TOLD_WHAT_THEY_DID.test(last) || DID_CLIPPED.test(last.trim()))) return 'yes';
+    if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(last)) return 'yes';
     if (declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
