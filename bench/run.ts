@@ -12,6 +12,8 @@ import { ocrSecondsPerVideoMinute } from './ocr.ts';
 import { interviewViewMs } from './app-view.ts';
 import { explainEvidenceList } from './explain.ts';
 import { stackCosts } from './stack.ts';
+import { scoreHeadlines, scoreQuestions } from '../training/wording-eval.ts';
+import { HEADLINE_SETS, QUESTION_SETS } from '../training/wording.ts';
 
 /**
  * `npm run bench`: starts the service on a fresh database (embedded Postgres in a temporary
@@ -256,6 +258,16 @@ async function extractorBench() {
 }
 
 if (!SKIP.has('extractor')) await extractorBench();
+
+/** Headlines and participant questions against labels never tuned on (test/fixtures/headlines, questions). */
+function wordingBench() {
+  for (const [name, s] of [['headline', scoreHeadlines(HEADLINE_SETS.heldout)], ['question', scoreQuestions(QUESTION_SETS.heldout)]] as const) {
+    line(`${name}_recall_heldout`, s.recall * 100, '%');
+    line(`${name}_precision_heldout`, s.precision * 100, '%');
+    line(`${name}_form_heldout`, s.form * 100, '%');
+  }
+}
+if (!SKIP.has('wording')) wordingBench();
 
 /** The workspace's first load (issue 16 goal: at most 250 KB of compressed JavaScript). */
 async function appBench() {

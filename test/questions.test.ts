@@ -143,6 +143,47 @@ describe('questions from instructions', () => {
   });
 });
 
+/** From the question tuning set (test/fixtures/questions/tuning.json): how discussion guides are really written. */
+describe("instructions as discussion guides write them: shorthand, lists, asides, the tagger's slips", () => {
+  const talking: Array<[string, string[]]> = [
+    ['Probe esp. on whether they checked other listings.', ['Did you check other listings?']],
+    ['What happened next? Let them tell the story, don\'t interrupt.', ['What happened next?']],
+    ['Understand whether price or class schedule made them switch from their old gym. Serves g-3', ['Did price or class schedule make you switch from your old gym?']],
+    ['Without pointing at the pack, ask how they check whether their coverage changed at renewal.', ['How do you check whether your coverage changed at renewal?']],
+    ["Last bike bought — where, how much, how they knew it wasn't stolen.", ["Could you tell me about your last bike bought: where, how much and how you knew it wasn't stolen?"]],
+    ['Ask how much they trust fuzzy matches below 85% and what they do with them.', ['How much do you trust fuzzy matches below 85%, and what do you do with those?']],
+    ['Find out when and where they actually log their hours.', ['When and where do you actually log your hours?']],
+    [
+      'Get them to describe the last time they had a question for the board or mgmt company re: their account & how it got resolved (or didnt).',
+      ['Could you describe the last time you had a question for the board or management company about your account and how it got resolved?'],
+    ],
+    [
+      'Probe on the last time they got stuck on a waitlist — what happened, did they get in, how did they find out?',
+      ['Could you tell me about the last time you got stuck on a waitlist: what happened, did you get in and how did you find out?'],
+    ],
+    ['Explore the last special assessment: how they heard about it, whether they understood what it was for.', ['Could you tell me about the last special assessment: how you heard about it and whether you understood what it was for?']],
+    ['1) Who usually enters the insurance info? 2) Which sites/brokers do they compare, and why.', ['Who usually enters the insurance info?', 'Which sites/brokers do you compare, and why?']],
+  ];
+  for (const [instruction, expected] of talking) {
+    it(`asks "${expected.join(' ')}"`, () => {
+      const questions = talk(instruction);
+      expect(questions).toEqual(expected);
+      for (const q of questions) expect(directedText(q)).toBeNull();
+    });
+  }
+
+  it('hands over the task however the guide phrases it, without its brackets, labels or asides', () => {
+    const asked = (task: string) => [`Could you show me how you would ${task}, thinking aloud as you go?`];
+    expect(observe("Have them book a spin class for next Tuesday at 6pm while thinking aloud. Don't help unless stuck for a minute.")).toEqual(asked('book a spin class for next Tuesday at 6pm'));
+    expect(observe('Hand them the test phone. Have them open locker 14 using the code in the SMS. Observe where they look first.')).toEqual(asked('open locker 14 using the code in the SMS'));
+    expect(observe("Task: download last year's annual statement for taxes. Observe only.")).toEqual(asked("download last year's annual statement for taxes"));
+    expect(observe("Have them go through the cart and set 'no substitution' for the baby formula. Think aloud.")).toEqual(asked("go through the cart and set 'no substitution' for the baby formula"));
+    expect(observe("Have them enter last week's hours (use the card: Mon–Thu 8h, Fri 4h) and submit for approval.")).toEqual(asked("enter last week's hours and submit for approval"));
+    expect(observe("Watch the participant correct a rejected timesheet — the manager's comment says Tuesday is missing a project code.")).toEqual(asked('correct a rejected timesheet'));
+    expect(observe('Have them find a medium-frame gravel bike under $800 w/ disc brakes.')).toEqual(asked('find a medium-frame gravel bike under $800 with disc brakes'));
+  });
+});
+
 describe('follow-ups', () => {
   const segment: Segment = { id: 's', mode: 'talk', title: 'Paying', instruction: 'Ask how they paid their last invoice. Ask what got in the way.' };
   const run = async (answers: string[]) => {

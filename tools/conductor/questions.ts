@@ -37,6 +37,8 @@ interface W {
   pos: string;
   lemma: string;
   negated?: boolean;
+  /** Whitespace before the word in the instruction ("85%", "client-specific", "sites/brokers" keep theirs); none for a word put in. */
+  space?: string;
 }
 
 const lower = (s: string) => s.toLowerCase();
@@ -46,6 +48,7 @@ function render(words: W[]): string {
   let out = '';
   for (const w of words) {
     if (!out) out = w.text;
+    else if (w.space === '' && !/^[—–]$/.test(w.text)) out += w.text;
     else out += NO_SPACE_BEFORE.test(w.text) ? w.text : ` ${w.text}`;
   }
   return out;
@@ -84,10 +87,19 @@ function agree(v: W): W {
  * singular subject agreeing. With `interviewerYou`, "you/your" in the source mean the
  * interviewer and become "me/my" (as in "Ask them to walk you through setup").
  */
-function secondPerson(words: W[], interviewerYou: boolean): W[] {
+function secondPerson(words: W[], interviewerYou: boolean, theySaid = false): W[] {
   const out: W[] = [];
+  // "what they do with them": once "they" is the clause's subject, "them" is something else.
+  let theyInClause = theySaid;
   for (let i = 0; i < words.length; i++) {
     const t = lower(words[i].text);
+    if (WH.has(t) || /^(?:SCONJ|CCONJ|PUNCT)$/.test(words[i].pos)) theyInClause = false;
+    if (t === 'they') theyInClause = true;
+    else if (t === 'them' && theyInClause) {
+      // Said as "those": a participant question never says "them" (see DIRECTED).
+      out.push({ ...words[i], text: 'those', lemma: 'those' });
+      continue;
+    }
     if (interviewerYou && (t === 'you' || t === 'your' || t === 'yours' || t === 'yourself')) {
       const subject = words[i + 1] && (words[i + 1].pos === 'AUX' || words[i + 1].pos === 'VERB');
       const mine = { you: subject ? 'I' : 'me', your: 'my', yours: 'mine', yourself: 'myself' }[t]!;
@@ -158,7 +170,9 @@ function subjectLength(t: W[]): number {
     return 1;
   }
   let n = 0;
-  while (t[n] && ['PRON', 'DET', 'NOUN', 'PROPN', 'ADJ', 'NUM', 'PART'].includes(t[n].pos) && lower(t[n].text) !== 'to') n++;
+  const nominal = (x: W | undefined) => !!x && ['PRON', 'DET', 'NOUN', 'PROPN', 'ADJ', 'NUM', 'PART'].includes(x.pos) && lower(x.text) !== 'to';
+  // "price or class schedule made them switch": a coordinated subject.
+  while (nominal(t[n]) || (n > 0 && /^(?:or|and)$/i.test(t[n]?.text ?? '') && nominal(t[n + 1]) && t[n + 1].pos !== 'PRON')) n++;
   if (!t[n] || (t[n].pos !== 'AUX' && t[n].pos !== 'VERB')) return n && t[n]?.pos === 'ADV' ? (t[n + 1] && (t[n + 1].pos === 'VERB' || t[n + 1].pos === 'AUX') ? n : 0) : 0;
   return n;
 }
@@ -171,7 +185,9 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
   if (!clause.length) return null;
   const head = lower(clause[0].text);
   const yesno = YESNO.has(head);
-  const whLen = yesno ? 1 : whPhraseLength(clause);
+  let whLen = yesno ? 1 : whPhraseLength(clause);
+  // "when and where they log": both wh-words lead the question.
+  while (!yesno && /^(?:and|or)$/i.test(clause[whLen]?.text ?? '') && WH.has(lower(clause[whLen + 1]?.text ?? ''))) whLen += 2;
   const wh = yesno ? [] : clause.slice(0, whLen);
   const rest = clause.slice(whLen);
   if (!rest.length) return yesno ? null : render(wh);
@@ -207,7 +223,8 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
     front.push(w(past(verb) ? 'did' : thirdSingular(verb) && !plural ? 'does' : 'do', 'AUX', 'do'));
     tail = [...adverbs, { ...verb, text: verb.lemma }, ...after];
   }
-  return render([...secondPerson(wh, interviewerYou), ...front, ...subject, ...secondPerson(tail, interviewerYou)]);
+  const they = rest.slice(0, subjLen).some((x) => lower(x.text) === 'they');
+  return render([...secondPerson(wh, interviewerYou), ...front, ...subject, ...secondPerson(tail, interviewerYou, they)]);
 }
 
 const isClauseStart = (t: W | undefined) => !!t && (WH.has(lower(t.text)) || YESNO.has(lower(t.text)) || ['about', 'for'].includes(lower(t.text)));
@@ -224,7 +241,9 @@ function splitParts(t: W[]): W[][] {
       i += 3;
       continue;
     }
-    if ((word === ',' || word === 'and' || word === 'or' || word === ';') && parts[parts.length - 1].length) {
+    // "when and where they log hours" is one clause with two wh-words.
+    const onlyWh = parts[parts.length - 1].every((x) => WH.has(lower(x.text)));
+    if ((word === ',' || word === 'and' || word === 'or' || word === ';') && parts[parts.length - 1].length && !onlyWh) {
       let j = i + 1;
       while (t[j] && ['and', 'or', ','].includes(lower(t[j].text))) j++;
       if (isClauseStart(t[j])) {
@@ -294,26 +313,55 @@ function couldYou(t: W[]): string | null {
   return `Could you ${render([{ ...verb, text: lower(verb.lemma) }, ...rest])}?`;
 }
 
-const toWords = (tokens: Token[]): W[] => tokens.map((t) => ({ text: t.text, pos: t.pos, lemma: lower(t.lemma), negated: t.negated }));
+const toWords = (tokens: Token[]): W[] => tokens.map((t) => ({ text: t.text, pos: t.pos, lemma: lower(t.lemma), negated: t.negated, space: t.space }));
+
+/**
+ * A guide's shorthand "Last bike bought — where, how much, how they knew it wasn't stolen":
+ * a topic, a dash, then what to ask about it, as one question.
+ */
+function dashTopic(t: W[]): string[] | null {
+  const dash = t.findIndex((x) => /^(?:—|–|-|:)$/.test(x.text));
+  if (dash < 1 || !WH.has(lower(t[dash + 1]?.text ?? ''))) return null;
+  const topic = secondPerson(t.slice(0, dash), true);
+  if (/^(?:last|first|current|previous|next|recent)$/i.test(topic[0].text)) topic.splice(0, 1, w('your', 'PRON'), { ...topic[0], text: lowerFirst(topic[0].text), space: ' ' });
+  const parts = splitParts(t.slice(dash + 1)).map((part) => render(secondPerson(stripEnd(part), true)));
+  const list = parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return [`Could you tell me about ${lowerFirst(render(topic))}: ${list}?`];
+}
 
 /** One sentence of a talk instruction as participant questions (none when it is guidance). */
 function talkSentence(sentence: W[]): string[] {
   const raw = stripEnd(sentence);
   const last = sentence[sentence.length - 1];
-  if (last && last.text === '?') return [`${capitalise(render(secondPerson(raw, false)))}?`];
-  const t = dropFiller(raw);
+  // "Probe on the last time … — what happened, did they get in?" is an instruction despite its mark.
+  const instructs = (x: W[]) => {
+    const lead = lower(x[0]?.text ?? '');
+    const next = lower(x[1]?.text ?? '');
+    return lead === 'ask' || (lead === 'find' && next === 'out') || (LEARN.has(lead) && (ABOUT.has(next) || WH.has(next) || YESNO.has(next) || personAt(x, 1).length > 0));
+  };
+  if (last && last.text === '?' && !instructs(dropFiller(raw))) return [`${capitalise(render(secondPerson(raw, false)))}?`];
+  let t = dropFiller(raw);
   if (!t.length) return [];
+  // "Without pointing at the pack, ask how …": the instruction starts after the opening phrase.
+  const opened = t.findIndex((x, k) => k > 1 && k < 10 && t[k - 1].text === ',' && (x.lemma === 'ask' || LEARN.has(lower(x.text)) || (lower(x.text) === 'find' && lower(t[k + 1]?.text ?? '') === 'out')));
+  if (opened > 0 && !t.slice(0, opened).some((x) => x.pos === 'VERB' && !/ing$/i.test(x.text))) t = t.slice(opened);
   const lead = lower(t[0].text);
+  // "Which sites, and what made them switch." is a question written without its mark.
+  if (WH.has(lead)) return questionsFromBody(t, 'ask');
   let i = 1;
   if (lead === 'ask' || (lead === 'find' && t[1] && lower(t[1].text) === 'out') || LEARN.has(lead)) {
     if (lead === 'find') i = 2;
     if ((lead === 'dig' || lead === 'look') && !(t[1] && ABOUT.has(lower(t[1].text)))) return [];
     const p = personAt(t, i);
     i += p.possessive ? 0 : p.length;
+    // "Probe especially on X": the adverb says how to ask, not what.
+    while (t[i] && t[i].pos === 'ADV' && !WH.has(lower(t[i].text))) i++;
     let body = t.slice(i);
     // "Probe on X" / "Dig into X": X is what to ask about ("what happened …" stays a wh-clause).
     if (lead !== 'ask' && body[0] && ABOUT.has(lower(body[0].text)) && body[1]) body = isClauseStart(body[1]) ? body.slice(1) : [w('about', 'ADP'), ...body.slice(1)];
     if (!body.length) return [];
+    const topic = dashTopic(lower(body[0].text) === 'about' ? body.slice(1) : body);
+    if (topic) return topic;
     if (lead === 'ask' && lower(body[0].text) === 'to') {
       const q = couldYou(body);
       return q ? [q] : [];
@@ -325,7 +373,8 @@ function talkSentence(sentence: W[]): string[] {
   if (know > 0 && t.slice(0, know).some((x) => ['want', 'like', 'need', 'hope', 'love'].includes(x.lemma))) {
     return questionsFromBody(t.slice(know + 1), 'learn');
   }
-  if (HAND.has(lead)) {
+  // "Let them tell the story" allows; it asks nothing.
+  if (HAND.has(lead) && lead !== 'let') {
     const p = personAt(t, 1);
     if (p.length && !p.possessive) {
       const q = couldYou(t.slice(1 + p.length));
@@ -335,24 +384,37 @@ function talkSentence(sentence: W[]): string[] {
   if (TO_PARTICIPANT.has(t[0].lemma) && !t.some((x, k) => personAt(t, k).length > 0)) {
     return [`Could you ${render([{ ...t[0], text: lower(t[0].text) }, ...t.slice(1)])}?`];
   }
-  return [];
+  return t[0].pos === 'VERB' ? [] : (dashTopic(t) ?? []);
 }
 
 const THINKING_ALOUD = /,?\s*(?:while\s+|and\s+)?(?:thinking|think|talking|talk)\s+(?:aloud|out loud)(?:\s+as\s+(?:they|you)\s+go)?/gi;
 const AS_USUAL = /,?\s*as\s+(?:they|you|the participant)\s+(?:normally|usually)\s+(?:would|do|does)\b/gi;
 
 /** Coaching for the interviewer that an observe instruction may start with. */
-const COACHING = new Set(['note', 'notice', 'look', 'listen', 'record', 'log', 'capture', 'track', 'avoid', 'stay', 'keep', 'remain', 'prefer', 'remember', 'focus', 'mark', 'wait', 'help', 'intervene', 'nudge', 'probe', 'follow', 'skip', 'make', 'ensure', 'be', 'do', 'never', 'take', 'count', 'time', 'ask', 'let', 'allow', 'resist']);
+const COACHING = new Set(['observe', 'note', 'notice', 'look', 'listen', 'record', 'log', 'capture', 'track', 'avoid', 'stay', 'keep', 'remain', 'prefer', 'remember', 'focus', 'mark', 'wait', 'help', 'intervene', 'nudge', 'probe', 'follow', 'skip', 'make', 'ensure', 'be', 'do', 'never', 'take', 'count', 'time', 'ask', 'let', 'allow', 'resist']);
+
+/**
+ * After "Have them", "Watch them" the next word is a verb in its bare form, whatever the small
+ * tagger says ("Have them book/NOUN a class", "Have them open/ADJ locker 14").
+ */
+function bareVerbFirst(rest: W[]): W[] {
+  const [first] = rest;
+  if (!first || !/^(?:NOUN|ADJ)$/.test(first.pos) || !/^[a-z]+$/i.test(first.text)) return rest;
+  return [{ ...first, pos: 'VERB', lemma: lower(first.text) }, ...rest.slice(1)];
+}
 
 /** The task of an observe instruction as "pay an invoice" (base form, second person), or null. */
 function observeTask(sentence: W[]): { task: string; show: boolean } | null {
-  const t = dropFiller(stripEnd(sentence));
-  if (!t.length || t.some((x) => x.negated)) return null;
+  let t = dropFiller(stripEnd(sentence));
+  // "Task: download last year's statement": the label is not part of the task.
+  if (/^(?:task|scenario|activity|exercise)$/i.test(t[0]?.text ?? '') && t[1]?.text === ':') t = t.slice(2);
+  // "Don't help unless stuck" is guidance; a "no" inside the task ("set 'no substitution'") is not.
+  if (!t.length || /^(?:never|no|not)$/i.test(t[0].text) || (/^do$/i.test(t[0].text) && /^(?:n't|not)$/i.test(t[1]?.text ?? ''))) return null;
   const lead = t[0].lemma;
   let rest: W[] | null = null;
   if (lead === 'ask' || HAND.has(lead) || lead === 'see') {
     const p = personAt(t, 1);
-    if (p.length && !p.possessive) rest = secondPerson(t.slice(1 + p.length), true);
+    if (p.length && !p.possessive) rest = bareVerbFirst(secondPerson(t.slice(1 + p.length), true));
   } else if (
     !COACHING.has(lead) &&
     (t[0].pos === 'VERB' || (t[0].pos === 'PROPN' && t.some((x) => /^(?:you|your)$/i.test(x.text)))) &&
@@ -365,7 +427,9 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   const verb = rest[0];
   if (!verb || !(verb.pos === 'VERB' || verb.pos === 'PROPN' || verb.pos === 'AUX')) return null;
   const words = [{ ...verb, text: lower(verb.lemma) }, ...rest.slice(1)];
-  let task = render(words).replace(THINKING_ALOUD, '').replace(AS_USUAL, '').replace(/[\s,]+$/, '');
+  // Context for the interviewer after a dash or in brackets is not part of what the participant hears.
+  const said = words.slice(0, words.findIndex((x) => /^[—–;]$/.test(x.text)) >>> 0);
+  let task = render(said).replace(/\s*\([^)]*\)/g, '').replace(THINKING_ALOUD, '').replace(AS_USUAL, '').replace(/[\s,]+$/, '');
   let show = false;
   const m = /^(?:show|demonstrate)\s+(?:me\s+|us\s+)?(.*)$/i.exec(task);
   if (m) {
@@ -445,9 +509,40 @@ function observeQuestions(instruction: string): string[] {
 
 const MAX_QUESTION = 300;
 
+/** Shorthand of discussion guides, spelled out before parsing ("w/" would read as "w /"). */
+const SHORTHAND: Array<[RegExp, string]> = [
+  [/\bw\/o\b/gi, 'without'],
+  [/\bw\/(?=\s|\w)/gi, 'with '],
+  [/\besp\.(?=\s)/gi, 'especially'],
+  [/\be\.g\.,?/gi, 'for example'],
+  [/\bi\.e\.,?/gi, 'that is'],
+  [/\bb\/c\b/gi, 'because'],
+  [/\bre:\s*/gi, 'about '],
+  [/,?\s*\betc\.?(?=[\s,.;:)]|$)/gi, ''],
+  [/\bmgmt\b/gi, 'management'],
+  [/\bthru\b/gi, 'through'],
+  [/\b(?:til|till)\b/gi, 'until'],
+  [/\s&\s/g, ' and '],
+  [/\b(did|does|do|is|was|are|were|have|has|could|would|should|can|wo)nt\b/gi, "$1n't"],
+];
+
+/**
+ * An instruction as the parser should read it: brackets (context for the interviewer) out,
+ * shorthand spelled out, and numbered or bulleted items as sentences of their own.
+ */
+function readable(instruction: string): string {
+  let text = instruction.replace(/\s*\([^()]*\)/g, '');
+  for (const [re, by] of SHORTHAND) text = text.replace(re, by);
+  return text
+    .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
+    .replace(/(^|\n)\s*(?:\d{1,2}\.|[-•*])\s+/g, '$1. ')
+    .replace(/([.?!:;])\s*\.\s/g, '$1 ')
+    .replace(/^\s*\.\s*/, '');
+}
+
 /** The participant questions of a talk or observe segment, and whether they are the generic fallback. */
 export function questionPlan(segment: QuestionSource): QuestionPlan {
-  const instruction = (segment.instruction ?? '').slice(0, 4000);
+  const instruction = readable((segment.instruction ?? '').slice(0, 4000));
   let questions: string[] = [];
   try {
     questions = segment.mode === 'observe' ? observeQuestions(instruction) : talkQuestions(instruction);

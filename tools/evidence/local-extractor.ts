@@ -3,7 +3,7 @@ import { sentences } from '../../core/sentences.ts';
 import { nounPhrases } from '../../core/nlp.ts';
 import { HEADLINE_MAX, describe } from './headline.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
-import { SentenceModel } from './sentence-model.ts';
+import { CLASSES, SentenceModel } from './sentence-model.ts';
 import { lexiconCues } from './lexicon.ts';
 import type { EvidenceGrade, ExtractedEvidence, Extractor, SignalType, TargetSurface, Turn } from './types.ts';
 
@@ -148,6 +148,18 @@ export class LocalExtractor implements Extractor {
     const described = new Map<ParticipantSentence, ReturnType<typeof describe>>();
     const describeOnce = (s: ParticipantSentence) => (described.has(s) ? described.get(s)! : described.set(s, describe(s.text)).get(s)!);
     return mergeRetold(tellsOnce(found).map((told) => evidenceOf(told, describeOnce(told.surest))));
+  }
+
+  /**
+   * The headline a card of `type` quoting `quote` gets, as extraction writes it: from the
+   * sentence the model is surest carries the type (test/wording-quality.test.ts scores it).
+   */
+  headlineFor(quote: string, type: SignalType): string {
+    const said = participantSentences([{ segment_id: 'quote', idx: 0, role: 'participant', speaker: null, start_ms: null, end_ms: null, text: quote }]);
+    const k = CLASSES.indexOf(type);
+    const p = said.map((s) => this.model.probabilities(sentenceFeatures(s.read, s.context))[k]);
+    const surest = said[p.indexOf(Math.max(...p))]?.text ?? quote;
+    return describe(surest).headline ?? labelled(type, surest);
   }
 }
 
