@@ -72,6 +72,13 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // A full stop the tagger keeps on the last word is still one full stop; "Which," picks up a thread.
   ['The problem was the first time I actually pulled in.', 'The problem was the first time they actually pulled in', 'The participant said the problem was the first time they actually pulled in.'],
   ["Which, the kid's cool, but that's not the point.", "The kid's cool", "The participant said the kid's cool, but that's not the point."],
+  // From the headline tuning set (test/fixtures/headlines/tuning.json): what the participant set out
+  // to do gives way to what happened; a cut leaves no orphaned subject, hedge or opening quotation mark.
+  ["I was trying to book for the whole team, like six desks together, and it only does single bookings, so I'm sitting there doing it six times.", 'It only does single bookings', 'The participant was trying to book for the whole team, six desks together, and it only does single bookings, so they are sitting there doing it six times.'],
+  ["I paid the eighty-five pounds, got charged twice on my card, and the app still says 'No active permit'.", 'The app still says No active permit', "The participant paid the eighty-five pounds, got charged twice on their card, and the app still says 'No active permit'."],
+  ['The payment bounced because my card expired, but it, it told me straight away and I updated the card and it went through second time.', 'The payment bounced because their card expired', 'The participant said the payment bounced because their card expired, but it, it told them straight away and they updated the card and it went through second time.'],
+  ["If they keep that fifty pence fee on every payment I'm honestly going to send cash in an envelope, I don't care if it's old fashioned.", 'If they keep that fifty pence fee on every payment', "The participant said if they keep that fifty pence fee on every payment they are honestly going to send cash in an envelope, they don't care if it's old fashioned."],
+  ["I'd want to know the van's actual height before I book, 'cause, uh, some car parks have a two-metre barrier and I nearly hit one.", "Would want to know the van's actual height before they book", "The participant would want to know the van's actual height before they book, 'cause, some car parks have a two-metre barrier and they nearly hit one."],
   // A run-on's claim stops at a clause boundary; the rest stays in the quote.
   [
     "And I roll up and it just sits there, the screen says welcome like I'm some random, and there's a line of like four cars behind me and I'm tapping the app trying to find a member button and there isn't one, so I'm just sitting there sweating.",

@@ -9,7 +9,7 @@ import { SIGNAL_TYPES } from '../tools/evidence/types.ts';
  * under the figures measured when each set was first scored after a change.
  */
 const floors = {
-  headlines: { recall: 0.48, precision: 0.64, form: 0.95 },
+  headlines: { recall: 0.5, precision: 0.66, form: 0.95 },
   questions: { recall: 0.88, precision: 0.84, form: 0.97 },
 };
 

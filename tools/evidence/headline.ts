@@ -49,6 +49,17 @@ function setsTheScene(tokens: Token[]): boolean {
   return true;
 }
 
+/** Verbs of setting out ("I was trying to", "I paid", "I opened it"): what came before the moment. */
+const SETTING_OUT = new Set(['try', 'want', 'need', 'go', 'pay', 'book', 'open', 'have', 'spend', 'start', 'click', 'tap', 'log', 'sign', 'order', 'call', 'get', 'come', 'put']);
+
+/** A first-person clause that only says what the participant set out to do. */
+function setsOut(tokens: Token[]): boolean {
+  const i = tokens.findIndex((t) => t.pos !== 'PUNCT');
+  if (!SPEAKER.has(tokens[i]?.text.toLowerCase() ?? '')) return false;
+  const verb = tokens.slice(i + 1).find((t) => t.pos === 'VERB');
+  return !!verb && SETTING_OUT.has(verb.lemma.toLowerCase()) && !tokens.some((t) => t.negated || /^(?:n't|not|never)$/i.test(t.text));
+}
+
 /** Where the main clause ends: a subordinating conjunction, or "and/but" opening a new clause, or ";" / a dash. */
 function mainClauseEnd(tokens: Token[]): number {
   let sawVerb = false;
@@ -72,7 +83,12 @@ function mainClauseEnd(tokens: Token[]): number {
 type Word = Token & { closes?: true };
 const trimEnd = (tokens: Word[]) => {
   const out = [...tokens];
-  while (out.length && dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) out.pop();
+  // "…, but it": a subject left behind by its conjunction dangles too.
+  // A hedge left at the end of a cut ("… they are honestly") says nothing either.
+  const orphan = () =>
+    (out.length > 1 && /^(?:it|this|that)$/i.test(out[out.length - 1].text) && (/^(?:CCONJ|SCONJ)$/.test(out[out.length - 2].pos) || out[out.length - 2].text === ',')) ||
+    (out.length > 3 && !out[out.length - 1].closes && /^(?:honestly|really|just|actually|basically|literally|totally)$/i.test(out[out.length - 1].text));
+  while (out.length && ((dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) || orphan())) out.pop();
   return out;
 };
 
@@ -88,9 +104,12 @@ function fit(tokens: Word[], max: number): Word[] {
   if (join(out).length <= max) return out;
   for (let b = out.length - 1; b > 2; b--) {
     if (out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',') continue;
+    // "keep that fifty pence fee": a determiner the tagger took for a conjunction.
+    if (/^that$/i.test(out[b].text) && /^(?:NUM|ADJ|NOUN)$/.test(out[b + 1]?.pos ?? '')) continue;
     const cut = trimEnd(out.slice(0, b));
-    // A boundary that leaves a verb and a pronoun ("Did that") says less than the words up to the limit.
-    const vague = cut.filter((t) => t.pos !== 'PUNCT').length < 3 && cut[cut.length - 1]?.pos === 'PRON';
+    // A boundary that leaves a verb and a pronoun ("Did that", "If they keep") says less than the words up to the limit.
+    const words = cut.filter((t) => t.pos !== 'PUNCT').length;
+    const vague = (words < 3 && cut[cut.length - 1]?.pos === 'PRON') || (words < 4 && LEADING_SUBORDINATE.has(cut[0]?.text.toLowerCase() ?? ''));
     if (join(cut).length <= max && !vague) return cut;
   }
   while (out.length > 2 && join(out).length > max) out = trimEnd(out.slice(0, -1));
@@ -189,6 +208,13 @@ function headlineFrom(sentence: Sentence): string | null {
     const moment = next.slice(0, mainClauseEnd(next));
     if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3) tokens = moment;
   }
+  // "I was trying to add my car, and the add vehicle option is buried": what the participant set
+  // out to do comes first, what happened to it after; the headline is what happened.
+  else if (setsOut(tokens) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
+    const next = contentOf(all.slice(end + 1), 'drop');
+    const moment = next.slice(0, mainClauseEnd(next));
+    if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3 && !SPEAKER.has(moment[0]?.text.toLowerCase() ?? '')) tokens = moment;
+  }
   const said = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
   // Too thin to stand alone, except a short state ("Was so embarrassed").
   if (said.length < 3 || (said.length < 4 && said[said.length - 1].pos !== 'ADJ')) tokens = all;
@@ -221,6 +247,12 @@ function headlineFrom(sentence: Sentence): string | null {
   let text = capitalise(join(fitted)).replace(/(?<!\.\w)\.$/, '');
   // A cut inside a quotation leaves its opening mark alone: drop it.
   if ((text.match(/"/g) ?? []).length % 2) text = text.replace(/"(?=[^"]*$)/, '').replace(/\s+/g, ' ').trim();
+  // The same for single marks that open a quotation ("says 'No active permit"), not apostrophes.
+  const opening = /(?<=^|\s)'(?!(?:cause|em|til|round|n)\b)(?=\w)/gi;
+  const closing = /(?<=\w)'(?=\s|$|[.,!?])/g;
+  if ((text.match(opening) ?? []).length > (text.match(closing) ?? []).length) text = text.replace(/(?<=^|\s)'(?!(?:cause|em|til|round|n)\b)(?=\w)(?!.*(?<=^|\s)'(?=\w))/i, '');
+  // The tagger does not know a spoken "'cause" for the conjunction it is.
+  text = text.replace(/,?\s+(?:'cause|cause|cos|coz)$/i, '');
   return text.length <= HEADLINE_MAX ? text : null;
 }
 
@@ -231,6 +263,26 @@ function headlineFrom(sentence: Sentence): string | null {
  */
 export function claimOf(quote: string): string | null {
   return describe(quote).claim;
+}
+
+/**
+ * The clauses of a sentence in order, as text, split where a headline's main clause would end
+ * ("I paid, got charged twice, and the app still says 'No active permit'" → three). A sentence
+ * whose moment comes after its setting gets its headline from the clause that tells it.
+ */
+export function clausesOf(text: string): string[] {
+  const [sentence] = parse(expand(text));
+  if (!sentence) return [];
+  const out: string[] = [];
+  let rest = sentence.tokens;
+  while (rest.length) {
+    const end = Math.max(1, mainClauseEnd(rest));
+    const clause = rest.slice(0, end);
+    if (clause.some((t) => t.pos !== 'PUNCT')) out.push(join(clause));
+    rest = rest.slice(end);
+    while (rest.length && (rest[0].pos === 'PUNCT' || rest[0].pos === 'CCONJ' || /^(?:so|then|which)$/i.test(rest[0].text))) rest = rest.slice(1);
+  }
+  return out;
 }
 
 /** Headline and claim of a quote from one parse (the extractor needs both for every card). */
