@@ -427,9 +427,9 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   const verb = rest[0];
   if (!verb || !(verb.pos === 'VERB' || verb.pos === 'PROPN' || verb.pos === 'AUX')) return null;
   const words = [{ ...verb, text: lower(verb.lemma) }, ...rest.slice(1)];
-  // Context for the interviewer after a dash or in brackets is not part of what the participant hears.
-  const said = words.slice(0, words.findIndex((x) => /^[—–;]$/.test(x.text)) >>> 0);
-  let task = render(said).replace(/\s*\([^)]*\)/g, '').replace(THINKING_ALOUD, '').replace(AS_USUAL, '').replace(/[\s,]+$/, '');
+  // Context for the interviewer after a dash is not part of what the participant hears (brackets went in readable()).
+  const dash = words.findIndex((x) => /^[—–;]$/.test(x.text));
+  let task = render(dash < 0 ? words : words.slice(0, dash)).replace(THINKING_ALOUD, '').replace(AS_USUAL, '').replace(/[\s,]+$/, '');
   let show = false;
   const m = /^(?:show|demonstrate)\s+(?:me\s+|us\s+)?(.*)$/i.exec(task);
   if (m) {
@@ -521,7 +521,7 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/,?\s*\betc\.?(?=[\s,.;:)]|$)/gi, ''],
   [/\bmgmt\b/gi, 'management'],
   [/\bthru\b/gi, 'through'],
-  [/\b(?:til|till)\b/gi, 'until'],
+  [/\btil\b/gi, 'until'],
   [/\s&\s/g, ' and '],
   [/\b(did|does|do|is|was|are|were|have|has|could|would|should|can|wo)nt\b/gi, "$1n't"],
 ];
