@@ -163,6 +163,8 @@ describe("instructions as discussion guides write them: shorthand, lists, asides
     ],
     ['Explore the last special assessment: how they heard about it, whether they understood what it was for.', ['Could you tell me about the last special assessment: how you heard about it and whether you understood what it was for?']],
     ['1) Who usually enters the insurance info? 2) Which sites/brokers do they compare, and why.', ['Who usually enters the insurance info?', 'Which sites/brokers do you compare, and why?']],
+    // A plural at the start is someone else: the participant's own customers.
+    ['Customers finding out — worries? Any pushback from debtors?', ['Customers finding out — worries?', 'Any pushback from debtors?']],
   ];
   for (const [instruction, expected] of talking) {
     it(`asks "${expected.join(' ')}"`, () => {

@@ -65,7 +65,8 @@ function personAt(t: W[], i: number): { length: number; possessive: boolean } {
   if ((a === 'he' || a === 'him') && b === 'or' && (c === 'she' || c === 'her')) return { length: 3, possessive: false };
   if (a === 'his' && b === 'or' && c === 'her') return { length: 3, possessive: true };
   if (['the', 'a', 'each', 'every', 'this'].includes(a) && PEOPLE.has(b)) return { length: c === "'s" || c === '’s' ? 3 : 2, possessive: c === "'s" || c === '’s' };
-  if (PEOPLE.has(a) && i === 0) return { length: 1, possessive: false };
+  // "Participant describes …" opens on the participant; "Customers finding out — worries?" on the participant's customers.
+  if (PEOPLE.has(a) && i === 0 && !/s$/.test(a)) return { length: 1, possessive: false };
   if (a === 'they' || a === 'them' || a === 'themselves' || a === 'themself' || a === 'he' || a === 'she' || a === 'him' || a === 'himself' || a === 'herself') return { length: 1, possessive: false };
   if (a === 'their' || a === 'theirs') return { length: 1, possessive: true };
   return { length: 0, possessive: false };
