@@ -163,6 +163,20 @@ describe("instructions as discussion guides write them: shorthand, lists, asides
     ],
     ['Explore the last special assessment: how they heard about it, whether they understood what it was for.', ['Could you tell me about the last special assessment: how you heard about it and whether you understood what it was for?']],
     ['1) Who usually enters the insurance info? 2) Which sites/brokers do they compare, and why.', ['Who usually enters the insurance info?', 'Which sites/brokers do you compare, and why?']],
+    // From an eighth walkthrough (three studies written as guides are): aims, what was heard, steps, examples.
+    [
+      'Context: participants are payroll admins. Many came from spreadsheets (ADP, Gusto). We want to understand their role before diving in.\n\nFind out what their role is, how many people they pay, and how often they run payroll.',
+      ['What is your role, how many people do you pay, and how often do you run payroll?'],
+    ],
+    ['We want to understand their role before diving in.', ['Could you tell me about your role before diving in?']],
+    ['Ask them to rate 1–5 how easy booking was, then ask why they gave that score.', ['Could you rate 1–5 how easy booking was?', 'Why did you give that score?']],
+    ['Ask about their insurer, i.e. who pays for what, e.g. check-ups vs. fillings, etc.', ['Could you tell me about your insurer, that is who pays for what?']],
+    ['Payment at the desk → did they get a receipt? → where did it go?', ['Did you get a receipt?', 'Where did it go?']],
+    ["We've heard from other patients that reminders come too late. Ask if that matches their experience.", ["We've heard that reminders come too late. Does that match your experience?"]],
+    [
+      '1. Ask how they book today. 2. Find out who books for the family. 3. Explore whether late-cancellation fees have ever put them off booking.',
+      ['How do you book today?', 'Who books for the family?', 'Have late-cancellation fees ever put you off booking?'],
+    ],
     // A plural at the start is someone else: the participant's own customers.
     ['Customers finding out — worries? Any pushback from debtors?', ['Customers finding out — worries?', 'Any pushback from debtors?']],
   ];
@@ -183,6 +197,11 @@ describe("instructions as discussion guides write them: shorthand, lists, asides
     expect(observe("Have them enter last week's hours (use the card: Mon–Thu 8h, Fri 4h) and submit for approval.")).toEqual(asked("enter last week's hours and submit for approval"));
     expect(observe("Watch the participant correct a rejected timesheet — the manager's comment says Tuesday is missing a project code.")).toEqual(asked('correct a rejected timesheet'));
     expect(observe('Have them find a medium-frame gravel bike under $800 w/ disc brakes.')).toEqual(asked('find a medium-frame gravel bike under $800 with disc brakes'));
+    expect(observe('Have them open the same book on their second device (if they have one) and check whether their page synced. Do not explain sync.')).toEqual(
+      asked('open the same book on your second device, if you have one, and check whether your page synced'),
+    );
+    expect(observe("Ask the participant to find the clinic's opening hours and add them to their calendar. Time on task.")).toEqual(asked("find the clinic's opening hours and add those to your calendar"));
+    expect(observe('Observe: they cancel the appointment they just booked. Note if they find the fee warning.')).toEqual(asked('cancel the appointment you just booked'));
   });
 });
 

@@ -48,7 +48,7 @@ function render(words: W[]): string {
   let out = '';
   for (const w of words) {
     if (!out) out = w.text;
-    else if (w.space === '' && !/^[—–]$/.test(w.text)) out += w.text;
+    else if (w.space === '' && w.text !== '—') out += w.text;
     else out += NO_SPACE_BEFORE.test(w.text) ? w.text : ` ${w.text}`;
   }
   return out;
@@ -88,7 +88,7 @@ function agree(v: W): W {
  * singular subject agreeing. With `interviewerYou`, "you/your" in the source mean the
  * interviewer and become "me/my" (as in "Ask them to walk you through setup").
  */
-function secondPerson(words: W[], interviewerYou: boolean, theySaid = false): W[] {
+function secondPerson(words: W[], interviewerYou: boolean, theySaid = false, themIsAThing = false): W[] {
   const out: W[] = [];
   // "what they do with them": once "they" is the clause's subject, "them" is something else.
   let theyInClause = theySaid;
@@ -96,7 +96,7 @@ function secondPerson(words: W[], interviewerYou: boolean, theySaid = false): W[
     const t = lower(words[i].text);
     if (WH.has(t) || /^(?:SCONJ|CCONJ|PUNCT)$/.test(words[i].pos)) theyInClause = false;
     if (t === 'they') theyInClause = true;
-    else if (t === 'them' && theyInClause) {
+    else if (t === 'them' && (theyInClause || themIsAThing)) {
       // Said as "those": a participant question never says "them" (see DIRECTED).
       out.push({ ...words[i], text: 'those', lemma: 'those' });
       continue;
@@ -149,6 +149,8 @@ function whPhraseLength(t: W[]): number {
   const wh = lower(t[0].text);
   let n = 1;
   if (wh === 'how') while (t[n] && (t[n].pos === 'ADJ' || t[n].pos === 'ADV') && !isPerson(t[n])) n++;
+  // "how many people they pay": the counted noun belongs to the wh-phrase.
+  if (wh === 'how' && /^(?:many|much)$/i.test(t[n - 1]?.text ?? '')) while (t[n] && t[n].pos === 'NOUN') n++;
   if (wh === 'what' || wh === 'which' || wh === 'whose') {
     while (t[n] && (t[n].pos === 'NOUN' || t[n].pos === 'ADJ') && !isPerson(t[n])) n++;
     if (n > 1 && t[n] && lower(t[n].text) === 'of') {
@@ -171,7 +173,7 @@ function subjectLength(t: W[]): number {
     return 1;
   }
   let n = 0;
-  const nominal = (x: W | undefined) => !!x && ['PRON', 'DET', 'NOUN', 'PROPN', 'ADJ', 'NUM', 'PART'].includes(x.pos) && lower(x.text) !== 'to';
+  const nominal = (x: W | undefined) => !!x && (['PRON', 'DET', 'NOUN', 'PROPN', 'ADJ', 'NUM', 'PART'].includes(x.pos) || (x.text === '-' && x.space === '')) && lower(x.text) !== 'to';
   // "price or class schedule made them switch": a coordinated subject.
   while (nominal(t[n]) || (n > 0 && /^(?:or|and)$/i.test(t[n]?.text ?? '') && nominal(t[n + 1]) && t[n + 1].pos !== 'PRON')) n++;
   if (!t[n] || (t[n].pos !== 'AUX' && t[n].pos !== 'VERB')) return n && t[n]?.pos === 'ADV' ? (t[n + 1] && (t[n + 1].pos === 'VERB' || t[n + 1].pos === 'AUX') ? n : 0) : 0;
@@ -308,7 +310,8 @@ function couldYou(t: W[]): string | null {
   if (t[i] && lower(t[i].text) === 'to') i++;
   const verb = t[i];
   if (!verb || (verb.pos !== 'VERB' && verb.pos !== 'AUX' && verb.pos !== 'PROPN')) return null;
-  const rest = secondPerson(t.slice(i + 1), true);
+  // "Ask them to find the opening hours and add them to their calendar": the second "them" is the hours.
+  const rest = secondPerson(t.slice(i + 1), true, false, true);
   // "walk through setup" is said to someone: "walk me through setup".
   if (lower(verb.lemma) === 'walk' && rest[0] && lower(rest[0].text) === 'through') rest.unshift(w('me', 'PRON'));
   return `Could you ${render([{ ...verb, text: lower(verb.lemma) }, ...rest])}?`;
@@ -408,14 +411,16 @@ function bareVerbFirst(rest: W[]): W[] {
 function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   let t = dropFiller(stripEnd(sentence));
   // "Task: download last year's statement": the label is not part of the task.
-  if (/^(?:task|scenario|activity|exercise)$/i.test(t[0]?.text ?? '') && t[1]?.text === ':') t = t.slice(2);
+  if (/^(?:task|scenario|activity|exercise|observe|watch)$/i.test(t[0]?.text ?? '') && t[1]?.text === ':') t = t.slice(2);
+  // "Observe: they cancel the appointment": the participant does the task.
+  if (personAt(t, 0).length === 1 && !personAt(t, 0).possessive && t[1] && /^(?:VERB|NOUN|ADJ)$/.test(t[1].pos)) t = [w('have', 'AUX'), ...t];
   // "Don't help unless stuck" is guidance; a "no" inside the task ("set 'no substitution'") is not.
   if (!t.length || /^(?:never|no|not)$/i.test(t[0].text) || (/^do$/i.test(t[0].text) && /^(?:n't|not)$/i.test(t[1]?.text ?? ''))) return null;
   const lead = t[0].lemma;
   let rest: W[] | null = null;
   if (lead === 'ask' || HAND.has(lead) || lead === 'see') {
     const p = personAt(t, 1);
-    if (p.length && !p.possessive) rest = bareVerbFirst(secondPerson(t.slice(1 + p.length), true));
+    if (p.length && !p.possessive) rest = bareVerbFirst(secondPerson(t.slice(1 + p.length), true, false, true));
   } else if (
     !COACHING.has(lead) &&
     (t[0].pos === 'VERB' || (t[0].pos === 'PROPN' && t.some((x) => /^(?:you|your)$/i.test(x.text)))) &&
@@ -474,8 +479,15 @@ function quotedParts(text: string): Array<{ quote: string } | { text: string }> 
 /** Unquoted "Ask: What did you do next?" */
 const ASK_COLON = /^\s*(?:then\s+)?ask\s*:\s*/i;
 
+/** "We want to understand their role before diving in.": the aim of the part, asked only when nothing else is. */
+const AIM = /^(?:so,?\s+)?(?:we|i)\s+(?:(?:really\s+)?want|'d like|would like|need|hope)\s+to\s+(?:know|understand|learn|hear)\b/i;
+/** "We've heard from other patients that reminders come too late.": what "Does that match …?" refers to. */
+const HEARD = /^(?:we've|we have|we|i've|i have)\s+heard\s+(?:from\s+[^,]+?\s+)?that\s+(.+?)[.!]?$/i;
+
 function talkQuestions(instruction: string): string[] {
   const out: string[] = [];
+  const aims: string[] = [];
+  let heard: string | null = null;
   for (const part of quotedParts(instruction)) {
     if ('quote' in part) {
       out.push(capitalise(render(secondPerson(toWords(parse(part.quote).flatMap((s) => s.tokens)), false)).replace(/\s*\?$/, '') + '?'));
@@ -489,10 +501,19 @@ function talkQuestions(instruction: string): string[] {
         out.push(...talkSentence(after));
         continue;
       }
-      out.push(...talkSentence(words));
+      const told = HEARD.exec(s.text.trim());
+      if (told) {
+        heard = render(secondPerson(toWords(parse(told[1]).flatMap((x) => x.tokens)), false));
+        continue;
+      }
+      const asked = talkSentence(words);
+      if (AIM.test(s.text.trim())) aims.push(...asked);
+      else if (heard && /^(?:does|is|was|did|has)\s+(?:that|this)\b/i.test(asked[0] ?? '')) out.push(`We've heard that ${heard}. ${asked[0]}`, ...asked.slice(1));
+      else out.push(...asked);
+      if (asked.length) heard = null;
     }
   }
-  return out;
+  return out.length ? out : aims;
 }
 
 function observeQuestions(instruction: string): string[] {
@@ -515,7 +536,7 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bw\/o\b/gi, 'without'],
   [/\bw\/(?=\s|\w)/gi, 'with '],
   [/\besp\.(?=\s)/gi, 'especially'],
-  [/\be\.g\.,?/gi, 'for example'],
+  [/\bvs\.(?=\s)/gi, 'versus'],
   [/\bi\.e\.,?/gi, 'that is'],
   [/\bb\/c\b/gi, 'because'],
   [/\bre:\s*/gi, 'about '],
@@ -532,7 +553,10 @@ const SHORTHAND: Array<[RegExp, string]> = [
  * shorthand spelled out, and numbered or bulleted items as sentences of their own.
  */
 function readable(instruction: string): string {
-  let text = instruction.replace(/\s*\([^()]*\)/g, '');
+  // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
+  let text = instruction.replace(/\s*\(((?:if|when|unless)\b[^()]*)\)/gi, ', $1,').replace(/\s*\([^()]*\)/g, '');
+  // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
+  text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
   for (const [re, by] of SHORTHAND) text = text.replace(re, by);
   return text
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
@@ -552,7 +576,7 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   }
   const seen = new Set<string>();
   questions = questions
-    .map((q) => q.replace(/\s+/g, ' ').trim())
+    .map((q) => q.replace(/\s+/g, ' ').trim().replace(/[\s.,;:]+\?$/, '?'))
     .filter((q) => q.length > 3 && q.length <= MAX_QUESTION && !interviewerDirected(q) && !seen.has(lower(q)) && seen.add(lower(q)));
   if (questions.length) return { questions, generic: false };
   const title = segment.title?.trim() || 'this part';
