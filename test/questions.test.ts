@@ -789,6 +789,34 @@ describe('a sixth walkthrough: ordinary, cooperative participants', () => {
   });
 });
 
+describe('an eighth walkthrough: studies the team wrote as discussion guides', () => {
+  it('hears a refusal with a tag after it, and the end of a task said haltingly', () => {
+    expect(heardAs("I'd rather not talk about mistakes, to be honest.")).toBe('skip');
+    expect(heardAs("I'd rather not go into that, if you don't mind.")).toBe('skip');
+    for (const done of ['I can not do this', 'I cannot do this.', 'Done I think?']) expect(endsTask(done), done).toBe(true);
+    expect(heardAs('I use the app. How long is this going to take? I only have a few minutes.')).toBe('question');
+    expect(acknowledgement('I use the app. How long is this going to take? I only have a few minutes.', { partsLeft: 3 })).toContain('There are 3 short parts left.');
+  });
+
+  it('takes a no to "anything we didn\'t cover?" as the answer, and a wish asked as a question as one', async () => {
+    const wrap: Segment = { id: 'w', mode: 'talk', title: 'Wrap-up', instruction: 'Ask: "Is there anything we didn\'t cover?"' };
+    expect(await talkThrough(wrap, ["No, that's it."])).toEqual(['Is there anything we didn\'t cover?', null]);
+    expect(acknowledgement('Could it import tips straight from the till system?', { asked: 'If you could change one thing about the payroll app, what would it be?' })).toBeNull();
+  });
+
+  it('names no figure or abbreviation back as if it needed explaining', () => {
+    for (const answer of ['About 140 people.', 'The CFO.']) expect(followUp(answer, 0, ''), answer).not.toMatch(/What do you mean by/);
+  });
+
+  it('says a segment title in the second person when the participant is lost, or leaves it out', async () => {
+    const booking: Segment = { id: 'b', mode: 'talk', title: 'How they book today', instruction: 'Ask how they book appointments today.' };
+    const asked = await talkThrough(booking, ['What?']);
+    expect(asked[1]).toContain('This part is about how you book today.');
+    const coded: Segment = { id: 'c', mode: 'talk', title: 'Booking (g-2)', instruction: 'Ask how they book appointments today.' };
+    expect((await talkThrough(coded, ['What?']))[1]).not.toContain('This part is about');
+  });
+});
+
 describe('a seventh walkthrough: terse participants, task notes', () => {
   const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
 

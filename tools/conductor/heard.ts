@@ -56,10 +56,10 @@ const ASKS_ABOUT_RECORDING =
   /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:seriously |really |actually |even )?(?:recording|watching)|is (?:this|it|my screen|my (?:voice|camera)) (?:being )?(?:recorded|watched)|what (?:are you|is being|do you) record)/i;
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG =
-  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b.*\?\s*$/i;
+  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b[^.!?]*\?/i;
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
-  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!]{0,20})?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
+  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
 const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said)\b|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 /** "Oh, you mean paying the bill?" */
@@ -91,9 +91,9 @@ export const YOUR_CALL = `You only need to enter what you are comfortable sharin
 export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you say that in English, even in a few words?';
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
 const ENDS_TASK =
-  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|can'?t do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? (?:thank you|thanks))?[.!?]*$/i;
+  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|(?:can'?t|cannot|can not) do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? i think)?(?:,? (?:thank you|thanks))?[.!?]*$/i;
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
-const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i can'?t do (?:it|this))\s*(?:[.!?,]|$)/i;
+const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i (?:can'?t|cannot|can not) do (?:it|this))\s*(?:[.!?,]|$)/i;
 export function endsTask(message: string): boolean {
   const text = plain(message);
   const last = sentencesOf(text).at(-1) ?? '';
@@ -101,7 +101,7 @@ export function endsTask(message: string): boolean {
   return ENDS_TASK.test(text) || ENDS_TASK.test(last) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
 }
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
-export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|can'?t do (?:it|this)|quit)\b/i.test(message);
+export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|(?:can'?t|cannot|can not) do (?:it|this)|quit)\b/i.test(message);
 const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
@@ -158,10 +158,13 @@ export function heardAs(message: string): Heard {
   return null;
 }
 
+/** "Is there anything else…?", "…anything we didn't cover?": a no to it is the answer. */
+export const ANYTHING_MORE = /\banything (?:else|more|we (?:didn'?t|did not|haven'?t|have not) (?:cover|ask(?: about)?|talk about|discuss)|(?:you'?d|you would) like to add|to add|we missed|i missed)\b/i;
+
 /** A question that asks for a change in the product. */
 const WISH_QUESTION = /^(?:(?:and|but|so|also),?\s+)?(?:(?:could|can|would|will) (?:it|you|they|the (?:app|product|system|tool|site))\b|is there (?:a|any) way\b|why (?:can'?t|doesn'?t|isn'?t|won'?t) (?:it|the|they)\b)/i;
 /** A question that asks what would make the product better. */
-const INVITES_WISHES = /\b(?:more useful|what would (?:make|you change|help)|what would you (?:like|want)|anything else)\b/i;
+const INVITES_WISHES = new RegExp(`\\b(?:more useful|what would (?:make|you change|help)|what would you (?:like|want)|if you could (?:change|add|fix|have))\\b|${ANYTHING_MORE.source}`, 'i');
 
 /** A wish put as a question ("Could it just remember that I'm not VAT registered?") to a question that asks for one: the answer itself. */
 const wishAsked = (message: string, asked?: string) => !!asked && INVITES_WISHES.test(asked) && sentencesOf(plain(message)).some((x) => WISH_QUESTION.test(x));

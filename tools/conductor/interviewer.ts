@@ -4,9 +4,9 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, isForeignWord, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, isForeignWord, plain, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
-import { lowerFirst } from './questions.ts';
+import { lowerFirst, titleForParticipant } from './questions.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
 export interface TalkState {
@@ -197,7 +197,9 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
   const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
   const second = example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : 'How so?';
-  const frames = mention ? (narrates(answer) ? [next, more] : [more, standsOut]) : [MORE, second];
+  // "What do you mean by CFO?", "… by 140 people?": an abbreviation or a figure means what it says.
+  const plainly = mention && /^(?:(?:the |your )?[A-Z]{2,6}s?|\d.*)$/.test(mention);
+  const frames = mention ? (narrates(answer) ? [next, more] : plainly ? [more] : [more, standsOut]) : [MORE, second];
   // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
   const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
   const options = [...frames].sort((a, b) => uses(a) - uses(b));
@@ -287,7 +289,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
   }
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
-  if (/\banything else\b/i.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
+  if (ANYTHING_MORE.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
   return 'no';
 }
 
@@ -373,7 +375,9 @@ export const ruleInterviewer: Interviewer = {
       // Puzzled by a follow-up ("How so?"), they hear the scripted question again: it says what this part is after.
       const again = asked > 0 && questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : bare(lastAsked);
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
-      const about = /^(?:anything|other|misc)/i.test(segment.title) || restates(segment.title, lastAsked) ? '' : `This part is about ${segment.title.charAt(0).toLowerCase()}${segment.title.slice(1).replace(/[.?!]+$/, '')}. `;
+      // Titles are written for the team: said in the second person, or not at all ("How they book today").
+      const topic = titleForParticipant(segment.title);
+      const about = !topic || /^(?:anything|other|misc)/i.test(segment.title) || restates(segment.title, lastAsked) ? '' : `This part is about ${topic.replace(/[.?!]+$/, '')}. `;
       return { say: `${UNCLEAR}${about}${again}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.
@@ -382,7 +386,7 @@ export const ruleInterviewer: Interviewer = {
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
-      const invited = /\banything else\b/i.test(questions[state.question] ?? '');
+      const invited = ANYTHING_MORE.test(questions[state.question] ?? '');
       if (invited && SAYS_NO.test(last.text.trim()) && !TAKES_IT_BACK.test(last.text)) return ahead(state.question + 1);
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };

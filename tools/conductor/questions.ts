@@ -450,6 +450,16 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
 /** A capital that only starts the sentence, lowered ("Invoices" → "invoices"; "PDF" stays). */
 export const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 
+/**
+ * A segment title as the participant may hear it ("How they book today" → "how you book today",
+ * "Role & context" → "role and context"), or null when it still reads as written for the team.
+ */
+export function titleForParticipant(title: string): string | null {
+  const t = toWords(parse(title.replace(/\s&\s/g, ' and ')).flatMap((s) => s.tokens));
+  const converted = lowerFirst(render(secondPerson(stripEnd(t), false)).trim());
+  return converted && !interviewerDirected(converted) && !/[[\]():;/]|\bg-\d/i.test(converted) ? converted : null;
+}
+
 function genericTalk(title: string): string {
   const t = toWords(parse(title).flatMap((s) => s.tokens));
   const converted = render(secondPerson(stripEnd(t), false)).trim();
