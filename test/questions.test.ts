@@ -177,6 +177,9 @@ describe("instructions as discussion guides write them: shorthand, lists, asides
       '1. Ask how they book today. 2. Find out who books for the family. 3. Explore whether late-cancellation fees have ever put them off booking.',
       ['How do you book today?', 'Who books for the family?', 'Have late-cancellation fees ever put you off booking?'],
     ],
+    ["Ask whether they've had a payroll error in the last year. [If they've never had one, ask about off-cycle payments instead.]", ['Have you had a payroll error in the last year?']],
+    ['Ask how they decide what to read next — recs from friends, the librarian?', ['How do you decide what to read next — recommendations from friends, the librarian?']],
+    ['Ask how they book appts today. If they mention the receptionist, ask how that felt.', ['How do you book appointments today?']],
     // A plural at the start is someone else: the participant's own customers.
     ['Customers finding out — worries? Any pushback from debtors?', ['Customers finding out — worries?', 'Any pushback from debtors?']],
   ];
@@ -793,6 +796,8 @@ describe('an eighth walkthrough: studies the team wrote as discussion guides', (
   it('hears a refusal with a tag after it, and the end of a task said haltingly', () => {
     expect(heardAs("I'd rather not talk about mistakes, to be honest.")).toBe('skip');
     expect(heardAs("I'd rather not go into that, if you don't mind.")).toBe('skip');
+    for (const lost of ['What mean "recs"?', 'What does recs mean?', 'What is "off-cycle"?']) expect(heardAs(lost), lost).toBe('puzzled');
+    expect(heardAs('What does it cost?')).toBe('question');
     for (const done of ['I can not do this', 'I cannot do this.', 'Done I think?']) expect(endsTask(done), done).toBe(true);
     expect(heardAs('I use the app. How long is this going to take? I only have a few minutes.')).toBe('question');
     expect(acknowledgement('I use the app. How long is this going to take? I only have a few minutes.', { partsLeft: 3 })).toContain('There are 3 short parts left.');

@@ -491,6 +491,8 @@ const ASK_COLON = /^\s*(?:then\s+)?ask\s*:\s*/i;
 
 /** "We want to understand their role before diving in.": the aim of the part, asked only when nothing else is. */
 const AIM = /^(?:so,?\s+)?(?:we|i)\s+(?:(?:really\s+)?want|'d like|would like|need|hope)\s+to\s+(?:know|understand|learn|hear)\b/i;
+/** "If they mention the receptionist, probe on …": a branch the interviewer takes or not; asked only when nothing else is. */
+const BRANCH = /^(?:if|when|unless)\b[^,:]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|dig|explore|follow up|find out)\b/i;
 /** "We've heard from other patients that reminders come too late.": what "Does that match …?" refers to. */
 const HEARD = /^(?:we've|we have|we|i've|i have)\s+heard\s+(?:from\s+[^,]+?\s+)?that\s+(.+?)[.!]?$/i;
 
@@ -517,7 +519,7 @@ function talkQuestions(instruction: string): string[] {
         continue;
       }
       const asked = talkSentence(words);
-      if (AIM.test(s.text.trim())) aims.push(...asked);
+      if (AIM.test(s.text.trim()) || BRANCH.test(s.text.trim())) aims.push(...asked);
       else if (heard && /^(?:does|is|was|did|has)\s+(?:that|this)\b/i.test(asked[0] ?? '')) out.push(`We've heard that ${heard}. ${asked[0]}`, ...asked.slice(1));
       else out.push(...asked);
       if (asked.length) heard = null;
@@ -542,7 +544,7 @@ function observeQuestions(instruction: string): string[] {
 const MAX_QUESTION = 300;
 
 /** Shorthand of discussion guides, spelled out before parsing ("w/" would read as "w /"). */
-const SHORTHAND: Array<[RegExp, string]> = [
+const SHORTHAND: Array<[RegExp, string | ((m: string) => string)]> = [
   [/\bw\/o\b/gi, 'without'],
   [/\bw\/(?=\s|\w)/gi, 'with '],
   [/\besp\.(?=\s)/gi, 'especially'],
@@ -552,6 +554,13 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bre:\s*/gi, 'about '],
   [/,?\s*\betc\.?(?=[\s,.;:)]|$)/gi, ''],
   [/\bmgmt\b/gi, 'management'],
+  [/\brecs\b/gi, 'recommendations'],
+  [/\bappts?\b/gi, (m: string) => (m.endsWith('s') ? 'appointments' : 'appointment')],
+  [/\bacct\b/gi, 'account'],
+  [/\bmgr\b/gi, 'manager'],
+  [/\bdept\b/gi, 'department'],
+  [/\bhrs\b/gi, 'hours'],
+  [/\bmins\b/gi, 'minutes'],
   [/\bthru\b/gi, 'through'],
   [/\btil\b/gi, 'until'],
   [/\s&\s/g, ' and '],
@@ -564,10 +573,14 @@ const SHORTHAND: Array<[RegExp, string]> = [
  */
 function readable(instruction: string): string {
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
-  let text = instruction.replace(/\s*\(((?:if|when|unless)\b[^()]*)\)/gi, ', $1,').replace(/\s*\([^()]*\)/g, '');
+  let text = instruction
+    .replace(/\s*\(((?:if|when|unless)\b[^()]*)\)/gi, ', $1,')
+    .replace(/\s*\([^()]*\)/g, '')
+    // Square brackets hold notes and branches for the interviewer ("[If they've never had one, ask about …]").
+    .replace(/\s*\[[^[\]]*\]/g, '');
   // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
   text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
-  for (const [re, by] of SHORTHAND) text = text.replace(re, by);
+  for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
   return text
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
     .replace(/(^|\n)\s*(?:\d{1,2}\.|[-•*])\s+/g, '$1. ')
