@@ -809,6 +809,12 @@ describe('an eighth walkthrough: studies the team wrote as discussion guides', (
     expect(acknowledgement('Could it import tips straight from the till system?', { asked: 'If you could change one thing about the payroll app, what would it be?' })).toBeNull();
   });
 
+  it('names a label the participant quotes as they quoted it, never a piece of it', () => {
+    expect(notesHeard(['I write the name in search.', 'I see "Place hold", I click. It say 12 weeks, this is for me or for all?'])).toBe('Thank you for your notes about "Place hold". ');
+    expect(followUp('I clicked "Place hold".', 0, '')).toBe('You mentioned "Place hold". What happened next?');
+    expect(followUp('It said "Your payment is being processed and will arrive soon."', 0, '')).not.toMatch(/your payment/i);
+  });
+
   it('names no figure or abbreviation back as if it needed explaining', () => {
     for (const answer of ['About 140 people.', 'The CFO.']) expect(followUp(answer, 0, ''), answer).not.toMatch(/What do you mean by/);
   });

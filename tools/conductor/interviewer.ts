@@ -129,9 +129,14 @@ const isVerb = (word: string) => /ed$/i.test(word) && parse(`I ${word.toLowerCas
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
 function mentionOf(answer: string, used: string): string | null {
   if (ONLY_VAGUE.test(answer.trim())) return null;
+  // A label the participant quotes ("I see "Place hold"") is named as they quoted it.
+  const label = /["“]([A-Za-z][^"”]{1,40})["”]/.exec(answer)?.[1]?.trim();
+  if (label && label.split(/\s+/).length <= 4 && !/[.!?]$/.test(label) && !used.toLowerCase().includes(label.toLowerCase())) return `"${label}"`;
   for (const found of mentionsOf(answer)) {
     // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
     const np = found.replace(/[.]+$/, '');
+    // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
+    if ([...answer.matchAll(/["“]([^"”]{2,60})["”]/g)].some(([, label]) => label.toLowerCase().includes(np.toLowerCase()) && label.trim().toLowerCase() !== np.toLowerCase())) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
     // "Pasted it back in." / "Uploaded a PDF": a particle or a verb the tagger took for a thing.
     if (/\b(?:in|on|out|up|off|back|over|away|down)$/i.test(np) || isVerb(np.split(/\s+/)[0])) continue;
