@@ -42,23 +42,17 @@ describe('labels for headlines and questions', () => {
 });
 
 describe('wording quality on labels never tuned on', () => {
-  it('headlines of evidence cards carry what the moment is about', () => {
-    const tuning = scoreHeadlines(HEADLINE_SETS.tuning);
-    const heldout = scoreHeadlines(HEADLINE_SETS.heldout);
-    report('headlines, tuning set', tuning);
-    report('headlines, held-out set', heldout);
-    expect(heldout.recall).toBeGreaterThanOrEqual(floors.headlines.recall);
-    expect(heldout.precision).toBeGreaterThanOrEqual(floors.headlines.precision);
-    expect(heldout.form).toBeGreaterThanOrEqual(floors.headlines.form);
-  });
-
-  it('questions the built-in conductor asks cover what the guide asks for, in words fit for the participant', () => {
-    const tuning = scoreQuestions(QUESTION_SETS.tuning);
-    const heldout = scoreQuestions(QUESTION_SETS.heldout);
-    report('questions, tuning set', tuning);
-    report('questions, held-out set', heldout);
-    expect(heldout.recall).toBeGreaterThanOrEqual(floors.questions.recall);
-    expect(heldout.precision).toBeGreaterThanOrEqual(floors.questions.precision);
-    expect(heldout.form).toBeGreaterThanOrEqual(floors.questions.form);
+  const kinds = [
+    ['headlines', 'headlines of evidence cards carry what the moment is about', scoreHeadlines, HEADLINE_SETS],
+    ['questions', 'questions the built-in conductor asks cover what the guide asks for, in words fit for the participant', scoreQuestions, QUESTION_SETS],
+  ] as const;
+  it.each(kinds)('%s: %s', (kind, _what, scoreOf, sets) => {
+    const tuning = scoreOf(sets.tuning);
+    const heldout = scoreOf(sets.heldout);
+    report(`${kind}, tuning set`, tuning);
+    report(`${kind}, held-out set`, heldout);
+    expect(heldout.recall).toBeGreaterThanOrEqual(floors[kind].recall);
+    expect(heldout.precision).toBeGreaterThanOrEqual(floors[kind].precision);
+    expect(heldout.form).toBeGreaterThanOrEqual(floors[kind].form);
   });
 });
