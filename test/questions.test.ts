@@ -180,6 +180,14 @@ describe("instructions as discussion guides write them: shorthand, lists, asides
     ["Ask whether they've had a payroll error in the last year. [If they've never had one, ask about off-cycle payments instead.]", ['Have you had a payroll error in the last year?']],
     ['Ask how they decide what to read next — recs from friends, the librarian?', ['How do you decide what to read next — recommendations from friends, the librarian?']],
     ['Ask how they book appts today. If they mention the receptionist, ask how that felt.', ['How do you book appointments today?']],
+    // From a ninth walkthrough: a paragraph break, a hyphenated topic, contractions, "if not, why not".
+    ['Context: most customers never open the Rates screen.\n\nUnderstand whether the participant knows which tariff they\'re on.', ["Do you know which tariff you're on?"]],
+    ['Understand whether the participant talks to an academic advisor before registering, and if not, why not.', ['Do you talk to an academic advisor before registering, and if not, why not?']],
+    ['Last no-show — what happened, what they did with the table.', ['Could you tell me about your last no-show: what happened and what you did with the table?']],
+    ["Ask them what year and programme they're in.", ['What year and programme are you in?']],
+    ["1. Ask what, if anything, they'd change about the app.", ['What, if anything, would you change about the app?']],
+    ["Find out how long they've worked there.", ['How long have you worked there?']],
+    ["We're especially interested in: who else touches the book, paper vs screen.", ['Could you tell me about your experience?']],
     // A plural at the start is someone else: the participant's own customers.
     ['Customers finding out — worries? Any pushback from debtors?', ['Customers finding out — worries?', 'Any pushback from debtors?']],
   ];
@@ -205,6 +213,10 @@ describe("instructions as discussion guides write them: shorthand, lists, asides
     );
     expect(observe("Ask the participant to find the clinic's opening hours and add them to their calendar. Time on task.")).toEqual(asked("find the clinic's opening hours and add those to your calendar"));
     expect(observe('Observe: they cancel the appointment they just booked. Note if they find the fee warning.')).toEqual(asked('cancel the appointment you just booked'));
+    expect(observe("Task: schedule the dishwasher to run in tonight's cheapest window using Shift. Watch for confusion at the 'flex window' step. Stop after 3 min.")).toEqual(
+      asked("schedule the dishwasher to run in tonight's cheapest window using Shift"),
+    );
+    expect(observe('Ask them to build a timetable with 4 courses and no clashes, incl. one lab. Observe silently.')).toEqual(asked('build a timetable with 4 courses and no clashes, including one lab'));
   });
 });
 

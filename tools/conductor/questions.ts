@@ -152,7 +152,8 @@ function whPhraseLength(t: W[]): number {
   // "how many people they pay": the counted noun belongs to the wh-phrase.
   if (wh === 'how' && /^(?:many|much)$/i.test(t[n - 1]?.text ?? '')) while (t[n] && t[n].pos === 'NOUN') n++;
   if (wh === 'what' || wh === 'which' || wh === 'whose') {
-    while (t[n] && (t[n].pos === 'NOUN' || t[n].pos === 'ADJ') && !isPerson(t[n])) n++;
+    // "what year and programme": nouns joined by "and"/"or" are one wh-phrase.
+    while (t[n] && (t[n].pos === 'NOUN' || t[n].pos === 'ADJ' || (n > 1 && /^(?:and|or)$/i.test(t[n].text) && t[n + 1]?.pos === 'NOUN')) && !isPerson(t[n])) n++;
     if (n > 1 && t[n] && lower(t[n].text) === 'of') {
       let m = n + 1;
       while (t[m] && (t[m].pos === 'NOUN' || t[m].pos === 'ADJ')) m++;
@@ -171,6 +172,12 @@ function subjectLength(t: W[]): number {
   if (t[0] && SUBJECT_PRONOUN.has(lower(t[0].text)) && t[1] && (t[1].pos === 'NOUN' || t[1].pos === 'ADJ') && !ADVERBISH.has(lower(t[1].text))) {
     t[1] = { ...t[1], pos: 'VERB' };
     return 1;
+  }
+  // "the participant talks/NOUN to an advisor": after a reference to the participant comes their verb.
+  const person = personAt(t, 0);
+  if (person.length && !person.possessive && t[person.length] && /^(?:NOUN|ADJ)$/.test(t[person.length].pos) && /s$/i.test(t[person.length].text)) {
+    t[person.length] = { ...t[person.length], pos: 'VERB' };
+    return person.length;
   }
   let n = 0;
   const nominal = (x: W | undefined) => !!x && (['PRON', 'DET', 'NOUN', 'PROPN', 'ADJ', 'NUM', 'PART'].includes(x.pos) || (x.text === '-' && x.space === '')) && lower(x.text) !== 'to';
@@ -217,7 +224,8 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
   let tail: W[];
   if (verb.pos === 'AUX') {
     const expanded = EXPAND[lower(verb.text)];
-    const aux = expanded ? { ...verb, text: expanded } : verb;
+    // "they'd" → "would": the contraction had no space before it, the word does.
+    const aux = expanded ? { ...verb, text: expanded, space: ' ' } : verb;
     front.push(toYou ? agree(aux) : aux);
     if (after[0] && /^n't$/i.test(after[0].text)) front.push(after.shift()!);
     tail = [...adverbs, ...after];
@@ -284,6 +292,15 @@ function questionsFromBody(body: W[], lead: 'ask' | 'learn'): string[] {
   };
   for (const part of splitParts(body)) {
     const head = lower(part[0].text);
+    // "…, and if not, why not": the condition stays with its "why not".
+    if (head === 'if' && /^not$/i.test(part[1]?.text ?? '') && whClauses.length) {
+      whClauses[whClauses.length - 1] += ', and if not';
+      continue;
+    }
+    if (/^why not$/i.test(render(stripEnd(part))) && /, and if not$/.test(whClauses.at(-1) ?? '')) {
+      whClauses[whClauses.length - 1] += ', why not';
+      continue;
+    }
     if (WH.has(head) || YESNO.has(head)) {
       // The parenthesis is set aside while the clause is inverted, then put back after its wh-word.
       const aside = part[1]?.text === ',' && lower(part[2]?.text ?? '') === 'if' && part[4]?.text === ',' ? part.slice(1, 5) : null;
@@ -317,14 +334,16 @@ function couldYou(t: W[]): string | null {
   return `Could you ${render([{ ...verb, text: lower(verb.lemma) }, ...rest])}?`;
 }
 
-const toWords = (tokens: Token[]): W[] => tokens.map((t) => ({ text: t.text, pos: t.pos, lemma: lower(t.lemma), negated: t.negated, space: t.space }));
+// A paragraph break is a token of its own ("\n\n"): it would stand where an instruction's first word is looked for.
+const toWords = (tokens: Token[]): W[] => tokens.filter((t) => t.pos !== 'SPACE').map((t) => ({ text: t.text, pos: t.pos, lemma: lower(t.lemma), negated: t.negated, space: t.space }));
 
 /**
  * A guide's shorthand "Last bike bought — where, how much, how they knew it wasn't stolen":
  * a topic, a dash, then what to ask about it, as one question.
  */
 function dashTopic(t: W[]): string[] | null {
-  const dash = t.findIndex((x) => /^(?:—|–|-|:)$/.test(x.text));
+  // A hyphen inside a word ("no-show") is no dash.
+  const dash = t.findIndex((x) => /^(?:—|–|:)$/.test(x.text) || (x.text === '-' && x.space !== ''));
   if (dash < 1 || !WH.has(lower(t[dash + 1]?.text ?? ''))) return null;
   const topic = secondPerson(t.slice(0, dash), true);
   if (/^(?:last|first|current|previous|next|recent)$/i.test(topic[0].text)) topic.splice(0, 1, w('your', 'PRON'), { ...topic[0], text: lowerFirst(topic[0].text), space: ' ' });
@@ -388,14 +407,15 @@ function talkSentence(sentence: W[]): string[] {
   if (TO_PARTICIPANT.has(t[0].lemma) && !t.some((x, k) => personAt(t, k).length > 0)) {
     return [`Could you ${render([{ ...t[0], text: lower(t[0].text) }, ...t.slice(1)])}?`];
   }
-  return t[0].pos === 'VERB' ? [] : (dashTopic(t) ?? []);
+  // A fragment ("Last no-show — what happened, …") has a topic, not an imperative or a subject, before its dash.
+  return (t[0].pos === 'VERB' && !ADVERBISH.has(lead)) || t[0].pos === 'PRON' ? [] : (dashTopic(t) ?? []);
 }
 
 const THINKING_ALOUD = /,?\s*(?:while\s+|and\s+)?(?:thinking|think|talking|talk)\s+(?:aloud|out loud)(?:\s+as\s+(?:they|you)\s+go)?/gi;
 const AS_USUAL = /,?\s*as\s+(?:they|you|the participant)\s+(?:normally|usually)\s+(?:would|do|does)\b/gi;
 
 /** Coaching for the interviewer that an observe instruction may start with. */
-const COACHING = new Set(['observe', 'note', 'notice', 'look', 'listen', 'record', 'log', 'capture', 'track', 'avoid', 'stay', 'keep', 'remain', 'prefer', 'remember', 'focus', 'mark', 'wait', 'help', 'intervene', 'nudge', 'probe', 'follow', 'skip', 'make', 'ensure', 'be', 'do', 'never', 'take', 'count', 'time', 'ask', 'let', 'allow', 'resist']);
+const COACHING = new Set(['observe', 'stop', 'end', 'note', 'notice', 'look', 'listen', 'record', 'log', 'capture', 'track', 'avoid', 'stay', 'keep', 'remain', 'prefer', 'remember', 'focus', 'mark', 'wait', 'help', 'intervene', 'nudge', 'probe', 'follow', 'skip', 'make', 'ensure', 'be', 'do', 'never', 'take', 'count', 'time', 'ask', 'let', 'allow', 'resist']);
 
 /**
  * After "Have them", "Watch them" the next word is a verb in its bare form, whatever the small
@@ -414,6 +434,8 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   if (/^(?:task|scenario|activity|exercise|observe|watch)$/i.test(t[0]?.text ?? '') && t[1]?.text === ':') t = t.slice(2);
   // "Observe: they cancel the appointment": the participant does the task.
   if (personAt(t, 0).length === 1 && !personAt(t, 0).possessive && t[1] && /^(?:VERB|NOUN|ADJ)$/.test(t[1].pos)) t = [w('have', 'AUX'), ...t];
+  // After a label the task starts on its verb, whatever the tagger says ("Task: schedule/NOUN the dishwasher").
+  else if (t !== sentence && t.length < sentence.length && /^(?:task|scenario|activity|exercise|observe|watch)$/i.test(sentence.find((x) => x.pos !== 'PUNCT')?.text ?? '')) t = bareVerbFirst(t);
   // "Don't help unless stuck" is guidance; a "no" inside the task ("set 'no substitution'") is not.
   if (!t.length || /^(?:never|no|not)$/i.test(t[0].text) || (/^do$/i.test(t[0].text) && /^(?:n't|not)$/i.test(t[1]?.text ?? ''))) return null;
   const lead = t[0].lemma;
@@ -554,6 +576,7 @@ const SHORTHAND: Array<[RegExp, string | ((m: string) => string)]> = [
   [/\bre:\s*/gi, 'about '],
   [/,?\s*\betc\.?(?=[\s,.;:)]|$)/gi, ''],
   [/\bmgmt\b/gi, 'management'],
+  [/\bincl\.?(?=\s)/gi, 'including'],
   [/\brecs\b/gi, 'recommendations'],
   [/\bappts?\b/gi, (m: string) => (m.endsWith('s') ? 'appointments' : 'appointment')],
   [/\bacct\b/gi, 'account'],
