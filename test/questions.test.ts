@@ -5,7 +5,7 @@ import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -837,6 +837,21 @@ describe('an eighth walkthrough: studies the team wrote as discussion guides', (
     expect(asked[1]).toContain('This part is about how you book today.');
     const coded: Segment = { id: 'c', mode: 'talk', title: 'Booking (g-2)', instruction: 'Ask how they book appointments today.' };
     expect((await talkThrough(coded, ['What?']))[1]).not.toContain('This part is about');
+  });
+});
+
+describe('a ninth walkthrough: stopping, privacy and "I said that" in other words', () => {
+  it('lets a participant go however they ask, and not for a stop in a story', () => {
+    for (const stop of ['Please stop the interview.', "I'd like to end the interview.", "I don't want to continue.", "I'm not comfortable continuing with this.", "That's enough for today.", "No, I said I'm done for today. I don't want to do tasks."])
+      expect(heardAs(stop), stop).toBe('stop');
+    for (const story of ["I don't want to continue paying for two tools.", "That's enough to pay the rent.", 'We stop the interview process at step 3.']) expect(heardAs(story), story).toBeNull();
+  });
+
+  it('says who reads the answers to a worry about a manager, hears "I said that" and "Can we move on?"', () => {
+    for (const worry of ['Before we start — is my manager going to see this?', 'Is this going to get back to the owner?']) expect(acknowledgement(worry), worry).toBe(ONLY_THE_TEAM);
+    for (const already of ['Four years, 250 — I mentioned that.', 'I say already', 'Said that.']) expect(heardAs(already), already).toBe('already');
+    expect(heardAs('Can we move on?')).toBe('skip');
+    expect(followUp('No questions, thanks.', 0, '')).not.toMatch(/thanks/i);
   });
 });
 

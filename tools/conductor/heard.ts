@@ -44,11 +44,17 @@ const ASKS_WHO = /\b(?:who are you|who is this|who (?:made|built|wrote) (?:you|t
 /** "What is this for?", "Why are you asking?" */
 const ASKS_WHY =
   /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know)\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
+/** "Is my manager going to see this?": who else could read it. */
+const ASKS_WHO_SEES =
+  /\b(?:(?:is|will|would|can|could|does|do) (?:my|the|our) (?:manager|boss|employer|owner|company|school|teacher|landlord|supervisor|work|university|college)s? (?:be able to |going to |gonna |ever )?(?:see|read|know|find out|hear|get)|(?:is|will|does) (?:this|it|any of this) (?:going to |gonna )?(?:get back to|be shared with|go to) (?:my|the|our))\b/i;
 /** "Does anyone read these?" */
 const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read(?: (?:this|these|it|them|(?:my|the|our) answers|what i (?:write|say|type))\b|\s*\?)|are you (?:even |actually |really )?(?:reading|listening))\b/i;
 /** "Can I go now?", "I have to go": leaving, not going somewhere or stopping something ("I have to go through the invoices", "I want to stop paying for two tools"). */
 const WANTS_TO_STOP =
   /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))(?=\s*(?:now|soon|sorry|please|quickly|here|already|in a (?:minute|sec(?:ond)?|moment)|(?:,|\.|!|\?|$)))|^(?:i think )?(?:stop|enough|i'?m done|im done|i am done)(?: now)?[.!]*$|\b(?:good ?)?bye[.!]*$/i;
+/** "Please stop the interview.", "I don't want to continue.", "That's enough for today.": ending the interview in other words. */
+const ENDS_INTERVIEW =
+  /\b(?:(?:stop|end|finish) (?:the|this) (?:interview|survey|chat|conversation)|i(?:'d| would) like to (?:end|stop|finish)(?: (?:the|this) (?:interview|survey|chat|conversation)| it)?|i (?:don'?t|do not) want to (?:continue|go on|carry on|do (?:this|any more|anymore|more|tasks|the tasks?))|(?:i'?m|i am) not comfortable (?:continuing|going on)(?: with (?:this|it|the interview))?|(?:i'?m|i am|im) done for (?:today|now)|let'?s (?:stop|end) (?:here|now|there|this))(?=\s*(?:now|today|please|sorry|thanks|thank you)?\s*(?:[,.!?]|$))|^(?:ok(?:ay)?,?\s*)?(?:that'?s|that is) enough(?: for (?:today|now|me))?[.!]*$/i;
 /** Said alone, about the interview ("I'm short on time."); inside a long answer it is about the product. */
 const HAS_NO_TIME = /\b(?:(?:don'?t|do not) have (?:the )?time for this|short on time)\b/i;
 /** "Can you see my screen?", "Are you recording this?" */
@@ -59,9 +65,9 @@ const ASKS_HOW_LONG =
   /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b[^.!?]*\?/i;
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
-  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
+  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
-const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said)\b|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
+const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said|(?:also |already )?said (?:that|it|so|this)|also said|i say (?:it )?already)\b|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier)?[.!]*$|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 /** "Oh, you mean paying the bill?" */
 const GUESSES = /^(?:oh,?\s*|so,?\s*|ah,?\s*)?(?:you mean|do you mean)\b.{2,80}\?+$/i;
 /** "Sorry for my English." */
@@ -72,6 +78,7 @@ export const NOTED = 'Noted for the team.';
 export const WHO_WE_ARE = 'These questions are asked automatically, not by a person. The team reads every answer.';
 export const WHY_WE_ASK = 'This short interview helps the team that makes the product understand how people use it, and the team reads every answer.';
 export const WHO_READS = 'Yes, the team that makes the product reads every answer.';
+export const ONLY_THE_TEAM = 'Only the team that makes the product reads your answers, and you can skip any question you would rather not answer.';
 export const FREE_TO_GO = 'You can stop at any time with "End interview".';
 export const STOPPING = 'Of course, we can stop here. Thank you for your time: what you told us goes to the team.';
 export const SKIPPED = 'Of course, we can skip that.';
@@ -139,11 +146,11 @@ export const isForeignWord = (word: string) => FOREIGN_WORDS.has(word.toLowerCas
 export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
-const isMeta = (sentence: string) => ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
+const isMeta = (sentence: string) => ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
 export function heardAs(message: string): Heard {
   const text = plain(message);
-  if (WANTS_TO_STOP.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 8 && !/short on time (?:at|on|during|when|every|in)\b/i.test(text))) return 'stop';
+  if (WANTS_TO_STOP.test(text) || ENDS_INTERVIEW.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 8 && !/short on time (?:at|on|during|when|every|in)\b/i.test(text))) return 'stop';
   if (puzzled(text)) return 'puzzled';
   if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';
@@ -183,6 +190,7 @@ const partsLeftLine = (partsLeft?: number) => (partsLeft === undefined ? '' : `$
 
 /** The line for a question about the interview itself, or null. */
 function aboutTheInterview(text: string, { partsLeft, recorded }: Context): string | null {
+  if (ASKS_WHO_SEES.test(text)) return ONLY_THE_TEAM;
   if (ASKS_WHO.test(text)) return WHO_WE_ARE;
   if (ASKS_ABOUT_RECORDING.test(text)) return recorded ? RECORDED : NOT_RECORDED;
   if (ASKS_WHY.test(text)) return WHY_WE_ASK;

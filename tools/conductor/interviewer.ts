@@ -65,7 +65,7 @@ const declines = (answer: string) => {
 };
 const MORE = 'Could you say a bit more about that?';
 
-const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|ok|okay|sure|hmm|um|uh|well)$/i;
+const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|ok|okay|sure|hmm|um|uh|well|thanks|thank you|cheers)$/i;
 
 const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
 
