@@ -851,6 +851,10 @@ describe('a ninth walkthrough: stopping, privacy and "I said that" in other word
     for (const worry of ['Before we start — is my manager going to see this?', 'Is this going to get back to the owner?']) expect(acknowledgement(worry), worry).toBe(ONLY_THE_TEAM);
     for (const already of ['Four years, 250 — I mentioned that.', 'I say already', 'Said that.']) expect(heardAs(already), already).toBe('already');
     expect(heardAs('Can we move on?')).toBe('skip');
+    // A word of the question not understood is puzzlement, not a question to note for the team.
+    const asked = 'How many covers do you do on a typical Friday, and do you use storage heaters?';
+    for (const lost of ['What are covers?', 'What is storage heaters?']) expect(heardAs(lost, asked), lost).toBe('puzzled');
+    expect(heardAs('What is the price?', asked)).toBe('question');
     expect(followUp('No questions, thanks.', 0, '')).not.toMatch(/thanks/i);
   });
 });

@@ -148,10 +148,19 @@ export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' |
 /** The participant asks about the interview itself: who asks, why, who reads it. */
 const isMeta = (sentence: string) => ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
-export function heardAs(message: string): Heard {
+/** "What are covers?" after a question about covers: a word of the question was not understood. */
+const WHAT_IS = /^(?:sorry,?\s*)?what(?: is| are|'s| does| do)(?: a| an| the)? ["“']?([\p{L}' -]{3,40}?)["”']?(?: mean)?\s*\?+$/iu;
+const asksWhatItMeans = (text: string, asked?: string) => {
+  const term = WHAT_IS.exec(text)?.[1]?.trim().toLowerCase();
+  if (!term || /^(?:you|your|it|this|that|they|we|he|she|there|here|yours)$/.test(term)) return false;
+  return !!asked && new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(asked);
+};
+
+/** What a message is; `asked`, the question it answers, tells a word of it not understood ("What are covers?"). */
+export function heardAs(message: string, asked?: string): Heard {
   const text = plain(message);
   if (WANTS_TO_STOP.test(text) || ENDS_INTERVIEW.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 8 && !/short on time (?:at|on|during|when|every|in)\b/i.test(text))) return 'stop';
-  if (puzzled(text)) return 'puzzled';
+  if (puzzled(text) || asksWhatItMeans(text, asked)) return 'puzzled';
   if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';
   if (ALREADY.test(text) && words(text) < 10) return 'already';
@@ -209,7 +218,7 @@ export function acknowledgement(message: string, context: Context = {}): string 
   const once = (line: string) => (said.includes(line) ? null : line);
   const lines: Array<string | null> = [];
   if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
-  const kind = heardAs(message);
+  const kind = heardAs(message, context.asked);
   if (kind === 'stop') lines.push(STOPPING);
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID);

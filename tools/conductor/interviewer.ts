@@ -367,7 +367,7 @@ export const ruleInterviewer: Interviewer = {
     const asked = followUpsOf(state);
     const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
     const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text ?? questions[state.question] ?? '';
-    const heard = heardAs(last.text);
+    const heard = heardAs(last.text, lastAsked);
     // A question about the interview, or a guess at what was meant, is answered (engine.ts), then the question is asked again.
     if (heard === 'meta' || heard === 'guess') return { say: bare(lastAsked), state };
     // A grumble about the interview is heard (engine.ts) and the question asked again; a second one moves on.
