@@ -188,6 +188,14 @@ describe("instructions as discussion guides write them: shorthand, lists, asides
     ["1. Ask what, if anything, they'd change about the app.", ['What, if anything, would you change about the app?']],
     ["Find out how long they've worked there.", ['How long have you worked there?']],
     ["We're especially interested in: who else touches the book, paper vs screen.", ['Could you tell me about your experience?']],
+    // From a tenth walkthrough: labels, quoted requests, "If yes —", notes to listen for.
+    [
+      'Ask: "Tell me about the last time you claimed for a vet bill."\nProbe: what was the condition, did they pay upfront or did the vet claim direct?\nFollow-up: how long did the payout take, and how did that feel?',
+      ['Could you tell me about the last time you claimed for a vet bill?', 'What was the condition, did you pay upfront or did the vet claim direct?', 'How long did the payout take, and how did that feel?'],
+    ],
+    ['Follow-up: Any surprise charges? If yes — how did they find out?\nNB: don\'t quote prices ourselves.', ['Any surprise charges?']],
+    ['Ask: "Walk me through the last time you closed out a month." Let them talk. Listen for: duplicates, missing transactions.', ['Could you walk me through the last time you closed out a month?']],
+    ['Would you let it categorize transactions without review? Why / why not?', ['Would you let it categorize transactions without review?', 'Why or why not?']],
     // A plural at the start is someone else: the participant's own customers.
     ['Customers finding out — worries? Any pushback from debtors?', ['Customers finding out — worries?', 'Any pushback from debtors?']],
   ];
@@ -856,6 +864,22 @@ describe('a ninth walkthrough: stopping, privacy and "I said that" in other word
     for (const lost of ['What are covers?', 'What is storage heaters?']) expect(heardAs(lost, asked), lost).toBe('puzzled');
     expect(heardAs('What is the price?', asked)).toBe('question');
     expect(followUp('No questions, thanks.', 0, '')).not.toMatch(/thanks/i);
+  });
+});
+
+describe('a tenth walkthrough: leaving, finishing and not understanding, in more words', () => {
+  it('lets go, ends the task and hears puzzlement however it is put, and takes an answer that opens puzzled as an answer', () => {
+    for (const stop of ["I think I'd like to leave it there - the dog needs his walk", "That's enough for me today, thanks.", "I'm going to have to go. Sorry!"]) expect(heardAs(stop), stop).toBe('stop');
+    for (const done of ["Forget it, I'm not doing this.", 'Skip this.', "That's me done, I think.", 'I think that is it, I am finished with the import.']) expect(endsTask(done), done).toBe(true);
+    for (const step of ['I skip that step usually', 'Forget it, the search never works, I go via the menu.']) expect(endsTask(step), step).toBe(false);
+    for (const lost of ['Sorry, month-end is what?', "What's 'renewal' exactly?", "What counts as 'partly paid'?", 'What means without review?']) expect(heardAs(lost), lost).toBe('puzzled');
+    expect(heardAs('Sorry, which condition? Do you mean the last time I claimed? That was in August - Biscuit ate a sock and needed an endoscopy. The bill was about £1,400.')).not.toBe('puzzled');
+  });
+
+  it('after a skip, leaves out the questions that point back at the topic', async () => {
+    const claim: Segment = { id: 'c', mode: 'talk', title: 'Declined claims', instruction: 'Ask whether a claim was ever declined. Ask who they contacted about it. Ask what they would change about claiming.' };
+    const asked = await talkThrough(claim, ['No. Please can we move on.']);
+    expect(asked).toEqual(['Was a claim ever declined?', 'What would you change about claiming?']);
   });
 });
 

@@ -54,7 +54,7 @@ const WANTS_TO_STOP =
   /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))(?=\s*(?:now|soon|sorry|please|quickly|here|already|in a (?:minute|sec(?:ond)?|moment)|(?:,|\.|!|\?|$)))|^(?:i think )?(?:stop|enough|i'?m done|im done|i am done)(?: now)?[.!]*$|\b(?:good ?)?bye[.!]*$/i;
 /** "Please stop the interview.", "I don't want to continue.", "That's enough for today.": ending the interview in other words. */
 const ENDS_INTERVIEW =
-  /\b(?:(?:stop|end|finish) (?:the|this) (?:interview|survey|chat|conversation)|i(?:'d| would) like to (?:end|stop|finish)(?: (?:the|this) (?:interview|survey|chat|conversation)| it)?|i (?:don'?t|do not) want to (?:continue|go on|carry on|do (?:this|any more|anymore|more|tasks|the tasks?))|(?:i'?m|i am) not comfortable (?:continuing|going on)(?: with (?:this|it|the interview))?|(?:i'?m|i am|im) done for (?:today|now)|let'?s (?:stop|end) (?:here|now|there|this))(?=\s*(?:now|today|please|sorry|thanks|thank you)?\s*(?:[,.!?]|$))|^(?:ok(?:ay)?,?\s*)?(?:that'?s|that is) enough(?: for (?:today|now|me))?[.!]*$/i;
+  /\b(?:(?:stop|end|finish) (?:the|this) (?:interview|survey|chat|conversation)|i(?:'d| would) like to (?:end|stop|finish)(?: (?:the|this) (?:interview|survey|chat|conversation)| it)?|i (?:don'?t|do not) want to (?:continue|go on|carry on|do (?:this|any more|anymore|more|tasks|the tasks?))|(?:i'?m|i am) not comfortable (?:continuing|going on)(?: with (?:this|it|the interview))?|(?:i'?m|i am|im) done for (?:today|now)|let'?s (?:stop|end) (?:here|now|there|this)|(?:like|want) to (?:leave it|stop) (?:there|here)|call it a day|(?:i'?m|i am) going to have to (?:go|leave|stop))(?=\s*(?:now|today|please|sorry|thanks|thank you)?\s*(?:[,.!?—–-]|$))|^(?:ok(?:ay)?,?\s*)?(?:that'?s|that is) enough(?: for (?:today|now|me))*(?: today)?(?:,? thanks?(?: you)?)?[.!]*$/i;
 /** Said alone, about the interview ("I'm short on time."); inside a long answer it is about the product. */
 const HAS_NO_TIME = /\b(?:(?:don'?t|do not) have (?:the )?time for this|short on time)\b/i;
 /** "Can you see my screen?", "Are you recording this?" */
@@ -98,9 +98,9 @@ export const YOUR_CALL = `You only need to enter what you are comfortable sharin
 export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you say that in English, even in a few words?';
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
 const ENDS_TASK =
-  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|(?:can'?t|cannot|can not) do (?:it|this)|quit)(?: now| here| then| with (?:this|it|the task))?(?:,? i think)?(?:,? (?:thank you|thanks))?[.!?]*$/i;
+  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is|that'?s me) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|(?:can'?t|cannot|can not) do (?:it|this)|quit|not doing (?:it|this|the task)|skip(?:ping)? (?:this|it|the task))(?: now| here| then| with (?:this|it|the \w+))?(?:,? i think)?(?:,? (?:thank you|thanks))?[.!?]*$/i;
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
-const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i (?:can'?t|cannot|can not) do (?:it|this))\s*(?:[.!?,]|$)/i;
+const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i (?:can'?t|cannot|can not) do (?:it|this)|(?:i'?m|i am) not doing (?:it|this|the task))\s*(?:[.!?,]|$)/i;
 export function endsTask(message: string): boolean {
   const text = plain(message);
   const last = sentencesOf(text).at(-1) ?? '';
@@ -108,17 +108,19 @@ export function endsTask(message: string): boolean {
   return ENDS_TASK.test(text) || ENDS_TASK.test(last) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
 }
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
-export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|(?:can'?t|cannot|can not) do (?:it|this)|quit)\b/i.test(message);
+export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|(?:can'?t|cannot|can not) do (?:it|this)|quit|not doing (?:it|this|the task)|forget it)\b/i.test(message);
 const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
 const CLARIFY =
-  /^(?:sorry,?\s*|um,?\s*)?(?:(?:what (?:do )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again))\b.*|what mean\b.*|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
+  /^(?:sorry,?\s*|um,?\s*)?(?:(?:what (?:do )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again))\b.*|what means?\b.*|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
 const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+)?\?+$/i;
 /** The message, or its first sentence, says the question was not understood. */
 export function puzzled(message: string): boolean {
-  const first = sentencesOf(message)[0] ?? '';
+  const [first = '', ...rest] = sentencesOf(message);
+  // "Sorry, which condition? The sock one, the endoscopy was £1,400…" goes on to answer: it is an answer.
+  if (words(rest.join(' ')) >= 15) return CLARIFY.test(message.trim());
   return [message.trim(), first].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
 }
 

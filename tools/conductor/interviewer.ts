@@ -386,7 +386,13 @@ export const ruleInterviewer: Interviewer = {
       return { say: `${UNCLEAR}${about}${again}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.
-    if (heard === 'skip' || heard === 'already' || heard === 'stop') return ahead(state.question + 1);
+    // After a skip, questions that point back at the topic left ("Who did you contact about it?") go too.
+    if (heard === 'skip') {
+      let next = state.question + 1;
+      while (next < questions.length && /\b(?:it|that|this|then|there|those|them)\b/i.test(questions[next])) next++;
+      return ahead(next);
+    }
+    if (heard === 'already' || heard === 'stop') return ahead(state.question + 1);
     if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {

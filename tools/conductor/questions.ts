@@ -497,11 +497,15 @@ function genericObserve(title: string): string {
 /** Quoted questions ("…?") in an instruction, in order, and the text around them. */
 function quotedParts(text: string): Array<{ quote: string } | { text: string }> {
   const out: Array<{ quote: string } | { text: string }> = [];
-  const re = /["“]([^"”]{2,400}?[?])\s*["”]/g;
+  // A quoted question, or after "Ask:" a quoted request to the participant ("Tell me about the last time you claimed.").
+  const re = /(\b(?:ask|say)\s*:\s*)?["“]([^"”]{2,400}?)([?.!]?)\s*["”]/gi;
   let at = 0;
   for (const m of text.matchAll(re)) {
+    const [, asked, said, end] = m;
+    const request = asked && end !== '?' && TO_PARTICIPANT.has(lower(said.split(/\s+/)[0] ?? ''));
+    if (end !== '?' && !request) continue;
     out.push({ text: text.slice(at, m.index) });
-    out.push({ quote: m[1].trim() });
+    out.push({ quote: request ? `Could you ${lowerFirst(said.trim())}?` : `${said.trim()}?` });
     at = m.index + m[0].length;
   }
   out.push({ text: text.slice(at) });
@@ -514,7 +518,7 @@ const ASK_COLON = /^\s*(?:then\s+)?ask\s*:\s*/i;
 /** "We want to understand their role before diving in.": the aim of the part, asked only when nothing else is. */
 const AIM = /^(?:so,?\s+)?(?:we|i)\s+(?:(?:really\s+)?want|'d like|would like|need|hope)\s+to\s+(?:know|understand|learn|hear)\b/i;
 /** "If they mention the receptionist, probe on …": a branch the interviewer takes or not; asked only when nothing else is. */
-const BRANCH = /^(?:if|when|unless)\b[^,:]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|dig|explore|follow up|find out)\b/i;
+const BRANCH = /^(?:if|when|unless)\b[^,:]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|dig|explore|follow up|find out)\b|^if (?:yes|no|so|not|they (?:do|did|have|are|say (?:yes|no)))\s*[,:—–-]/i;
 /** "We've heard from other patients that reminders come too late.": what "Does that match …?" refers to. */
 const HEARD = /^(?:we've|we have|we|i've|i have)\s+heard\s+(?:from\s+[^,]+?\s+)?that\s+(.+?)[.!]?$/i;
 
@@ -575,6 +579,7 @@ const SHORTHAND: Array<[RegExp, string | ((m: string) => string)]> = [
   [/\bb\/c\b/gi, 'because'],
   [/\bre:\s*/gi, 'about '],
   [/,?\s*\betc\.?(?=[\s,.;:)]|$)/gi, ''],
+  [/\bwhy\s*\/\s*why not\b/gi, 'why or why not'],
   [/\bmgmt\b/gi, 'management'],
   [/\bincl\.?(?=\s)/gi, 'including'],
   [/\brecs\b/gi, 'recommendations'],
@@ -601,6 +606,10 @@ function readable(instruction: string): string {
     .replace(/\s*\([^()]*\)/g, '')
     // Square brackets hold notes and branches for the interviewer ("[If they've never had one, ask about …]").
     .replace(/\s*\[[^[\]]*\]/g, '');
+  // "Probe:", "Follow-up:" label a question; "Listen for:", "NB:", "Note:" a note, which goes whole.
+  text = text
+    .replace(/(^|\n|[.?!]\s+)\s*(?:listen for|look for|watch for|nb|note|notes|context|timing)\s*:[^\n]*?(?=[.?!](?:\s|$)|\n|$)[.?!]?/gi, '$1')
+    .replace(/(^|\n|[.?!]\s+)\s*(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1');
   // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
   text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
   for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
