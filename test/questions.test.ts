@@ -225,6 +225,10 @@ describe("instructions as discussion guides write them: shorthand, lists, asides
       asked("schedule the dishwasher to run in tonight's cheapest window using Shift"),
     );
     expect(observe('Ask them to build a timetable with 4 courses and no clashes, incl. one lab. Observe silently.')).toEqual(asked('build a timetable with 4 courses and no clashes, including one lab'));
+    // What the participant needs for the task stays in its brackets; other brackets are the interviewer's.
+    expect(observe("Have them import the March statement (Downloads/chase_march.csv) into LedgerLift. Don't submit.")).toEqual(asked('import the March statement (Downloads/chase_march.csv) into LedgerLift'));
+    expect(observe("Have them send the guest the 'table ready' text (name: Priya).")).toEqual(asked("send the guest the 'table ready' text (name: Priya)"));
+    expect(observe('Have them book a spin class (they usually go on Tuesdays) for next week.')).toEqual(asked('book a spin class for next week'));
   });
 });
 

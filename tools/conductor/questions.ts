@@ -569,6 +569,11 @@ function observeQuestions(instruction: string): string[] {
 
 const MAX_QUESTION = 300;
 
+/** What in brackets the participant needs for a task: a path, a file, an address, a name or code to use. */
+const NEEDED = /\w[/\\]\w|\w\.(?:csv|pdf|xlsx?|txt|png|jpe?g|docx?|zip|ofx|qif)\b|@\w|\b(?:name|use|password|code|email|login|pin)\s*:/i;
+/** A placeholder word the parser reads as a name; KEPT + "a", "b", … stand for kept brackets in order. */
+const KEPT = 'Zqxkept';
+
 /** Shorthand of discussion guides, spelled out before parsing ("w/" would read as "w /"). */
 const SHORTHAND: Array<[RegExp, string | ((m: string) => string)]> = [
   [/\bw\/o\b/gi, 'without'],
@@ -599,11 +604,13 @@ const SHORTHAND: Array<[RegExp, string | ((m: string) => string)]> = [
  * An instruction as the parser should read it: brackets (context for the interviewer) out,
  * shorthand spelled out, and numbered or bulleted items as sentences of their own.
  */
-function readable(instruction: string): string {
+function readable(instruction: string, kept: string[]): string {
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
   let text = instruction
     .replace(/\s*\(((?:if|when|unless)\b[^()]*)\)/gi, ', $1,')
-    .replace(/\s*\([^()]*\)/g, '')
+    // A file, address or name the participant needs for the task stays ("(Downloads/march.csv)", "(name: Priya)"):
+    // held out of the parse as one placeholder word and put back in the question (see KEPT).
+    .replace(/\s*\(([^()]*)\)/g, (all, inside: string) => (!/^\s*(?:e\.g|i\.e)\b/i.test(inside) && NEEDED.test(inside) && kept.length < 26 ? ` ${KEPT}${String.fromCharCode(97 + kept.push(all.trim()) - 1)}` : ''))
     // Square brackets hold notes and branches for the interviewer ("[If they've never had one, ask about …]").
     .replace(/\s*\[[^[\]]*\]/g, '');
   // "Probe:", "Follow-up:" label a question; "Listen for:", "NB:", "Note:" a note, which goes whole.
@@ -622,7 +629,8 @@ function readable(instruction: string): string {
 
 /** The participant questions of a talk or observe segment, and whether they are the generic fallback. */
 export function questionPlan(segment: QuestionSource): QuestionPlan {
-  const instruction = readable((segment.instruction ?? '').slice(0, 4000));
+  const kept: string[] = [];
+  const instruction = readable((segment.instruction ?? '').slice(0, 4000), kept);
   let questions: string[] = [];
   try {
     questions = segment.mode === 'observe' ? observeQuestions(instruction) : talkQuestions(instruction);
@@ -631,7 +639,7 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   }
   const seen = new Set<string>();
   questions = questions
-    .map((q) => q.replace(/\s+/g, ' ').trim().replace(/[\s.,;:]+\?$/, '?'))
+    .map((q) => q.replace(new RegExp(`${KEPT}([a-z])`, 'g'), (_, i: string) => kept[i.charCodeAt(0) - 97] ?? '').replace(/\s+/g, ' ').trim().replace(/[\s.,;:]+\?$/, '?'))
     .filter((q) => q.length > 3 && q.length <= MAX_QUESTION && !interviewerDirected(q) && !seen.has(lower(q)) && seen.add(lower(q)));
   if (questions.length) return { questions, generic: false };
   const title = segment.title?.trim() || 'this part';
