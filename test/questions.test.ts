@@ -130,7 +130,7 @@ describe('questions from instructions', () => {
     ];
     for (const instruction of odd) {
       const plan = questionPlan({ mode: 'talk', title: 'Paying invoices', instruction });
-      expect(plan).toEqual({ questions: ['Could you tell me about paying invoices?'], generic: true });
+      expect(plan).toEqual({ questions: ['Could you tell me about paying invoices?'], generic: true, branches: [] });
       const seen = questionPlan({ mode: 'observe', title: 'Paying invoices', instruction });
       expect(seen.generic).toBe(true);
       expect(seen.questions[0]).toMatch(/^For this part, "Paying invoices", could you .* thinking aloud as you go\?$/);
@@ -878,6 +878,22 @@ describe('a tenth walkthrough: leaving, finishing and not understanding, in more
     for (const step of ['I skip that step usually', 'Forget it, the search never works, I go via the menu.']) expect(endsTask(step), step).toBe(false);
     for (const lost of ['Sorry, month-end is what?', "What's 'renewal' exactly?", "What counts as 'partly paid'?", 'What means without review?']) expect(heardAs(lost), lost).toBe('puzzled');
     expect(heardAs('Sorry, which condition? Do you mean the last time I claimed? That was in August - Biscuit ate a sock and needed an endoscopy. The bill was about £1,400.')).not.toBe('puzzled');
+  });
+
+  it('follows the guide\'s branches: asks "If they say yes, ask …" after a yes, and not after a no', async () => {
+    const overbook: Segment = { id: 'o', mode: 'talk', title: 'Overbooking', instruction: 'Ask: "Do you ever overbook on purpose?" If they say yes, ask how they decide by how much. Ask what happens when everyone shows up.' };
+    expect((await talkThrough(overbook, ['Yes, about 10% on Fridays.', 'We look at last year.'])).slice(0, 3)).toEqual([
+      'Do you ever overbook on purpose?',
+      'How do you decide by how much?',
+      'What happens when everyone shows up?',
+    ]);
+    expect(await talkThrough(overbook, ['No, never, the owner would kill me.', 'She decides the covers, not me.', 'Chaos.'])).not.toContain('How do you decide by how much?');
+    const charges: Segment = { id: 'c', mode: 'talk', title: 'Charges', instruction: 'Follow-up: Any surprise charges? If yes — how did they find out? If they mention the unlock fee, ask whether they knew about it before.' };
+    expect(questionPlan({ mode: 'talk', title: 'Charges', instruction: charges.instruction }).branches).toEqual([
+      { after: 0, when: 'yes', words: [], question: 'How did you find out?' },
+      { after: 0, when: 'mentions', words: ['unlock', 'fee'], question: 'Did you know about it before?' },
+    ]);
+    expect((await talkThrough(charges, ['Yeah, a $1 unlock fee I never saw coming.']))[1]).toBe('How did you find out?');
   });
 
   it('after a skip, leaves out the questions that point back at the topic', async () => {

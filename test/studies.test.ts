@@ -158,17 +158,20 @@ describe('what participants will hear', () => {
         { id: 'coach', mode: 'talk', title: 'Your billing setup', instruction: 'Stay neutral. Do not lead the participant.' },
         { id: 'quiet', mode: 'observe', title: 'Try it', instruction: 'Note hesitations and errors.' },
         { id: 'bare', mode: 'talk', title: 'What would make it worth it' },
+        { id: 'branch', mode: 'talk', title: 'Overbooking', instruction: 'Ask: "Do you ever overbook on purpose?" If they say yes, ask how they decide by how much.' },
       ],
     };
     const res = await o.call('POST', '/studies/validate-script', { script });
     expect(res.status).toBe(200);
     expect(res.body.valid).toBe(true);
     expect(res.body.participant_questions).toEqual([
-      { segment_id: 'why', mode: 'talk', questions: ['What were you trying to get done today, and what did you use before?'] },
-      { segment_id: 'pay', mode: 'observe', questions: ['Could you show me how you would pay an invoice, thinking aloud as you go?'] },
-      { segment_id: 'coach', mode: 'talk', questions: ['Could you tell me about your billing setup?'] },
-      { segment_id: 'quiet', mode: 'observe', questions: [expect.stringContaining('"Try it"')] },
-      { segment_id: 'bare', mode: 'talk', questions: ['What would make it worth it?'] },
+      { segment_id: 'why', mode: 'talk', questions: ['What were you trying to get done today, and what did you use before?'], if_answered: [] },
+      { segment_id: 'pay', mode: 'observe', questions: ['Could you show me how you would pay an invoice, thinking aloud as you go?'], if_answered: [] },
+      { segment_id: 'coach', mode: 'talk', questions: ['Could you tell me about your billing setup?'], if_answered: [] },
+      { segment_id: 'quiet', mode: 'observe', questions: [expect.stringContaining('"Try it"')], if_answered: [] },
+      { segment_id: 'bare', mode: 'talk', questions: ['What would make it worth it?'], if_answered: [] },
+      // A branch of the guide is shown with the question it follows and when it is asked.
+      { segment_id: 'branch', mode: 'talk', questions: ['Do you ever overbook on purpose?'], if_answered: [{ after: 'Do you ever overbook on purpose?', when: 'yes', question: 'How do you decide by how much?' }] },
     ]);
     // A warning, not a refusal, for instructions that give the participant nothing to answer.
     const warned = res.body.warnings.filter((w: any) => w.code === 'no_participant_questions').map((w: any) => w.field);

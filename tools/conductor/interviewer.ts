@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Logger } from '../../core/logger.ts';
 import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
-import { questionsOf, type Segment } from './script.ts';
+import { branchesOf, questionsOf, type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
 import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, isForeignWord, plain, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
-import { lowerFirst, titleForParticipant } from './questions.ts';
+import { branchApplies, lowerFirst, titleForParticipant } from './questions.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
 export interface TalkState {
@@ -395,6 +395,9 @@ export const ruleInterviewer: Interviewer = {
     if (heard === 'already' || heard === 'stop') return ahead(state.question + 1);
     if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
+    // "If they say yes, ask how …": the guide's own next question, in place of a follow-up.
+    const branch = asked === 0 ? branchesOf(segment).find((b) => b.after === state.question && branchApplies(b, last.text) && !said.includes(b.question)) : undefined;
+    if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       const invited = ANYTHING_MORE.test(questions[state.question] ?? '');

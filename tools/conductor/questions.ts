@@ -16,6 +16,44 @@ export interface QuestionPlan {
   questions: string[];
   /** True when nothing in the instruction gave a question and a generic one about the title is asked. */
   generic: boolean;
+  /** Questions the guide asks only on some answers ("If they say yes, ask how …"): asked right after question `after`. */
+  branches: Branch[];
+}
+
+/** A question asked after question `after` when its answer says yes, says no, or mentions one of `words`. */
+export interface Branch {
+  after: number;
+  when: 'yes' | 'no' | 'mentions';
+  words: string[];
+  question: string;
+}
+
+const SAYS_YES = /^(?:yes|yeah|yep|yup|sure|definitely|absolutely|of course|i do|we do|i have|we have|i did|we did|sometimes|often|a (?:few|couple)|once|twice|all the time)\b/i;
+const SAYS_NO = /^(?:no|nope|nah|never|not really|not (?:yet|once|ever)|none|i (?:don'?t|haven'?t|didn'?t)|we (?:don'?t|haven'?t|didn'?t))\b/i;
+
+/** Whether an answer to question `branch.after` calls for the branch. */
+export function branchApplies(branch: Branch, answer: string): boolean {
+  const said = answer.trim().replace(/^(?:um+|uh+|well|oh|hmm+)[,.]?\s+/i, '');
+  if (branch.when === 'yes') return SAYS_YES.test(said);
+  if (branch.when === 'no') return SAYS_NO.test(said);
+  return branch.words.some((w) => new RegExp(`\\b${w}`, 'i').test(said));
+}
+
+const CONDITION_YES = /^if (?:yes|so|they (?:say|answer) yes|(?:they|the participant) (?:do|does|did|have|has|are|is)(?! not|n't))\b/i;
+const CONDITION_NO = /^if (?:no|not|they (?:say|answer) no|(?:they|the participant) (?:don'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|aren'?t|isn'?t))\b/i;
+const CONDITION_MENTIONS = /^if (?:they|the participant) (?:mention|mentions|bring up|brings up|talk about|talks about|raise|raises|say|says)\s+(.+?)\s*(?:[,:—–]|\s-\s)/i;
+const NOT_A_CUE = new Set(['the', 'a', 'an', 'or', 'and', 'any', 'their', 'them', 'they', 'it', 'that', 'this', 'something', 'anything', 'about']);
+
+/** The branch of a sentence such as "If they say yes, ask how they decide by how much.", or null. */
+function branchOf(sentence: string): Omit<Branch, 'after'> | null {
+  const mentions = CONDITION_YES.test(sentence) || CONDITION_NO.test(sentence) ? null : CONDITION_MENTIONS.exec(sentence);
+  const when = mentions ? 'mentions' : CONDITION_YES.test(sentence) ? 'yes' : CONDITION_NO.test(sentence) ? 'no' : null;
+  const cut = /[,:—–]|\s-\s/.exec(sentence);
+  if (!when || !cut) return null;
+  const words = mentions ? mentions[1].toLowerCase().split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x)) : [];
+  if (when === 'mentions' && !words.length) return null;
+  const [question] = talkSentence(toWords(parse(sentence.slice(cut.index + cut[0].length)).flatMap((x) => x.tokens)));
+  return question ? { when, words, question } : null;
 }
 
 const WH = new Set(['what', 'how', 'why', 'when', 'where', 'which', 'who', 'whom', 'whose']);
@@ -522,7 +560,7 @@ const BRANCH = /^(?:if|when|unless)\b[^,:]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|
 /** "We've heard from other patients that reminders come too late.": what "Does that match …?" refers to. */
 const HEARD = /^(?:we've|we have|we|i've|i have)\s+heard\s+(?:from\s+[^,]+?\s+)?that\s+(.+?)[.!]?$/i;
 
-function talkQuestions(instruction: string): string[] {
+function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
   const out: string[] = [];
   const aims: string[] = [];
   let heard: string | null = null;
@@ -542,6 +580,11 @@ function talkQuestions(instruction: string): string[] {
       const told = HEARD.exec(s.text.trim());
       if (told) {
         heard = render(secondPerson(toWords(parse(told[1]).flatMap((x) => x.tokens)), false));
+        continue;
+      }
+      const branch = out.length && BRANCH.test(s.text.trim()) ? branchOf(s.text.trim()) : null;
+      if (branch) {
+        branches.push({ ...branch, after: out.length - 1 });
         continue;
       }
       const asked = talkSentence(words);
@@ -631,19 +674,28 @@ function readable(instruction: string, kept: string[]): string {
 export function questionPlan(segment: QuestionSource): QuestionPlan {
   const kept: string[] = [];
   const instruction = readable((segment.instruction ?? '').slice(0, 4000), kept);
-  let questions: string[] = [];
+  let drafted: string[] = [];
+  const drafts: Branch[] = [];
   try {
-    questions = segment.mode === 'observe' ? observeQuestions(instruction) : talkQuestions(instruction);
+    drafted = segment.mode === 'observe' ? observeQuestions(instruction) : talkQuestions(instruction, drafts);
   } catch {
-    questions = [];
+    drafted = [];
   }
   const seen = new Set<string>();
-  questions = questions
-    .map((q) => q.replace(new RegExp(`${KEPT}([a-z])`, 'g'), (_, i: string) => kept[i.charCodeAt(0) - 97] ?? '').replace(/\s+/g, ' ').trim().replace(/[\s.,;:]+\?$/, '?'))
-    .filter((q) => q.length > 3 && q.length <= MAX_QUESTION && !interviewerDirected(q) && !seen.has(lower(q)) && seen.add(lower(q)));
-  if (questions.length) return { questions, generic: false };
+  const tidy = (q: string) => q.replace(new RegExp(`${KEPT}([a-z])`, 'g'), (_, i: string) => kept[i.charCodeAt(0) - 97] ?? '').replace(/\s+/g, ' ').trim().replace(/[\s.,;:]+\?$/, '?');
+  const sayable = (q: string) => q.length > 3 && q.length <= MAX_QUESTION && !interviewerDirected(q);
+  // Where each drafted question ends up once the unsayable and the repeated are left out.
+  const at = new Map<number, number>();
+  const questions: string[] = [];
+  drafted.map(tidy).forEach((q, i) => {
+    if (!sayable(q) || seen.has(lower(q))) return;
+    seen.add(lower(q));
+    at.set(i, questions.push(q) - 1);
+  });
+  const branches = drafts.flatMap((b) => (at.has(b.after) && sayable(tidy(b.question)) ? [{ ...b, after: at.get(b.after)!, question: tidy(b.question) }] : []));
+  if (questions.length) return { questions, generic: false, branches };
   const title = segment.title?.trim() || 'this part';
-  return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true };
+  return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [] };
 }
 
 const DIRECTED: Array<[RegExp, string]> = [

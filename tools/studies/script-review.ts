@@ -17,7 +17,16 @@ export const ReviewResult = z.object({
   warnings: z.array(ReviewIssue),
   summary: z.object({ segments: z.number().int(), goals: z.number().int(), by_mode: z.record(z.string(), z.number().int()) }),
   participant_questions: z
-    .array(z.object({ segment_id: z.string().nullable(), mode: z.enum(['talk', 'observe']), questions: z.array(z.string()) }))
+    .array(
+      z.object({
+        segment_id: z.string().nullable(),
+        mode: z.enum(['talk', 'observe']),
+        questions: z.array(z.string()),
+        if_answered: z
+          .array(z.object({ after: z.string(), when: z.string().describe('"yes", "no", or "mentions <words>"'), question: z.string() }))
+          .describe('Questions the guide asks only on some answers ("If they say yes, ask …"), asked right after the question they follow'),
+      }),
+    )
     .describe('For each talk and observe segment, what the built-in conductor (no model configured) will say to the participant'),
 });
 export type ReviewResultT = z.output<typeof ReviewResult>;
@@ -114,7 +123,8 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
       if ((mode === 'talk' || mode === 'observe') && (raw.instruction === undefined || typeof raw.instruction === 'string')) {
         const title = typeof raw.title === 'string' ? raw.title : '';
         const plan = questionPlan({ mode, title, instruction: raw.instruction as string | undefined });
-        participantQuestions.push({ segment_id: id, mode, questions: plan.questions });
+        const if_answered = plan.branches.map((b) => ({ after: plan.questions[b.after], when: b.when === 'mentions' ? `mentions ${b.words.join(' or ')}` : b.when, question: b.question }));
+        participantQuestions.push({ segment_id: id, mode, questions: plan.questions, if_answered });
         if (plan.generic && nonEmpty(raw.instruction)) {
           issue(
             warnings,
