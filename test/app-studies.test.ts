@@ -56,6 +56,9 @@ describe('studies in the workspace', () => {
     await instruction.fill('Ask what they would pay for it.');
     await questions.getByText(/pay/).waitFor();
     expect(await questions.textContent()).not.toMatch(/recommend/);
+    // A branch of the guide shows under the question it follows, with when it is asked.
+    await instruction.fill('Ask: "Do you ever pay for add-ons?" If they say yes, ask which ones.');
+    await questions.getByText('If yes: Which ones?').waitFor();
     // Warnings appear next to the field they concern.
     await instruction.fill('Pricing.');
     await value.locator('[data-code=no_participant_questions]').waitFor();

@@ -10,9 +10,16 @@ export interface Issue {
   severity: 'error' | 'warning';
 }
 
+/** A question the guide asks only on some answers, after the question it follows. */
+export interface Branch {
+  after: string;
+  when: string;
+  question: string;
+}
+
 /** What the review says about each segment (by editor key): its issues by field, and the conductor's questions. */
 export interface Review {
-  bySegment: Map<string, { issues: Issue[]; questions: string[] | null }>;
+  bySegment: Map<string, { issues: Issue[]; questions: string[] | null; branches: Branch[] }>;
   general: Issue[];
   valid: boolean;
 }
@@ -48,7 +55,7 @@ export function useScriptReview(org: string, project: string, draft: Draft | nul
   let review: Review | null = null;
   if (query.data) {
     const { result, snapshot: snap } = query.data;
-    const bySegment: Review['bySegment'] = new Map(snap.keys.map((k) => [k, { issues: [], questions: null }]));
+    const bySegment: Review['bySegment'] = new Map(snap.keys.map((k) => [k, { issues: [], questions: null, branches: [] }]));
     const general: Issue[] = [];
     for (const [list, severity] of [[result.errors, 'error'], [result.warnings, 'warning']] as const) {
       for (const i of list) {
@@ -61,7 +68,7 @@ export function useScriptReview(org: string, project: string, draft: Draft | nul
     const listening = snap.script.segments.map((s, i) => ({ s, key: snap.keys[i] })).filter((x) => x.s.mode !== 'speak');
     result.participant_questions.forEach((q, n) => {
       const key = listening[n]?.key;
-      if (key) bySegment.get(key)!.questions = q.questions;
+      if (key) Object.assign(bySegment.get(key)!, { questions: q.questions, branches: q.if_answered });
     });
     review = { bySegment, general, valid: result.valid };
   }

@@ -1,5 +1,5 @@
 import { newKey, type Mode, type SegmentDraft } from './draft.ts';
-import type { Issue, Review } from './review.ts';
+import type { Branch, Issue, Review } from './review.ts';
 
 const MODES: Array<[Mode, string]> = [
   ['speak', 'Speak (say a text)'],
@@ -62,7 +62,7 @@ interface EditorProps {
   segment: SegmentDraft;
   index: number;
   count: number;
-  said: { issues: Issue[]; questions: string[] | null } | undefined;
+  said: { issues: Issue[]; questions: string[] | null; branches: Branch[] } | undefined;
   onSet: (patch: Partial<SegmentDraft>) => void;
   onMove: (by: number) => void;
   onRemove: () => void;
@@ -132,7 +132,21 @@ function SegmentEditor({ segment: s, index, count, said, onSet, onMove, onRemove
           <p className="small muted">The built-in conductor will ask:</p>
           <ul>
             {said.questions.map((q) => (
-              <li key={q}>{q}</li>
+              <li key={q}>
+                {q}
+                {said.branches.some((b) => b.after === q) ? (
+                  <ul>
+                    {said.branches
+                      .filter((b) => b.after === q)
+                      .map((b) => (
+                        <li key={b.question} className="small">
+                          <span className="muted">{b.when === 'yes' ? 'If yes: ' : b.when === 'no' ? 'If no: ' : `If the answer ${b.when}: `}</span>
+                          {b.question}
+                        </li>
+                      ))}
+                  </ul>
+                ) : null}
+              </li>
             ))}
           </ul>
         </div>
