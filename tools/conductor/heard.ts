@@ -1,4 +1,5 @@
 import { isKnownWord } from '../../core/nlp.ts';
+import { escapeRegExp } from '../../core/regexp.ts';
 
 /**
  * What a participant's message says besides an answer, as the built-in interviewer hears it:
@@ -96,11 +97,17 @@ export const FAIR_ENOUGH = 'Fair enough, and thank you for bearing with it.';
 /** "Is this safe?" while they work: the participant decides what to enter. */
 export const YOUR_CALL = `You only need to enter what you are comfortable sharing, and you can press "I'm done" at any time.`;
 export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you say that in English, even in a few words?';
+/** "I can't do this", "I'm not doing the task": one task given up, in words all the rules below share. */
+const CANT_DO = String.raw`(?:can'?t|cannot|can not) do (?:it|this)`;
+const NOT_DOING = String.raw`not doing (?:it|this|the task)`;
+const GIVING_UP = String.raw`give up|gave up|giving up|${CANT_DO}|quit|${NOT_DOING}`;
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
-const ENDS_TASK =
-  /^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is|that'?s me) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|give up|gave up|giving up|(?:can'?t|cannot|can not) do (?:it|this)|quit|not doing (?:it|this|the task)|skip(?:ping)? (?:this|it|the task))(?: now| here| then| with (?:this|it|the \w+))?(?:,? i think)?(?:,? (?:thank you|thanks))?[.!?]*$/i;
+const ENDS_TASK = new RegExp(
+  String.raw`^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is|that'?s me) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|${GIVING_UP}|skip(?:ping)? (?:this|it|the task))(?: now| here| then| with (?:this|it|the \w+))?(?:,? i think)?(?:,? (?:thank you|thanks))?[.!?]*$`,
+  'i',
+);
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
-const GIVES_UP_NOW = /\b(?:i give up|i'?m giving up|i quit|i (?:can'?t|cannot|can not) do (?:it|this)|(?:i'?m|i am) not doing (?:it|this|the task))\s*(?:[.!?,]|$)/i;
+const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING})\s*(?:[.!?,]|$)`, 'i');
 export function endsTask(message: string): boolean {
   const text = plain(message);
   const last = sentencesOf(text).at(-1) ?? '';
@@ -108,7 +115,8 @@ export function endsTask(message: string): boolean {
   return ENDS_TASK.test(text) || ENDS_TASK.test(last) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
 }
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
-export const givesUp = (message: string) => /\b(?:give up|gave up|giving up|(?:can'?t|cannot|can not) do (?:it|this)|quit|not doing (?:it|this|the task)|forget it)\b/i.test(message);
+const GIVES_UP = new RegExp(String.raw`\b(?:${GIVING_UP}|forget it)\b`, 'i');
+export const givesUp = (message: string) => GIVES_UP.test(message);
 const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
@@ -155,7 +163,7 @@ const WHAT_IS = /^(?:sorry,?\s*)?what(?: is| are|'s| does| do)(?: a| an| the)? [
 const asksWhatItMeans = (text: string, asked?: string) => {
   const term = WHAT_IS.exec(text)?.[1]?.trim().toLowerCase();
   if (!term || /^(?:you|your|it|this|that|they|we|he|she|there|here|yours)$/.test(term)) return false;
-  return !!asked && new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(asked);
+  return !!asked && new RegExp(`\\b${escapeRegExp(term)}\\b`, 'i').test(asked);
 };
 
 /** What a message is; `asked`, the question it answers, tells a word of it not understood ("What are covers?"). */

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { Logger } from '../../core/logger.ts';
 import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
-import { branchesOf, questionsOf, type Segment } from './script.ts';
+import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
 import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, isForeignWord, plain, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
-import { branchApplies, lowerFirst, titleForParticipant } from './questions.ts';
+import { branchApplies, lowerFirst, questionPlan, titleForParticipant } from './questions.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
 export interface TalkState {
@@ -130,13 +130,14 @@ const isVerb = (word: string) => /ed$/i.test(word) && parse(`I ${word.toLowerCas
 function mentionOf(answer: string, used: string): string | null {
   if (ONLY_VAGUE.test(answer.trim())) return null;
   // A label the participant quotes ("I see "Place hold"") is named as they quoted it.
-  const label = /["“]([A-Za-z][^"”]{1,40})["”]/.exec(answer)?.[1]?.trim();
+  const labels = [...answer.matchAll(/["“]([^"”]{2,60})["”]/g)].map(([, quoted]) => quoted.trim());
+  const label = labels.find((l) => /^[A-Za-z]/.test(l) && l.length <= 41);
   if (label && label.split(/\s+/).length <= 4 && !/[.!?]$/.test(label) && !used.toLowerCase().includes(label.toLowerCase())) return `"${label}"`;
   for (const found of mentionsOf(answer)) {
     // "No." can come back as an abbreviation ("No. 5"): answers, not things to name back.
     const np = found.replace(/[.]+$/, '');
     // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
-    if ([...answer.matchAll(/["“]([^"”]{2,60})["”]/g)].some(([, label]) => label.toLowerCase().includes(np.toLowerCase()) && label.trim().toLowerCase() !== np.toLowerCase())) continue;
+    if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
     // "Pasted it back in." / "Uploaded a PDF": a particle or a verb the tagger took for a thing.
     if (/\b(?:in|on|out|up|off|back|over|away|down)$/i.test(np) || isVerb(np.split(/\s+/)[0])) continue;
@@ -347,7 +348,8 @@ export const ruleInterviewer: Interviewer = {
     const turns = talk.turns.map((t) => (t.role === 'participant' ? { ...t, text: plain(t.text) } : t));
     const earlier = (talk.earlier ?? []).map(plain);
     const notes = (talk.notes ?? []).map(plain);
-    const questions = questionsOf(segment);
+    // The instruction is read once per turn: its questions and the branches that hang on them.
+    const { questions, branches } = questionPlan(segment);
     const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
     const all = [...earlier, ...answers];
     /** The next scripted question not answered yet, from `from` on. */
@@ -396,7 +398,7 @@ export const ruleInterviewer: Interviewer = {
     if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
     // "If they say yes, ask how …": the guide's own next question, in place of a follow-up.
-    const branch = asked === 0 ? branchesOf(segment).find((b) => b.after === state.question && branchApplies(b, last.text) && !said.includes(b.question)) : undefined;
+    const branch = asked === 0 ? branches.find((b) => b.after === state.question && branchApplies(b, last.text) && !said.includes(b.question)) : undefined;
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.

@@ -46,13 +46,14 @@ const NOT_A_CUE = new Set(['the', 'a', 'an', 'or', 'and', 'any', 'their', 'them'
 
 /** The branch of a sentence such as "If they say yes, ask how they decide by how much.", or null. */
 function branchOf(sentence: string): Omit<Branch, 'after'> | null {
-  const mentions = CONDITION_YES.test(sentence) || CONDITION_NO.test(sentence) ? null : CONDITION_MENTIONS.exec(sentence);
-  const when = mentions ? 'mentions' : CONDITION_YES.test(sentence) ? 'yes' : CONDITION_NO.test(sentence) ? 'no' : null;
+  const yesOrNo = CONDITION_YES.test(sentence) ? 'yes' : CONDITION_NO.test(sentence) ? 'no' : null;
+  const mentions = yesOrNo ? null : CONDITION_MENTIONS.exec(sentence);
+  const when = yesOrNo ?? (mentions ? 'mentions' : null);
   const cut = /[,:—–]|\s-\s/.exec(sentence);
   if (!when || !cut) return null;
   const words = mentions ? mentions[1].toLowerCase().split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x)) : [];
   if (when === 'mentions' && !words.length) return null;
-  const [question] = talkSentence(toWords(parse(sentence.slice(cut.index + cut[0].length)).flatMap((x) => x.tokens)));
+  const [question] = talkSentence(wordsOf(sentence.slice(cut.index + cut[0].length)));
   return question ? { when, words, question } : null;
 }
 
@@ -374,6 +375,8 @@ function couldYou(t: W[]): string | null {
 
 // A paragraph break is a token of its own ("\n\n"): it would stand where an instruction's first word is looked for.
 const toWords = (tokens: Token[]): W[] => tokens.filter((t) => t.pos !== 'SPACE').map((t) => ({ text: t.text, pos: t.pos, lemma: lower(t.lemma), negated: t.negated, space: t.space }));
+/** The words of a text, across its sentences. */
+const wordsOf = (text: string): W[] => toWords(parse(text).flatMap((s) => s.tokens));
 
 /**
  * A guide's shorthand "Last bike bought — where, how much, how they knew it wasn't stolen":
@@ -469,11 +472,13 @@ function bareVerbFirst(rest: W[]): W[] {
 function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   let t = dropFiller(stripEnd(sentence));
   // "Task: download last year's statement": the label is not part of the task.
-  if (/^(?:task|scenario|activity|exercise|observe|watch)$/i.test(t[0]?.text ?? '') && t[1]?.text === ':') t = t.slice(2);
+  const labelled = /^(?:task|scenario|activity|exercise|observe|watch)$/i.test(t[0]?.text ?? '') && t[1]?.text === ':';
+  if (labelled) t = t.slice(2);
+  const doer = personAt(t, 0);
   // "Observe: they cancel the appointment": the participant does the task.
-  if (personAt(t, 0).length === 1 && !personAt(t, 0).possessive && t[1] && /^(?:VERB|NOUN|ADJ)$/.test(t[1].pos)) t = [w('have', 'AUX'), ...t];
+  if (doer.length === 1 && !doer.possessive && t[1] && /^(?:VERB|NOUN|ADJ)$/.test(t[1].pos)) t = [w('have', 'AUX'), ...t];
   // After a label the task starts on its verb, whatever the tagger says ("Task: schedule/NOUN the dishwasher").
-  else if (t !== sentence && t.length < sentence.length && /^(?:task|scenario|activity|exercise|observe|watch)$/i.test(sentence.find((x) => x.pos !== 'PUNCT')?.text ?? '')) t = bareVerbFirst(t);
+  else if (labelled) t = bareVerbFirst(t);
   // "Don't help unless stuck" is guidance; a "no" inside the task ("set 'no substitution'") is not.
   if (!t.length || /^(?:never|no|not)$/i.test(t[0].text) || (/^do$/i.test(t[0].text) && /^(?:n't|not)$/i.test(t[1]?.text ?? ''))) return null;
   const lead = t[0].lemma;
@@ -515,13 +520,13 @@ export const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).to
  * "Role & context" → "role and context"), or null when it still reads as written for the team.
  */
 export function titleForParticipant(title: string): string | null {
-  const t = toWords(parse(title.replace(/\s&\s/g, ' and ')).flatMap((s) => s.tokens));
+  const t = wordsOf(title.replace(/\s&\s/g, ' and '));
   const converted = lowerFirst(render(secondPerson(stripEnd(t), false)).trim());
   return converted && !interviewerDirected(converted) && !/[[\]():;/]|\bg-\d/i.test(converted) ? converted : null;
 }
 
 function genericTalk(title: string): string {
-  const t = toWords(parse(title).flatMap((s) => s.tokens));
+  const t = wordsOf(title);
   const converted = render(secondPerson(stripEnd(t), false)).trim();
   if (!converted) return 'Could you tell me about your experience with the product?';
   if (WH.has(lower(t[0]?.text ?? '')) || ['is', 'are', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'have', 'has'].includes(lower(t[0]?.text ?? ''))) return `${capitalise(converted)}?`;
@@ -566,20 +571,20 @@ function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
   let heard: string | null = null;
   for (const part of quotedParts(instruction)) {
     if ('quote' in part) {
-      out.push(capitalise(render(secondPerson(toWords(parse(part.quote).flatMap((s) => s.tokens)), false)).replace(/\s*\?$/, '') + '?'));
+      out.push(capitalise(render(secondPerson(wordsOf(part.quote), false)).replace(/\s*\?$/, '') + '?'));
       continue;
     }
     for (const s of parse(part.text)) {
       const words = toWords(s.tokens);
       const colon = ASK_COLON.exec(s.text);
       if (colon && s.text.trim().endsWith('?')) {
-        const after = toWords(parse(s.text.slice(colon[0].length)).flatMap((x) => x.tokens));
+        const after = wordsOf(s.text.slice(colon[0].length));
         out.push(...talkSentence(after));
         continue;
       }
       const told = HEARD.exec(s.text.trim());
       if (told) {
-        heard = render(secondPerson(toWords(parse(told[1]).flatMap((x) => x.tokens)), false));
+        heard = render(secondPerson(wordsOf(told[1]), false));
         continue;
       }
       const branch = out.length && BRANCH.test(s.text.trim()) ? branchOf(s.text.trim()) : null;
@@ -618,7 +623,7 @@ const NEEDED = /\w[/\\]\w|\w\.(?:csv|pdf|xlsx?|txt|png|jpe?g|docx?|zip|ofx|qif)\
 const KEPT = 'Zqxkept';
 
 /** Shorthand of discussion guides, spelled out before parsing ("w/" would read as "w /"). */
-const SHORTHAND: Array<[RegExp, string | ((m: string) => string)]> = [
+const SHORTHAND: Array<[RegExp, string]> = [
   [/\bw\/o\b/gi, 'without'],
   [/\bw\/(?=\s|\w)/gi, 'with '],
   [/\besp\.(?=\s)/gi, 'especially'],
@@ -631,7 +636,8 @@ const SHORTHAND: Array<[RegExp, string | ((m: string) => string)]> = [
   [/\bmgmt\b/gi, 'management'],
   [/\bincl\.?(?=\s)/gi, 'including'],
   [/\brecs\b/gi, 'recommendations'],
-  [/\bappts?\b/gi, (m: string) => (m.endsWith('s') ? 'appointments' : 'appointment')],
+  [/\bappts\b/gi, 'appointments'],
+  [/\bappt\b/gi, 'appointment'],
   [/\bacct\b/gi, 'account'],
   [/\bmgr\b/gi, 'manager'],
   [/\bdept\b/gi, 'department'],
@@ -662,7 +668,7 @@ function readable(instruction: string, kept: string[]): string {
     .replace(/(^|\n|[.?!]\s+)\s*(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1');
   // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
   text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
-  for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
+  for (const [re, by] of SHORTHAND) text = text.replace(re, by);
   return text
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
     .replace(/(^|\n)\s*(?:\d{1,2}\.|[-•*])\s+/g, '$1. ')

@@ -1,4 +1,4 @@
-import { questionPlan, type Branch } from './questions.ts';
+import { questionPlan } from './questions.ts';
 
 /** A study script segment as the conductor runs it (SPEC 2.9). */
 export interface Segment {
@@ -29,9 +29,4 @@ export function segmentsOf(scriptJson: string | null | undefined): Segment[] {
  */
 export function questionsOf(segment: Segment): string[] {
   return questionPlan(segment).questions;
-}
-
-/** The questions the guide asks only on some answers ("If they say yes, ask …"), each after the question it hangs on. */
-export function branchesOf(segment: Segment): Branch[] {
-  return questionPlan(segment).branches;
 }

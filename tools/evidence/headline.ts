@@ -52,6 +52,10 @@ function setsTheScene(tokens: Token[]): boolean {
 /** Verbs of setting out ("I was trying to", "I paid", "I opened it"): what came before the moment. */
 const SETTING_OUT = new Set(['try', 'want', 'need', 'go', 'pay', 'book', 'open', 'have', 'spend', 'start', 'click', 'tap', 'log', 'sign', 'order', 'call', 'get', 'come', 'put']);
 
+/** A single mark that opens a quotation ("'No active permit"), not an elision ("'cause"), and one that closes it. */
+const OPENING_MARK = /(?<=^|\s)'(?!(?:cause|em|til|round|n)\b)(?=\w)/gi;
+const CLOSING_MARK = /(?<=\w)'(?=\s|$|[.,!?])/g;
+
 /** A first-person clause that only says what the participant set out to do. */
 function setsOut(tokens: Token[]): boolean {
   const i = tokens.findIndex((t) => t.pos !== 'PUNCT');
@@ -248,9 +252,11 @@ function headlineFrom(sentence: Sentence): string | null {
   // A cut inside a quotation leaves its opening mark alone: drop it.
   if ((text.match(/"/g) ?? []).length % 2) text = text.replace(/"(?=[^"]*$)/, '').replace(/\s+/g, ' ').trim();
   // The same for single marks that open a quotation ("says 'No active permit"), not apostrophes.
-  const opening = /(?<=^|\s)'(?!(?:cause|em|til|round|n)\b)(?=\w)/gi;
-  const closing = /(?<=\w)'(?=\s|$|[.,!?])/g;
-  if ((text.match(opening) ?? []).length > (text.match(closing) ?? []).length) text = text.replace(/(?<=^|\s)'(?!(?:cause|em|til|round|n)\b)(?=\w)(?!.*(?<=^|\s)'(?=\w))/i, '');
+  const opening = [...text.matchAll(OPENING_MARK)];
+  if (opening.length > (text.match(CLOSING_MARK) ?? []).length) {
+    const at = opening[opening.length - 1].index;
+    text = text.slice(0, at) + text.slice(at + 1);
+  }
   // The tagger does not know a spoken "'cause" for the conjunction it is.
   text = text.replace(/,?\s+(?:'cause|cause|cos|coz)$/i, '');
   return text.length <= HEADLINE_MAX ? text : null;
@@ -263,26 +269,6 @@ function headlineFrom(sentence: Sentence): string | null {
  */
 export function claimOf(quote: string): string | null {
   return describe(quote).claim;
-}
-
-/**
- * The clauses of a sentence in order, as text, split where a headline's main clause would end
- * ("I paid, got charged twice, and the app still says 'No active permit'" → three). A sentence
- * whose moment comes after its setting gets its headline from the clause that tells it.
- */
-export function clausesOf(text: string): string[] {
-  const [sentence] = parse(expand(text));
-  if (!sentence) return [];
-  const out: string[] = [];
-  let rest = sentence.tokens;
-  while (rest.length) {
-    const end = Math.max(1, mainClauseEnd(rest));
-    const clause = rest.slice(0, end);
-    if (clause.some((t) => t.pos !== 'PUNCT')) out.push(join(clause));
-    rest = rest.slice(end);
-    while (rest.length && (rest[0].pos === 'PUNCT' || rest[0].pos === 'CCONJ' || /^(?:so|then|which)$/i.test(rest[0].text))) rest = rest.slice(1);
-  }
-  return out;
 }
 
 /** Headline and claim of a quote from one parse (the extractor needs both for every card). */

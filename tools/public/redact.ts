@@ -1,6 +1,7 @@
+import { escapeRegExp } from '../../core/regexp.ts';
+
 const EMAIL = /[^\s@<>()[\]"',;:]+@[^\s@<>()[\]"',;:]+\.[a-z]{2,}/gi;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const words = (terms: string[]) => `(?<![\\p{L}\\p{N}])(?:${terms.map(escape).join('|')})(?![\\p{L}\\p{N}])`;
+const words = (terms: string[]) => `(?<![\\p{L}\\p{N}])(?:${terms.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`;
 const longestFirst = (terms: Iterable<string>) => [...new Set(terms)].sort((a, b) => b.length - a.length);
 
 /**

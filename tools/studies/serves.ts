@@ -1,4 +1,4 @@
-const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+import { escapeRegExp } from '../../core/regexp.ts';
 
 /**
  * Whether a script segment serves a goal: a talk or observe segment that names the goal's id
@@ -10,6 +10,6 @@ export function servesGoal(segment: unknown, goalId: string): boolean {
   if (typeof segment !== 'object' || segment === null) return false;
   const s = segment as Record<string, unknown>;
   if (s.mode !== 'talk' && s.mode !== 'observe') return false;
-  const named = new RegExp(`(?<![\\w-])${escaped(goalId)}(?![\\w-])`);
+  const named = new RegExp(`(?<![\\w-])${escapeRegExp(goalId)}(?![\\w-])`);
   return [s.title, s.instruction, s.conductor_context].some((t) => typeof t === 'string' && named.test(t));
 }
