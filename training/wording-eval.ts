@@ -13,6 +13,7 @@ export function headlineFaults(h: string): string[] {
   if (/\b(?:a|an|the|to|of|and|or|but|their|your)$/i.test(h)) faults.push('ends on a dangling word');
   if (/…|\.\.\./.test(h) || /[,;:]$/.test(h)) faults.push('cut');
   if ((h.match(/"/g) ?? []).length % 2) faults.push('unbalanced quotation mark');
+  if (/^(?:if|when|because|since|unless|although|though|once)\b/i.test(h) && !h.includes(',')) faults.push('only a condition or cause, not what happened');
   return faults;
 }
 

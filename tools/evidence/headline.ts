@@ -22,9 +22,33 @@ const afterI = (tokens: Token[], i: number) => {
 const LEADING_SUBORDINATE = new Set(['if', 'when', 'whenever', 'because', 'although', 'though', 'once', 'since', 'after', 'before', 'while', 'unless']);
 const LEADING_ADVERBS = new Set(['just', 'really', 'always', 'never', 'still', 'usually', 'often', 'sometimes', 'also', 'actually', 'literally', 'basically', 'kind', 'sort', 'even', 'only']);
 
+const MODAL = '(?:(?:would|could|really|actually|honestly|just|most|personally)\\s+)*';
+
+/**
+ * A pseudo-cleft says its verb twice: "What I'd really want is to see the route" is "I would
+ * want to see the route", and "What I do now is take a screenshot" is "I take a screenshot".
+ */
+function uncleft(text: string): string {
+  return text
+    .replace(new RegExp(`\\bwhat (I|we) (${MODAL})(want|need|like|love|wish for|look for|hate|miss|care about|value)(?: most)? (?:is|was),? (?:for (it|them|you|him|her|someone) (?=to\\b))?`, 'gi'), (_m, who: string, modal: string, verb: string, object?: string) =>
+      `${who} ${modal.replace(/\b(?:really|actually|honestly|just|most|personally)\s+/gi, '')}${verb} ${object ? `${object} ` : ''}`,
+    )
+    .replace(/\bwhat (I|we) (?:usually |normally |just )?do (?:now |instead |these days |nowadays )?(?:is|was),? (?:(?:I|we) )?/gi, '$1 ');
+}
+
+/**
+ * "The reason I use it is the council stopped paper" leads a headline with what the participant
+ * does and why: "Because the council stopped paper, I use it" (then told main clause first).
+ * A claim keeps the participant's own order.
+ */
+const reasonFirst = (text: string) =>
+  text
+    .replace(/\bthe (?:main |only |real )?reason (?:why |that )?(I|we) ([^,.;?!]{3,60}?) (?:is|was),? (?:that |because |'cause )?([^,;.!?]+)/gi, (_m, who: string, what: string, why: string) => `because ${why}, ${who} ${what}`)
+    .replace(/^because/, 'Because');
+
 /** First-person contractions spelled out, so "I'm" parses as a subject and a verb. */
 function expand(quote: string): string {
-  return quote
+  const expanded = quote
     .replace(/\b(I|we)'m\b/gi, '$1 am')
     .replace(/\b(I|we)'re\b/gi, '$1 are')
     .replace(/\b(I|we)'ve\b/gi, '$1 have')
@@ -32,6 +56,7 @@ function expand(quote: string): string {
     // "I'd strapped them in" is "I had"; "I'd like" is "I would".
     .replace(/\b(I|we)'d(?=\s+(?:(?:just|already|never|only|really|actually)\s+)?(?:\w+ed|been|gone|done|seen|had|got|gotten|made|taken|given|written|known|thought|told|left|found|bought|brought|kept|lost|paid|put|spent|sent|heard)\b)/gi, '$1 had')
     .replace(/\b(I|we)'d\b/gi, '$1 would');
+  return uncleft(expanded);
 }
 
 const TAGS = /^(?:no\.?|yes|yeah|right|honestly|actually|really|though|anyway|basically|obviously)$/i;
@@ -60,8 +85,11 @@ const CLOSING_MARK = /(?<=\w)'(?=\s|$|[.,!?])/g;
 function setsOut(tokens: Token[]): boolean {
   const i = tokens.findIndex((t) => t.pos !== 'PUNCT');
   if (!SPEAKER.has(tokens[i]?.text.toLowerCase() ?? '')) return false;
-  const verb = tokens.slice(i + 1).find((t) => t.pos === 'VERB');
-  return !!verb && SETTING_OUT.has(verb.lemma.toLowerCase()) && !tokens.some((t) => t.negated || /^(?:n't|not|never)$/i.test(t.text));
+  const at = tokens.findIndex((t, k) => k > i && t.pos === 'VERB');
+  const verb = tokens[at];
+  // "I want it to tell me", "I'd want a photo": a wish said now is the moment, not what came before it.
+  const wishNow = !!verb && /^(?:want|need)$/i.test(verb.lemma) && (verb.text.toLowerCase() === verb.lemma.toLowerCase() || tokens[at - 1]?.pos === 'AUX');
+  return !!verb && !wishNow && SETTING_OUT.has(verb.lemma.toLowerCase()) && !tokens.some((t) => t.negated || /^(?:n't|not|never)$/i.test(t.text));
 }
 
 /** Where the main clause ends: a subordinating conjunction, or "and/but" opening a new clause, or ";" / a dash. */
@@ -76,7 +104,8 @@ function mainClauseEnd(tokens: Token[]): number {
     if (t.pos === 'SCONJ' && i > 1 && !(/^that$/i.test(t.text) && (copula(i - 1) || (tokens[i - 1].pos === 'ADV' && copula(i - 2))))) return i;
     if (t.text === ';' || t.text === '—' || t.text === '–') return i;
     const newSubject = tokens[i + 1] && (tokens[i + 1].pos === 'PRON' || tokens[i + 1].pos === 'DET' || tokens[i + 1].pos === 'PROPN');
-    if (t.pos === 'CCONJ' && newSubject && i > 2) return i;
+    const paired = () => tokens.slice(Math.max(0, i - 8), i).some((w) => /^(?:between|either|both|whether)$/i.test(w.text));
+    if (t.pos === 'CCONJ' && newSubject && i > 2 && !paired()) return i;
     if (t.text === ',' && newSubject && tokens[i + 2] && (tokens[i + 2].pos === 'VERB' || tokens[i + 2].pos === 'AUX')) return i;
     if (t.text === ',' && /^(so|then|which)$/i.test(tokens[i + 1]?.text ?? '')) return i;
   }
@@ -110,6 +139,8 @@ function fit(tokens: Word[], max: number): Word[] {
     if (out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',') continue;
     // "keep that fifty pence fee": a determiner the tagger took for a conjunction.
     if (/^that$/i.test(out[b].text) && /^(?:NUM|ADJ|NOUN)$/.test(out[b + 1]?.pos ?? '')) continue;
+    // "between the kitchen and the bedroom", "either the motorboat or the sailboat": one phrase.
+    if (out[b].pos === 'CCONJ' && out.slice(Math.max(0, b - 8), b).some((t) => /^(?:between|either|both|whether)$/i.test(t.text))) continue;
     const cut = trimEnd(out.slice(0, b));
     // A boundary that leaves a verb and a pronoun ("Did that", "If they keep") says less than the words up to the limit.
     const words = cut.filter((t) => t.pos !== 'PUNCT').length;
@@ -196,33 +227,9 @@ function openingPhrase(tokens: Token[]): number {
 /** Asides at the end that say how, not what: "…, I can tell you", "…, I think", "…, to be honest". */
 const TAIL_ASIDE = /^(?:they (?:really |truly |honestly )?(?:can tell you|must say|have to say|think|guess|suppose|reckon|would say|were|are|did)|you see|to be (?:honest|fair)|if they are honest|in fairness|(?:do|does|did|is|was|are|were|can|could|would|will|have|has|had)(?:n't| not)? (?:they|it|you|we|he|she|there))$/i;
 
-function headlineFrom(sentence: Sentence): string | null {
-  const words: Word[] = [...sentence.tokens];
-  const lastWord = words.findLastIndex((t) => t.pos !== 'PUNCT');
-  if (lastWord >= 0) words[lastWord] = { ...words[lastWord], closes: true };
-  const cleaned = contentOf(words, 'drop');
-  const all = setsTheScene(cleaned) ? cleaned : cleaned.slice(openingPhrase(cleaned));
-  const end = mainClauseEnd(all);
-  let tokens = all.slice(0, end);
-  // "If X, I am gone": the main clause follows the subordinate one, and the headline needs both.
-  if (all[0] && LEADING_SUBORDINATE.has(all[0].text.toLowerCase())) tokens = all;
-  // "Last Tuesday I had to pay, and the button stayed grey": the scene is set first, the moment follows.
-  else if (setsTheScene(all) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
-    const next = contentOf(all.slice(end + 1), 'drop');
-    const moment = next.slice(0, mainClauseEnd(next));
-    if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3) tokens = moment;
-  }
-  // "I was trying to add my car, and the add vehicle option is buried": what the participant set
-  // out to do comes first, what happened to it after; the headline is what happened.
-  else if (setsOut(tokens) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
-    const next = contentOf(all.slice(end + 1), 'drop');
-    const moment = next.slice(0, mainClauseEnd(next));
-    if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3 && !SPEAKER.has(moment[0]?.text.toLowerCase() ?? '')) tokens = moment;
-  }
-  const said = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
-  // Too thin to stand alone, except a short state ("Was so embarrassed").
-  if (said.length < 3 || (said.length < 4 && said[said.length - 1].pos !== 'ADJ')) tokens = all;
-  if (tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
+/** In the participant's voice turned to the third person: agreement, "me" and "my", tags and asides at the end. */
+function thirdPersonOf(tokens: Word[], keepSubject = false): Word[] {
+  if (!keepSubject && tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
     const agreed = agreement(tokens, 0);
     tokens = agreed ? [...agreed.adverbs, { ...tokens[agreed.last], text: agreed.verb }, ...coordinated(tokens.slice(agreed.last + 1), tokens[agreed.last])] : tokens.slice(1);
   }
@@ -244,10 +251,98 @@ function headlineFrom(sentence: Sentence): string | null {
   const aside = tokens.findLastIndex((t) => t.text === ',');
   if (aside >= 2 && TAIL_ASIDE.test(join(tokens.slice(aside + 1)))) {
     tokens = tokens.slice(0, aside);
-    tokens[aside - 1] = { ...tokens[aside - 1], closes: true } as Word;
+    tokens[aside - 1] = { ...tokens[aside - 1], closes: true };
   }
-  const fitted = fit(tokens, HEADLINE_MAX);
-  if (fitted.filter((t) => t.pos !== 'PUNCT').length < 2) return null;
+  return tokens;
+}
+
+const wordCount = (tokens: Token[]) => tokens.filter((t) => t.pos !== 'PUNCT').length;
+
+/**
+ * "If they raise the fee, I'm going back to paper" opens on its condition; where the main clause
+ * starts (after a comma, "then", or a first-person subject with its verb), or -1.
+ */
+function mainAfterLeading(all: Word[]): number {
+  // "…, I'll be honest, I was terrified": the aside is not the main clause.
+  const aside = (k: number) => SPEAKER.has(all[k]?.text.toLowerCase() ?? '') && /^(?:(?:will|would|must|have to|got to) )?(?:be honest|tell you|say|admit|guess|think|mean)\b/i.test(join(all.slice(k + 1, k + 4)));
+  const clause = (k: number) => /^(?:PRON|DET|PROPN|NOUN)$/.test(all[k]?.pos ?? '') && all.slice(k + 1, k + 4).some((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  for (let i = 2; i < all.length - 1; i++) {
+    if (all[i].text === ',') {
+      const k = /^then$/i.test(all[i + 1].text) ? i + 2 : i + 1;
+      if ((clause(k) || /^(?:AUX|VERB)$/.test(all[k]?.pos ?? '')) && !aside(k)) return k;
+    }
+    // Spoken and unpunctuated: "If they keep that fee I'm going to pay cash".
+    const opensClause = all[i - 1].pos === 'SCONJ' || /^(?:when|where|while|that|because|if|before|after|until|once|so)$/i.test(all[i - 1].text);
+    if (SPEAKER.has(all[i].text.toLowerCase()) && all[i].pos === 'PRON' && /^(?:AUX|VERB)$/.test(all[i + 1].pos) && !opensClause && !aside(i)) return i;
+  }
+  return -1;
+}
+
+/**
+ * A headline from a sentence that opens on its condition or cause: what happens comes first and
+ * keeps its condition ("Is going back to paper if they raise the fee"), unless it is too thin to
+ * lead ("they are gone"). The condition is shortened before the main clause is given up.
+ */
+function conditional(sub: Word[], main: Word[]): Word[] {
+  const agreed = thirdPersonOf(main);
+  const thin = wordCount(agreed) < 3;
+  const lead = thin ? thirdPersonOf(main, true) : agreed;
+  const after = (tokens: Word[]) =>
+    tokens[0] ? [{ ...tokens[0], space: ' ', text: tokens[0].pos !== 'PROPN' && tokens[0].text !== 'I' ? lowerFirst(tokens[0].text) : tokens[0].text }, ...tokens.slice(1)] : tokens;
+  const compose = (s: Word[]) => (thin ? [...s, { ...s[0], text: ',', pos: 'PUNCT', space: '' }, ...after(lead)] : [...lead, ...after(s)]);
+  const whole = compose(trimEnd(sub));
+  if (join(whole).length <= HEADLINE_MAX) return whole;
+  const shortened = fit(sub, HEADLINE_MAX - join(lead).length - (thin ? 2 : 1));
+  // Only a cut at a clause or phrase boundary keeps the condition readable ("if they keep that fifty" does not).
+  const next = sub[shortened.length];
+  const atBoundary = !next || /^(?:CCONJ|SCONJ|ADP)$/.test(next.pos) || /^(?:,|when|where|while|whenever)$/i.test(next.text);
+  const vague = wordCount(shortened) < 3 || shortened[shortened.length - 1]?.pos === 'PRON' || !atBoundary;
+  if (!vague) return compose(shortened);
+  return thin ? fit(sub, HEADLINE_MAX) : fit(lead, HEADLINE_MAX);
+}
+
+function headlineFrom(sentence: Sentence): string | null {
+  const words: Word[] = [...sentence.tokens];
+  const lastWord = words.findLastIndex((t) => t.pos !== 'PUNCT');
+  if (lastWord >= 0) words[lastWord] = { ...words[lastWord], closes: true };
+  const cleaned = contentOf(words, 'drop');
+  const all = setsTheScene(cleaned) ? cleaned : cleaned.slice(openingPhrase(cleaned));
+  const end = mainClauseEnd(all);
+  let tokens = all.slice(0, end);
+  let fitted: Word[] | null = null;
+  if (all[0] && LEADING_SUBORDINATE.has(all[0].text.toLowerCase())) {
+    const at = mainAfterLeading(all);
+    const rest = at > 0 ? contentOf(all.slice(at), 'drop') : [];
+    const main = rest.slice(0, mainClauseEnd(rest));
+    // The condition ends before the comma, or the "then", that opens the main clause.
+    let subEnd = at;
+    while (subEnd > 1 && (all[subEnd - 1].text === ',' || /^then$/i.test(all[subEnd - 1].text))) subEnd--;
+    // "If X, I am gone": the main clause follows the subordinate one, and the headline needs both.
+    if (wordCount(main) >= 2) fitted = conditional(thirdPersonOf(all.slice(0, subEnd)), main);
+    // "Because I don't have to think about dinner." answers a "why": the reason is the moment.
+    else if (/^(?:because|cause|'cause|cos)$/i.test(all[0].text) && wordCount(all) > 3) tokens = all.slice(1, 1 + mainClauseEnd(all.slice(1)));
+    else tokens = all;
+  }
+  // "Last Tuesday I had to pay, and the button stayed grey": the scene is set first, the moment follows.
+  else if (setsTheScene(all) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
+    const next = contentOf(all.slice(end + 1), 'drop');
+    const moment = next.slice(0, mainClauseEnd(next));
+    if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3) tokens = moment;
+  }
+  // "I was trying to add my car, and the add vehicle option is buried": what the participant set
+  // out to do comes first, what happened to it after; the headline is what happened.
+  else if (setsOut(tokens) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
+    const next = contentOf(all.slice(end + 1), 'drop');
+    const moment = next.slice(0, mainClauseEnd(next));
+    if (moment.filter((t) => t.pos !== 'PUNCT').length >= 3 && !SPEAKER.has(moment[0]?.text.toLowerCase() ?? '')) tokens = moment;
+  }
+  if (!fitted) {
+    const said = tokens.filter((t) => t.pos !== 'PUNCT' && !(SPEAKER.has(t.text.toLowerCase()) && t.pos === 'PRON'));
+    // Too thin to stand alone, except a short state ("Was so embarrassed").
+    if (said.length < 3 || (said.length < 4 && said[said.length - 1].pos !== 'ADJ')) tokens = all;
+    fitted = fit(thirdPersonOf(tokens), HEADLINE_MAX);
+  }
+  if (wordCount(fitted) < 2) return null;
   let text = capitalise(join(fitted)).replace(/(?<!\.\w)\.$/, '');
   // A cut inside a quotation leaves its opening mark alone: drop it.
   if ((text.match(/"/g) ?? []).length % 2) text = text.replace(/"(?=[^"]*$)/, '').replace(/\s+/g, ' ').trim();
@@ -273,8 +368,12 @@ export function claimOf(quote: string): string | null {
 
 /** Headline and claim of a quote from one parse (the extractor needs both for every card). */
 export function describe(quote: string): { headline: string | null; claim: string | null } {
-  const [sentence] = parse(expand(quote));
-  return sentence ? { headline: headlineFrom(sentence), claim: claimFrom(sentence) } : { headline: null, claim: null };
+  const text = expand(quote);
+  const [sentence] = parse(text);
+  if (!sentence) return { headline: null, claim: null };
+  const reordered = reasonFirst(text);
+  const [forHeadline] = reordered === text ? [sentence] : parse(reordered);
+  return { headline: headlineFrom(forHeadline ?? sentence), claim: claimFrom(sentence) };
 }
 
 /** Longest claim before its later clauses are left to the quote: one sentence a reader takes in at once. */
