@@ -251,6 +251,14 @@ describe('follow-ups', () => {
     return said;
   };
 
+  it('names the thing that happened, not where it happened', () => {
+    expect(followUp('Sat in my seat and the app froze.', 0, 'How did it go?')).toBe('You mentioned the app. What happened next?');
+    expect(followUp('The card reader died in the rain.', 0, 'How did it go?')).toBe('You mentioned the card reader. What happened next?');
+    expect(followUp('In the heat the screen went dark.', 0, 'How did it go?')).toBe('You mentioned the screen. What happened next?');
+    // A setting is still named when it is all there is.
+    expect(followUp('On the bus.', 0, 'Where do you usually book?')).toBe('Could you tell me more about the bus?');
+  });
+
   it('names what the participant said, at most twice per question, worded differently, then moves on', async () => {
     const said = await run(['I clicked the confirm button.', 'Not sure.', 'No idea.', 'It took a while but the bank transfer eventually went through after I retried it twice.']);
     expect(said[0]).toBe('You mentioned the confirm button. What happened next?');

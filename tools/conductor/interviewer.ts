@@ -72,6 +72,10 @@ const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up
 /** Words the tagger can take for a noun that name nothing ("Same as always"). */
 const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way|fine|good|great|alright|perfect|cool|nice)$|^(?:whatever|whichever|what|which)\b/i;
 
+/** Heads of phrases that say where or in what conditions something happened. */
+const SETTING =
+  /\b(?:seat|seats|heat|cold|sun|rain|snow|wind|weather|dark|car|bus|train|tube|plane|taxi|office|home|house|flat|kitchen|bedroom|room|desk|couch|sofa|bed|street|road|queue|line|shop|store|cafe|café|pub|garden|park|gym|school|work|lunch|dinner|breakfast|break|holiday|trip|commute)$/i;
+
 /**
  * The noun phrases of an answer in the order worth naming back: a subject ("My friend uses the
  * website") after what it did something to, and an activity with no subject ("Booking spin on
@@ -91,7 +95,8 @@ function mentionsOf(answer: string): string[] {
     const next = at >= 0 ? parse(answer.slice(at + phrases[0].length))[0]?.tokens[0] : undefined;
     if (next && (next.pos === 'VERB' || next.pos === 'AUX')) phrases.push(phrases.shift()!);
   }
-  return phrases;
+  // Where it happened ("in my seat", "in the rain", "on the bus") is the setting, not the thing to ask about.
+  return [...phrases.filter((p) => !SETTING.test(p)), ...phrases.filter((p) => SETTING.test(p))];
 }
 
 /** Keys hit, not a word ("asdf", "jjjjjj", "xkcd"): nothing to name back. */
