@@ -618,6 +618,15 @@ describe('a third walkthrough: six participants, turn by turn', () => {
     for (const grumble of ['Oh great, another survey.', 'This is a waste of time.', 'Happy now?']) expect(heardAs(grumble), grumble).toBe('grumble');
     expect(acknowledgement('This is a waste of time.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} There are 3 short parts left. ${FREE_TO_GO}`);
     expect(acknowledgement('This is a waste of time.', { said: FAIR_ENOUGH })).toBeNull();
+    // Annoyance said along with an answer is met the same way, once; the answer still counts.
+    for (const both of ['Ugh, another survey. I pay by card mostly.', 'These questions are getting long, but I use Excel for the invoices.']) {
+      expect(heardAs(both), both).toBeNull();
+      expect(acknowledgement(both, { partsLeft: 2 }), both).toBe(`${FAIR_ENOUGH} There are 2 short parts left. ${FREE_TO_GO}`);
+      expect(acknowledgement(both, { said: FAIR_ENOUGH }), both).toBeNull();
+    }
+    // Not annoyance at the interview: the product's own questions, time wasted on the task.
+    expect(acknowledgement('The app has so many questions in the signup form.')).toBeNull();
+    expect(acknowledgement('I used Excel, it was a waste of time doing it by hand.')).toBeNull();
     const sceptic = await talkThrough(seg('context'), ['Oh great, another survey.', 'I came to export my invoices for my accountant.']);
     expect(sceptic[1]).toBe('What did you come to do today?'); // not "Could you tell me more about another survey?"
     // An answer that ends in a jibe is an answer: the jibe is not a question to acknowledge.

@@ -136,6 +136,10 @@ export function puzzled(message: string): boolean {
 const GRUMBLE =
   /^(?:(?:oh|well|ugh|wow|sigh|great|wonderful|fantastic|brilliant|perfect|lovely)[,!.]?\s*)*another (?:survey|questionnaire|interview)[.!]*$|^(?:honestly,?\s*|well,?\s*|ugh,?\s*)?(?:this|that)(?:'s| is)(?: (?:all|just|such|so|really))? (?:a )?(?:(?:complete |total )?waste of (?:my )?time|pointless|stupid|silly|ridiculous|boring)[.!]*$|^what a waste of time[.!]*$|^(?:happy now|(?:is )?that what you wanted(?: to hear)?|satisfied)\?+$/i;
 export const isGrumble = (sentence: string) => GRUMBLE.test(sentence.trim());
+/** Annoyance at the interview said along with an answer ("Ugh, another survey. I pay by card.", "These questions are getting long, but I use Excel."). */
+const ANNOYED =
+  /\b(?:(?:these|your|all these|all your|so many of your) questions|this (?:interview|survey|questionnaire))(?: (?:are|is))? (?:so |really |a bit |getting |way too |very )?(?:annoying|tedious|boring|pointless|long|endless|repetitive|a lot)\b|\bhow many more questions\b|\b(?:another|yet another) (?:survey|questionnaire)\b/i;
+const annoyedAlongTheWay = (text: string) => sentencesOf(text).some((s) => isGrumble(s) || ANNOYED.test(s));
 
 /** Function words of other languages: a message is in one when it has two of them ("No sé, el banco…"). */
 const FOREIGN_WORDS = new Set(
@@ -233,7 +237,8 @@ export function acknowledgement(message: string, context: Context = {}): string 
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID);
   else if (kind === 'guess') lines.push(YOUR_READING);
-  else if (kind === 'grumble' && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
+  // A grumble alone, or one said along with an answer: no argument, what is left, the way out (once).
+  else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
   else if (kind === 'meta' || (kind === 'question' && !wishAsked(message, context.asked))) {
     const about = aboutTheInterview(message.trim(), context);
     if (about) lines.push(once(about));
