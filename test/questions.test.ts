@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { questionPlan } from '../tools/conductor/questions.ts';
+import { branchApplies, questionPlan } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
@@ -911,6 +911,14 @@ describe('a tenth walkthrough: leaving, finishing and not understanding, in more
       { after: 0, when: 'mentions', words: ['unlock', 'fee'], question: 'Did you know about it before?' },
     ]);
     expect((await talkThrough(charges, ['Yeah, a $1 unlock fee I never saw coming.']))[1]).toBe('How did you find out?');
+  });
+
+  it('hears a yes or a no after the words people put before it, and a yes taken back as a no', () => {
+    const yes = { after: 0, when: 'yes' as const, words: [], question: 'How did you find out?' };
+    const no = { ...yes, when: 'no' as const };
+    for (const a of ['Actually, yes, last month.', 'Um, well, yeah, twice.', 'It has, once.', 'I think so.']) expect([branchApplies(yes, a), branchApplies(no, a)], a).toEqual([true, false]);
+    for (const a of ['Honestly? No.', 'Yeah, no, not really.', "I've never had one.", 'Not that I remember.']) expect([branchApplies(yes, a), branchApplies(no, a)], a).toEqual([false, true]);
+    expect([branchApplies(yes, 'No idea.'), branchApplies(no, 'No idea.')]).toEqual([false, false]);
   });
 
   it('after a skip, leaves out the questions that point back at the topic', async () => {

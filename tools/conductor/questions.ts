@@ -28,14 +28,18 @@ export interface Branch {
   question: string;
 }
 
-const SAYS_YES = /^(?:yes|yeah|yep|yup|sure|definitely|absolutely|of course|i do|we do|i have|we have|i did|we did|sometimes|often|a (?:few|couple)|once|twice|all the time)\b/i;
-const SAYS_NO = /^(?:no|nope|nah|never|not really|not (?:yet|once|ever)|none|i (?:don'?t|haven'?t|didn'?t)|we (?:don'?t|haven'?t|didn'?t))\b/i;
+const SAYS_YES = /^(?:yes|yeah|yea|ya|yep|yup|uh-huh|mhm|sure|definitely|absolutely|of course|i do|we do|i have|we have|i did|we did|it (?:has|did|does)|i think so|i would say so|sometimes|often|a (?:few|couple)|once|twice|all the time)\b/i;
+const SAYS_NO = /^(?:no(?!\s+(?:idea|clue|problem|worries))|nope|nah|never|not really|not (?:yet|once|ever|that i (?:know|remember|recall))|none|i (?:don'?t|haven'?t|didn'?t)|we (?:don'?t|haven'?t|didn'?t)|i(?:'ve| have)? never|we(?:'ve| have)? never|i don'?t think so)\b/i;
+/** What comes before a yes or a no without changing it: "Um, actually, yes", "Honestly? No." */
+const LEAD_IN = /^(?:(?:um+|uh+|er+m?|well|oh|ah|hmm+|hm|so|actually|honestly|to be honest|i mean|i guess|i suppose|i'd say)[,.?!]?\s+)+/i;
+/** "Yeah, no, not really": a yes that takes itself back. */
+const TAKEN_BACK = /^(?:yes|yeah)[,.]?\s+(?:no|not really)\b/i;
 
 /** Whether an answer to question `branch.after` calls for the branch. */
 export function branchApplies(branch: Branch, answer: string): boolean {
-  const said = answer.trim().replace(/^(?:um+|uh+|well|oh|hmm+)[,.]?\s+/i, '');
-  if (branch.when === 'yes') return SAYS_YES.test(said);
-  if (branch.when === 'no') return SAYS_NO.test(said);
+  const said = answer.trim().replace(LEAD_IN, '');
+  if (branch.when === 'yes') return SAYS_YES.test(said) && !TAKEN_BACK.test(said);
+  if (branch.when === 'no') return SAYS_NO.test(said) || TAKEN_BACK.test(said);
   return branch.words.some((w) => new RegExp(`\\b${w}`, 'i').test(said));
 }
 
