@@ -25,6 +25,10 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // An answer to "why?" that opens on "Because" is the reason itself; "either … or" is one phrase.
   ["Because I don't have to think about what's for dinner.", "Doesn't have to think about what's for dinner", "The participant said because they don't have to think about what's for dinner."],
   ['It was either the small motorboat for four hours or the sailboat for the full day, and my partner can\'t sail.', 'It was either the small motorboat for four hours or the sailboat', "The participant said it was either the small motorboat for four hours or the sailboat for the full day, and their partner can't sail."],
+  // "figure out if …" is what they could not tell, not a condition; "put" told in the past stays "put".
+  ['I spent ages trying to figure out if the walker would be alone with just my dog or with, like, a group.', 'Spent ages trying to figure out if the walker would be alone', 'The participant spent ages trying to figure out if the walker would be alone with just their dog or with a group.'],
+  ['I put the wrong date, like, I booked Tuesday instead of Wednesday.', 'Put the wrong date', 'The participant put the wrong date, they booked Tuesday instead of Wednesday.'],
+  ["I just put fifty quid on at the start of term and don't look at it again.", 'Just puts fifty quid on at the start of term', "The participant just puts fifty quid on at the start of term and doesn't look at it again."],
   // Too long for both: the condition is cut at a phrase boundary, or left out, never cut mid-phrase.
   ["If it can't handle the second site when we open the taproom, we'll have to move to something else.", "Will have to move to something else if it can't handle the second site", "The participant said if it can't handle the second site when they open the taproom, they will have to move to something else."],
   // A pseudo-cleft says its verb once: "What I want is…", "What I do is…", "The reason I … is …".

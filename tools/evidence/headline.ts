@@ -92,6 +92,12 @@ function setsOut(tokens: Token[]): boolean {
   return !!verb && !wishNow && SETTING_OUT.has(verb.lemma.toLowerCase()) && !tokens.some((t) => t.negated || /^(?:n't|not|never)$/i.test(t.text));
 }
 
+/** Verbs whose object is a question ("figure out if …", "didn't know whether …"): that clause is what they could not tell. */
+const KNOWING = /^(?:know|tell|understand|see|check|decide|wonder|ask|remember|figure|work|find|sure|clear|unclear|idea|guess|say)$/i;
+/** "if"/"whether" at `i` opens the object of a verb of knowing, not a condition. */
+const complementAt = (tokens: Token[], i: number) =>
+  /^(?:if|whether)$/i.test(tokens[i]?.text ?? '') && (KNOWING.test(tokens[i - 1]?.lemma ?? '') || (/^(?:out)$/i.test(tokens[i - 1]?.text ?? '') && KNOWING.test(tokens[i - 2]?.lemma ?? '')));
+
 /** Where the main clause ends: a subordinating conjunction, or "and/but" opening a new clause, or ";" / a dash. */
 function mainClauseEnd(tokens: Token[]): number {
   let sawVerb = false;
@@ -101,7 +107,7 @@ function mainClauseEnd(tokens: Token[]): number {
     if (!sawVerb) continue;
     // "What kept me was really that …": the clause after the copula is the content.
     const copula = (k: number) => tokens[k]?.pos === 'AUX' && /^(?:is|was|'s)$/i.test(tokens[k].text);
-    if (t.pos === 'SCONJ' && i > 1 && !(/^that$/i.test(t.text) && (copula(i - 1) || (tokens[i - 1].pos === 'ADV' && copula(i - 2))))) return i;
+    if (t.pos === 'SCONJ' && i > 1 && !complementAt(tokens, i) && !(/^that$/i.test(t.text) && (copula(i - 1) || (tokens[i - 1].pos === 'ADV' && copula(i - 2))))) return i;
     if (t.text === ';' || t.text === '—' || t.text === '–') return i;
     const newSubject = tokens[i + 1] && (tokens[i + 1].pos === 'PRON' || tokens[i + 1].pos === 'DET' || tokens[i + 1].pos === 'PROPN');
     const paired = () => tokens.slice(Math.max(0, i - 8), i).some((w) => /^(?:between|either|both|whether)$/i.test(w.text));
@@ -136,7 +142,7 @@ function fit(tokens: Word[], max: number): Word[] {
   let out = trimEnd(tokens);
   if (join(out).length <= max) return out;
   for (let b = out.length - 1; b > 2; b--) {
-    if (out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',') continue;
+    if ((out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',') || complementAt(out, b)) continue;
     // "keep that fifty pence fee": a determiner the tagger took for a conjunction.
     if (/^that$/i.test(out[b].text) && /^(?:NUM|ADJ|NOUN)$/.test(out[b + 1]?.pos ?? '')) continue;
     // "between the kitchen and the bedroom", "either the motorboat or the sailboat": one phrase.
@@ -152,6 +158,17 @@ function fit(tokens: Word[], max: number): Word[] {
 }
 
 /** "use" → "uses", "try" → "tries", "fix" → "fixes": a base-form verb after "the participant". */
+/** Verbs whose past is their base form: "I put the wrong date" is told in the past, and stays "Put the wrong date". */
+const SAME_IN_PAST = new Set(['put', 'set', 'cut', 'hit', 'let', 'read', 'quit', 'shut', 'spread', 'cost', 'hurt', 'upset']);
+
+/** A later verb is in the past ("booked", "was"), and none in the present ("don't", "look"). */
+function toldInPast(tokens: Token[]): boolean {
+  const verbs = tokens.filter((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  const past = verbs.some((t) => t.text.toLowerCase() !== t.lemma.toLowerCase() && !/(?:ing|s)$/i.test(t.text) && !/^(?:is|are|am|'m|'re|'s)$/i.test(t.text));
+  const present = verbs.some((t) => /^(?:do|does|is|are|am|'m|'re|have|has)$/i.test(t.text) || (t.pos === 'VERB' && t.text.toLowerCase() === t.lemma.toLowerCase() && !SAME_IN_PAST.has(t.text.toLowerCase())));
+  return past || !present;
+}
+
 function thirdPerson(verb: string): string {
   const v = verb.toLowerCase();
   if (AGREE[v]) return AGREE[v];
@@ -174,6 +191,8 @@ function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: 
   const base = (verb.pos === 'VERB' && verb.lemma.toLowerCase() === v) || AGREE[v] !== undefined;
   // "do n't" becomes "does n't"; other negated auxiliaries ("could n't") need nothing.
   if (!base || (tokens[j + 1]?.text === "n't" && v !== 'do')) return null;
+  // "I put the wrong date, I booked Tuesday": a verb whose past is its base form follows the sentence's other verbs.
+  if (SAME_IN_PAST.has(v) && toldInPast(tokens.slice(j + 1))) return null;
   return { adverbs: tokens.slice(subject + 1, j), verb: thirdPerson(verb.text), last: j };
 }
 
@@ -193,7 +212,8 @@ function coordinated(tokens: Token[], verb: Token): Token[] {
   return rest.map((t, i) => {
     const before = rest[i - 1];
     // The small model tags some such verbs as nouns ("and pin it"): an object pronoun after one shows it is a verb.
-    const verbLike = t.pos === 'VERB' || (t.pos === 'NOUN' && /^(?:it|them|that|this)$/i.test(rest[i + 1]?.text ?? ''));
+    // "and don't look at it": the auxiliary of a negated second verb agrees too.
+    const verbLike = t.pos === 'VERB' || (t.pos === 'NOUN' && /^(?:it|them|that|this)$/i.test(rest[i + 1]?.text ?? '')) || (/^do$/i.test(t.text) && rest[i + 1]?.text === "n't");
     const shares = before && afterAnd(rest, i) && (to < 0 || i < to) && verbLike && t.lemma.toLowerCase() === t.text.toLowerCase();
     return shares ? { ...t, text: thirdPerson(t.text) } : t;
   });
