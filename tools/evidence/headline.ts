@@ -188,7 +188,9 @@ function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: 
   const verb = tokens[j];
   if (!verb) return null;
   const v = verb.text.toLowerCase();
-  const base = (verb.pos === 'VERB' && verb.lemma.toLowerCase() === v) || AGREE[v] !== undefined;
+  // "we text Maria", "I email them": the small model tags some verbs after a subject as nouns; an object after one shows it is a verb.
+  const verbLike = verb.pos === 'VERB' || (verb.pos === 'NOUN' && /^(?:PROPN|DET|PRON|NUM)$/.test(tokens[j + 1]?.pos ?? '') && !/s$/i.test(v));
+  const base = (verbLike && verb.lemma.toLowerCase() === v) || AGREE[v] !== undefined;
   // "do n't" becomes "does n't"; other negated auxiliaries ("could n't") need nothing.
   if (!base || (tokens[j + 1]?.text === "n't" && v !== 'do')) return null;
   // "I put the wrong date, I booked Tuesday": a verb whose past is its base form follows the sentence's other verbs.
