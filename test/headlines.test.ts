@@ -31,6 +31,8 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ["I just put fifty quid on at the start of term and don't look at it again.", 'Just puts fifty quid on at the start of term', "The participant just puts fifty quid on at the start of term and doesn't look at it again."],
   // A verb the tagger took for a noun still agrees when its object follows ("we text Maria").
   ['So what we do is we text Maria directly on WhatsApp now.', 'Texts Maria directly on WhatsApp now', 'The participant texts Maria directly on WhatsApp now.'],
+  // "For me is very difficult to …" (non-native) is what the participant finds hard; the claim keeps their words.
+  ['For me is very difficult to understand which zone I am.', 'Finds it very difficult to understand which zone they are', 'The participant said for them is very difficult to understand which zone they are.'],
   // Too long for both: the condition is cut at a phrase boundary, or left out, never cut mid-phrase.
   ["If it can't handle the second site when we open the taproom, we'll have to move to something else.", "Will have to move to something else if it can't handle the second site", "The participant said if it can't handle the second site when they open the taproom, they will have to move to something else."],
   // A pseudo-cleft says its verb once: "What I want is…", "What I do is…", "The reason I … is …".

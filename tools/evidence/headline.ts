@@ -37,12 +37,17 @@ function uncleft(text: string): string {
 }
 
 /**
- * "The reason I use it is the council stopped paper" leads a headline with what the participant
- * does and why: "Because the council stopped paper, I use it" (then told main clause first).
- * A claim keeps the participant's own order.
+ * Rewordings for a headline only (a claim keeps the participant's own order): "The reason I use it
+ * is the council stopped paper" leads with what the participant does and why ("Because the
+ * council stopped paper, I use it", then told main clause first); "For me is very difficult to
+ * understand which zone" is "I find it very difficult to understand which zone".
  */
-const reasonFirst = (text: string) =>
+const forHeadline = (text: string) =>
   text
+    .replace(/\bfor (me|us),? (?:it ?)?(is|was|'s) ((?:very |really |so |quite |a bit |too )?(?:difficult|hard|easy|confusing|simple|impossible|tricky) to)\b/gi, (_m, who: string, verb: string, what: string) =>
+      `${who.toLowerCase() === 'me' ? 'I' : 'we'} ${/was/i.test(verb) ? 'found' : 'find'} it ${what}`,
+    )
+    .replace(/^i /, 'I ')
     .replace(/\bthe (?:main |only |real )?reason (?:why |that )?(I|we) ([^,.;?!]{3,60}?) (?:is|was),? (?:that |because |'cause )?([^,;.!?]+)/gi, (_m, who: string, what: string, why: string) => `because ${why}, ${who} ${what}`)
     .replace(/^because/, 'Because');
 
@@ -393,9 +398,9 @@ export function describe(quote: string): { headline: string | null; claim: strin
   const text = expand(quote);
   const [sentence] = parse(text);
   if (!sentence) return { headline: null, claim: null };
-  const reordered = reasonFirst(text);
-  const [forHeadline] = reordered === text ? [sentence] : parse(reordered);
-  return { headline: headlineFrom(forHeadline ?? sentence), claim: claimFrom(sentence) };
+  const reordered = forHeadline(text);
+  const [told] = reordered === text ? [sentence] : parse(reordered);
+  return { headline: headlineFrom(told ?? sentence), claim: claimFrom(sentence) };
 }
 
 /** Longest claim before its later clauses are left to the quote: one sentence a reader takes in at once. */
