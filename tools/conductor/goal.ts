@@ -1,4 +1,4 @@
-import { isKnownWord, parse } from '../../core/nlp.ts';
+import { isKnownWord, join, parse } from '../../core/nlp.ts';
 import { plain, sentencesOf } from './heard.ts';
 
 /**
@@ -40,14 +40,40 @@ export function goalIn(turns: Array<{ role: string; text: string }>): string | n
   return answer ? goalOf(answer.text) : null;
 }
 
+/** Nouns said without an article ("send feedback", "do payroll"). */
+const UNCOUNTED = /^(?:payroll|tax|vat|feedback|money|cash|data|stuff|work|admin|paperwork|accounting|billing|invoicing|banking|shopping|insurance|research|software|information|advice|help|support|access|time|mail|email|post|content|music|food|rent|stock|inventory)$/i;
+const PARTICLES = /^(?:up|out|off|in|on|down|back|over|through)$/i;
+
+/** "send invoice" → "send an invoice": a bare singular thing after the verb takes its article. */
+function withArticle(goal: string): string {
+  const tokens = (parse(`I ${goal}`)[0]?.tokens ?? []).slice(1);
+  const object = tokens[1];
+  if (!object || object.pos !== 'NOUN' || object.text.toLowerCase() !== object.lemma.toLowerCase() || UNCOUNTED.test(object.text) || /s$/i.test(object.text)) return goal;
+  const [verb, ...rest] = goal.split(' ');
+  return [verb, /^[aeiou]/i.test(object.text) ? 'an' : 'a', ...rest].join(' ');
+}
+
+/**
+ * The goal as something done before and again: no count ("chase two unpaid invoices" → "chase unpaid
+ * invoices") and nothing after its object ("set up a quote for a bakery client" → "set up a quote").
+ */
+function asAHabit(goal: string): string {
+  const general = goal.replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a couple of|a few|several|\d+)\s+(?!of\b)(?=\w)/gi, '');
+  const tokens = (parse(`I ${general}`)[0]?.tokens ?? []).slice(1);
+  const cut = tokens.findIndex((t, i) => i >= 2 && t.pos === 'ADP' && !(PARTICLES.test(t.text) && i === 1));
+  const kept = cut > 0 ? join(tokens.slice(0, cut)) : general;
+  return withArticle(kept);
+}
+
 /** A scripted question with its bare "it" replaced by the participant's goal, where the wording allows. */
 export function grounded(question: string, said: string | null): string {
   if (!said) return question;
   // "this week's supplier bills" is one occasion; asked about before or the last time, they are "your supplier bills".
   const goal = said.replace(/\b(?:(?:this|last|next) (?:week|month|year|quarter)|today|yesterday)'s\b/i, 'your');
+  const habit = asAHabit(goal);
   return question
-    .replace(/\bwhat did you use for it before\?$/i, (m) => `${m.startsWith('W') ? 'W' : 'w'}hat did you use to ${goal} before?`)
+    .replace(/\bwhat did you use for it before\?$/i, (m) => `${m.startsWith('W') ? 'W' : 'w'}hat did you use to ${habit} before?`)
     // "The last time you had to export last quarter's invoices" would ask about two times at once.
-    .replace(/\bthe last time you did it\?$/i, (m) => (/\b(?:last|this|next|yesterday|tomorrow)\b/i.test(goal) ? m : `the last time you had to ${goal}?`))
-    .replace(/\bgo ahead with what you came to do today\b/i, `go ahead and ${goal}`);
+    .replace(/\bthe last time you did it\?$/i, (m) => (/\b(?:last|this|next|yesterday|tomorrow)\b/i.test(goal) ? m : `the last time you had to ${habit}?`))
+    .replace(/\bgo ahead with what you came to do today\b/i, `go ahead and ${withArticle(goal)}`);
 }

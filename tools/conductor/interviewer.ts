@@ -72,6 +72,8 @@ const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up
 /** Words the tagger can take for a noun that name nothing ("Same as always"). */
 const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way|fine|good|great|alright|perfect|cool|nice)$|^(?:whatever|whichever|what|which)\b/i;
 
+/** Words that say how something was done after "by", "in" or "on" ("by hand", "in person", "by email"). */
+const MANNER = /^(?:hand|phone|email|e-mail|post|mail|person|cash|card|cheque|check|foot|car|text|fax|transfer|bank transfer|paypal|whatsapp|chat)$/i;
 /** Heads of phrases that say where or in what conditions something happened. */
 const SETTING =
   /\b(?:seat|seats|heat|cold|sun|rain|snow|wind|weather|dark|car|bus|train|tube|plane|taxi|office|home|house|flat|kitchen|bedroom|room|desk|couch|sofa|bed|street|road|queue|line|shop|store|cafe|café|pub|garden|park|gym|school|work|lunch|dinner|breakfast|break|holiday|trip|commute)$/i;
@@ -95,8 +97,15 @@ function mentionsOf(answer: string): string[] {
     const next = at >= 0 ? parse(answer.slice(at + phrases[0].length))[0]?.tokens[0] : undefined;
     if (next && (next.pos === 'VERB' || next.pos === 'AUX')) phrases.push(phrases.shift()!);
   }
-  // Where it happened ("in my seat", "in the rain", "on the bus") is the setting, not the thing to ask about.
-  return [...phrases.filter((p) => !SETTING.test(p)), ...phrases.filter((p) => SETTING.test(p))];
+  // "Export button exports a PDF": a verb the tagger joined to the phrase before its object.
+  const lower = answer.toLowerCase();
+  const cleaned = phrases.map((p) => {
+    const after = lower.slice(lower.indexOf(p.toLowerCase()) + p.length);
+    return p.includes(' ') && /s$/i.test(p) && /^\s+(?:a|an|the|my|your|our|it|them|this|that|me|us)\b/.test(after) ? p.replace(/\s+\S+$/, '') : p;
+  });
+  // Where it happened ("in my seat", "in the rain") is the setting, and a lone "-ing" word ("Opening the list, …") an action: named last.
+  const later = (p: string) => SETTING.test(p) || (/^\w+ing$/i.test(p) && cleaned.length > 1);
+  return [...cleaned.filter((p) => !later(p)), ...cleaned.filter(later)];
 }
 
 /** Keys hit, not a word ("asdf", "jjjjjj", "xkcd"): nothing to name back. */
@@ -144,6 +153,8 @@ function mentionOf(answer: string, used: string): string | null {
     // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
+    // "By hand.", "In person.", "By email.": how it was done, not a thing to ask about.
+    if (MANNER.test(np) && /\b(?:by|in|on|via|over the)\s*$/i.test(answer.slice(0, Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()))))) continue;
     // "Pasted it back in." / "Uploaded a PDF": a particle or a verb the tagger took for a thing.
     if (/\b(?:in|on|out|up|off|back|over|away|down)$/i.test(np) || isVerb(np.split(/\s+/)[0])) continue;
     // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
@@ -180,8 +191,8 @@ const narrates = (answer: string) =>
   parse(answer).some((s) =>
     s.tokens.some((t) => {
       const [w, lemma] = [t.text.toLowerCase(), t.lemma.toLowerCase()];
-      // Not the base form, a present "-s" ("uses") or an "-ing".
-      return (t.pos === 'VERB' || t.pos === 'AUX') && w !== lemma && w !== `${lemma}s` && w !== `${lemma}es` && !w.endsWith('ing');
+      // Not the base form, a present "-s" ("uses"), a present "is"/"has" ("Parts list is long.") or an "-ing".
+      return (t.pos === 'VERB' || t.pos === 'AUX') && w !== lemma && w !== `${lemma}s` && w !== `${lemma}es` && !w.endsWith('ing') && !/^(?:is|are|am|'s|'re|'m|has)$/.test(w);
     }),
   );
 
@@ -201,16 +212,21 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   const next = `You mentioned ${mention}. What happened next?`;
   const more = `Could you tell me more about ${mention}?`;
   const standsOut = `What do you mean by ${mention}?`;
+  const toKnow = `What should I know about ${mention}?`;
   // An example only of something that happened; a shrug gets room to think instead.
   // An example of a story with something in it ("Waited." is too little to have one).
   // "Gave up, kept the A road." is what they did, not something to have an example of.
   const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3 && !DID_CLIPPED.test(answer) && !/^gave up\b/i.test(answer.trim());
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
   const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
-  const second = example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : 'How so?';
-  // "What do you mean by CFO?", "… by 140 people?": an abbreviation or a figure means what it says.
-  const plainly = mention && /^(?:(?:the |your )?[A-Z]{2,6}s?|\d.*)$/.test(mention);
-  const frames = mention ? (narrates(answer) ? [next, more] : plainly ? [more] : [more, standsOut]) : [MORE, second];
+  // "Typed them all.": what they did, asked how it went rather than "How so?".
+  const second = example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : DID_CLIPPED.test(answer) ? 'How did that go?' : 'How so?';
+  // "What do you mean by CFO?", "… by 140 people?", "… by the client?": an abbreviation, a figure or an everyday word means what it says;
+  // only a term of the participant's own ("month-end close", "recs") is asked what it means.
+  const plainly = mention && (/^(?:(?:the |your )?[A-Z]{2,6}s?|\d.*)$/.test(mention) || mention.replace(/^(?:the|your|too many|way too|too|so) /i, '').split(/\s+/).every((w) => (isKnownWord(w.toLowerCase()) || isKnownWord(w.toLowerCase().replace(/e?s$/, ''))) && !/[-']/.test(w)));
+  // To "What would make it more useful?", "Saved parts list." is a wish, not a story to ask what happened next in.
+  const story = narrates(answer) && !ASKS_FOR_WISHES.test(previous);
+  const frames = mention ? (story ? [next, more] : [more, plainly ? toKnow : standsOut]) : [MORE, second];
   // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
   const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
   const options = [...frames].sort((a, b) => uses(a) - uses(b));
@@ -234,8 +250,10 @@ const RECENTLY = new RegExp(`\\b(?:${RECENT})\\b`, 'i');
 const ON_DAY = `on (?:${DAYS})\\b(?! (?:evenings|mornings|nights|afternoons)\\b)`;
 const ON_A_DAY = new RegExp(`\\b${ON_DAY}`, 'i');
 /** The occasion opens a clause ("Last week I…", "…, and on Tuesday I paid…"); "work I finished last week" dates something else. */
-const AT_CLAUSE_START = new RegExp(`(?:^|[.!?,;:]\\s*|\\b(?:and|but|so|then)\\s+)(?:${RECENT}|${ON_DAY})`, 'i');
-const tellsAnOccasion = (answer: string) => AT_CLAUSE_START.test(answer) && (RECENTLY.test(answer) || (ON_A_DAY.test(answer) && toldInPast(answer)));
+/** "In September a client…", "one time in July…": an occasion when told in the past. */
+const IN_MONTH = `(?:back )?in (?:january|february|march|april|june|july|august|september|october|november|december)|one time`;
+const AT_CLAUSE_START = new RegExp(`(?:^|[.!?,;:]\\s*|\\b(?:and|but|so|then)\\s+)(?:the )?(?:${RECENT}|${ON_DAY}|${IN_MONTH})`, 'i');
+const tellsAnOccasion = (answer: string) => AT_CLAUSE_START.test(answer) && (RECENTLY.test(answer) || ((ON_A_DAY.test(answer) || new RegExp(IN_MONTH, 'i').test(answer)) && toldInPast(answer)));
 /** A verb in the past ("paid", "went", "was"), not a present one ("is", "come", "fixes"). */
 const toldInPast = (answer: string) =>
   parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && (/ed$/i.test(t.text) || /^(?:was|were|had|did|went|paid|sent|got|made|took|came|saw|told|said|found|lost|left|gave|bought|tried)$/i.test(t.text))));
@@ -244,7 +262,7 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
 const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** The answer, or a note, says what they did. */
@@ -263,7 +281,10 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
 /** "What did you use for it before?" */
 const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
-const TOLD_WHAT_BEFORE = /\b(?:used to|previously|switched from|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b/i;
+const TOLD_WHAT_BEFORE =
+  /\b(?:used to|previously|switched from|until now|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b|\bbefore (?:i|we) (?:found|started|had|got|switched|signed up|joined|moved)\b|(?<!\b(?:never|not|n't)\s)\b(?:used|was using|were using|kept|had)\b[^.?!]{1,40}\bbefore(?: (?:this|that|now))?\s*(?:[.,;!?]|$)/i;
+/** "Before Ledgerly I kept…": before a name (case matters here: "before lunch" is a time). */
+const BEFORE_A_NAME = /\b[Bb]efore (?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Christmas|Easter)\b)[A-Z]\w+/;
 /** An answer that closes the interview itself ("nothing else really, you've got it all"). */
 const NOTHING_ELSE = /\b(?:nothing else|that'?s (?:all|everything) i (?:have|can think of)|you'?ve got it all|i'?ve (?:said|covered) (?:it all|everything))\b/i;
 /** "Nothing before, first business.": there was nothing before to ask about. */
@@ -286,7 +307,7 @@ const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good
  */
 function answered(question: string, answers: string[], all: string[], notes: string[]): 'yes' | 'partly' | 'no' {
   if (ASKS_FOR_EXAMPLE.test(question) && all.some((a) => (words(a) >= 4 && tellsAnOccasion(a)) || NEVER_DONE.test(a))) return 'yes';
-  if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a) || NOTHING_BEFORE.test(a))) return 'yes';
+  if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a) || BEFORE_A_NAME.test(a) || NOTHING_BEFORE.test(a))) return 'yes';
   // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   // Their notes during the task said what they did ("converted it on some website").
@@ -312,8 +333,11 @@ const APART = 'Apart from what you mentioned, ';
  * One probe into a full answer that tells of trouble or a way around it, as a researcher
  * digs into the moment instead of moving on: open, and never naming a feeling.
  */
+/** How it ended is already told: "it worked", "they paid two days later", "it went through", "got paid". */
+const OUTCOME_TOLD =
+  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b/i;
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp; told?: RegExp }> = [
-  { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: /\b(?:it|that) (?:work(?:s|ed)?|did the (?:trick|job)|helped)\b/i },
+  { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: OUTCOME_TOLD },
   {
     cue: /\b(?:(?:couldn'?t|could not|can'?t|cannot)(?!\s+(?:think|complain|remember|recall|say|tell|imagine|fault|wait|believe)\b)|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
     question: 'What did you do then?',
@@ -405,7 +429,9 @@ export const ruleInterviewer: Interviewer = {
     // "If they say yes, ask how …": the guide's own next question, in place of a follow-up.
     const branch = asked === 0 ? branches.find((b) => b.after === state.question && branchApplies(b, last.text) && !said.includes(b.question)) : undefined;
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
-    if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text)) {
+    // A short answer to a follow-up that names something ("Carbon copies. Slow.") answers it: a second one would press.
+    const answeredTersely = asked >= 1 && !narrates(last.text) && !ONLY_VAGUE.test(last.text.trim()) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
+    if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text) && !answeredTersely) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       const invited = ANYTHING_MORE.test(questions[state.question] ?? '');
       if (invited && SAYS_NO.test(last.text.trim()) && !TAKES_IT_BACK.test(last.text)) return ahead(state.question + 1);
