@@ -1042,6 +1042,12 @@ describe('an eleventh walkthrough: the starter study in the widget, six particip
     for (const again of ['Already said. Typed them.', 'I already told you, Excel and Outlook. I just looked at the sheet and emailed people myself.']) expect(heardAs(again), again).toBe('already');
   });
 
+  it('passes a question about the product asked during the task to the team, and still does not guide the task', () => {
+    expect(whileWorking('do you know if Ledgerly integrates with Square? my bakery friend uses it')).toBe('Noted for the team.');
+    expect(whileWorking('Is dark mode on the roadmap?', { said: 'Noted for the team.' })).toBe("I'll pass that question on to the team.");
+    expect(whileWorking('Where do I find quotes? Is a quote the same as an invoice here?')).toBe(ON_YOUR_OWN);
+  });
+
   it('names what the notes were about, not the verb they opened on', () => {
     expect(notesHeard(['Opening the invoices list, I want to filter by overdue.'])).toBe('Thank you for your notes about the invoices list. ');
     expect(notesHeard(['Export button exports a PDF, I wanted CSV. Typical.'])).toBe('Thank you for your notes about the export button. ');

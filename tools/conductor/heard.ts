@@ -257,6 +257,9 @@ export function acknowledgement(message: string, context: Context = {}): string 
  * question about the interview is answered once; any other question, or puzzlement, is told the
  * task is theirs to do as they would (once in full, once briefly, then silence, as it watches).
  */
+/** What the product can do or will do, asked during a task: passed on to the team rather than refused as help. */
+const ASKS_ABOUT_PRODUCT = /\b(?:do you know if|does (?:it|this|the (?:app|product|site|tool)|\w+) (?:integrate|work|sync|connect|support|have|offer)|is (?:there|it) going to|will (?:it|there|you) (?:ever )?(?:have|get|add|support)|(?:is|are) \w+(?: \w+)? on the roadmap|any plans? (?:to|for))\b/i;
+
 export function whileWorking(message: string, context: Context & { task?: string } = {}): string | null {
   const said = context.said ?? '';
   if (ASKS_IF_SAFE.test(message)) return said.includes(YOUR_CALL) ? null : YOUR_CALL;
@@ -271,6 +274,8 @@ export function whileWorking(message: string, context: Context & { task?: string
     return about && !said.includes(about) ? about : null;
   }
   if (kind !== 'question' && kind !== 'puzzled' && kind !== 'guess') return null;
+  // "Do you know if it integrates with Square?": a question about the product, not help with the task.
+  if (kind === 'question' && ASKS_ABOUT_PRODUCT.test(plain(message))) return PASSED_ON.slice(1).find((line) => !said.includes(line)) ?? null;
   if (!said.includes(ON_YOUR_OWN)) return ON_YOUR_OWN;
   return said.includes(AS_YOU_WOULD) ? null : AS_YOU_WOULD;
 }
