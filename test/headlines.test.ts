@@ -33,6 +33,10 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['So what we do is we text Maria directly on WhatsApp now.', 'Texts Maria directly on WhatsApp now', 'The participant texts Maria directly on WhatsApp now.'],
   // "For me is very difficult to …" (non-native) is what the participant finds hard; the claim keeps their words.
   ['For me is very difficult to understand which zone I am.', 'Finds it very difficult to understand which zone they are', 'The participant said for them is very difficult to understand which zone they are.'],
+  // Where they were comes first, what happened after: the headline is what happened; a state with a quality is the moment.
+  ["My dad was on ward 7B and the app wanted the patient's hospital number.", "The app wanted the patient's hospital number", "The participant said their dad was on ward 7B and the app wanted the patient's hospital number."],
+  ['I was at work and the app crashed.', 'The app crashed', 'The participant was at work and the app crashed.'],
+  ['The floor plan is tiny on the phone and the desk numbers overlap.', 'The floor plan is tiny on the phone', 'The participant said the floor plan is tiny on the phone and the desk numbers overlap.'],
   // Too long for both: the condition is cut at a phrase boundary, or left out, never cut mid-phrase.
   ["If it can't handle the second site when we open the taproom, we'll have to move to something else.", "Will have to move to something else if it can't handle the second site", "The participant said if it can't handle the second site when they open the taproom, they will have to move to something else."],
   // A pseudo-cleft says its verb once: "What I want is…", "What I do is…", "The reason I … is …".

@@ -86,6 +86,27 @@ const SETTING_OUT = new Set(['try', 'want', 'need', 'go', 'pay', 'book', 'open',
 const OPENING_MARK = /(?<=^|\s)'(?!(?:cause|em|til|round|n)\b)(?=\w)/gi;
 const CLOSING_MARK = /(?<=\w)'(?=\s|$|[.,!?])/g;
 
+/**
+ * Where a first clause that only sets the scene ("My dad was on ward 7B and …", "I have two kids
+ * at the same school and …") gives way to the clause that tells what happened: the index of its
+ * "and"/"but", or -1. A state with a quality ("The floor plan is tiny and …") is the moment itself.
+ */
+function sceneBefore(tokens: Token[]): number {
+  for (let k = 3; k < tokens.length - 2; k++) {
+    if (tokens[k].pos !== 'CCONJ' || !/^(?:and|but)$/i.test(tokens[k].text)) continue;
+    let j = k + 1;
+    while (tokens[j] && tokens[j].pos === 'PUNCT') j++;
+    const opensClause = /^(?:PRON|DET|PROPN|NOUN)$/.test(tokens[j]?.pos ?? '') && tokens.slice(j + 1, j + 5).some((t) => t.pos === 'VERB' || t.pos === 'AUX');
+    const first = tokens.slice(0, k);
+    // "on ward 7B": a word after a preposition is a name the tagger took for a verb.
+    const verbs = first.filter((t, i) => (t.pos === 'VERB' || t.pos === 'AUX') && !/^(?:ADP|DET)$/.test(first[i - 1]?.pos ?? ''));
+    const state = verbs.length > 0 && verbs.every((t) => /^(?:be|have)$/i.test(t.lemma));
+    const quality = first.some((t) => t.pos === 'ADJ' && !/^(?:same|other|first|second|last|next|own)$/i.test(t.text)) || first.some((t) => t.negated || /^(?:n't|not|never|no)$/i.test(t.text));
+    return opensClause && state && !quality ? j : -1;
+  }
+  return -1;
+}
+
 /** A first-person clause that only says what the participant set out to do. */
 function setsOut(tokens: Token[]): boolean {
   const i = tokens.findIndex((t) => t.pos !== 'PUNCT');
@@ -349,6 +370,11 @@ function headlineFrom(sentence: Sentence): string | null {
     // "Because I don't have to think about dinner." answers a "why": the reason is the moment.
     else if (/^(?:because|cause|'cause|cos)$/i.test(all[0].text) && wordCount(all) > 3) tokens = all.slice(1, 1 + mainClauseEnd(all.slice(1)));
     else tokens = all;
+  }
+  // "My dad was on ward 7B and the app wanted his hospital number": where they were, then what happened.
+  else if (sceneBefore(all) > 0 && wordCount(all.slice(sceneBefore(all))) >= 3) {
+    const next = contentOf(all.slice(sceneBefore(all)), 'drop');
+    fitted = fit(thirdPersonOf(next.slice(0, mainClauseEnd(next))), HEADLINE_MAX);
   }
   // "Last Tuesday I had to pay, and the button stayed grey": the scene is set first, the moment follows.
   else if (setsTheScene(all) && all[end] && (all[end].text === ',' || all[end].pos === 'CCONJ')) {
