@@ -28,7 +28,8 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // "figure out if …" is what they could not tell, not a condition; "put" told in the past stays "put".
   ['I spent ages trying to figure out if the walker would be alone with just my dog or with, like, a group.', 'Spent ages trying to figure out if the walker would be alone', 'The participant spent ages trying to figure out if the walker would be alone with just their dog or with a group.'],
   ['I put the wrong date, like, I booked Tuesday instead of Wednesday.', 'Put the wrong date', 'The participant put the wrong date, they booked Tuesday instead of Wednesday.'],
-  ["I just put fifty quid on at the start of term and don't look at it again.", 'Just puts fifty quid on at the start of term', "The participant just puts fifty quid on at the start of term and doesn't look at it again."],
+  // Over the limit, a leading hedge goes before anything that was said.
+  ["I just put fifty quid on at the start of term and don't look at it again.", "Puts fifty quid on at the start of term and doesn't look at it again", "The participant just puts fifty quid on at the start of term and doesn't look at it again."],
   // A verb the tagger took for a noun still agrees when its object follows ("we text Maria").
   ['So what we do is we text Maria directly on WhatsApp now.', 'Texts Maria directly on WhatsApp now', 'The participant texts Maria directly on WhatsApp now.'],
   // "For me is very difficult to …" (non-native) is what the participant finds hard; the claim keeps their words.
@@ -37,6 +38,9 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ["My dad was on ward 7B and the app wanted the patient's hospital number.", "The app wanted the patient's hospital number", "The participant said their dad was on ward 7B and the app wanted the patient's hospital number."],
   ['I was at work and the app crashed.', 'The app crashed', 'The participant was at work and the app crashed.'],
   ['The floor plan is tiny on the phone and the desk numbers overlap.', 'The floor plan is tiny on the phone', 'The participant said the floor plan is tiny on the phone and the desk numbers overlap.'],
+  // A hyphenated word is whole ("auto top-up"); a relative clause is a boundary; "even" left by a cut goes.
+  ['I would love an auto top-up, like when it hits five pounds just take another twenty from my card.', 'Would love an auto top-up', 'The participant would love an auto top-up, like when it hits five pounds just take another twenty from their card.'],
+  ['We have got this shared Google Sheet where people write their name next to a desk, because half the team just do not trust the app.', 'Has got this shared Google Sheet', 'The participant has got this shared Google Sheet where people write their name next to a desk, because half the team just do not trust the app.'],
   // Too long for both: the condition is cut at a phrase boundary, or left out, never cut mid-phrase.
   ["If it can't handle the second site when we open the taproom, we'll have to move to something else.", "Will have to move to something else if it can't handle the second site", "The participant said if it can't handle the second site when they open the taproom, they will have to move to something else."],
   // A pseudo-cleft says its verb once: "What I want is…", "What I do is…", "The reason I … is …".

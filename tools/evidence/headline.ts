@@ -48,7 +48,7 @@ const forHeadline = (text: string) =>
       `${who.toLowerCase() === 'me' ? 'I' : 'we'} ${/was/i.test(verb) ? 'found' : 'find'} it ${what}`,
     )
     .replace(/^i /, 'I ')
-    .replace(/\bthe (?:main |only |real )?reason (?:why |that )?(I|we) ([^,.;?!]{3,60}?) (?:is|was),? (?:that |because |'cause )?([^,;.!?]+)/gi, (_m, who: string, what: string, why: string) => `because ${why}, ${who} ${what}`)
+    .replace(/\bthe (?:main |only |real )?reason (?:why |that )?(I|we) ([^,.;?!]{3,60}?) (?:is|was),? (?:that |because |'cause )?([^,;.!?]+)[^.!?]*/gi, (_m, who: string, what: string, why: string) => `because ${why}, ${who} ${what}`)
     .replace(/^because/, 'Because');
 
 /** First-person contractions spelled out, so "I'm" parses as a subject and a verb. */
@@ -152,8 +152,10 @@ const trimEnd = (tokens: Word[]) => {
   // A hedge left at the end of a cut ("… they are honestly") says nothing either.
   const orphan = () =>
     (out.length > 1 && /^(?:it|this|that)$/i.test(out[out.length - 1].text) && (/^(?:CCONJ|SCONJ)$/.test(out[out.length - 2].pos) || out[out.length - 2].text === ',')) ||
-    (out.length > 3 && !out[out.length - 1].closes && /^(?:honestly|really|just|actually|basically|literally|totally)$/i.test(out[out.length - 1].text));
-  while (out.length && ((dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) || orphan())) out.pop();
+    (out.length > 3 && !out[out.length - 1].closes && /^(?:honestly|really|just|actually|basically|literally|totally|even)$/i.test(out[out.length - 1].text));
+  // "auto top-up": the end of a hyphenated word is part of it, not a particle left dangling.
+  const hyphenated = () => out.length > 2 && out[out.length - 1].space === '' && out[out.length - 2].text === '-';
+  while (out.length && !hyphenated() && ((dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) || orphan())) out.pop();
   return out;
 };
 
@@ -167,8 +169,12 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
 function fit(tokens: Word[], max: number): Word[] {
   let out = trimEnd(tokens);
   if (join(out).length <= max) return out;
+  // "Just wishes it would remind them … runs out": a leading hedge goes before any of what was said.
+  if (out.length > 3 && /^(?:just|really|actually|honestly|basically|literally)$/i.test(out[0].text) && join(out.slice(1)).length <= max) return [{ ...out[1], text: capitalise(out[1].text) }, ...out.slice(2)];
+  // "this shared Google Sheet where people write …": a relative clause is a boundary too.
+  const relative = (b: number) => b > 3 && /^(?:where|which|who)$/i.test(out[b].text) && /^(?:NOUN|PROPN)$/.test(out[b - 1].pos);
   for (let b = out.length - 1; b > 2; b--) {
-    if ((out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',') || complementAt(out, b)) continue;
+    if ((out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',' && !relative(b)) || complementAt(out, b)) continue;
     // "keep that fifty pence fee": a determiner the tagger took for a conjunction.
     if (/^that$/i.test(out[b].text) && /^(?:NUM|ADJ|NOUN)$/.test(out[b + 1]?.pos ?? '')) continue;
     // "between the kitchen and the bedroom", "either the motorboat or the sailboat": one phrase.
