@@ -41,6 +41,9 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // A hyphenated word is whole ("auto top-up"); a relative clause is a boundary; "even" left by a cut goes.
   ['I would love an auto top-up, like when it hits five pounds just take another twenty from my card.', 'Would love an auto top-up', 'The participant would love an auto top-up, like when it hits five pounds just take another twenty from their card.'],
   ['We have got this shared Google Sheet where people write their name next to a desk, because half the team just do not trust the app.', 'Has got this shared Google Sheet', 'The participant has got this shared Google Sheet where people write their name next to a desk, because half the team just do not trust the app.'],
+  // Cut word by word, no verb is left without its object; a hedge is not the headline's first word.
+  ["I'd like to be able to let my brother in without giving him my login.", 'Would like to be able to let their brother in', 'The participant would like to be able to let their brother in without giving him their login.'],
+  ["I honestly don't know what the numbers mean.", "Doesn't know what the numbers mean", "The participant doesn't know what the numbers mean."],
   // Too long for both: the condition is cut at a phrase boundary, or left out, never cut mid-phrase.
   ["If it can't handle the second site when we open the taproom, we'll have to move to something else.", "Will have to move to something else if it can't handle the second site", "The participant said if it can't handle the second site when they open the taproom, they will have to move to something else."],
   // A pseudo-cleft says its verb once: "What I want is…", "What I do is…", "The reason I … is …".

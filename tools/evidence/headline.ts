@@ -20,7 +20,9 @@ const afterI = (tokens: Token[], i: number) => {
 };
 /** Conjunctions that open a sentence with its subordinate clause: "If they lose my streak again, I am gone". */
 const LEADING_SUBORDINATE = new Set(['if', 'when', 'whenever', 'because', 'although', 'though', 'once', 'since', 'after', 'before', 'while', 'unless']);
-const LEADING_ADVERBS = new Set(['just', 'really', 'always', 'never', 'still', 'usually', 'often', 'sometimes', 'also', 'actually', 'literally', 'basically', 'kind', 'sort', 'even', 'only']);
+const LEADING_ADVERBS = new Set(['just', 'really', 'always', 'never', 'still', 'usually', 'often', 'sometimes', 'also', 'actually', 'literally', 'basically', 'kind', 'sort', 'even', 'only', 'honestly', 'genuinely', 'truly', 'seriously']);
+/** Adverbs that only hedge: passed over for the verb's agreement and left out of a headline ("I honestly don't know" → "Doesn't know"). */
+const HEDGES = /^(?:honestly|genuinely|truly|seriously)$/i;
 
 const MODAL = '(?:(?:would|could|really|actually|honestly|just|most|personally)\\s+)*';
 
@@ -186,6 +188,22 @@ function fit(tokens: Word[], max: number): Word[] {
     if (join(cut).length <= max && !vague) return cut;
   }
   while (out.length > 2 && join(out).length > max) out = trimEnd(out.slice(0, -1));
+  // Cut word by word, a verb or a preposition's object is not left behind ("or just buy", "without giving him"):
+  // back to the phrase before it.
+  const whole = trimEnd(tokens);
+  const midPhrase = () => {
+    const last = out[out.length - 1];
+    const next = whole[out.length];
+    return !!next && /^(?:DET|NOUN|ADJ|NUM|PROPN|PRON)$/.test(next.pos) && (last.pos === 'VERB' || (last.pos === 'PRON' && out[out.length - 2]?.pos === 'VERB'));
+  };
+  if (midPhrase()) {
+    let k = out.length;
+    while (k > 3 && !/^(?:ADP|SCONJ|CCONJ)$/.test(whole[k - 1].pos)) k--;
+    // Up to the word that opens the phrase; a particle before it stays ("let their brother in").
+    const cut = whole.slice(0, k - 1);
+    while (cut.length && /^(?:DET|CCONJ|SCONJ|PUNCT)$/.test(cut[cut.length - 1].pos)) cut.pop();
+    if (wordCount(cut) >= 3) out = cut;
+  }
   return out;
 }
 
@@ -227,7 +245,7 @@ function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: 
   if (!base || (tokens[j + 1]?.text === "n't" && v !== 'do')) return null;
   // "I put the wrong date, I booked Tuesday": a verb whose past is its base form follows the sentence's other verbs.
   if (SAME_IN_PAST.has(v) && toldInPast(tokens.slice(j + 1))) return null;
-  return { adverbs: tokens.slice(subject + 1, j), verb: thirdPerson(verb.text), last: j };
+  return { adverbs: tokens.slice(subject + 1, j).filter((t) => !HEDGES.test(t.text)), verb: thirdPerson(verb.text), last: j };
 }
 
 /** The token at `i` follows "and" or "and then". */
