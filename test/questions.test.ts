@@ -430,7 +430,8 @@ describe('a third reading of the starter study', () => {
       'What, if anything, took longer than you expected?',
       'What did you do at that point?',
     ]);
-    expect((await talkThrough(friction, ['It went fine overall, I would say, no real surprises.', 'Nothing took long. Is that the right answer?', 'Nothing, really.'])).slice(2)).toEqual(['Could you say a bit more about that?', null]);
+    // "What, if anything, took longer…?" takes a no for its answer at once.
+    expect((await talkThrough(friction, ['It went fine overall, I would say, no real surprises.', 'Nothing took long. Is that the right answer?'])).slice(2)).toEqual([null]);
   });
 
   it("asks for the last time after an answer that only names last quarter's work", async () => {
@@ -806,7 +807,7 @@ describe('a sixth walkthrough: ordinary, cooperative participants', () => {
 
   it('asks for the last time unless an answer opens with an occasion', async () => {
     const asked = await talkThrough(seg('context'), ['I wanted to send an invoice to a new client for the logo work I finished last week.', 'Word templates and a spreadsheet of who owes me what, for about a year now.']);
-    expect(asked.slice(1)).toContain('Could you tell me about the last time you did it?');
+    expect(asked.slice(1)).toContain('Could you tell me about the last time you had to send an invoice?');
     const told = await talkThrough(seg('context'), ['I came to send an invoice. Last week I sent three and one bounced.', 'Word templates and a spreadsheet of who owes me what, for about a year now.']);
     expect(told.slice(1).some((q) => q?.includes('the last time'))).toBe(false);
   });
@@ -1051,6 +1052,47 @@ describe('an eleventh walkthrough: the starter study in the widget, six particip
   it('names what the notes were about, not the verb they opened on', () => {
     expect(notesHeard(['Opening the invoices list, I want to filter by overdue.'])).toBe('Thank you for your notes about the invoices list. ');
     expect(notesHeard(['Export button exports a PDF, I wanted CSV. Typical.'])).toBe('Thank you for your notes about the export button. ');
+  });
+});
+
+describe('a twelfth walkthrough: bullet lists, chat shorthand, misunderstood questions, leaving in a hurry', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('hears "what did you mean?" and "did you mean …?" at the end of an answer, and "How did what work out?"', async () => {
+    expect(heardAs('What did you mean?')).toBe('puzzled');
+    expect(heardAs('Oh, you mean before today? I think it was like 2 clicks to sign up, pretty easy. Wait, what did you mean - before Ledgerly?')).toBe('puzzled');
+    expect(heardAs("Going ok I guess, it's a slow month. Oh wait, did you mean how the invoicing went?")).toBe('guess');
+    expect(heardAs('More useful? Like, a cheaper plan? Or do you mean features?')).toBe('guess');
+    expect(heardAs("How did what work out? I haven't had those things.")).toBe('puzzled');
+    expect(heardAs('Did you find out what went wrong?')).toBe('question');
+    expect((await talkThrough(seg('value'), ['More useful? Like, a cheaper plan? Or do you mean features?']))[1]).toBe('What would make the product more useful to you?');
+  });
+
+  it('reads chat shorthand as words and bullet lines as sentences', async () => {
+    expect(plain('idk just word doc tbh and then email it w/e')).toBe("I don't know just word doc and then email it whatever");
+    expect(heardAs('wdym its just a word doc template lol')).toBe('puzzled');
+    expect((await talkThrough(seg('context'), ['needed to send invoice to a client for the logo job lol', 'idk just word doc tbh and then email it w/e']))[2]).not.toMatch(/tbh/);
+    expect(heardAs('Two more:\n- mobile app?\n- does it export to my accountant (Xero)?')).toBe('question');
+  });
+
+  it('lets go of someone leaving in a hurry, in whatever words, and not of someone going through invoices', () => {
+    for (const leaving of ['i gotta go', 'gtg', 'have to leave, sorry', 'sorry have to run', 'need to go now', 'I must go', "I'm out of time", 'ok Ill finish this later', "Sorry, I'm being called into a meeting.", 'My lunch break is over, sorry.'])
+      expect(heardAs(leaving), leaving).toBe('stop');
+    expect(heardAs('I have to go through the invoices every week.')).toBeNull();
+  });
+
+  it('takes a no to "What, if anything, took longer…?" as the answer, and a wish with "instead" as a wish', async () => {
+    expect(await talkThrough(seg('friction'), ['Great, no complaints, all smooth and easy to use, honestly.', 'Nothing at all! Super fast. Love it.'])).toEqual([
+      'How did it go for you?',
+      'What, if anything, took longer than you expected?',
+      null,
+    ]);
+    expect((await talkThrough(seg('value'), ["I'd want a PDF attachment option instead of only a link."]))[1]).not.toBe('How did that work out for you?');
+  });
+
+  it('finds a long goal and one said without "I"', () => {
+    expect(goalOf('I wanted to set up automatic payment reminders for my overdue invoices, I have 3 clients who are 30+ days late.')).toBe('set up automatic payment reminders');
+    expect(goalOf('Needed to send an invoice to a client.')).toBe('send an invoice to a client');
   });
 });
 

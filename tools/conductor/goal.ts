@@ -9,7 +9,7 @@ import { plain, sentencesOf } from './heard.ts';
 /** The question that asks for it: "What did you come to do today?", "What were you trying to get done?" */
 const ASKS_FOR_GOAL = /\b(?:what did you come (?:here )?to do|what were you trying to|what brought you here)\b/i;
 const OPENERS = /^(?:(?:um|uh|so|well|oh|ok(?:ay)?|like|you know|just|basically|honestly|mostly|today),?\s+)+/i;
-const LEAD_IN = /^(?:i|we)(?:'m| am| was| were)?\s+(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going)\s+(?:in |here |on |over |by )?to\s+|^(?:i|we)(?:'m| am) here to\s+|^to\s+/i;
+const LEAD_IN = /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going)\s+(?:in |here |on |over |by )?to\s+|^(?:i|we)(?:'m| am) here to\s+|^to\s+/i;
 const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|when|while|until)\s/i;
 
 /** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
@@ -23,7 +23,15 @@ export function goalOf(answer: string): string | null {
   goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|tonight|this morning|this afternoon|now|again|here|first|for once|for today|for (?:the|this|next) (?:week|month|quarter|year)|this (?:week|month)|(?:for|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)(?: (?:morning|afternoon|evening|night))?)$/i, '');
   goal = goal.charAt(0).toLowerCase() + goal.slice(1);
   // Read after "I", so the tagger takes the first word for a verb where it can be one ("export the report").
-  const tokens = (parse(`I ${goal}`)[0]?.tokens ?? []).slice(1);
+  let tokens = (parse(`I ${goal}`)[0]?.tokens ?? []).slice(1);
+  // "set up automatic payment reminders for my overdue invoices": a long goal ends before its first preposition.
+  if (goal.split(/\s+/).length > 8) {
+    const cut = tokens.findIndex((t, i) => i >= 3 && t.pos === 'ADP');
+    if (cut > 0) {
+      goal = join(tokens.slice(0, cut));
+      tokens = tokens.slice(0, cut);
+    }
+  }
   const words = goal.split(/\s+/).length;
   // A clean verb phrase only: a base-form verb first ("pay…", "send…"), a few words, no pronoun left dangling.
   if (words < 2 || words > 8 || !tokens[0] || tokens[0].pos !== 'VERB' || tokens[0].text.toLowerCase() !== tokens[0].lemma.toLowerCase()) return null;

@@ -19,11 +19,19 @@ export function plain(message: string): string {
     .replace(/👋/gu, ' bye ')
     .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}\u{1F3FB}-\u{1F3FF}]/gu, ' ')
     .replace(/\*\*|__|^#+\s*/gm, '')
+    // A list typed line by line: each line is a sentence of its own, without its bullet or number.
+    .replace(/^[ \t]*(?:[-*•]|\d{1,2}[.)])[ \t]+/gm, '')
+    .replace(/([^.!?:;,\s])[ \t]*\n+/g, '$1.\n')
+    .replace(CHAT, (w) => CHAT_WORDS[w.toLowerCase().replace('/', '')] ?? '')
     .replace(/\s+/g, ' ')
+    .replace(/\s+([,.!?])/g, '$1')
     .trim()
     .replace(/^(?:(?:uh+|um+|er+m?|hmm+|k|ok(?:ay)?|so|well|oh|ah)[,.!]?\s+)+(?=\S)/i, '');
   return shouted(text) ? text.charAt(0) + text.slice(1).toLowerCase() : text;
 }
+/** Chat shorthand read as the words it stands for; "tbh" and "lol" say nothing and go. */
+const CHAT_WORDS: Record<string, string> = { idk: "I don't know", wdym: 'what do you mean', rly: 'really', we: 'whatever', w: 'with', u: 'you', ur: 'your', thx: 'thanks', pls: 'please', plz: 'please', gtg: 'got to go', g2g: 'got to go', n: 'and', tbh: '', imo: '', imho: '', ngl: '', lol: '', lmao: '', tho: 'though' };
+const CHAT = /\b(?:idk|wdym|rly|w\/e|u|ur|thx|pls|plz|gtg|g2g|tbh|imo|imho|ngl|lol|lmao|tho)\b|\bw\/?(?=\s+[a-z])|(?<=\w )n(?= \w)/gi;
 /** Written in capitals ("THE EXPORT NEVER WORKS!!!"), not an acronym or two. */
 const shouted = (text: string) => {
   const letters = text.replace(/[^\p{L}]/gu, '');
@@ -52,7 +60,7 @@ const ASKS_WHO_SEES =
 const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read(?: (?:this|these|it|them|(?:my|the|our) answers|what i (?:write|say|type))\b|\s*\?)|are you (?:even |actually |really )?(?:reading|listening))\b/i;
 /** "Can I go now?", "I have to go": leaving, not going somewhere or stopping something ("I have to go through the invoices", "I want to stop paying for two tools"). */
 const WANTS_TO_STOP =
-  /\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))(?=\s*(?:now|soon|sorry|please|quickly|here|already|in a (?:minute|sec(?:ond)?|moment)|(?:,|\.|!|\?|$)))|^(?:i think )?(?:stop|enough|i'?m done|im done|i am done)(?: now)?[.!]*$|\b(?:good ?)?bye[.!]*$/i;
+  /\b(?:(?:gotta|got to|have to|need to|must) (?:go|run|leave|head out|dash)(?: now)?(?=\s*(?:sorry|now|,|\.|!|$))|i must go|i'?m out of time|(?:i'?ll|i will|let me|can we) (?:finish|continue|do) (?:this|it|the rest) (?:later|another time|tomorrow)|(?:being|been|getting) called (?:in|into|away)|(?:my )?(?:lunch )?break is over|i need to head out)|\b(?:can i (?:go|leave|stop)|can we (?:stop|finish|end|wrap (?:this|it) up)|i (?:have|need|got|gotta) to (?:go|leave|stop|run)|i need to run|i(?:'d| would) like to stop|i want to (?:stop|leave|end))(?=\s*(?:now|soon|sorry|please|quickly|here|already|in a (?:minute|sec(?:ond)?|moment)|(?:,|\.|!|\?|$)))|^(?:i think )?(?:stop|enough|i'?m done|im done|i am done)(?: now)?[.!]*$|\b(?:good ?)?bye[.!]*$/i;
 /** "Please stop the interview.", "I don't want to continue.", "That's enough for today.": ending the interview in other words. */
 const ENDS_INTERVIEW =
   /\b(?:(?:stop|end|finish) (?:the|this) (?:interview|survey|chat|conversation)|i(?:'d| would) like to (?:end|stop|finish)(?: (?:the|this) (?:interview|survey|chat|conversation)| it)?|i (?:don'?t|do not) want to (?:continue|go on|carry on|do (?:this|any more|anymore|more|tasks|the tasks?))|(?:i'?m|i am) not comfortable (?:continuing|going on)(?: with (?:this|it|the interview))?|(?:i'?m|i am|im) done for (?:today|now)|let'?s (?:stop|end) (?:here|now|there|this)|(?:like|want) to (?:leave it|stop) (?:there|here)|call it a day|(?:i'?m|i am) going to have to (?:go|leave|stop))(?=\s*(?:now|today|please|sorry|thanks|thank you)?\s*(?:[,.!?—–-]|$))|^(?:ok(?:ay)?,?\s*)?(?:that'?s|that is) enough(?: for (?:today|now|me))*(?: today)?(?:,? thanks?(?: you)?)?[.!]*$/i;
@@ -71,7 +79,7 @@ const SKIPS =
 const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said|(?:also |already )?said (?:that|it|so|this)|also said|already said|said already|i say (?:it )?already)\b|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier)?[.!]*$|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 const OPENS_ALREADY = /^(?:(?:um|uh|well|yeah|yes|no|ugh|sorry)[,.!]?\s+)?(?:i (?:already|just) (?:told you|said|answered)|(?:i )?told you(?: already)?|already said|said already)\b/i;
 /** "Oh, you mean paying the bill?" */
-const GUESSES = /^(?:oh,?\s*|so,?\s*|ah,?\s*)?(?:you mean|do you mean)\b.{2,80}\?+$/i;
+const GUESSES = /^(?:(?:oh|so|ah|or|wait|like)[,.!]?\s*)*(?:you mean|do you mean|did you mean)\b.{2,80}\?+$/i;
 /** "Sorry for my English." */
 const APOLOGISES_FOR_ENGLISH = /\b(?:sorry|apologi[sz]e)\b[^.?!]{0,20}\bmy english\b|\bmy english (?:is|isn'?t) (?:not )?(?:very |so )?(?:good|great|perfect)\b/i;
 
@@ -124,12 +132,14 @@ const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:sa
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
 const CLARIFY =
-  /^(?:sorry,?\s*|um,?\s*)?(?:(?:what (?:do )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again))\b.*|what means?\b.*|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
+  /^(?:sorry,?\s*|um,?\s*|wait,?\s*)?(?:(?:what (?:do |did )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again))\b.*|what means?\b.*|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
-const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+)?\?+$/i;
+const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+)?\?+$|^(?:how|why|when|where)\s+(?:did|does|do|would|will|is|was)\s+what\b[^?]*\?+$/i;
 /** The message, or its first sentence, says the question was not understood. */
 export function puzzled(message: string): boolean {
   const [first = '', ...rest] = sentencesOf(message);
+  // "…I think it was easy. Wait, what did you mean - before Ledgerly?": asked at the end, after a guess at an answer.
+  if (/^(?:(?:wait|sorry|so|or)[,.]?\s*)*what did you mean\b.*\?$/i.test(rest[rest.length - 1] ?? '')) return true;
   // "Sorry, which condition? The sock one, the endoscopy was £1,400…" goes on to answer: it is an answer.
   if (words(rest.join(' ')) >= 15) return CLARIFY.test(message.trim());
   return [message.trim(), first].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
@@ -183,7 +193,8 @@ export function heardAs(message: string, asked?: string): Heard {
   // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
   if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text))) return 'already';
   const said = sentencesOf(text);
-  if (said.length === 1 && GUESSES.test(text)) return 'guess';
+  // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
+  if (said.length <= 3 && GUESSES.test(said[said.length - 1] ?? '')) return 'guess';
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
   if (said.some(isMeta) && said.every((s) => isMeta(s) || words(s) <= 2)) return 'meta';
   if (said.some(isGrumble) && said.every((s) => isGrumble(s) || words(s) <= 2)) return 'grumble';

@@ -70,7 +70,7 @@ const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|o
 const followUpsOf = (state: TalkState) => state.follow_ups ?? (state.followed_up ? 1 : 0);
 
 /** Words the tagger can take for a noun that name nothing ("Same as always"). */
-const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way|fine|good|great|alright|perfect|cool|nice)$|^(?:whatever|whichever|what|which)\b/i;
+const NOT_A_THING = /^(?:same|one|ones|thing|things|stuff|lot|bit|way|fine|good|great|alright|perfect|cool|nice|super|pretty|quite|very)$|^(?:whatever|whichever|what|which)\b/i;
 
 /** Words that say how something was done after "by", "in" or "on" ("by hand", "in person", "by email"). */
 const MANNER = /^(?:hand|phone|email|e-mail|post|mail|person|cash|card|cheque|check|foot|car|text|fax|transfer|bank transfer|paypal|whatsapp|chat)$/i;
@@ -121,7 +121,7 @@ export const CHECK_IN = 'No pressure to answer everything: you can stop at any t
 
 /** Nouns named without an article ("payroll", "login"), unlike a thing ("the bank", "the monthly run"). */
 const UNCOUNTED = new Set(
-  'payroll software time money email mail data information work paperwork admin support feedback login signup access help advice research accounting bookkeeping billing invoicing banking shipping pricing cash tax vat insurance equipment traffic storage security privacy training marketing sales management staff stuff paper trust sync performance speed quality everything nothing something anything'.split(' '),
+  'mode payroll software time money email mail data information work paperwork admin support feedback login signup access help advice research accounting bookkeeping billing invoicing banking shipping pricing cash tax vat insurance equipment traffic storage security privacy training marketing sales management staff stuff paper trust sync performance speed quality everything nothing something anything'.split(' '),
 );
 /** "Bank." is asked about as "the bank": a bare singular thing takes an article; names, plurals, activities, comparatives and uncounted nouns do not. */
 function withArticle(phrase: string): string {
@@ -349,7 +349,7 @@ const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegE
   { cue: /\b(?:not sure (?:is|it'?s|if|whether|that)\b[^.?!]{0,20}\b(?:safe|secure|right|legit)|worried|worries|scared|afraid|nervous|don'?t trust|do not trust|didn'?t trust)\b/i, question: 'What makes you say that?', story: false, asked: /\bmakes you say that\b/i },
 ];
 /** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
-const HYPOTHETICAL = /^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
+const HYPOTHETICAL = /\b(?:i'?d|i would|we'?d|we would) (?:really )?(?:want|love|like|prefer)\b|\bi wish\b|^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
 
 /** A probe, unless the answer is short, the script digs into the moment anyway, or it was asked already. */
 function probeFor(answer: string, said: string, later: string[]): string | null {
@@ -433,7 +433,8 @@ export const ruleInterviewer: Interviewer = {
     const answeredTersely = asked >= 1 && !narrates(last.text) && !ONLY_VAGUE.test(last.text.trim()) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text) && !answeredTersely) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
-      const invited = ANYTHING_MORE.test(questions[state.question] ?? '');
+      // "What, if anything, took longer…?" asks for a no as much as a yes.
+      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '');
       if (invited && SAYS_NO.test(last.text.trim()) && !TAKES_IT_BACK.test(last.text)) return ahead(state.question + 1);
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
