@@ -50,7 +50,6 @@ export function goalIn(turns: Array<{ role: string; text: string }>): string | n
 
 /** Nouns said without an article ("send feedback", "do payroll"). */
 const UNCOUNTED = /^(?:payroll|tax|vat|feedback|money|cash|data|stuff|work|admin|paperwork|accounting|billing|invoicing|banking|shopping|insurance|research|software|information|advice|help|support|access|time|mail|email|post|content|music|food|rent|stock|inventory)$/i;
-const PARTICLES = /^(?:up|out|off|in|on|down|back|over|through)$/i;
 
 /** "send invoice" → "send an invoice": a bare singular thing after the verb takes its article. */
 function withArticle(goal: string): string {
@@ -68,7 +67,8 @@ function withArticle(goal: string): string {
 function asAHabit(goal: string): string {
   const general = goal.replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a couple of|a few|several|\d+)\s+(?!of\b)(?=\w)/gi, '');
   const tokens = (parse(`I ${general}`)[0]?.tokens ?? []).slice(1);
-  const cut = tokens.findIndex((t, i) => i >= 2 && t.pos === 'ADP' && !(PARTICLES.test(t.text) && i === 1));
+  // From the third word on: "set up a quote" keeps its particle.
+  const cut = tokens.findIndex((t, i) => i >= 2 && t.pos === 'ADP');
   const kept = cut > 0 ? join(tokens.slice(0, cut)) : general;
   return withArticle(kept);
 }

@@ -90,8 +90,9 @@ const CLOSING_MARK = /(?<=\w)'(?=\s|$|[.,!?])/g;
 
 /**
  * Where a first clause that only sets the scene ("My dad was on ward 7B and …", "I have two kids
- * at the same school and …") gives way to the clause that tells what happened: the index of its
- * "and"/"but", or -1. A state with a quality ("The floor plan is tiny and …") is the moment itself.
+ * at the same school and …") gives way to the clause that tells what happened: the index where that
+ * clause starts, after its "and"/"but", or -1. A state with a quality ("The floor plan is tiny
+ * and …") is the moment itself.
  */
 function sceneBefore(tokens: Token[]): number {
   for (let k = 3; k < tokens.length - 2; k++) {
@@ -382,6 +383,7 @@ function headlineFrom(sentence: Sentence): string | null {
   const end = mainClauseEnd(all);
   let tokens = all.slice(0, end);
   let fitted: Word[] | null = null;
+  const scene = sceneBefore(all);
   if (all[0] && LEADING_SUBORDINATE.has(all[0].text.toLowerCase())) {
     const at = mainAfterLeading(all);
     const rest = at > 0 ? contentOf(all.slice(at), 'drop') : [];
@@ -396,8 +398,8 @@ function headlineFrom(sentence: Sentence): string | null {
     else tokens = all;
   }
   // "My dad was on ward 7B and the app wanted his hospital number": where they were, then what happened.
-  else if (sceneBefore(all) > 0 && wordCount(all.slice(sceneBefore(all))) >= 3) {
-    const next = contentOf(all.slice(sceneBefore(all)), 'drop');
+  else if (scene > 0 && wordCount(all.slice(scene)) >= 3) {
+    const next = contentOf(all.slice(scene), 'drop');
     fitted = fit(thirdPersonOf(next.slice(0, mainClauseEnd(next))), HEADLINE_MAX);
   }
   // "Last Tuesday I had to pay, and the button stayed grey": the scene is set first, the moment follows.
