@@ -1090,6 +1090,12 @@ describe('a twelfth walkthrough: bullet lists, chat shorthand, misunderstood que
     expect((await talkThrough(seg('value'), ["I'd want a PDF attachment option instead of only a link."]))[1]).not.toBe('How did that work out for you?');
   });
 
+  it('does not ask for the last time of a task someone who is just looking never had', async () => {
+    const asked = await talkThrough(seg('context'), ["Just checking things out, honestly it's all great, love it!", 'Oh nothing really, this is so much better than anything, love it.']);
+    expect(asked.some((q) => q?.includes('the last time'))).toBe(false);
+    expect((await talkThrough(seg('context'), ['I came to send an invoice.', 'A Word template I fill in by hand every single month.'])).some((q) => q?.includes('the last time'))).toBe(true);
+  });
+
   it('finds a long goal and one said without "I"', () => {
     expect(goalOf('I wanted to set up automatic payment reminders for my overdue invoices, I have 3 clients who are 30+ days late.')).toBe('set up automatic payment reminders');
     expect(goalOf('Needed to send an invoice to a client.')).toBe('send an invoice to a client');

@@ -257,6 +257,8 @@ const tellsAnOccasion = (answer: string) => AT_CLAUSE_START.test(answer) && (REC
 /** A verb in the past ("paid", "went", "was"), not a present one ("is", "come", "fixes"). */
 const toldInPast = (answer: string) =>
   parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && (/ed$/i.test(t.text) || /^(?:was|were|had|did|went|paid|sent|got|made|took|came|saw|told|said|found|lost|left|gave|bought|tried)$/i.test(t.text))));
+/** Came without a task ("Just checking things out", "having a look around"). */
+const JUST_LOOKING = /\b(?:checking (?:it|things|this|the (?:app|product|site)) out|having a (?:look|browse|nose)(?: around)?|looking around|just browsing|just exploring|poking around|just curious)\b/i;
 /** The participant has never done it ("I've never used this before"): there is no last time to tell. */
 const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t (?:used|tried|done)|not used it)\b/i;
 /** "What did you do then?", "How did you work around it?" */
@@ -307,6 +309,8 @@ const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good
  */
 function answered(question: string, answers: string[], all: string[], notes: string[]): 'yes' | 'partly' | 'no' {
   if (ASKS_FOR_EXAMPLE.test(question) && all.some((a) => (words(a) >= 4 && tellsAnOccasion(a)) || NEVER_DONE.test(a))) return 'yes';
+  // "Just checking things out": no task to have done before, so no last time to tell.
+  if (/\bthe last time you did it\b/i.test(question) && all[0] !== undefined && JUST_LOOKING.test(all[0])) return 'yes';
   if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a) || BEFORE_A_NAME.test(a) || NOTHING_BEFORE.test(a))) return 'yes';
   // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
