@@ -153,8 +153,10 @@ function mentionOf(answer: string, used: string): string | null {
     // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
+    // What the answer says before the phrase.
+    const before = answer.slice(0, Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()))).trimEnd();
     // "By hand.", "In person.", "By email.": how it was done, not a thing to ask about.
-    if (MANNER.test(np) && /\b(?:by|in|on|via|over the)\s*$/i.test(answer.slice(0, Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()))))) continue;
+    if (MANNER.test(np) && /\b(?:by|in|on|via|over the)$/i.test(before)) continue;
     // "Pasted it back in." / "Uploaded a PDF": a particle or a verb the tagger took for a thing.
     if (/\b(?:in|on|out|up|off|back|over|away|down)$/i.test(np) || isVerb(np.split(/\s+/)[0])) continue;
     // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
@@ -167,7 +169,6 @@ function mentionOf(answer: string, used: string): string | null {
       .replace(/^an? (?!(?:few|lot|bit|couple|number|dozen|\d)\b)/i, 'the ');
     if (used.toLowerCase().includes(phrase.toLowerCase())) continue;
     // "too many clicks" names the trouble; "many clicks" loses it.
-    const before = answer.slice(0, Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()))).trimEnd();
     const degree = /\b(?:way too|too|so)$/i.exec(before);
     return degree ? `${degree[0].toLowerCase()} ${phrase}` : phrase;
   }
@@ -252,8 +253,9 @@ const ON_A_DAY = new RegExp(`\\b${ON_DAY}`, 'i');
 /** The occasion opens a clause ("Last week I…", "…, and on Tuesday I paid…"); "work I finished last week" dates something else. */
 /** "In September a client…", "one time in July…": an occasion when told in the past. */
 const IN_MONTH = `(?:back )?in (?:january|february|march|april|june|july|august|september|october|november|december)|one time`;
+const IN_A_MONTH = new RegExp(IN_MONTH, 'i');
 const AT_CLAUSE_START = new RegExp(`(?:^|[.!?,;:]\\s*|\\b(?:and|but|so|then)\\s+)(?:the )?(?:${RECENT}|${ON_DAY}|${IN_MONTH})`, 'i');
-const tellsAnOccasion = (answer: string) => AT_CLAUSE_START.test(answer) && (RECENTLY.test(answer) || ((ON_A_DAY.test(answer) || new RegExp(IN_MONTH, 'i').test(answer)) && toldInPast(answer)));
+const tellsAnOccasion = (answer: string) => AT_CLAUSE_START.test(answer) && (RECENTLY.test(answer) || ((ON_A_DAY.test(answer) || IN_A_MONTH.test(answer)) && toldInPast(answer)));
 /** A verb in the past ("paid", "went", "was"), not a present one ("is", "come", "fixes"). */
 const toldInPast = (answer: string) =>
   parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && (/ed$/i.test(t.text) || /^(?:was|were|had|did|went|paid|sent|got|made|took|came|saw|told|said|found|lost|left|gave|bought|tried)$/i.test(t.text))));
@@ -434,7 +436,7 @@ export const ruleInterviewer: Interviewer = {
     const branch = asked === 0 ? branches.find((b) => b.after === state.question && branchApplies(b, last.text) && !said.includes(b.question)) : undefined;
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // A short answer to a follow-up that names something ("Carbon copies. Slow.") answers it: a second one would press.
-    const answeredTersely = asked >= 1 && !narrates(last.text) && !ONLY_VAGUE.test(last.text.trim()) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
+    const answeredTersely = asked >= 1 && !narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text) && !answeredTersely) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.

@@ -49,7 +49,6 @@ const forHeadline = (text: string) =>
     .replace(/\bfor (me|us),? (?:it ?)?(is|was|'s) ((?:very |really |so |quite |a bit |too )?(?:difficult|hard|easy|confusing|simple|impossible|tricky) to)\b/gi, (_m, who: string, verb: string, what: string) =>
       `${who.toLowerCase() === 'me' ? 'I' : 'we'} ${/was/i.test(verb) ? 'found' : 'find'} it ${what}`,
     )
-    .replace(/^i /, 'I ')
     .replace(/\bthe (?:main |only |real )?reason (?:why |that )?(I|we) ([^,.;?!]{3,60}?) (?:is|was),? (?:that |because |'cause )?([^,;.!?]+)[^.!?]*/gi, (_m, who: string, what: string, why: string) => `because ${why}, ${who} ${what}`)
     .replace(/^because/, 'Because');
 
@@ -170,7 +169,8 @@ const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
  * comma) that fits, else word by word; never mid-word, never ending on a dangling word.
  */
 function fit(tokens: Word[], max: number): Word[] {
-  let out = trimEnd(tokens);
+  const whole = trimEnd(tokens);
+  let out = whole;
   if (join(out).length <= max) return out;
   // "Just wishes it would remind them … runs out": a leading hedge goes before any of what was said.
   if (out.length > 3 && /^(?:just|really|actually|honestly|basically|literally)$/i.test(out[0].text) && join(out.slice(1)).length <= max) return [{ ...out[1], text: capitalise(out[1].text) }, ...out.slice(2)];
@@ -191,7 +191,6 @@ function fit(tokens: Word[], max: number): Word[] {
   while (out.length > 2 && join(out).length > max) out = trimEnd(out.slice(0, -1));
   // Cut word by word, a verb or a preposition's object is not left behind ("or just buy", "without giving him"):
   // back to the phrase before it.
-  const whole = trimEnd(tokens);
   const midPhrase = () => {
     const last = out[out.length - 1];
     const next = whole[out.length];
