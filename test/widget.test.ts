@@ -153,11 +153,16 @@ describe('widget in Chromium', () => {
     const resumed = page.getByRole('dialog', { name: 'Interview' });
     await resumed.getByRole('log').getByText('Could you say a bit more about that?').waitFor();
     expect(await resumed.getByRole('log').textContent()).toContain('Last week.');
-    await resumed.getByLabel('Your answer').fill("I couldn't find the export button anywhere and it was really frustrating, so I gave up and took screenshots instead.");
+    await resumed.getByLabel('Your answer').fill("I couldn't find the export button anywhere and it was really frustrating, so I gave up and took screenshots instead. Who reads these answers?");
     await resumed.getByRole('button', { name: 'Send' }).click();
     const finished = page.getByRole('dialog', { name: 'Thank you' });
     await finished.getByText('That is everything I wanted to ask. Thank you for your time!').waitFor();
-    expect(await lastScreen(page)).toEqual(['That is everything I wanted to ask. Thank you for your time!', 'You can close this panel.']);
+    // The answer to their last question stays on the last screen, before the closing words.
+    expect(await lastScreen(page)).toEqual([
+      'Only the team that makes the product reads your answers, and you can skip any question you would rather not answer.',
+      'That is everything I wanted to ask. Thank you for your time!',
+      'You can close this panel.',
+    ]);
     await page.screenshot({ path: path.join(ARTIFACTS, 'widget-done.png') });
     // Having taken part, the visitor is not invited to the same study again: the launcher thanks them instead, also after a reload.
     const alreadyTaken = async () => {

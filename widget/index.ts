@@ -129,11 +129,13 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     panel.retitle('Thank you');
     panel.show(h('p', {}, text));
   };
-  // A text interview's closing words would vanish with the conversation: the last screen keeps them,
-  // under the "Thank you" heading, with nothing after them that says the same again.
-  const closed = (closing: string | null) => {
+  // A text interview's last turn (an answer to the participant's last words, then the closing) would
+  // vanish with the conversation: the last screen keeps it, under the "Thank you" heading, with
+  // nothing after it that says the same again.
+  const closed = (lastTurn: string[]) => {
     panel.retitle('Thank you');
-    panel.show(h('p', {}, closing ?? 'Your answers have been sent.'), h('p', { class: 'vb-small', role: 'status' }, FINISHED));
+    const words = lastTurn.length ? lastTurn : ['Your answers have been sent.'];
+    panel.show(...words.map((text) => h('p', {}, text)), h('p', { class: 'vb-small', role: 'status' }, FINISHED));
   };
 
   /** The microphone for a voice interview, or text with a plain-words reason when it cannot be had. */

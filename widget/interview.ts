@@ -41,7 +41,8 @@ function describeClick(el: Element): string {
  * With `voice`, the conductor's turns are spoken and captioned, and answers are recorded:
  * listening, thinking and speaking show in a status line with a level meter, mute and
  * "Done"; any answer can be typed instead, and a failed transcription can be retried.
- * `onEnded` gets the conductor's closing words, for the last screen to keep. `onObserving` says
+ * `onEnded` gets the conductor's last turn (what it said after the participant's last message, its
+ * closing words last; empty if it never closed), for the last screen to keep. `onObserving` says
  * when an observe segment starts and stops: the panel then shrinks to a bar with the task (the
  * `.vb-task` line, shown only there), the composer for notes and "I'm done".
  */
@@ -49,7 +50,7 @@ export function interviewView(
   wsUrl: string,
   host: Element,
   allowedSelectors: string[],
-  onEnded: (closing: string | null) => void,
+  onEnded: (lastTurn: string[]) => void,
   voice?: VoiceOptions,
   onObserving: (observing: boolean) => void = () => {},
 ): InterviewView {
@@ -142,13 +143,16 @@ export function interviewView(
     if (voice && a === 'answer' && !typing) void speaking.then(startListening);
   };
 
-  let closing: string | null = null;
+  let closingTurn: string[] = [];
+  let lastTurn: string[] = [];
   let lastSaid = '';
   const firstSaid = new Map<string, string>();
   const add = (m: ConductorMessage) => {
     if (m.role === 'conductor') lastSaid = m.text;
     if (m.role === 'conductor' && m.segment_id && !firstSaid.has(m.segment_id)) firstSaid.set(m.segment_id, m.text);
-    if (m.role === 'conductor' && m.kind === 'closing') closing = m.text;
+    // An answer to the participant's last words comes before the closing: the last screen keeps both.
+    lastTurn = m.role === 'conductor' ? [...lastTurn, m.text] : [];
+    if (m.role === 'conductor' && m.kind === 'closing') closingTurn = lastTurn;
     log.append(h('div', { class: `vb-msg vb-msg-${m.role}` }, h('span', { class: 'vb-sr' }, m.role === 'conductor' ? 'Interviewer: ' : 'You: '), m.text));
     log.scrollTop = log.scrollHeight;
   };
@@ -369,7 +373,7 @@ export function interviewView(
         ended = true;
         listening?.cancel();
         setAwaiting(null);
-        void speaking.then(hangUp).then(() => onEnded(closing));
+        void speaking.then(hangUp).then(() => onEnded(closingTurn));
       }
     };
     ws.onclose = () => {
