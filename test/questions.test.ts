@@ -1102,6 +1102,26 @@ describe('a twelfth walkthrough: bullet lists, chat shorthand, misunderstood que
   });
 });
 
+describe('questions typed without their question mark', () => {
+  const asked = 'Could you tell me about the last time you sent an invoice?';
+  const context = { said: asked, asked, partsLeft: 2, recorded: false };
+  it('are heard as questions at the end of an answer', () => {
+    expect(acknowledgement('how long will this take', context)).toBe('There are 2 short parts left. You can stop at any time with "End interview".');
+    expect(acknowledgement('are there many more', context)).toBe('There are 2 short parts left. You can stop at any time with "End interview".');
+    expect(acknowledgement('is this recorded', context)).toBe(NOT_RECORDED);
+    expect(acknowledgement('Last week, it was slow. so can I see the results after', context)).toBe(ACKNOWLEDGEMENT);
+    expect(acknowledgement('do you work for Ledgerly', context)).toBe(ACKNOWLEDGEMENT);
+  });
+  it('leave answers, fillers and exclamations in question order alone', () => {
+    for (const answer of ['Did it by hand', 'Did it the old way', 'we used excel before', 'What I did was call them', 'When I got there it was closed', 'it was slow, do you know what i mean', 'how do i put it, slow', 'are you kidding me', 'Is what it is', 'Was fine'])
+      expect(acknowledgement(answer, context), answer).toBeNull();
+  });
+  it('stay thinking aloud during a task', () => {
+    expect(whileWorking('hmm where is the export button', { said: asked, task: 'Could you show me how you would export a report?' })).toBeNull();
+    expect(whileWorking('how do I get to settings', { said: asked, task: 'Could you show me how you would export a report?' })).toBeNull();
+  });
+});
+
 describe('every built-in turn of the starter and fixture studies', () => {
   it('says nothing written for the interviewer', async () => {
     const scripts = { starter: starterScript, fixture: validScript, ...conductorScripts };

@@ -42,8 +42,26 @@ export const sentencesOf = (text: string) => text.trim().split(/(?<=[.!?])\s+/).
 
 /** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$|,\s*(?:no|yes|true|correct|or not)\?\s*$/i;
+/** Words said before a question: "So, ", "Oh wait, ", "Quick question: ". */
+const OPENERS = String.raw`(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hmm|honestly|seriously|anyway|actually|btw|by the way|out of interest|just curious|(?:just )?(?:a |one |quick )*question)[,:\s-]+)*`;
 /** How a question starts, after an opener: "So, can it…", "And why does…". A rising "maybe a button?" is a suggestion, not a question. */
-const ASKING = /^(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hmm|honestly|seriously|anyway|actually|btw|by the way|out of interest|just curious|(?:just )?(?:a |one |quick )*question)[,:\s-]+)*(?:what|why|how|where|when|who|which|whose|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|am|have|has|isn'?t|aren'?t|don'?t|doesn'?t|didn'?t|can'?t|won'?t|wouldn'?t|any(?:one|body) )\b/i;
+const ASKING = new RegExp(String.raw`^${OPENERS}(?:what|why|how|where|when|who|which|whose|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|am|have|has|isn'?t|aren'?t|don'?t|doesn'?t|didn'?t|can'?t|won'?t|wouldn'?t|any(?:one|body) )\b`, 'i');
+
+/** Question word order ("how long will this take", "do you work for them", "can i see the results"): a question typed without its "?". */
+const QUESTION_ORDER = new RegExp(
+  String.raw`^${OPENERS}(?:how (?:many|much) more\b|(?:what|why|how(?: long| much(?: longer)?| many(?: more)?)?|where|when)\s+(?:is|are|was|were|do|does|did|can|could|will|would|should|has|have)\s+(?:you|u|this|it|that|the|these|those|they|we|i|my|your|our|any(?:one|body)|some(?:one|body)|there)\b|(?:is|are|do|does|can|could|will|would|should|have|has|am)\s+(?:you|u|any(?:one|body)|some(?:one|body)|this|these|there)\b|(?:is|was|does|will|can|could|would|should) (?:it|that)\b|(?:do|does|did) (?:other|most|many|people|others|the others)\b|(?:can|could|should|may|do|must) i\b)`,
+  'i',
+);
+/** Fillers and exclamations in question order: "how do I put it", "do you know what I mean", "are you kidding me". */
+const NOT_ASKING = /\b(?:how (?:do|can|should) i (?:say|put|explain|describe)|what do you call (?:it|them|that)|what (?:was|am) i saying|(?:do )?you know what i mean|are you (?:kidding|serious|joking))\b/i;
+
+/** The message with a "?" after a last sentence that is a question in all but its mark ("is this recorded", "how long will this take"). */
+export const markedAsQuestion = (message: string): string => {
+  const text = message.trimEnd();
+  if (/[.!?…:;)\]"'”]$/.test(text)) return message;
+  const last = sentencesOf(plain(text)).pop() ?? '';
+  return words(last) >= 3 && QUESTION_ORDER.test(last.trim()) && !NOT_ASKING.test(last) ? `${text}?` : message;
+};
 
 /** A sentence that asks something of the interviewer. */
 export const asksSomething = (sentence: string) => /\?\s*$/.test(sentence) && !TAG_QUESTION.test(sentence) && words(sentence) >= 3 && ASKING.test(sentence.trim());
@@ -71,7 +89,7 @@ const ASKS_ABOUT_RECORDING =
   /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:seriously |really |actually |even )?(?:recording|watching)|is (?:this|it|my screen|my (?:voice|camera)) (?:being )?(?:recorded|watched)|what (?:are you|is being|do you) record)/i;
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG =
-  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions)\b[^.!?]*\?/i;
+  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions|how many more|are there (?:many|lots|a lot)(?: of)? more|is there (?:much|a lot) more)\b[^.!?]*\?/i;
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
   /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
@@ -242,7 +260,10 @@ function aboutTheInterview(text: string, { partsLeft, recorded }: Context): stri
  * heard. `said` is what the conductor has said in this interview: a line about the interview
  * comes once; the can't-answer line comes once in full, once briefly, then not again.
  */
-export function acknowledgement(message: string, context: Context = {}): string | null {
+export function acknowledgement(said_: string, context: Context = {}): string | null {
+  // Answers are typed in a hurry: a last sentence in question order is a question without its "?"
+  // (while working on a task, it is thinking aloud, so `whileWorking` keeps the mark's rule).
+  const message = markedAsQuestion(said_);
   const said = context.said ?? '';
   const once = (line: string) => (said.includes(line) ? null : line);
   const lines: Array<string | null> = [];
