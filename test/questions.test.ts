@@ -1096,6 +1096,14 @@ describe('a twelfth walkthrough: bullet lists, chat shorthand, misunderstood que
     expect((await talkThrough(seg('context'), ['I came in to send an invoice to a new client for some logo work.', 'A Word template that I fill in by hand every single month.'])).some((q) => q?.includes('the last time'))).toBe(true);
   });
 
+  it('does not ask what someone without a task used "for it" before, and takes "Never." as what they used', async () => {
+    for (const answers of [['Just checking things out, honestly.', 'Nothing really.'], ['Nothing in particular, just having a look.', 'Not sure', 'ok'], ['No idea, my boss told me to try it', 'nothing']])
+      expect((await talkThrough(seg('context'), answers)).some((q) => q?.includes('before')), answers[0]).toBe(false);
+    const withTask = await talkThrough(seg('context'), ['I came in to send an invoice to a new client.', 'Never.']);
+    expect(withTask[1]).toBe('What did you use to send an invoice before?');
+    expect(withTask[2]).not.toBe('Could you say a bit more about that?');
+  });
+
   it('finds a long goal and one said without "I"', () => {
     expect(goalOf('I wanted to set up automatic payment reminders for my overdue invoices, I have 3 clients who are 30+ days late.')).toBe('set up automatic payment reminders');
     expect(goalOf('Needed to send an invoice to a client.')).toBe('send an invoice to a client');

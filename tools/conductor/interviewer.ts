@@ -259,8 +259,9 @@ const tellsAnOccasion = (answer: string) => AT_CLAUSE_START.test(answer) && (REC
 /** A verb in the past ("paid", "went", "was"), not a present one ("is", "come", "fixes"). */
 const toldInPast = (answer: string) =>
   parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && (/ed$/i.test(t.text) || /^(?:was|were|had|did|went|paid|sent|got|made|took|came|saw|told|said|found|lost|left|gave|bought|tried)$/i.test(t.text))));
-/** Came without a task ("Just checking things out", "having a look around"). */
-const JUST_LOOKING = /\b(?:checking (?:it|things|this|the (?:app|product|site)) out|having a (?:look|browse|nose)(?: around)?|looking around|just browsing|just exploring|poking around|just curious)\b/i;
+/** Came without a task ("Just checking things out", "having a look around", "Nothing in particular", "my boss told me to try it"). */
+const JUST_LOOKING =
+  /\b(?:checking (?:it|things|this|the (?:app|product|site)) out|having a (?:look|browse|nose)(?: around)?|looking around|just browsing|just exploring|poking around|just curious|nothing (?:in particular|specific)|(?:told|asked) (?:me|us) to (?:try|test|look at|check)|just (?:trying|testing) (?:it|this|things)(?: out)?)\b|^(?:nothing|no idea|not sure|dunno|idk)\b/i;
 /** The participant has never done it ("I've never used this before"): there is no last time to tell. */
 const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t (?:used|tried|done)|not used it)\b/i;
 /** "What did you do then?", "How did you work around it?" */
@@ -272,7 +273,7 @@ const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|wai
 /** The answer, or a note, says what they did. */
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
-const SAYS_NO = /^(?:no|nope|nah|nothing|none|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
+const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
 const TAKES_IT_BACK = /\b(?:actually|one more|one last|wait|hold on|oh and|although|except|but)\b/i;
 /** More is announced but not said yet ("Actually, one more thing.", "Wait."). */
@@ -312,7 +313,8 @@ const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good
 function answered(question: string, answers: string[], all: string[], notes: string[]): 'yes' | 'partly' | 'no' {
   if (ASKS_FOR_EXAMPLE.test(question) && all.some((a) => (words(a) >= 4 && tellsAnOccasion(a)) || NEVER_DONE.test(a))) return 'yes';
   // "Just checking things out": no task to have done before, so no last time to tell.
-  if (/\bthe last time you did it\b/i.test(question) && all[0] !== undefined && JUST_LOOKING.test(all[0])) return 'yes';
+  // Nor a before to ask about: "What did you use for it before?" would ask about nothing.
+  if ((/\bthe last time you did it\b/i.test(question) || /\bfor it before\b/i.test(question)) && all[0] !== undefined && JUST_LOOKING.test(all[0].trim())) return 'yes';
   if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a) || BEFORE_A_NAME.test(a) || NOTHING_BEFORE.test(a))) return 'yes';
   // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
@@ -440,7 +442,8 @@ export const ruleInterviewer: Interviewer = {
     if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text) && !answeredTersely) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
-      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '');
+      // So does "What did you use before?": "Nothing." / "Never." is what they used.
+      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '') || ASKS_WHAT_BEFORE.test(bare(questions[state.question] ?? ''));
       if (invited && SAYS_NO.test(last.text.trim()) && !TAKES_IT_BACK.test(last.text)) return ahead(state.question + 1);
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
