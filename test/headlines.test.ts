@@ -126,6 +126,21 @@ describe('headlines and claims', () => {
     expect(claimOf(quote)).toBe(claim);
   });
 
+  it('says how a recovery was put right, not only what went wrong', () => {
+    const recovered: Array<[string, string]> = [
+      ['The upload failed twice, but I cleared the cache and it went through.', 'The upload failed twice; cleared the cache and it went through'],
+      ['My card got declined, so I rang the bank and then it worked.', 'Card got declined; rang the bank and then it worked'],
+      ['The app logged me out mid-order and I thought I had lost the basket, but it was all still there when I logged back in.', 'The app logged them out mid-order; it was all still there'],
+      ["The courier didn't turn up on Friday, and within an hour they'd found another driver and refunded the delivery.", "The courier didn't turn up on Friday; they refunded the delivery"],
+      // Said in one clause already, or with no fix at all: the ordinary headline.
+      ['The export crashed halfway, but support fixed it the same afternoon.', 'The export crashed halfway, but support fixed it the same afternoon'],
+      ['I just restarted it and it worked.', 'Just restarted it and it worked'],
+    ];
+    for (const [quote, headline] of recovered) expect(headlineOf(quote, 'recovery_success'), quote).toBe(headline);
+    // Other types keep the ordinary headline.
+    expect(headlineOf('The upload failed twice, but I cleared the cache and it went through.', 'struggling_moment')).toBe('The upload failed twice');
+  });
+
   it('gives a short remark with no clause to summarise its own words, not a bare type name', async () => {
     const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
     const cards = await new LocalExtractor().extract([turn(0, 'interviewer', 'What happened when the sync failed again on Friday?'), turn(1, 'participant', 'Oh, wonderful. Another hour gone.')]);

@@ -154,7 +154,7 @@ const trimEnd = (tokens: Word[]) => {
   // A hedge left at the end of a cut ("… they are honestly") says nothing either.
   const orphan = () =>
     (out.length > 1 && /^(?:it|this|that)$/i.test(out[out.length - 1].text) && (/^(?:CCONJ|SCONJ)$/.test(out[out.length - 2].pos) || out[out.length - 2].text === ',')) ||
-    (out.length > 3 && !out[out.length - 1].closes && /^(?:honestly|really|just|actually|basically|literally|totally|even)$/i.test(out[out.length - 1].text));
+    (out.length > 3 && !out[out.length - 1].closes && /^(?:honestly|really|just|actually|basically|literally|totally|even|when|while|where|because|until|whenever)$/i.test(out[out.length - 1].text));
   // "auto top-up": the end of a hyphenated word is part of it, not a particle left dangling.
   const hyphenated = () => out.length > 2 && out[out.length - 1].space === '' && out[out.length - 2].text === '-';
   while (out.length && !hyphenated() && ((dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) || orphan())) out.pop();
@@ -277,8 +277,8 @@ function coordinated(tokens: Token[], verb: Token): Token[] {
  * button anywhere"). A main clause too thin to say anything keeps its subordinate clause.
  * Null when the sentence has no clause to build one from.
  */
-export function headlineOf(quote: string): string | null {
-  return describe(quote).headline;
+export function headlineOf(quote: string, type?: string): string | null {
+  return describe(quote, type).headline;
 }
 
 const ORDINALS = /^(?:first|second|third|firstly|secondly|finally|lastly|plus)$/i;
@@ -435,6 +435,71 @@ function headlineFrom(sentence: Sentence): string | null {
   return text.length <= HEADLINE_MAX ? text : null;
 }
 
+/** What a recovery ends in: it worked, went through, was put right or given back. */
+const RESOLVED = /\b(?:work(?:ed|s|ing)?|went through|go through|came through|fix(?:ed|es)?|sort(?:ed|s)|restor(?:ed|es)|refund(?:ed|s)?|credit(?:ed|s)|back|resolv(?:ed|es)|solv(?:ed|es)|recover(?:ed|s)|reset|chang(?:ed|es) it|found (?:it|them)|managed|came up|showed up|reappeared|(?:was|were) (?:all )?(?:still )?there|fine|ok|okay)\b/i;
+
+/**
+ * Where each clause of a spoken sentence starts: after "and", "but", "so" or a comma, where a
+ * subject with its verb follows, or a verb told in the past with its subject left out ("and restarted it").
+ */
+function clauseStarts(tokens: Word[]): number[] {
+  const starts = [0];
+  for (let i = 1; i < tokens.length - 1; i++) {
+    const t = tokens[i];
+    if (t.pos !== 'CCONJ' && t.text !== ',' && !/^(?:so|then)$/i.test(t.text)) continue;
+    if (tokens.slice(Math.max(0, i - 8), i).some((w) => /^(?:between|either|both|whether)$/i.test(w.text))) continue;
+    let k = i + 1;
+    // "and next day the money is back": a time said first is part of the clause it opens.
+    while (tokens[k] && (tokens[k].pos === 'CCONJ' || tokens[k].text === ',' || /^(?:so|then|also|eventually|finally|later|next|day|morning|afternoon|week)$/i.test(tokens[k].text) || (/^the$/i.test(tokens[k].text) && /^next$/i.test(tokens[k + 1]?.text ?? '')))) k++;
+    const next = tokens[k];
+    if (!next || k - (starts[starts.length - 1] ?? 0) < 3) continue;
+    // "the nurse on the ward changed it": a subject's phrase may run a few words before its verb.
+    const verbAt = tokens.slice(k + 1, k + (next.pos === 'PRON' ? 4 : 7)).findIndex((w) => w.pos === 'VERB' || w.pos === 'AUX');
+    const subject = /^(?:PRON|DET|PROPN|NOUN)$/.test(next.pos) && verbAt >= 0 && !tokens.slice(k + 1, k + 1 + verbAt).some((w) => w.pos === 'CCONJ' || w.pos === 'SCONJ' || w.text === ',');
+    const clipped = next.pos === 'VERB' && next.text.toLowerCase() !== next.lemma.toLowerCase() && !/ing$/i.test(next.text);
+    if (subject || clipped) {
+      starts.push(k);
+      i = k;
+    }
+  }
+  return starts;
+}
+
+/**
+ * A recovery is a problem and how it was put right: "Walker didn't show up one Monday; they
+ * refunded the fee", not the problem alone. Null when the sentence has no later clause that
+ * resolves it (the ordinary headline then serves).
+ */
+function recoveryFrom(sentence: Sentence): string | null {
+  const all: Word[] = contentOf([...sentence.tokens], 'drop');
+  if (!all.length || LEADING_SUBORDINATE.has(all[0].text.toLowerCase())) return null;
+  const starts = clauseStarts(all);
+  const clause = (c: number) => trimEnd(all.slice(starts[c], starts[c + 1] ?? all.length).filter((t, i, a) => !(i === a.length - 1 && (t.pos === 'CCONJ' || t.text === ',' || t.pos === 'PUNCT'))));
+  let fix = -1;
+  for (let c = starts.length - 1; c > 0 && fix < 0; c--) if (RESOLVED.test(join(clause(c)))) fix = c;
+  if (fix < 0) return null;
+  // "I updated the card and it went through": what "it" did needs what they did first ("but it was still there" does not).
+  const opens = all[starts[fix]];
+  const from = fix > 1 && /^(?:it|that|this)$/i.test(opens.text) && /^and$/i.test(all[starts[fix] - (/^then$/i.test(all[starts[fix] - 1]?.text ?? '') ? 2 : 1)]?.text ?? '') ? fix - 1 : fix;
+  let recovery: Word[] = trimEnd(all.slice(starts[from], starts[fix + 1] ?? all.length)).filter((t, i, a) => !(i === a.length - 1 && t.pos === 'PUNCT'));
+  // "they'd found someone else and refunded the fee": a verb without its subject gets it back, unless the participant did it.
+  if (opens.pos === 'VERB') {
+    const subject = all.slice(0, starts[fix]).findLast((t, j) => /^(?:PRON|PROPN|NOUN)$/.test(t.pos) && /^(?:AUX|VERB)$/.test(all[j + 1]?.pos ?? '') && !OBJECT.has(t.text.toLowerCase()));
+    if (subject && !SPEAKER.has(subject.text.toLowerCase())) recovery = [subject, ...recovery];
+  }
+  const problem = clause(0);
+  const told = thirdPersonOf(recovery);
+  const what = thirdPersonOf(problem.slice(0, mainClauseEnd(problem)));
+  // Both whole when they fit; else the recovery keeps at least 24 characters and the problem at least 34.
+  const room = HEADLINE_MAX - 2;
+  const fixed = fit(told, Math.max(24, Math.min(join(told).length, room - Math.min(join(what).length, 34))));
+  const lead = fit(what, room - join(fixed).length);
+  if (wordCount(lead) < 2 || wordCount(fixed) < 2) return null;
+  const second = fixed[0].pos === 'PROPN' || fixed[0].text === 'I' ? join(fixed) : lowerFirst(join(fixed));
+  const text = `${capitalise(join(lead))}; ${second}`.replace(/(?<!\.\w)\.$/, '');
+  return text.length <= HEADLINE_MAX ? text : null;
+}
+
 /**
  * One full sentence saying what happened and to whom, in the third person: "I couldn't find
  * the export button" → "The participant couldn't find the export button."; a sentence about
@@ -445,13 +510,16 @@ export function claimOf(quote: string): string | null {
 }
 
 /** Headline and claim of a quote from one parse (the extractor needs both for every card). */
-export function describe(quote: string): { headline: string | null; claim: string | null } {
+export function describe(quote: string, type?: string): { headline: string | null; claim: string | null } {
   const text = expand(quote);
   const [sentence] = parse(text);
   if (!sentence) return { headline: null, claim: null };
   const reordered = forHeadline(text);
   const [told] = reordered === text ? [sentence] : parse(reordered);
-  return { headline: headlineFrom(told ?? sentence), claim: claimFrom(sentence) };
+  const headline = headlineFrom(told ?? sentence);
+  // A recovery whose headline states only the problem gets the fix said after it.
+  const recovery = type === 'recovery_success' && !(headline && RESOLVED.test(headline)) ? recoveryFrom(sentence) : null;
+  return { headline: recovery ?? headline, claim: claimFrom(sentence) };
 }
 
 /** Longest claim before its later clauses are left to the quote: one sentence a reader takes in at once. */

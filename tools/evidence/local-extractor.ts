@@ -144,10 +144,13 @@ export class LocalExtractor implements Extractor {
     for (const sentence of participantSentences(turns)) {
       for (const { type, p } of this.model.types(sentenceFeatures(sentence.read, sentence.context))) found.push({ type, p, sentences: [sentence], surest: sentence });
     }
-    // One parse per sentence, however many types (and so cards) it heads.
-    const described = new Map<ParticipantSentence, ReturnType<typeof describe>>();
-    const describeOnce = (s: ParticipantSentence) => (described.has(s) ? described.get(s)! : described.set(s, describe(s.text)).get(s)!);
-    return mergeRetold(tellsOnce(found).map((told) => evidenceOf(told, describeOnce(told.surest))));
+    // One parse per sentence, however many types (and so cards) it heads; a recovery is told its own way.
+    const described = new Map<string, ReturnType<typeof describe>>();
+    const describeOnce = (s: ParticipantSentence, type: SignalType) => {
+      const key = `${type === 'recovery_success' ? 'r' : ''}${s.text}`;
+      return described.get(key) ?? described.set(key, describe(s.text, type)).get(key)!;
+    };
+    return mergeRetold(tellsOnce(found).map((told) => evidenceOf(told, describeOnce(told.surest, told.type))));
   }
 
   /**
@@ -159,7 +162,7 @@ export class LocalExtractor implements Extractor {
     const k = CLASSES.indexOf(type);
     const p = said.map((s) => this.model.probabilities(sentenceFeatures(s.read, s.context))[k]);
     const surest = said[p.indexOf(Math.max(...p))]?.text ?? quote;
-    return describe(surest).headline ?? labelled(type, surest);
+    return describe(surest, type).headline ?? labelled(type, surest);
   }
 }
 
