@@ -5,7 +5,7 @@ import { openConductor } from './helpers/conductor.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { conductorScript, directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
-import { ACKNOWLEDGEMENT, ALREADY_SAID, AS_YOU_WOULD, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, WHO_WE_ARE, YOUR_CALL } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ALREADY_SAID, AS_YOU_WOULD, GAVE_UP, NOTED_LAST, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, WHO_WE_ARE, YOUR_CALL } from '../tools/conductor/heard.ts';
 
 const SHOP = 'http://shop.example';
 const script = conductorScript;
@@ -285,6 +285,10 @@ describe('what the participant hears', () => {
     c.send({ type: 'answer', text: 'Sorry, who are you? Is this a real person?' });
     expect(await ask()).toMatchObject({ kind: 'speak', text: WHO_WE_ARE });
     expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you come to do today?' }); // not taken as the answer
+    // How long, typed without its "?", is told in the minutes the invitation promised.
+    c.send({ type: 'answer', text: 'how long is this' });
+    expect(await ask()).toMatchObject({ kind: 'speak', text: 'It takes about 10 minutes in all. There are 5 short parts left. You can stop at any time with "End interview".' });
+    expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you come to do today?' });
     c.send({ type: 'answer', text: 'Paying supplier bills. Until March we did it all in Excel and online banking, and what would really help is a warning before the bank link expires.' });
     // What they used before is told: the next question is the last time, not "What did you use for it before?".
     expect(await ask()).toMatchObject({ text: 'Could you tell me about the last time you did it?' });
@@ -339,6 +343,23 @@ describe('what the participant hears', () => {
     expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'speak', text: GAVE_UP });
     expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'ask' });
     await c.close();
+  });
+
+  it('thanks a participant for what they add at the end, before the closing words, and not for a no', async () => {
+    for (const [last, heard] of [['Please, please fix the export, it costs me an hour every month.', true], ['No, that is all, thanks.', false]] as const) {
+      const c = await atTheTask();
+      await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+      c.send({ type: 'observe_done' });
+      const answers = ['It went fine, the bills page loaded quickly.', 'Nothing took longer, honestly.', 'A reminder before the bank link expires.'];
+      for (let asked = await c.next((f) => f.type === 'message' && f.kind === 'ask'); !/anything else/.test(asked.text); asked = await c.next((f) => f.type === 'message' && f.kind === 'ask'))
+        c.send({ type: 'answer', text: answers.shift() ?? 'A reminder would be enough, nothing more on that.' });
+      c.send({ type: 'answer', text: last });
+      await c.next((f) => f.type === 'ended');
+      const end = conductorTurns(c).slice(-2);
+      expect(end[1]).toMatchObject({ kind: 'closing', text: starterScript.segments.at(-1)!.speak_text });
+      expect(end[0].text === NOTED_LAST, last).toBe(heard);
+      await c.close();
+    }
   });
 
   it('lets a participant go in the middle of the task', async () => {

@@ -5,7 +5,7 @@ import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -1107,6 +1107,57 @@ describe('a twelfth walkthrough: bullet lists, chat shorthand, misunderstood que
   it('finds a long goal and one said without "I"', () => {
     expect(goalOf('I wanted to set up automatic payment reminders for my overdue invoices, I have 3 clients who are 30+ days late.')).toBe('set up automatic payment reminders');
     expect(goalOf('Needed to send an invoice to a client.')).toBe('send an invoice to a client');
+  });
+});
+
+describe('a thirteenth walkthrough: questions back at the interviewer, terse numbers, typos, distress', () => {
+  const asked = 'What did you come to do today?';
+  const context = { said: asked, asked, partsLeft: 5, recorded: false, minutes: 10 };
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('answers every question about the interview, with whatever else is said, and in the minutes the invitation gave', () => {
+    expect(heardAs('hang on, is this being recorded? like the screen?', asked)).toBe('meta');
+    expect(acknowledgement('hang on, is this being recorded? like the screen?', context)).toBe(NOT_RECORDED);
+    // The consent screen says clicks are noted during the task: the answer says so too.
+    expect(NOT_RECORDED).toContain('what you click on this page');
+    expect(heardAs('but like, in minutes? and will my manager see what I write?', asked)).toBe('meta');
+    expect(acknowledgement('but like, in minutes? and will my manager see what I write?', context)).toBe(`${ONLY_THE_TEAM} It takes about 10 minutes in all. There are 5 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('how long is this?', context)).toBe(`It takes about 10 minutes in all. There are 5 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is that the last question?', { ...context, minutes: undefined })).toBe(`There are 5 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('Email and a bank transfer. Again, why does that matter to you?', context)).toBe(WHY_WE_ASK);
+  });
+
+  it('meets push-back without arguing: a leading question, "what do you mean exactly", "I just told you", either reading', () => {
+    expect(heardAs("Is this a leading question? You're assuming it was a hassle.", asked)).toBe('meta');
+    expect(acknowledgement("Is this a leading question? You're assuming it was a hassle.", context)).toBe(NOT_ASSUMING);
+    expect(heardAs("'how did it go' is a bit vague, what do you mean exactly?", 'How did it go for you?')).toBe('puzzled');
+    expect(heardAs('Why are you asking what I did? I just told you.', 'What did you do at that point?')).toBe('already');
+    expect(heardAs("does 'useful' mean for me or for my company?", 'What would make the product more useful to you?')).toBe('guess');
+    expect(acknowledgement("does 'useful' mean for me or for my company?", context)).toBe(EITHER_WAY);
+  });
+
+  it('names back no time, count or typo, and no verb the tagger took for a thing', () => {
+    for (const answer of ['last fri. 9:15am. took 25 min', '1 task. 0 done. 30 sec', 'i tryed to pay the invoce but it didnt work', 'Tuesday'])
+      for (const n of [0, 1]) expect(followUp(answer, n, 'How did it go?') ?? '', answer).not.toMatch(/fri|task|invoce|tryed|tuesday|\d/i);
+    expect(followUp('book a room. 2pm thursday', 0, 'What did you come to do today?')).not.toContain('the book');
+    expect(followUp('Tuesday', 1, 'Could you say a bit more about that?')).toBe('What happened that day?');
+    // A name with a number, a plural and a term of their own are still named.
+    expect(followUp('Sage 50.', 0, '')).toBe('Could you tell me more about Sage 50?');
+    expect(followUp('Spreadsheets.', 1, 'Could you tell me more about invoices?')).toBe('What should I know about spreadsheets?');
+    expect(notesHeard(['i clickd export report but nothing happend'])).toBe('Thank you for your notes. ');
+    expect(notesHeard(["ok so before I start, you didn't answer, is my screen recorded?", 'Found receipts under Billing, the export is greyed out.'])).not.toContain('screen');
+  });
+
+  it('thanks a participant who tells of distress, once, without naming the feeling', () => {
+    const line = acknowledgement("Badly. I'm sitting here with that same knot in my stomach. Honestly I almost cried back in March.", context);
+    expect(line).toBe(THANK_YOU_FOR_TELLING);
+    expect(acknowledgement('I was so stressed.', { ...context, said: `${asked}\n${THANK_YOU_FOR_TELLING}` })).toBeNull();
+    expect(acknowledgement('The stress test passed fine.', context)).toBeNull();
+  });
+
+  it('does not ask what they did or how it worked out when the answer said so', async () => {
+    expect((await talkThrough(seg('friction'), ['Slow.', 'Looking for the invoice page took forever, like 5 minutes, pues I clicked everywhere.'])).slice(1)).not.toContain('What did you do at that point?');
+    expect(await talkThrough(seg('context'), ['I wanted to swap a shift. Anyway I ended up finishing it on the computer at work on my lunch.'])).not.toContain('How did that work out for you?');
   });
 });
 

@@ -6,8 +6,8 @@ import { ConflictError, DomainError, NotFoundError } from '../../core/errors.ts'
 import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
-import { NEW_TALK, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
-import { acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, STOPPING, whileWorking } from './heard.ts';
+import { NEW_TALK, declines, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
+import { ANYTHING_MORE, acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, NOTED_LAST, STOPPING, whileWorking, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
 import { lineOrNone, nextTurn } from './fallback.ts';
@@ -97,6 +97,11 @@ const notesBefore = (said: Said[], segments: Segment[], index: number): string[]
   const task = segments[index - 1];
   return task?.mode === 'observe' ? said.filter((t) => t.role === 'participant' && t.segment_id === task.id).map((t) => t.text) : [];
 };
+/** How long the study's invitation says the interview takes, when it says. */
+const minutesOf = (invitation: unknown): number | undefined => {
+  const minutes = (invitation as { panel?: { duration_minutes?: unknown } } | null)?.panel?.duration_minutes;
+  return typeof minutes === 'number' ? minutes : undefined;
+};
 const conductorSaid = (said: Said[]): string => said.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
 
 /**
@@ -175,7 +180,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       // A question while they work is heard (the interviewer cannot help with the task); thinking aloud is not answered.
       const said = await conversation();
       const task = turnsIn(said, segment.id).find((t) => t.role === 'conductor')?.text;
-      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task }), services.log);
+      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task, minutes: minutesOf(study?.invitation_json) }), services.log);
       if (reply) say('speak', reply, segment);
     }
   } else if (input.type === 'answer') {
@@ -194,7 +199,8 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
     const before = turnsIn(await conversation(), segment.id);
     const asked = before.findLast((t) => t.role === 'conductor')?.text;
-    const heard = interviewer === ruleInterviewer ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked }), services.log) : null;
+    const minutes = minutesOf(study?.invitation_json);
+    const heard = interviewer === ruleInterviewer ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes }), services.log) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...before, { role: 'participant' as const, text: input.text }];
     const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken, notes: notesBefore(await conversation(), segments, state.segment) }, services.log);
@@ -202,6 +208,9 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       say('ask', next.say, segment);
       state = { ...state, talk: next.state };
     } else {
+      // Something added to "Is there anything else…?" at the end ("please, please fix the export") is heard before the closing.
+      const lastPart = !segments.slice(state.segment + 1).some((s) => s.mode !== 'speak');
+      if (lastPart && !heard && interviewer === ruleInterviewer && ANYTHING_MORE.test(asked ?? '') && words(input.text) >= 3 && !declines(input.text)) say('speak', NOTED_LAST, segment);
       state = { ...state, segment: state.segment + 1, talk: NEW_TALK, awaiting: null };
       await enter();
     }

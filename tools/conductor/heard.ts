@@ -43,7 +43,7 @@ export const sentencesOf = (text: string) => text.trim().split(/(?<=[.!?])\s+/).
 /** A question tag ("…, right?", "you know?"): not a question of the participant's own. */
 const TAG_QUESTION = /(?:,\s*|\b)(?:right|you know|isn'?t it|don'?t you|huh|eh|ok(?:ay)?|yeah)\?\s*$|,\s*(?:no|yes|true|correct|or not)\?\s*$/i;
 /** Words said before a question: "So, ", "Oh wait, ", "Quick question: ". */
-const OPENERS = String.raw`(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hmm|honestly|seriously|anyway|actually|btw|by the way|out of interest|just curious|(?:just )?(?:a |one |quick )*question)[,:\s-]+)*`;
+const OPENERS = String.raw`(?:(?:so|and|but|oh|ok(?:ay)?|well|um|uh|sorry|also|wait|hang on|hold on|hey|again|like|hmm|honestly|seriously|anyway|actually|btw|by the way|out of interest|just curious|(?:just )?(?:a |one |quick )*question)[,:\s-]+)*`;
 /** How a question starts, after an opener: "So, can it…", "And why does…". A rising "maybe a button?" is a suggestion, not a question. */
 const ASKING = new RegExp(String.raw`^${OPENERS}(?:what|why|how|where|when|who|which|whose|is|are|was|were|do|does|did|can|could|will|would|should|shall|may|am|have|has|isn'?t|aren'?t|don'?t|doesn'?t|didn'?t|can'?t|won'?t|wouldn'?t|any(?:one|body) )\b`, 'i');
 
@@ -70,7 +70,7 @@ export const asksSomething = (sentence: string) => /\?\s*$/.test(sentence) && !T
 const ASKS_WHO = /\b(?:who are you|who is this|who (?:made|built|wrote) (?:you|this)|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
 /** "What is this for?", "Why are you asking?" */
 const ASKS_WHY =
-  /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know)\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
+  /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know|why (?:does|would) (?:that|this|it) matter|why (?:do|would) you care)\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
 /** "Is my manager going to see this?": who else could read it. */
 const ASKS_WHO_SEES =
   /\bwho (?:actually |really |even |else )?(?:reads|sees|gets|looks at|will (?:read|see))(?: (?:this|these|it|them|(?:my|the|our) answers|this stuff|any of this|what i (?:write|say|type)))?\b|\b(?:(?:is|will|would|can|could|does|do) (?:my|the|our) (?:manager|boss|employer|owner|company|school|teacher|landlord|supervisor|work|university|college)s? (?:be able to |going to |gonna |ever )?(?:see|read|know|find out|hear|get)|(?:is|will|does) (?:this|it|any of this) (?:going to |gonna )?(?:get back to|be shared with|go to) (?:my|the|our))\b/i;
@@ -89,7 +89,10 @@ const ASKS_ABOUT_RECORDING =
   /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:seriously |really |actually |even )?(?:recording|watching)|is (?:this|it|my screen|my (?:voice|camera)) (?:being )?(?:recorded|watched)|what (?:are you|is being|do you) record)/i;
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG =
-  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions|how many more|are there (?:many|lots|a lot)(?: of)? more|is there (?:much|a lot) more)\b[^.!?]*\?/i;
+  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions|how many more|are there (?:many|lots|a lot)(?: of)? more|is there (?:much|a lot) more|(?:is|was) (?:this|that|it) the last (?:question|one|part|bit))\b[^.!?]*\?/i;
+/** "Is this a leading question?", "You're assuming it was a hassle." */
+const PUSHES_BACK = /\b(?:(?:a |that'?s a |is this a |isn'?t that a )?leading question|you(?:'re| are) assuming|assum(?:es|ing) (?:that|it was)|putting words in my mouth)\b/i;
+
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
   /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
@@ -97,7 +100,7 @@ const SKIPS =
 const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said|(?:also |already )?said (?:that|it|so|this)|also said|already said|said already|i say (?:it )?already)\b|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier)?[.!]*$|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 const OPENS_ALREADY = /^(?:(?:um|uh|well|yeah|yes|no|ugh|sorry)[,.!]?\s+)?(?:i (?:already|just) (?:told you|said|answered)|(?:i )?told you(?: already)?|already said|said already)\b/i;
 /** "Oh, you mean paying the bill?" */
-const GUESSES = /^(?:(?:oh|so|ah|or|wait|like)[,.!]?\s*)*(?:you mean|do you mean|did you mean)\b.{2,80}\?+$/i;
+const GUESSES = /^(?:(?:oh|so|ah|or|wait|like)[,.!]?\s*)*(?:you mean|do you mean|did you mean)\b.{2,80}\?+$|^(?:(?:so|and|but|sorry|wait)[,.]?\s*)*(?:does|do|is|did) ["“'][^"”']{2,30}["”'] mean\b.{2,80}\?+$/i;
 /** "Sorry for my English." */
 const APOLOGISES_FOR_ENGLISH = /\b(?:sorry|apologi[sz]e)\b[^.?!]{0,20}\bmy english\b|\bmy english (?:is|isn'?t) (?:not )?(?:very |so )?(?:good|great|perfect)\b/i;
 
@@ -115,8 +118,17 @@ export const SKIPPED = 'Of course, we can skip that.';
 export const ALREADY_SAID = 'Sorry, you did. Thank you.';
 /** The participant's own reading of the question is the one worth hearing: they are asked to go on with it. */
 export const YOUR_READING = 'Yes, tell me about that.';
+export const NOT_ASSUMING = "Fair point: I'm not assuming anything. Good or bad, how it went for you is what helps.";
+/** "Does 'useful' mean for me or for my company?": the participant's own reading is the one to go with. */
+export const EITHER_WAY = 'Either is fine: whichever fits your own experience.';
+/** To a participant who tells of distress ("I almost cried"): heard, without naming their feeling for them. */
+/** To a last word with something in it, before the closing: it was heard. */
+export const NOTED_LAST = 'Thank you for adding that.';
+export const THANK_YOU_FOR_TELLING = 'Thank you for telling me about that.';
+const DISTRESS =
+  /\b(?:(?:almost|nearly|actually|literally) (?:cried|in tears)|(?:was|were|am|felt|got) (?:so |really |very |completely |totally )?(?:stressed|distressed|panicked|panicking|terrified|scared|devastated|desperate|in tears|in a panic)|knot in my stomach|brings it (?:all )?back|broke down|i panicked|freaked out)\b/i;
 export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
-export const NOT_RECORDED = 'Nothing is recorded but what you type here, and only the team reads it.';
+export const NOT_RECORDED = 'Nothing is recorded but what you type here and, while you show us a task, what you click on this page. Only the team reads it.';
 export const RECORDED = 'Only what you agreed to at the start is recorded, and only the team reads it.';
 /** During the task the interviewer watches, so a question about the task gets no answer, only this (once, then briefly). */
 export const ON_YOUR_OWN = `I can't guide you during the task: do whatever you would do on your own, and press "I'm done" when you have finished.`;
@@ -158,6 +170,8 @@ export function puzzled(message: string): boolean {
   const [first = '', ...rest] = sentencesOf(message);
   // "…I think it was easy. Wait, what did you mean - before Ledgerly?": asked at the end, after a guess at an answer.
   if (/^(?:(?:wait|sorry|so|or)[,.]?\s*)*what did you mean\b.*\?$/i.test(rest[rest.length - 1] ?? '')) return true;
+  // "'how did it go' is a bit vague, what do you mean exactly?": the question ends the message.
+  if (words(message) <= 20 && /,\s*(?:(?:so|but|like)\s+)?what (?:do|did) you mean(?: (?:exactly|by (?:that|it|this)))?\?+$/i.test(message.trim())) return true;
   // "Sorry, which condition? The sock one, the endoscopy was £1,400…" goes on to answer: it is an answer.
   if (words(rest.join(' ')) >= 15) return CLARIFY.test(message.trim());
   return [message.trim(), first].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
@@ -191,7 +205,7 @@ export const isForeignWord = (word: string) => FOREIGN_WORDS.has(word.toLowerCas
 export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
-const isMeta = (sentence: string) => ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
+const isMeta = (sentence: string) => PUSHES_BACK.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
 /** "What are covers?" after a question about covers: a word of the question was not understood. */
 const WHAT_IS = /^(?:sorry,?\s*)?what(?: is| are|'s| does| do)(?: a| an| the)? ["“']?([\p{L}' -]{3,40}?)["”']?(?: mean)?\s*\?+$/iu;
@@ -209,12 +223,13 @@ export function heardAs(message: string, asked?: string): Heard {
   if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';
   // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
-  if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text))) return 'already';
+  if (ALREADY.test(text) && (words(text) <= 12 || OPENS_ALREADY.test(text))) return 'already';
   const said = sentencesOf(text);
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
   if (said.length <= 3 && GUESSES.test(said[said.length - 1] ?? '')) return 'guess';
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
-  if (said.some(isMeta) && said.every((s) => isMeta(s) || words(s) <= 2)) return 'meta';
+  // "…is this being recorded? like the screen?": a short question alongside is part of it.
+  if (said.some(isMeta) && said.every((s) => isMeta(s) || words(s) <= 2 || (words(s) <= 4 && /\?$/.test(s)) || (PUSHES_BACK.test(said.join(' ')) && words(s) <= 12))) return 'meta';
   if (said.some(isGrumble) && said.every((s) => isGrumble(s) || words(s) <= 2)) return 'grumble';
   // "It went. Is that what you wanted to hear?": the grumble is no question to acknowledge.
   if (said.some((s) => asksSomething(s) && !isGrumble(s))) return 'question';
@@ -239,21 +254,29 @@ export interface Context {
   asked?: string;
   partsLeft?: number;
   recorded?: boolean;
+  /** How long the study says it takes ("About 10 minutes" on its invitation). */
+  minutes?: number;
 }
 
 /** "There are 3 short parts left. " ("" when not known). */
 const partsLeftLine = (partsLeft?: number) => (partsLeft === undefined ? '' : `${partsLeft <= 1 ? 'This is the last part' : `There are ${partsLeft} short parts left`}. `);
 
 /** The line for a question about the interview itself, or null. */
-function aboutTheInterview(text: string, { partsLeft, recorded }: Context): string | null {
-  if (ASKS_WHO_SEES.test(text)) return ONLY_THE_TEAM;
-  if (ASKS_WHO.test(text)) return WHO_WE_ARE;
-  if (ASKS_ABOUT_RECORDING.test(text)) return recorded ? RECORDED : NOT_RECORDED;
-  if (ASKS_WHY.test(text)) return WHY_WE_ASK;
-  if (ASKS_WHO_READS.test(text)) return WHO_READS;
-  if (ASKS_HOW_LONG.test(text)) return `${partsLeftLine(partsLeft)}${FREE_TO_GO}`;
-  return null;
+function aboutTheInterview(text: string, { partsLeft, recorded, minutes }: Context): string | null {
+  // "…in minutes? and will my manager see what I write?": each question asked is answered.
+  const lines = [
+    PUSHES_BACK.test(text) && NOT_ASSUMING,
+    ASKS_WHO_SEES.test(text) && ONLY_THE_TEAM,
+    ASKS_WHO.test(text) && WHO_WE_ARE,
+    ASKS_ABOUT_RECORDING.test(text) && (recorded ? RECORDED : NOT_RECORDED),
+    ASKS_WHY.test(text) && !ASKS_WHO_SEES.test(text) && WHY_WE_ASK,
+    ASKS_WHO_READS.test(text) && !ASKS_WHO_SEES.test(text) && WHO_READS,
+    (ASKS_HOW_LONG.test(text) || (minutes && IN_MINUTES.test(text))) && `${minutes ? `It takes about ${minutes} minutes in all. ` : ''}${partsLeftLine(partsLeft)}${FREE_TO_GO}`,
+  ].filter((l): l is string => !!l);
+  return lines.length ? lines.join(' ') : null;
 }
+/** "In minutes?", "roughly how many minutes?": how long, asked again in other words. */
+const IN_MINUTES = /\b(?:in minutes|how many minutes|roughly how long)\b/i;
 
 /**
  * What the built-in interviewer says first, if anything, so the participant knows they were
@@ -268,11 +291,12 @@ export function acknowledgement(said_: string, context: Context = {}): string | 
   const once = (line: string) => (said.includes(line) ? null : line);
   const lines: Array<string | null> = [];
   if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
+  if (DISTRESS.test(message)) lines.push(once(THANK_YOU_FOR_TELLING));
   const kind = heardAs(message, context.asked);
   if (kind === 'stop') lines.push(STOPPING);
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID);
-  else if (kind === 'guess') lines.push(YOUR_READING);
+  else if (kind === 'guess') lines.push(/\bor\b/i.test(message) ? EITHER_WAY : YOUR_READING);
   // A grumble alone, or one said along with an answer: no argument, what is left, the way out (once).
   else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
   else if (kind === 'meta' || (kind === 'question' && !wishAsked(message, context.asked))) {

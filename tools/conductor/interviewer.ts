@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, isForeignWord, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, isForeignWord, markedAsQuestion, plain, sentencesOf, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { branchApplies, lowerFirst, questionPlan, titleForParticipant } from './questions.ts';
 
@@ -59,7 +59,7 @@ const NOTHING_HAPPENED = /^(?:nothing|none)\b[^.?!]{0,60}[.!]*$|\b(?:didn'?t|did
 /** "no i think is all", "No, that's it really": nothing more to say. */
 const THATS_ALL = /^(?:no|nope|nah),?\s+(?:i think |i guess )?(?:that'?s|it'?s|is|that is|it is) (?:it|all)\b/i;
 /** The answer says no, in its first sentence. */
-const declines = (answer: string) => {
+export const declines = (answer: string) => {
   const first = sentencesOf(answer)[0] ?? '';
   return DECLINE.test(answer.trim()) || DECLINE.test(first) || NOTHING_HAPPENED.test(first) || THATS_ALL.test(first);
 };
@@ -109,6 +109,29 @@ function mentionsOf(answer: string): string[] {
 }
 
 /** Keys hit, not a word ("asdf", "jjjjjj", "xkcd"): nothing to name back. */
+/** A time, a day or a count ("the last fri", "2pm thursday", "1 task", "30 sec"): said to answer when or how much, not a thing to name back. */
+const DAY_WORDS = String.raw`mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|yesterday|tonight|morning|afternoon|evening|night|weekend`;
+const WHEN_OR_HOW_MUCH = new RegExp(String.raw`(?:^|\s)[01]\s|\d\s*(?:min|mins|sec|secs|hrs?|am|pm|h)\b|\d[:.]\d|\b(?:${DAY_WORDS}|min|mins|sec|secs|hr|hrs|am|pm|tomorrow|week|month|year|once|twice)(?![-'\w])`, 'i');
+/** An answer that is only a when ("Tuesday", "last fri, 2pm"): asked what happened that day, not "How so?". */
+const ONLY_A_DAY = new RegExp(String.raw`^(?:(?:last|this|next|on|at|in|the|about|around|like|maybe|early|late|\d[\w:.]*|${DAY_WORDS})[\s,.;!?-]*)+$`, 'i');
+
+/** A word typed one letter off a known one ("clickd", "invoce", "happend", "tryed"): a typo, not the participant's own term to name back. */
+export function mistyped(word: string): boolean {
+  const w = word.toLowerCase();
+  // "spreadsheets", "booked", "scanning": a known word with its ending is no typo.
+  if (w.length < 5 || !/^[a-z]+$/.test(w) || isKnownWord(w) || [/s$/, /es$/, /ed$/, /(?<=e)d$/, /ing$/, /er$/].some((end) => end.test(w) && isKnownWord(w.replace(end, '')))) return false;
+  const variants: string[] = [];
+  for (let i = 0; i <= w.length; i++) {
+    if (i < w.length) variants.push(w.slice(0, i) + w.slice(i + 1));
+    if (i < w.length - 1) variants.push(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
+    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
+      variants.push(w.slice(0, i) + c + w.slice(i));
+      if (i < w.length && 'aeiouy'.includes(w[i]) && 'aeiouy'.includes(c)) variants.push(w.slice(0, i) + c + w.slice(i + 1));
+    }
+  }
+  return variants.some((v) => v.length >= 4 && isKnownWord(v));
+}
+
 const GIBBERISH = /^(?:[^aeiouy\s]{4,}|\S*(\S)\1\1\S*|\S*(?:asdf|qwer|zxcv|hjkl|sdfg|dfgh|fghj|uiop)\S*)$/i;
 /** Praise with nothing against it ("Love the app", "It's great, no issues at all"): asked what makes it work, not about "the love". */
 const PRAISE = /\b(?:love|great|perfect|awesome|amazing|excellent|brilliant|fantastic|good work|no (?:issues|problems|complaints)|works? (?:well|fine|perfectly|great)|happy with)\b/i;
@@ -153,8 +176,12 @@ function mentionOf(answer: string, used: string): string | null {
     // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
-    // What the answer says before the phrase.
-    const before = answer.slice(0, Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()))).trimEnd();
+    if (WHEN_OR_HOW_MUCH.test(np) || np.split(/\s+/).some(mistyped)) continue;
+    // What the answer says before the phrase, and after it.
+    const at = Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()));
+    const before = answer.slice(0, at).trimEnd();
+    // "book a room.": a verb opening a clipped sentence, the tagger's noun.
+    if (!np.includes(' ') && (!before || /[.!?]$/.test(before)) && /^\s+(?:a|an|the|my|our|some|it|them)\b/i.test(answer.slice(at + np.length))) continue;
     // "By hand.", "In person.", "By email.": how it was done, not a thing to ask about.
     if (MANNER.test(np) && /\b(?:by|in|on|via|over the)$/i.test(before)) continue;
     // "Pasted it back in." / "Uploaded a PDF": a particle or a verb the tagger took for a thing.
@@ -179,7 +206,8 @@ function mentionOf(answer: string, used: string): string | null {
 const TROUBLE_NOTE = /\b(?:only|expected|hidden|missing|wrong|error|slow|confus\w*|can'?t find|couldn'?t|nothing happen\w*|doesn'?t|didn'?t|not (?:work|there|found))\b/i;
 export function notesHeard(notes: string[]): string {
   // A question typed during the task ("where i click?", "Is it safe to enter the IBAN here? …") is not a note about it.
-  const noted = notes.map(plain).filter((n) => !sentencesOf(n).some(asksSomething) && !/^(?:what|where|how|why|which|who)\b/i.test(n));
+  // "ok so before I start, is my screen recorded?" is a question to the interviewer, not a note either.
+  const noted = notes.map(plain).filter((n) => !sentencesOf(n).some(asksSomething) && heardAs(n) !== 'meta' && !/^(?:what|where|how|why|which|who)\b/i.test(n));
   // The note that tells of trouble is the one worth naming; then the fullest.
   const rank = (n: string) => (TROUBLE_NOTE.test(n) ? 1000 : 0) + words(n);
   const fullest = [...noted].sort((a, b) => rank(b) - rank(a))[0];
@@ -221,7 +249,7 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
   const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
   // "Typed them all.": what they did, asked how it went rather than "How so?".
-  const second = example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : DID_CLIPPED.test(answer) ? 'How did that go?' : 'How so?';
+  const second = ONLY_A_DAY.test(answer.trim()) ? 'What happened that day?' : example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : DID_CLIPPED.test(answer) ? 'How did that go?' : 'How so?';
   // "What do you mean by CFO?", "… by 140 people?", "… by the client?": an abbreviation, a figure or an everyday word means what it says;
   // only a term of the participant's own ("month-end close", "recs") is asked what it means.
   const plainly = mention && (/^(?:(?:the |your )?[A-Z]{2,6}s?|\d.*)$/.test(mention) || mention.replace(/^(?:the|your|too many|way too|too|so) /i, '').split(/\s+/).every((w) => (isKnownWord(w.toLowerCase()) || isKnownWord(w.toLowerCase().replace(/e?s$/, ''))) && !/[-']/.test(w)));
@@ -267,7 +295,7 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
 const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** The answer, or a note, says what they did. */
@@ -343,7 +371,7 @@ const APART = 'Apart from what you mentioned, ';
  */
 /** How it ended is already told: "it worked", "they paid two days later", "it went through", "got paid". */
 const OUTCOME_TOLD =
-  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b/i;
+  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b|\bended up (?:finishing|fixing|sorting) (?:it|them)\b|\b(?:got it done|managed to (?:finish|fix|sort|get it))\b/i;
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp; told?: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: OUTCOME_TOLD },
   {
@@ -406,7 +434,8 @@ export const ruleInterviewer: Interviewer = {
     const asked = followUpsOf(state);
     const said = turns.filter((t) => t.role === 'conductor').map((t) => t.text).join('\n');
     const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text ?? questions[state.question] ?? '';
-    const heard = heardAs(last.text, lastAsked);
+    // Heard as the acknowledgement heard it: a question typed without its "?" is a question.
+    const heard = heardAs(markedAsQuestion(last.text), lastAsked);
     // A question about the interview, or a guess at what was meant, is answered (engine.ts), then the question is asked again.
     if (heard === 'meta' || heard === 'guess') return { say: bare(lastAsked), state };
     // A grumble about the interview is heard (engine.ts) and the question asked again; a second one moves on.
