@@ -1155,6 +1155,12 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
     expect(acknowledgement('The stress test passed fine.', context)).toBeNull();
   });
 
+  it('asks again without the "it" the participant asks about', async () => {
+    const before: Segment = { id: 'b', mode: 'talk', title: 'Anything else', instruction: 'What did you use for it before?' };
+    const asked = await talkThrough(before, ["sorry, what's 'it'?"]);
+    expect(asked).toEqual(['What did you use for it before?', 'Sorry, that was unclear. What did you use before?']);
+  });
+
   it('does not ask what they did or how it worked out when the answer said so', async () => {
     expect((await talkThrough(seg('friction'), ['Slow.', 'Looking for the invoice page took forever, like 5 minutes, pues I clicked everywhere.'])).slice(1)).not.toContain('What did you do at that point?');
     expect(await talkThrough(seg('context'), ['I wanted to swap a shift. Anyway I ended up finishing it on the computer at work on my lunch.'])).not.toContain('How did that work out for you?');

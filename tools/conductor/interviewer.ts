@@ -446,7 +446,9 @@ export const ruleInterviewer: Interviewer = {
       // Once the question again, with what this part of the interview is about; puzzled again, the interview moves on.
       if (lastAsked.startsWith(UNCLEAR)) return ahead(state.question + 1, MOVE_ON);
       // Puzzled by a follow-up ("How so?"), they hear the scripted question again: it says what this part is after.
-      const again = asked > 0 && questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : bare(lastAsked);
+      const scripted = asked > 0 && questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : bare(lastAsked);
+      // "Sorry, what's 'it'? I haven't said yet.": the question again without the "it" nobody named.
+      const again = /\bwhat(?:'s| is| do you mean by) ["“']?it\b/i.test(last.text) ? scripted.replace(/\s+for it\b/i, '').replace(/\bdid it\b/i, 'did that') : scripted;
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
       // Titles are written for the team: said in the second person, or not at all ("How they book today").
       const topic = titleForParticipant(segment.title);
