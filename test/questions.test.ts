@@ -796,7 +796,7 @@ describe('a fifth walkthrough: speech, emoji, shouting, praise and nonsense', ()
 
   it('says once that they need not go on, after three answers with nothing in them', async () => {
     const asked = await talkThrough(seg('friction'), ['?', '.', 'k']);
-    expect(asked[3]).toBe(`${CHECK_IN} What, if anything, took longer than you expected?`);
+    expect(asked[3]).toBe(`${CHECK_IN} What did you do at that point?`);
     expect(directedText(CHECK_IN)).toBeNull();
     expect((await ruleInterviewer.next({ segment: seg('value'), turns: [{ role: 'conductor', text: 'What would make the product more useful to you?' }, { role: 'participant', text: 'asdf' }], state: NEW_TALK, earlier: ['?', '.'], interview: CHECK_IN })).say).not.toContain(CHECK_IN);
   });
@@ -1153,6 +1153,13 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
     expect(line).toBe(THANK_YOU_FOR_TELLING);
     expect(acknowledgement('I was so stressed.', { ...context, said: `${asked}\n${THANK_YOU_FOR_TELLING}` })).toBeNull();
     expect(acknowledgement('The stress test passed fine.', context)).toBeNull();
+  });
+
+  it('keeps to the follow-ups the guide allows ("One follow-up per moment"), however terse the answers', async () => {
+    const terse = ['1 task. 0 done. 30 sec', 'finding rooms', 'the spreadsheet', 'calendar', 'nothing'];
+    expect(await talkThrough(seg('friction'), terse)).toEqual(['How did it go for you?', 'Could you say a bit more about that?', 'What, if anything, took longer than you expected?', 'Could you tell me more about the spreadsheet?', 'What did you do at that point?', null]);
+    const none: Segment = { ...seg('friction'), conductor_context: 'No follow-ups: three quick questions.' };
+    expect(await talkThrough(none, ['Slow.', 'Meh.', 'Dunno.'])).toEqual(['How did it go for you?', 'What, if anything, took longer than you expected?', 'What did you do at that point?', null]);
   });
 
   it('asks again without the "it" the participant asks about', async () => {

@@ -42,6 +42,13 @@ export interface Interviewer {
 }
 
 const MAX_FOLLOW_UPS = 2;
+/** The follow-ups the guide allows per question: "One follow-up per moment" in its notes means one; "No follow-ups" none. */
+const followUpsAllowed = (segment: Segment): number => {
+  const notes = `${segment.conductor_context ?? ''} ${segment.instruction ?? ''}`;
+  if (/\bno follow[- ]?ups?\b/i.test(notes)) return 0;
+  if (/\b(?:one|a single|1) follow[- ]?up\b/i.test(notes)) return 1;
+  return MAX_FOLLOW_UPS;
+};
 /** Answers shorter than this many words, or vague ones, get a follow-up. */
 const SHORT_ANSWER_WORDS = 8;
 const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|sure|maybe|not sure|i'?m not sure|i don'?t know|i don'?t remember|idk|nothing|not really|it was (?:ok|okay|fine|good|alright)|kind of|sort of)\b/i;
@@ -470,7 +477,7 @@ export const ruleInterviewer: Interviewer = {
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // A short answer to a follow-up that names something ("Carbon copies. Slow.") answers it: a second one would press.
     const answeredTersely = asked >= 1 && !narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
-    if (asked < MAX_FOLLOW_UPS && needsFollowUp(last.text) && !answeredTersely) {
+    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
       // So does "What did you use before?": "Nothing." / "Never." is what they used.
