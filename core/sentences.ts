@@ -15,10 +15,31 @@ export function sentences(text: string): Array<{ text: string; start: number }> 
     else spans.push({ start: index, end: index + segment.length });
   }
   const out: Array<{ text: string; start: number }> = [];
-  for (const { start, end } of spans) {
-    const raw = text.slice(start, end);
-    const s = raw.trim();
-    if (s) out.push({ text: s, start: start + raw.length - raw.trimStart().length });
+  for (const span of spans) {
+    for (const { start, end } of pieces(text, span)) {
+      const raw = text.slice(start, end);
+      const s = raw.trim();
+      if (s) out.push({ text: s, start: start + raw.length - raw.trimStart().length });
+    }
   }
+  return out;
+}
+
+/** Longest sentence kept whole: speech transcribed without punctuation runs on for pages, and a quote or a parse need not. */
+export const SENTENCE_MAX_CHARS = 600;
+
+/** A span longer than SENTENCE_MAX_CHARS, in pieces ending at a comma or a conjunction where there is one, else at a space. */
+function pieces(text: string, { start, end }: { start: number; end: number }): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  while (end - start > SENTENCE_MAX_CHARS) {
+    const window = text.slice(start, start + SENTENCE_MAX_CHARS);
+    const half = SENTENCE_MAX_CHARS / 2;
+    const clause = Math.max(window.lastIndexOf(', '), ...[' and ', ' but ', ' so ', ' because ', ' then '].map((w) => window.lastIndexOf(w)));
+    const space = window.lastIndexOf(' ');
+    const cut = clause >= half ? clause + 1 : space >= half ? space : SENTENCE_MAX_CHARS;
+    out.push({ start, end: start + cut });
+    start += cut;
+  }
+  out.push({ start, end });
   return out;
 }

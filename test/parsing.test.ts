@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { importedText, ownerWithProject } from './helpers/fixtures.ts';
+import { SENTENCE_MAX_CHARS, sentences } from '../core/sentences.ts';
 
 /**
  * One sentence splitter (Intl.Segmenter), one HTML parser (htmlparser2) and entity decoding
@@ -59,6 +60,26 @@ describe('sentences', () => {
     const charged = quotes.find((q) => q.includes('charged me'));
     expect(charged).toBe('I was really frustrated because it charged me $3.50 twice and I could not find the refund button.');
     for (const q of quotes) expect(q).not.toMatch(/\$3\.$/);
+  });
+
+  it('reads a turn transcribed without punctuation for pages in pieces: every quote short, verbatim and from its turn', async () => {
+    const story = 'so I tried to pay the supplier and the export kept failing and I could not find the button anywhere so I gave up and rang the bank ';
+    const turn = story.repeat(400).trim();
+    const { transcript, quotes } = await importText('runon.txt', `Interviewer: Tell me about it.\nDana: ${turn}`);
+    expect(transcript.segments.find((x: { role: string }) => x.role === 'participant').text).toBe(turn);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const q of quotes) {
+      expect(turn).toContain(q);
+      expect(q.length).toBeLessThanOrEqual(3 * SENTENCE_MAX_CHARS);
+    }
+    // Split at a clause where there is one, never inside a word.
+    const pieces = sentences(turn);
+    expect(pieces.length).toBeGreaterThan(50);
+    for (const x of pieces) {
+      expect(x.text.length).toBeLessThanOrEqual(SENTENCE_MAX_CHARS);
+      expect(turn.slice(x.start, x.start + x.text.length)).toBe(x.text);
+      expect(x.text).toMatch(/^(?:and|but|so|because|then)\b/);
+    }
   });
 });
 

@@ -51,6 +51,9 @@ function labelled(type: SignalType, text: string): string {
 /** Words a goal does not end on ("pick up a"), and how long or how often it took ("for ages", "again"). */
 const GOAL_TAIL = /(?:\s+(?:a|an|the|my|our|to|of|for|with|and|or|in|on|at|again|for ages|for hours|for a while|all day|every time|first|then|just))+$/i;
 
+/** How far before and after a moment, in characters, its goal is looked for. */
+const GOAL_REACH = 2000;
+
 /** What the participant set out to do, in their words: "I was trying to pay our supplier" → "pay our supplier". */
 function goalOf(text: string): string | null {
   const spoken = text.replace(/,?\s*\b(?:uh|um|erm|you know)\b,?/gi, ' ').replace(/,\s*like,\s*/gi, ' ').replace(/\b(a|an|the)\s+\1\b/gi, '$1').replace(/\s+/g, ' ');
@@ -101,7 +104,11 @@ export interface ParticipantSentence {
 
 /** Every participant sentence of an interview (two words or more), with the question it answers. */
 export function participantSentences(turns: Turn[]): ParticipantSentence[] {
-  const out: ParticipantSentence[] = [];
+  return [...eachParticipantSentence(turns)];
+}
+
+/** The participant's sentences one at a time, so a caller can let other work run between them. */
+function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence> {
   let question: string | null = null;
   for (const turn of turns) {
     if (turn.role === 'interviewer') {
@@ -112,17 +119,26 @@ export function participantSentences(turns: Turn[]): ParticipantSentence[] {
     }
     const said = sentences(turn.text);
     // Each sentence is parsed and its word cues read once: they are features of it and of its neighbours.
-    const cues = said.map((x) => lexiconCues(x.text));
-    const read = said.map((x) => readSentence(x.text));
+    const cues = new Map<number, string[]>();
+    const read = new Map<number, ReadSentence>();
+    const cuesAt = (i: number) => (i < 0 || i >= said.length ? [] : (cues.get(i) ?? cues.set(i, lexiconCues(said[i].text)).get(i)!));
+    const readAt = (i: number) => (i < 0 || i >= said.length ? undefined : (read.get(i) ?? read.set(i, readSentence(said[i].text)).get(i)!));
     for (const [index, { text, start }] of said.entries()) {
+      read.delete(index - 2);
+      cues.delete(index - 2);
       if (text.split(/\s+/).length < 2) continue;
-      const cuesAround = { own: cues[index], before: cues[index - 1] ?? [], after: cues[index + 1] ?? [] };
-      const neighbours = { before: read[index - 1]?.lemmas ?? [], after: read[index + 1]?.lemmas ?? [] };
-      out.push({ turn, text, start, read: read[index], context: { question, index, count: said.length, cues: cuesAround, neighbours } });
+      // Read in the order of the text (the parser's lemmas can depend on what it read before).
+      const own = { cues: cuesAt(index), read: readAt(index)! };
+      const cuesAround = { own: own.cues, before: cuesAt(index - 1), after: cuesAt(index + 1) };
+      const neighbours = { before: readAt(index - 1)?.lemmas ?? [], after: readAt(index + 1)?.lemmas ?? [] };
+      yield { turn, text, start, read: own.read, context: { question, index, count: said.length, cues: cuesAround, neighbours } };
     }
   }
-  return out;
 }
+
+/** Longest the extractor keeps the event loop (HTTP shares it with the worker) before letting other work run. */
+const SLICE_MS = 15;
+const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The offline extractor: splits the participant's turns into sentences and lets the sentence
@@ -141,8 +157,15 @@ export class LocalExtractor implements Extractor {
 
   async extract(turns: Turn[]): Promise<ExtractedEvidence[]> {
     const found: Told[] = [];
-    for (const sentence of participantSentences(turns)) {
+    let since = performance.now();
+    const share = async () => {
+      if (performance.now() - since < SLICE_MS) return;
+      await breather();
+      since = performance.now();
+    };
+    for (const sentence of eachParticipantSentence(turns)) {
       for (const { type, p } of this.model.types(sentenceFeatures(sentence.read, sentence.context))) found.push({ type, p, sentences: [sentence], surest: sentence });
+      await share();
     }
     // One parse per sentence, however many types (and so cards) it heads; a recovery is told its own way.
     const described = new Map<string, ReturnType<typeof describe>>();
@@ -150,7 +173,12 @@ export class LocalExtractor implements Extractor {
       const key = `${type === 'recovery_success' ? 'r' : ''}${s.text}`;
       return described.get(key) ?? described.set(key, describe(s.text, type)).get(key)!;
     };
-    return mergeRetold(tellsOnce(found).map((told) => evidenceOf(told, describeOnce(told.surest, told.type))));
+    const cards: ExtractedEvidence[] = [];
+    for (const told of tellsOnce(found)) {
+      cards.push(evidenceOf(told, describeOnce(told.surest, told.type)));
+      await share();
+    }
+    return mergeRetold(cards);
   }
 
   /**
@@ -215,7 +243,8 @@ function evidenceOf({ type, p, sentences: run }: Told, told: ReturnType<typeof d
     claim: told?.claim ?? (text.length <= 120 ? `${CLAIM[type]}: "${text.trim()}"` : `${CLAIM[type]}.`),
     reconstruction: question ? `Asked "${question}", the participant said: "${text}"` : `The participant said: "${text}"`,
     observed_facts: [`The participant said: "${text}"`, ...(question ? [`In answer to: "${question}"`] : []), ...(at ? [`At ${at} in the interview`] : [])],
-    user_goal: goalOf(turn.text),
+    // The goal said in the turn, near the moment: a turn that runs on for pages is not read whole for each card.
+    user_goal: goalOf(turn.text.slice(Math.max(0, run[0].start - GOAL_REACH), last.start + last.text.length + GOAL_REACH)),
     outcome: OUTCOME[type] ?? null,
   };
 }
