@@ -23,7 +23,7 @@ const PAGES = [
 let screenRecording: string;
 
 /** Screenshots of HTML pages from headless Chromium, one per second, made into an mp4 by ffmpeg. */
-async function recordScreens(name: string, pages: string[][], secondsEach: number): Promise<string> {
+async function recordScreens(name: string, pages: string[][], secondsEach: number, sound = true): Promise<string> {
   const dir = fs.mkdtempSync(path.join(mediaDir, `${name}-`));
   const browser = await launchBrowser();
   try {
@@ -39,7 +39,8 @@ async function recordScreens(name: string, pages: string[][], secondsEach: numbe
   }
   const out = path.join(mediaDir, `${name}.mp4`);
   const seconds = pages.length * secondsEach;
-  execFileSync(ffmpeg, ['-v', 'error', '-y', '-framerate', '1', '-i', path.join(dir, 'shot-%d.png'), '-f', 'lavfi', '-i', `sine=frequency=300:duration=${seconds}`, '-r', '5', '-pix_fmt', 'yuv420p', '-shortest', out]);
+  const tone = sound ? ['-f', 'lavfi', '-i', `sine=frequency=300:duration=${seconds}`, '-shortest'] : [];
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-framerate', '1', '-i', path.join(dir, 'shot-%d.png'), ...tone, '-r', '5', '-pix_fmt', 'yuv420p', out]);
   return out;
 }
 
@@ -155,6 +156,20 @@ describe('reading the screen of a recording (OCR)', () => {
       expect(artifacts.filter((a) => a.kind === 'frame').length, name).toBeGreaterThanOrEqual(1);
       expect(artifacts.filter((a) => a.kind === 'screen_text'), name).toEqual([]);
     }
+  }, 120_000);
+
+  it('reads the screen of a silent recording, and says there was no sound to transcribe rather than failing', async () => {
+    const silent = await recordScreens('silent', [PAGES[1]], 3, false);
+    const res = await upload(silent, 'video/mp4');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.session.id;
+    const { status, steps } = await followed(id);
+    expect(status).toMatchObject({ status: 'processed', error_code: null, warnings: [{ step: 'deriving_media', code: 'no_audio_track', message: expect.stringContaining('no sound'), action: expect.any(String) }] });
+    expect(steps).toContain('reading_screen');
+    const artifacts = await artifactsOf(id);
+    expect(artifacts.map((a) => a.kind)).not.toContain('derived_audio');
+    expect(artifacts.find((a) => a.kind === 'screen_text')?.meta.text).toMatch(/zebra/i);
+    expect((await o.call('GET', `/sessions/${id}/transcript`)).body.segments).toEqual([]);
   }, 120_000);
 
   it('skips reading the screen of a recording without video, without a warning', async () => {

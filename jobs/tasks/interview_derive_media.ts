@@ -16,7 +16,7 @@ import { artifacts, interviews, mediaChunks } from '../../tools/interviews/rows.
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
   const bin = tools(services.config);
-  await runStep(services, interviewId, 'deriving_media', helpers, async ({ interview, scratch }) => {
+  await runStep(services, interviewId, 'deriving_media', helpers, async ({ interview, scratch, warn }) => {
     const dir = await scratch();
     const pool = services.db.pool;
     const stored: Array<Parameters<typeof recordArtifact>[2]> = [];
@@ -73,12 +73,19 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const pick = (names: string[], want: 'hasAudio' | 'hasVideo') => names.find((n) => sources.has(n) && probed.get(n)![want]);
     const audioFrom = pick(['source-audio', 'source-media', 'source-video'], 'hasAudio');
     const videoFrom = pick(['source-video', 'source-media'], 'hasVideo');
-    if (!audioFrom) throw new StepFailure('no_audio_track', 'The recording has no sound to transcribe', { action: 'Upload a recording with an audio track' });
+    if (!audioFrom && !videoFrom) throw new StepFailure('no_audio_track', 'The recording has no sound to transcribe', { action: 'Upload a recording with an audio track' });
+    // A silent screen recording still shows what was on screen: its text is read, and the missing sound is a warning.
+    if (!audioFrom) {
+      await warn({ code: 'no_audio_track', message: 'The recording has no sound: the text on screen is read, but there is no transcript and no evidence from what was said', action: 'Upload a recording with an audio track, or import a transcript, for evidence from speech' });
+    }
 
-    const audio = path.join(dir, 'audio.mp3');
-    await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', sources.get(audioFrom)!, '-vn', '-ac', '1', '-ar', '16000', '-b:a', '32k', '-f', 'mp3', audio]);
-    await keep(audio, 'audio', 'derived_audio', 'audio/mpeg');
-    const duration = (await probe(bin.ffprobe, audio)).durationSeconds ?? probed.get(audioFrom)!.durationSeconds;
+    let duration = videoFrom ? probed.get(videoFrom)!.durationSeconds : null;
+    if (audioFrom) {
+      const audio = path.join(dir, 'audio.mp3');
+      await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', sources.get(audioFrom)!, '-vn', '-ac', '1', '-ar', '16000', '-b:a', '32k', '-f', 'mp3', audio]);
+      await keep(audio, 'audio', 'derived_audio', 'audio/mpeg');
+      duration = (await probe(bin.ffprobe, audio)).durationSeconds ?? probed.get(audioFrom)!.durationSeconds;
+    }
 
     const frames = videoFrom ? await sceneFrames(bin.ffmpeg, sources.get(videoFrom)!, dir) : [];
     for (const [i, f] of frames.entries()) await keep(f.file, `frame-${i + 1}`, 'frame', 'image/jpeg', { timestamp_ms: f.timestampMs });

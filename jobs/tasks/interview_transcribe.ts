@@ -22,7 +22,12 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       return { finish: async () => 'extracting' }; // imported or already transcribed
     }
     const [audio] = await artifacts.select(pool, 'interview_id = $1 AND name = $2', [interview.id, 'audio']);
-    if (!audio) throw new StepFailure('no_audio', 'There is no audio to transcribe', { action: 'Upload a recording or import a transcript' });
+    if (!audio) {
+      // A silent screen recording (deriving_media warned of it) has its screen text and nothing to transcribe.
+      const [screen] = await artifacts.select(pool, 'interview_id = $1 AND kind = $2', [interview.id, 'frame']);
+      if (screen && interview.processing_warnings?.some((w) => w.code === 'no_audio_track')) return { finish: async () => 'extracting' };
+      throw new StepFailure('no_audio', 'There is no audio to transcribe', { action: 'Upload a recording or import a transcript' });
+    }
     const { transcription: endpoint, keyProblem } = await modelAccess(services, interview.project_id);
     if (keyProblem && !endpoint) throw new StepFailure(keyProblem.code, `${keyProblem.message}, so the recording cannot be transcribed`, { action: keyProblem.action });
     if (keyProblem) await warn({ code: keyProblem.code, message: `${keyProblem.message}; the operator's transcription service (TRANSCRIPTION_URL) was used instead`, action: keyProblem.action });
