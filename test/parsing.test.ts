@@ -62,6 +62,21 @@ describe('sentences', () => {
     for (const q of quotes) expect(q).not.toMatch(/\$3\.$/);
   });
 
+  it('says why a transcript in another language gives no evidence, and says nothing of an English one', async () => {
+    const french = [
+      "Intervieweur : Bonjour Camille, merci d'être là. Comment utilisez-vous l'application de facturation ?",
+      "Camille : Chaque fin de mois, j'envoie les factures à mes clients. Le problème, c'est que l'export PDF plante dès qu'il y a plus de vingt lignes.",
+      'Intervieweur : Que faites-vous dans ce cas ?',
+      'Camille : Je copie tout dans Word et je refais la mise en page à la main. Ça me prend une heure à chaque fois, et je trouve ça vraiment pénible.',
+    ].join('\n');
+    const id = await importedText(svc, o, 'fr.txt', french);
+    const processing = (await o.call('GET', `/sessions/${id}/processing`)).body;
+    expect(processing).toMatchObject({ status: 'processed', warnings: [{ step: 'extracting', code: 'language_unsupported', message: expect.stringContaining('not in English'), action: expect.stringContaining('model') }] });
+    expect((await o.call('GET', `/signals?session_id=${id}`)).body.signals).toEqual([]);
+    const english = await importedText(svc, o, 'en.txt', 'Interviewer: How was the weather?\nKim: Lovely, thanks.');
+    expect((await o.call('GET', `/sessions/${english}/processing`)).body.warnings).toEqual([]);
+  });
+
   it('reads a turn transcribed without punctuation for pages in pieces: every quote short, verbatim and from its turn', async () => {
     const story = 'so I tried to pay the supplier and the export kept failing and I could not find the button anywhere so I gave up and rang the bank ';
     const turn = story.repeat(400).trim();

@@ -10,6 +10,7 @@ import { withPageContext } from './page-context.ts';
 import { withScreenContext } from './screen-context.ts';
 import type { Extractor, Turn } from './types.ts';
 import type { StepWork } from '../interviews/steps.ts';
+import { notEnglish } from '../conductor/heard.ts';
 
 export type NewSignal = Omit<SignalAttrs, 'created_at' | 'updated_at' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'created_by'>;
 
@@ -21,6 +22,9 @@ export async function turnsOf(sql: Sql, interviewId: string): Promise<Turn[]> {
   });
   return rows;
 }
+
+/** The start of what participants said: enough to tell the language of a transcript. */
+const participantSample = (turns: Turn[]) => turns.filter((t) => t.role !== 'interviewer').map((t) => t.text).join(' ').slice(0, 4000);
 
 /**
  * Runs the extractor this project may use (its model when a key is configured, else the
@@ -44,6 +48,10 @@ export async function extractEvidence(services: Services, interview: InterviewRo
   } catch (err) {
     if (llm) await recordKeyUse(services, interview.project_id, llm, err instanceof Error ? err.message : 'extraction failed');
     throw err;
+  }
+  // Nothing found in a transcript the built-in extractor cannot read says why, rather than looking like a quiet interview.
+  if (!llm && !proposals.length && warn && notEnglish(participantSample(turns))) {
+    await warn({ code: 'language_unsupported', message: 'The transcript is not in English: the built-in extractor reads English only, so no evidence was extracted', action: "Configure a model in the project's settings to extract evidence from other languages" });
   }
   const seen = new Set<string>();
   const rows: NewSignal[] = [];
