@@ -82,6 +82,15 @@ describe('evidence cards', () => {
     expect(real.body.signal.quote).toBe('I scrolled up and down for ages.');
     expect((await o.call('PATCH', `/signals/${id}`, { confidence: 2 })).status).toBe(400);
     expect((await o.call('PATCH', `/signals/${id}`, { dismissed: true })).status).toBe(400);
+    // SPEC 4.8's own names: type, analysis, context; a new type brings its own outcome, unless the outcome was set by hand.
+    const spec = await o.call('PATCH', `/signals/${id}`, { type: 'critical_error', analysis: 'Lost in the menu', context: 'Exporting a report' });
+    expect(spec.body.signal).toMatchObject({ signal_type: 'critical_error', reconstruction: 'Lost in the menu', user_goal: 'Exporting a report', outcome: 'blocked' });
+    expect((await o.call('PATCH', `/signals/${id}`, { type: 'emotional_response' })).body.signal).toMatchObject({ signal_type: 'emotional_response', outcome: null });
+    await o.call('PATCH', `/signals/${id}`, { outcome: 'finished later' });
+    expect((await o.call('PATCH', `/signals/${id}`, { type: 'workaround' })).body.signal.outcome).toBe('finished later');
+    const both = await o.call('PATCH', `/signals/${id}`, { type: 'workaround', signal_type: 'critical_error' });
+    expect(both.status).toBe(400);
+    expect(both.body.error).toMatch(/^type: /);
   });
 
   it('links, unlinks and bulk-links to work items of the same project only, all or nothing', async () => {

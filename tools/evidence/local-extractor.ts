@@ -65,7 +65,8 @@ function goalOf(text: string): string | null {
   return found && found.includes(' ') ? found : null;
 }
 
-const OUTCOME: Partial<Record<SignalType, string>> = {
+/** What a moment of each type meant for the task; a card's outcome until someone says otherwise. */
+export const OUTCOME: Partial<Record<SignalType, string>> = {
   struggling_moment: 'delayed or blocked',
   critical_error: 'blocked',
   smooth_completion: 'completed',

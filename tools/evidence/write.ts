@@ -5,7 +5,8 @@ import { NotFoundError, ValidationError } from '../../core/errors.ts';
 import { newId } from '../../core/ids.ts';
 import { creates, deletes, Success, updates } from '../common.ts';
 import { Signal } from './record.ts';
-import { EVIDENCE_GRADES, SIGNAL_TYPES, TARGET_SURFACES } from './types.ts';
+import { EVIDENCE_GRADES, SIGNAL_TYPES, TARGET_SURFACES, type SignalType } from './types.ts';
+import { OUTCOME } from './local-extractor.ts';
 import { SignalIdParam, findSignal, fullSignal } from './read.ts';
 import { MAX_BULK, linkSignals, signalsInProject } from './links.ts';
 import { actorOf, logActivities, logActivity } from '../activity.ts';
@@ -32,6 +33,18 @@ async function change(ctx: Ctx, signalId: string, action: string, apply: (s: Sig
   return { signal: await fullSignal(ctx, row) };
 }
 
+/** SPEC 4.8 names three fields otherwise (type, analysis, context); either name works, and two different values for one field are refused. */
+function spelledAsSpec(spec: { type?: SignalType; analysis?: string | null; context?: string | null }, named: { signal_type?: SignalType; reconstruction?: string | null; user_goal?: string | null }) {
+  const pairs = [['type', 'signal_type', spec.type, named.signal_type], ['analysis', 'reconstruction', spec.analysis, named.reconstruction], ['context', 'user_goal', spec.context, named.user_goal]] as const;
+  const out: { signal_type?: SignalType; reconstruction?: string | null; user_goal?: string | null } = {};
+  for (const [alias, field, given, other] of pairs) {
+    if (given === undefined) continue;
+    if (other !== undefined && other !== given) throw new ValidationError(`${alias}: is another name for ${field}, which says otherwise`);
+    Object.assign(out, { [field]: given });
+  }
+  return out;
+}
+
 /** A new quote must be found in the interview's transcript, as the pipeline's are. */
 async function checkedQuote(sql: Sql, s: SignalRow, quote: string) {
   const where = locate(await turnsOf(sql, s.interview_id), quote, s.segment_id);
@@ -48,6 +61,7 @@ export const updateSignal = capability({
   input: z.strictObject({
     signalId: SignalIdParam,
     signal_type: z.enum(SIGNAL_TYPES).optional(),
+    type: z.enum(SIGNAL_TYPES).optional().describe("SPEC 4.8's name for signal_type"),
     target_surface: z.enum(TARGET_SURFACES).optional(),
     confidence: z.number().min(0).max(1).optional(),
     intensity: z.number().min(0).max(1).nullable().optional(),
@@ -56,7 +70,9 @@ export const updateSignal = capability({
     headline: z.string().trim().min(1).max(200).nullable().optional(),
     claim: z.string().trim().min(1).max(2000).nullable().optional(),
     reconstruction: z.string().trim().min(1).max(4000).nullable().optional().describe('The analysis: what happened around the quote'),
+    analysis: z.string().trim().min(1).max(4000).nullable().optional().describe("SPEC 4.8's name for reconstruction"),
     user_goal: z.string().trim().max(500).nullable().optional(),
+    context: z.string().trim().max(500).nullable().optional().describe("SPEC 4.8's name for user_goal: what the participant was trying to do"),
     outcome: z.string().trim().max(500).nullable().optional(),
     annotation: Annotation.optional(),
     dismissed: z.boolean().optional(),
@@ -67,12 +83,15 @@ export const updateSignal = capability({
   scope: 'write',
   access: 'project',
   rest: { method: 'PATCH', path: 'P/signals/:signalId' },
-  async handler(ctx, { signalId, annotation, dismissed, dismissed_reason, quote, ...fields }) {
+  async handler(ctx, { signalId, annotation, dismissed, dismissed_reason, quote, type, analysis, context, ...named }) {
+    const fields = { ...named, ...spelledAsSpec({ type, analysis, context }, named) };
     if (!Object.keys(fields).length && annotation === undefined && dismissed === undefined && quote === undefined) throw new ValidationError('Nothing to update: send at least one field');
     if (dismissed && !dismissed_reason) throw new ValidationError('dismissed_reason: say why the card is dismissed');
     const actor = actorOf(ctx);
     return change(ctx, signalId, 'updated', async (s, sql) => ({
       ...fields,
+      // A new type brings its own outcome, unless the outcome was set by hand.
+      ...(fields.signal_type && fields.signal_type !== s.signal_type && fields.outcome === undefined && s.outcome === (OUTCOME[s.signal_type as SignalType] ?? null) ? { outcome: OUTCOME[fields.signal_type] ?? null } : {}),
       ...(quote !== undefined ? await checkedQuote(sql, s, quote) : {}),
       ...(annotation !== undefined ? { annotation_text: annotation, annotation_by: actor, annotation_at: new Date() } : {}),
       ...(dismissed === true ? { dismissed_at: new Date(), dismissed_reason: dismissed_reason!, dismissed_by: actor } : {}),
