@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { importedText, ownerWithProject } from './helpers/fixtures.ts';
+import { importedText, ownerWithProject, postForm } from './helpers/fixtures.ts';
+import { form } from './helpers/media.ts';
 import { SENTENCE_MAX_CHARS, sentences } from '../core/sentences.ts';
 
 /**
@@ -117,6 +118,15 @@ describe('cue formats', () => {
 
     const srt = await importText('call.srt', ['1', '00:00:01,000 --> 00:00:03,000', 'Kim: Billing &amp; invoices were confusing&nbsp;to find.', ''].join('\n'));
     expect(srt.transcript.segments[0].text).toBe('Billing & invoices were confusing to find.');
+  });
+
+  it('refuses a cue that ends before it starts, naming it, and keeps no colour codes pasted from a terminal', async () => {
+    const backwards = ['WEBVTT', '', '00:00:01.000 --> 00:00:03.000', '<v Kim>It was fine.', '', '00:00:05.000 --> 00:00:01.000', '<v Kim>Then it broke.'].join('\n');
+    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(backwards), filename: 'back.vtt', type: 'text/vtt' } }));
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ code: 'transcript_unreadable', error: expect.stringContaining('cue 2 ("00:00:05.000 --> 00:00:01.000") ends before it starts') });
+    const { transcript } = await importText('ansi.txt', 'Interviewer: What happened?\nKim: the export \x01\x02failed \x1b[31mred\x1b[0m and I gave up.');
+    expect(transcript.segments.at(-1).text).toBe('the export failed red and I gave up.');
   });
 });
 

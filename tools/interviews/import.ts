@@ -7,7 +7,7 @@ import { creates } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Session, sessionRecord } from './record.ts';
 import { activeStudy } from './crud.ts';
-import { TranscriptError, assignRoles, parseTranscript } from './transcript-formats.ts';
+import { TranscriptError, assignRoles, parseTranscript, withoutControls } from './transcript-formats.ts';
 import { queueProcessing } from './pipeline.ts';
 import { inTransaction } from '../../core/tx.ts';
 import { insertSegments, interviews } from './rows.ts';
@@ -38,7 +38,7 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
   checkText(text);
   let parsed;
   try {
-    parsed = parseTranscript(text);
+    parsed = parseTranscript(withoutControls(text));
   } catch (err) {
     if (err instanceof TranscriptError || err instanceof SyntaxError) throw new ValidationError(`transcript: ${err.message}`, { code: 'transcript_unreadable' });
     throw err;

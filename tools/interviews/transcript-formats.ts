@@ -35,6 +35,9 @@ export function decodeText(buf: Buffer): string {
   return text;
 }
 
+/** A few stray control characters (a terminal's colour codes pasted in) are not speech: they go, whole. */
+export const withoutControls = (text: string) => text.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '').replace(/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '');
+
 export function detectFormat(text: string): TranscriptFormat {
   const head = text.trimStart();
   if (head.startsWith('WEBVTT')) return 'vtt';
@@ -60,13 +63,16 @@ function splitSpeaker(line: string): { speaker: string | null; text: string } {
 function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
   const blocks = text.replace(/\r\n/g, '\n').split(/\n{2,}/);
   const out: ParsedSegment[] = [];
+  let cue = 0;
   for (const block of blocks) {
     const lines = block.split('\n').filter((l) => l.trim() !== '');
     const timing = lines.findIndex((l) => l.includes('-->'));
     if (timing < 0) continue;
+    cue++;
     const [from, to] = lines[timing].split('-->');
     const a = TIME.exec(from);
     const b = TIME.exec(to);
+    if (a && b && toMs(b) < toMs(a)) throw new TranscriptError(`cue ${cue} ("${lines[timing].trim()}") ends before it starts`);
     let body = lines.slice(timing + 1).join(' ').trim();
     if (!body) continue;
     let speaker: string | null = null;
