@@ -118,6 +118,12 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
     'Rolls up and it just sits there, the screen says welcome',
     "The participant rolls up and it just sits there, the screen says welcome like they are some random, and there's a line of four cars behind them.",
   ],
+  // From a new user's first import (a fourteenth reading): examples after "like", an unpunctuated frame, a request, a time said first, a second verb after "and just".
+  ["The bank sync pulls in things like 'POS 4471 AMZN MKTP' and I have no idea what that is.", 'The bank sync pulls in things like POS 4471 AMZN MKTP', "The participant said the bank sync pulls in things like 'POS 4471 AMZN MKTP' and they have no idea what that is."],
+  ['The problem is it sends me across the warehouse and back again.', 'It sends them across the warehouse and back again', 'The participant said it sends them across the warehouse and back again.'],
+  ['Let me type the bin code by hand when the scan fails.', 'Wants to type the bin code by hand when the scan fails', 'The participant wants to type the bin code by hand when the scan fails.'],
+  ["Two weeks ago I tried to split a Costco receipt between groceries and household, and it duplicated the whole amount, so it looked like I'd spent four hundred dollars instead of two hundred.", 'It duplicated the whole amount', 'The participant said two weeks ago they tried to split a Costco receipt between groceries and household, and it duplicated the whole amount.'],
+  ["I print the pick list at the start of the shift and just scan things in the order I walk and ignore the app's order.", 'Prints the pick list at the start of the shift', "The participant prints the pick list at the start of the shift and just scans things in the order they walk and ignores the app's order."],
 ];
 
 describe('headlines and claims', () => {

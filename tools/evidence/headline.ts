@@ -61,7 +61,9 @@ function expand(quote: string): string {
     .replace(/\b(I|we)'ll\b/gi, '$1 will')
     // "I'd strapped them in" is "I had"; "I'd like" is "I would".
     .replace(/\b(I|we)'d(?=\s+(?:(?:just|already|never|only|really|actually)\s+)?(?:\w+ed|been|gone|done|seen|had|got|gotten|made|taken|given|written|known|thought|told|left|found|bought|brought|kept|lost|paid|put|spent|sent|heard)\b)/gi, '$1 had')
-    .replace(/\b(I|we)'d\b/gi, '$1 would');
+    .replace(/\b(I|we)'d\b/gi, '$1 would')
+    // "Just let me type the code by hand" asks for something: "I want to type the code by hand".
+    .replace(/^((?:(?:just|please|honestly|so),?\s+)*)let (me|us) (?=[a-z])/i, (_m, _lead: string, who: string) => `${who.toLowerCase() === 'me' ? 'I' : 'we'} want to `);
   return uncleft(expanded);
 }
 
@@ -74,6 +76,8 @@ const SCENE_START = /^(?:last|yesterday|today|this|on|at|in|one|every|then|monda
 /** True when the sentence opens on when it happened ("Last Tuesday …", "At 7:00 …", "Then …") before saying what. */
 function setsTheScene(tokens: Token[]): boolean {
   const first = tokens[0];
+  // "Two weeks ago …", "A few days ago …": a time said first.
+  if (first && tokens.slice(1, 4).some((t) => /^ago$/i.test(t.text)) && /^(?:NUM|DET|ADJ)$/.test(first.pos)) return true;
   if (!first || !SCENE_START.test(first.text)) return false;
   // "this" and "in" also start plain subjects ("This page …", "In the app …"): only with a time word after them.
   if (/^(?:this|in|on|at|one|every)$/i.test(first.text)) return tokens[1]?.pos === 'NUM' || /^(?:morning|afternoon|evening|week|month|year|time|day|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d[\d:.]*)$/i.test(tokens[1]?.text ?? '') || /^(?:the)$/i.test(tokens[1]?.text ?? '') && /^(?:morning|day|end|weekend)$/i.test(tokens[2]?.text ?? '');
@@ -126,6 +130,15 @@ const KNOWING = /^(?:know|tell|understand|see|check|decide|wonder|ask|remember|f
 const complementAt = (tokens: Token[], i: number) =>
   /^(?:if|whether)$/i.test(tokens[i]?.text ?? '') && (KNOWING.test(tokens[i - 1]?.lemma ?? '') || (/^(?:out)$/i.test(tokens[i - 1]?.text ?? '') && KNOWING.test(tokens[i - 2]?.lemma ?? '')));
 
+/** The conjunction at `i` pairs two things after "between", "either", "both" or "whether" (the first conjunction after it, within eight words). */
+function pairedAt(tokens: Token[], i: number): boolean {
+  for (let k = i - 1; k >= Math.max(0, i - 8); k--) {
+    if (/^(?:between|either|both|whether)$/i.test(tokens[k].text)) return true;
+    if (tokens[k].pos === 'CCONJ' || tokens[k].text === ',') return false;
+  }
+  return false;
+}
+
 /** Where the main clause ends: a subordinating conjunction, or "and/but" opening a new clause, or ";" / a dash. */
 function mainClauseEnd(tokens: Token[]): number {
   let sawVerb = false;
@@ -138,7 +151,7 @@ function mainClauseEnd(tokens: Token[]): number {
     if (t.pos === 'SCONJ' && i > 1 && !complementAt(tokens, i) && !(/^that$/i.test(t.text) && (copula(i - 1) || (tokens[i - 1].pos === 'ADV' && copula(i - 2))))) return i;
     if (t.text === ';' || t.text === '—' || t.text === '–') return i;
     const newSubject = tokens[i + 1] && (tokens[i + 1].pos === 'PRON' || tokens[i + 1].pos === 'DET' || tokens[i + 1].pos === 'PROPN');
-    const paired = () => tokens.slice(Math.max(0, i - 8), i).some((w) => /^(?:between|either|both|whether)$/i.test(w.text));
+    const paired = () => pairedAt(tokens, i);
     if (t.pos === 'CCONJ' && newSubject && i > 2 && !paired()) return i;
     if (t.text === ',' && newSubject && tokens[i + 2] && (tokens[i + 2].pos === 'VERB' || tokens[i + 2].pos === 'AUX')) return i;
     if (t.text === ',' && /^(so|then|which)$/i.test(tokens[i + 1]?.text ?? '')) return i;
@@ -178,10 +191,12 @@ function fit(tokens: Word[], max: number): Word[] {
   const relative = (b: number) => b > 3 && /^(?:where|which|who)$/i.test(out[b].text) && /^(?:NOUN|PROPN)$/.test(out[b - 1].pos);
   for (let b = out.length - 1; b > 2; b--) {
     if ((out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',' && !relative(b)) || complementAt(out, b)) continue;
+    // "so it looked like I'd spent …": "looked" needs what follows.
+    if (/^(?:like|as|if|though)$/i.test(out[b].text) && /^(?:look|seem|feel|sound|act)$/i.test(out[b - 1]?.lemma ?? '')) continue;
     // "keep that fifty pence fee": a determiner the tagger took for a conjunction.
     if (/^that$/i.test(out[b].text) && /^(?:NUM|ADJ|NOUN)$/.test(out[b + 1]?.pos ?? '')) continue;
     // "between the kitchen and the bedroom", "either the motorboat or the sailboat": one phrase.
-    if (out[b].pos === 'CCONJ' && out.slice(Math.max(0, b - 8), b).some((t) => /^(?:between|either|both|whether)$/i.test(t.text))) continue;
+    if (out[b].pos === 'CCONJ' && pairedAt(out, b)) continue;
     const cut = trimEnd(out.slice(0, b));
     // A boundary that leaves a verb and a pronoun ("Did that", "If they keep") says less than the words up to the limit.
     const words = cut.filter((t) => t.pos !== 'PUNCT').length;
@@ -248,8 +263,12 @@ function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: 
   return { adverbs: tokens.slice(subject + 1, j).filter((t) => !HEDGES.test(t.text)), verb: thirdPerson(verb.text), last: j };
 }
 
-/** The token at `i` follows "and" or "and then". */
-const afterAnd = (tokens: Token[], i: number) => tokens[i - 1]?.pos === 'CCONJ' || (/^then$/i.test(tokens[i - 1]?.text ?? '') && tokens[i - 2]?.pos === 'CCONJ');
+/** The token at `i` follows "and", "and then" or "and just". */
+const afterAnd = (tokens: Token[], i: number) => {
+  let j = i - 1;
+  while (j > 0 && /^(?:then|just|also|always|usually|often|sometimes|simply|only|still)$/i.test(tokens[j].text)) j--;
+  return tokens[j]?.pos === 'CCONJ';
+};
 
 /**
  * A second verb sharing the agreed subject agrees too: "I print the rota and pin it" →
@@ -447,7 +466,7 @@ function clauseStarts(tokens: Word[]): number[] {
   for (let i = 1; i < tokens.length - 1; i++) {
     const t = tokens[i];
     if (t.pos !== 'CCONJ' && t.text !== ',' && !/^(?:so|then)$/i.test(t.text)) continue;
-    if (tokens.slice(Math.max(0, i - 8), i).some((w) => /^(?:between|either|both|whether)$/i.test(w.text))) continue;
+    if (pairedAt(tokens, i)) continue;
     let k = i + 1;
     // "and next day the money is back": a time said first is part of the clause it opens.
     while (tokens[k] && (tokens[k].pos === 'CCONJ' || tokens[k].text === ',' || /^(?:so|then|also|eventually|finally|later|next|day|morning|afternoon|week)$/i.test(tokens[k].text) || (/^the$/i.test(tokens[k].text) && /^next$/i.test(tokens[k + 1]?.text ?? '')))) k++;

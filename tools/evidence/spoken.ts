@@ -30,7 +30,9 @@ export function contentOf(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): To
     }
     // "like" before a number or a pause is a filler, but not the verb of "what I'd like." or "I like."
     const verbLike = /^(?:would|'d|do|did|really|i|we|you|they)$/i.test(out[out.length - 1]?.text ?? '');
-    if (w === 'like' && !verbLike && (t.pos === 'INTJ' || tokens[i + 1]?.pos === 'NUM' || tokens[i + 1]?.pos === 'PUNCT')) continue;
+    // "things like 'POS 4471'": before a quotation after a noun, "like" gives an example.
+    const example = /^['"“‘]$/.test(tokens[i + 1]?.text ?? '') && /^(?:NOUN|PRON|PROPN)$/.test(out[out.length - 1]?.pos ?? '');
+    if (w === 'like' && !verbLike && !example && (t.pos === 'INTJ' || tokens[i + 1]?.pos === 'NUM' || tokens[i + 1]?.pos === 'PUNCT')) continue;
     out.push(t);
   }
   // Openers and the punctuation after them, then stray punctuation left by removed fillers.
@@ -38,6 +40,13 @@ export function contentOf(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): To
     while (out.length && (out[0].pos === 'PUNCT' || out[0].pos === 'INTJ' || (opens(out[0], out[1]) && out.length > 3))) out.shift();
     // "The thing is, …", "The problem was, …": a frame, not the content.
     const frame = /^the (?:thing|problem|issue|truth|trouble|point) (?:is|was) ,$/i.test(out.slice(0, 4).map((t) => t.text).join(' ')) && out.length > 6;
+    // "The problem is it sends me across…", "The main issue was that the form forgot…": the same frame, unpunctuated.
+    const head = /^the (?:(?:main|only|real|big|biggest) )?(?:problem|issue|trouble) (?:is|was) (?:that )?/i.exec(out.slice(0, 6).map((t) => t.text).join(' '));
+    const said = head ? head[0].trim().split(' ').length : 0;
+    if (!frame && head && /^(?:PRON|DET|PROPN|NOUN)$/.test(out[said]?.pos ?? '') && out.slice(said + 1, said + 5).some((t) => t.pos === 'VERB' || t.pos === 'AUX') && out.length > said + 3) {
+      out.splice(0, said);
+      continue;
+    }
     if (!frame) break;
     out.splice(0, 4);
   }
