@@ -6,7 +6,7 @@ import { contextParams, expandPath, pathParams, restPaths } from '../core/regist
 import type { Services } from '../core/context.ts';
 import { jsonSchema, propertyTypes, type JsonSchema } from '../core/json-schema.ts';
 import { invoke, invokeJson } from '../core/invoke.ts';
-import { AuthenticationError, ValidationError } from '../core/errors.ts';
+import { AppError, AuthenticationError, ValidationError } from '../core/errors.ts';
 import { parseMultipart } from './multipart.ts';
 import { storeBinaryBody } from './binary.ts';
 import { jsonBody } from './json-body.ts';
@@ -15,6 +15,9 @@ import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { projectForKey, sdkKeyFrom } from '../auth/sdk-key.ts';
 import { checkRestScope } from '../auth/scope.ts';
 import { deprecationHeaders } from './deprecation.ts';
+
+/** The request carries a body (a length above zero, or chunks). */
+const hasBody = (req: Request) => req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
 
 type Coercer = (value: unknown) => unknown;
 
@@ -80,6 +83,8 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
         Object.assign(input, parsed.input);
       } else if (!bodyless) {
         await parseJson(req, res);
+        // A body in another type (text/plain, a form) would otherwise read as no fields at all.
+        if (req.body === undefined && hasBody(req)) throw new AppError(415, 'Send the request body as JSON with Content-Type: application/json', { code: 'unsupported_media_type' });
       }
       if (!binding.multipart && !binding.binary && !bodyless && req.body !== undefined) {
         if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {

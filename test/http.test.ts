@@ -23,9 +23,26 @@ const legacyEcho = capability({
   },
 });
 
+/** Test-only: a public capability that takes a JSON body. */
+const postEcho = capability({
+  name: 'testing.post_echo',
+  title: 'Post echo (test only)',
+  description: 'Echoes its body; exists only to test body types.',
+  input: z.strictObject({ text: z.string().max(100) }),
+  output: z.object({ text: z.string() }),
+  annotations: readOnly,
+  scope: 'read',
+  access: 'public',
+  mcp: false,
+  rest: { method: 'POST', path: '/api/testing/post-echo' },
+  async handler(_ctx, input) {
+    return { text: input.text };
+  },
+});
+
 let svc: TestService;
 beforeAll(async () => {
-  svc = await startTestService({ extra: { capabilities: [legacyEcho] } });
+  svc = await startTestService({ extra: { capabilities: [legacyEcho, postEcho] } });
 });
 afterAll(() => svc?.stop());
 
@@ -89,6 +106,17 @@ describe('errors, ids and versioning', () => {
     const res = await svc.api('GET', '/api/testing/legacy-echo?text=hi&other=1');
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/other/);
+  });
+
+  it('asks for JSON when a body comes in another type, rather than reporting its fields missing', async () => {
+    expect((await svc.api('POST', '/api/testing/post-echo', { body: { text: 'hi' } })).body).toEqual({ text: 'hi' });
+    const plain = await svc.api('POST', '/api/testing/post-echo', { raw: '{"text":"hi"}', headers: { 'content-type': 'text/plain' } });
+    expect(plain.status).toBe(415);
+    expect(plain.body).toMatchObject({ code: 'unsupported_media_type', error: expect.stringContaining('application/json') });
+    // No body at all is the schema's answer, naming the field.
+    const none = await svc.api('POST', '/api/testing/post-echo');
+    expect(none.status).toBe(400);
+    expect(none.body.error).toMatch(/text/);
   });
 
   it('serves health and the changelog publicly', async () => {
