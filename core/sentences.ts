@@ -36,7 +36,9 @@ function pieces(text: string, { start, end }: { start: number; end: number }): A
     const half = SENTENCE_MAX_CHARS / 2;
     const clause = Math.max(window.lastIndexOf(', '), ...[' and ', ' but ', ' so ', ' because ', ' then '].map((w) => window.lastIndexOf(w)));
     const space = window.lastIndexOf(' ');
-    const cut = clause >= half ? clause + 1 : space >= half ? space : SENTENCE_MAX_CHARS;
+    // With no space to cut at, never between the two halves of a character outside the BMP (an emoji).
+    const hard = /[\uDC00-\uDFFF]/.test(text[start + SENTENCE_MAX_CHARS] ?? '') ? SENTENCE_MAX_CHARS - 1 : SENTENCE_MAX_CHARS;
+    const cut = clause >= half ? clause + 1 : space >= half ? space : hard;
     out.push({ start, end: start + cut });
     start += cut;
   }

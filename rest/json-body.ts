@@ -6,7 +6,7 @@ import { refuseDeepJson } from '../core/input-guard.ts';
  * (zod, JSON.stringify, pg) ever sees 10,000 levels.
  */
 export function jsonBody(limit: number | string): RequestHandler {
-  const parse = express.json({ limit });
+  const parse = express.json({ limit, type: ['application/json', 'application/*+json'] });
   return (req: Request, res: Response, next: NextFunction) =>
     parse(req, res, (err?: unknown) => {
       if (err) return next(err);
@@ -17,4 +17,9 @@ export function jsonBody(limit: number | string): RequestHandler {
       }
       next();
     });
+}
+
+/** A body of another type read as text, to tell an empty one (no fields) from one that is not JSON. */
+export function textBody(limit: number | string): RequestHandler {
+  return express.text({ limit, type: () => true });
 }

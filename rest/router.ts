@@ -9,7 +9,7 @@ import { invoke, invokeJson } from '../core/invoke.ts';
 import { AppError, AuthenticationError, ValidationError } from '../core/errors.ts';
 import { parseMultipart } from './multipart.ts';
 import { storeBinaryBody } from './binary.ts';
-import { jsonBody } from './json-body.ts';
+import { jsonBody, textBody } from './json-body.ts';
 import { requestOriginOf } from '../tools/sdk/origin-guard.ts';
 import { authenticate, bearerFrom } from '../auth/principal.ts';
 import { projectForKey, sdkKeyFrom } from '../auth/sdk-key.ts';
@@ -61,6 +61,8 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
 
   const json = jsonBody(binding.bodyLimit ?? 1024 * 1024);
   const parseJson = (req: Request, res: Response) => new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  const text = textBody(binding.bodyLimit ?? 1024 * 1024);
+  const parseText = (req: Request, res: Response) => new Promise<void>((resolve, reject) => text(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
 
   return async (req: Request, res: Response, next: NextFunction) => {
     let stored: string[] = [];
@@ -83,8 +85,13 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
         Object.assign(input, parsed.input);
       } else if (!bodyless) {
         await parseJson(req, res);
-        // A body in another type (text/plain, a form) would otherwise read as no fields at all.
-        if (req.body === undefined && hasBody(req)) throw new AppError(415, 'Send the request body as JSON with Content-Type: application/json', { code: 'unsupported_media_type' });
+        // A body in another type (text/plain, a form) would otherwise read as no fields at all; an empty one is none.
+        if (req.body === undefined && hasBody(req)) {
+          await parseText(req, res);
+          const sent = req.body as unknown;
+          req.body = undefined;
+          if (typeof sent === 'string' && sent.trim()) throw new AppError(415, 'Send the request body as JSON with Content-Type: application/json', { code: 'unsupported_media_type' });
+        }
       }
       if (!binding.multipart && !binding.binary && !bodyless && req.body !== undefined) {
         if (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body)) {

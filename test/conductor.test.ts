@@ -346,7 +346,7 @@ describe('what the participant hears', () => {
   });
 
   it('thanks a participant for what they add at the end, before the closing words, and not for a no', async () => {
-    for (const [last, heard] of [['Please, please fix the export, it costs me an hour every month.', true], ['No, that is all, thanks.', false]] as const) {
+    for (const [last, heard] of [['Please, please fix the export, it costs me an hour every month.', true], ['No, that is all, thanks.', false], ['No thanks, all good', false], ["That's all from me, thanks!", false]] as const) {
       const c = await atTheTask();
       await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
       c.send({ type: 'observe_done' });

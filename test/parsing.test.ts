@@ -5,6 +5,7 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { importedText, ownerWithProject, postForm } from './helpers/fixtures.ts';
 import { form } from './helpers/media.ts';
 import { SENTENCE_MAX_CHARS, sentences } from '../core/sentences.ts';
+import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 
 /**
  * One sentence splitter (Intl.Segmenter), one HTML parser (htmlparser2) and entity decoding
@@ -74,8 +75,23 @@ describe('sentences', () => {
     const processing = (await o.call('GET', `/sessions/${id}/processing`)).body;
     expect(processing).toMatchObject({ status: 'processed', warnings: [{ step: 'extracting', code: 'language_unsupported', message: expect.stringContaining('not in English'), action: expect.stringContaining('model') }] });
     expect((await o.call('GET', `/signals?session_id=${id}`)).body.signals).toEqual([]);
+    for (const [name, text] of [
+      ['it.txt', 'Intervistatore: Come va?\nGiulia: Non mi piace molto, anche perché questo export non funziona e sono stanca.'],
+      ['ja.txt', 'Interviewer: How was it?\nYuki: エクスポートが動かなくて、とても困りました。毎回手で直しています。'],
+    ]) {
+      const other = await importedText(svc, o, name, text);
+      expect((await o.call('GET', `/sessions/${other}/processing`)).body.warnings.map((w: { code: string }) => w.code), name).toEqual(['language_unsupported']);
+    }
     const english = await importedText(svc, o, 'en.txt', 'Interviewer: How was the weather?\nKim: Lovely, thanks.');
     expect((await o.call('GET', `/sessions/${english}/processing`)).body.warnings).toEqual([]);
+  });
+
+  it('finds the goal said at the start of a long turn for a moment far into it', async () => {
+    const filler = 'We talked about the weather and the school run and the new cafe on the corner for a while. '.repeat(30);
+    const turn = `I was trying to pay our supplier before the weekend. ${filler}Then the export button was greyed out and I couldn't find any way to send it.`;
+    const cards = await new LocalExtractor().extract([{ segment_id: 's', idx: 0, role: 'participant', speaker: null, start_ms: 0, end_ms: 1000, text: turn }]);
+    const late = cards.find((c) => c.quote.includes('greyed out'));
+    expect(late?.user_goal).toBe('pay our supplier');
   });
 
   it('reads a turn transcribed without punctuation for pages in pieces: every quote short, verbatim and from its turn', async () => {
@@ -88,6 +104,10 @@ describe('sentences', () => {
       expect(turn).toContain(q);
       expect(q.length).toBeLessThanOrEqual(3 * SENTENCE_MAX_CHARS);
     }
+    // With nowhere to cut but inside a run of emoji, a piece never ends on half of one.
+    const emoji = sentences('😀'.repeat(400));
+    expect(emoji.map((x) => x.text).join('')).toBe('😀'.repeat(400));
+    for (const x of emoji) expect(x.text).not.toMatch(/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/);
     // Split at a clause where there is one, never inside a word.
     const pieces = sentences(turn);
     expect(pieces.length).toBeGreaterThan(50);
@@ -125,8 +145,8 @@ describe('cue formats', () => {
     const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(backwards), filename: 'back.vtt', type: 'text/vtt' } }));
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'transcript_unreadable', error: expect.stringContaining('cue 2 ("00:00:05.000 --> 00:00:01.000") ends before it starts') });
-    const { transcript } = await importText('ansi.txt', 'Interviewer: What happened?\nKim: the export \x01\x02failed \x1b[31mred\x1b[0m and I gave up.');
-    expect(transcript.segments.at(-1).text).toBe('the export failed red and I gave up.');
+    const { transcript } = await importText('ansi.txt', 'Interviewer: What happened?\nKim: the export \x01\x02failed \x1b[31mred\x1b[0m and I gave up.\x0bInterviewer: Then?\x0cKim: I rang them.');
+    expect(transcript.segments.map((x: { text: string }) => x.text)).toEqual(['What happened?', 'the export failed red and I gave up.', 'Then?', 'I rang them.']);
   });
 });
 

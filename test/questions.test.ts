@@ -1148,6 +1148,19 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
     expect(notesHeard(["ok so before I start, you didn't answer, is my screen recorded?", 'Found receipts under Billing, the export is greyed out.'])).not.toContain('screen');
   });
 
+  it('takes ordinary answers as answers: assuming, "as I said", breaking down, feeling desperate for a feature', () => {
+    for (const answer of ['I was assuming that it would save automatically.', 'The app assumes that you have a printer.', 'As I said the export button is hidden in the settings menu.', 'I already told my boss the export was broken last week.', 'The sync broke down twice last week.', 'Clicking refresh brings it back.', 'I got scared off by the price.', 'I am desperate for a dark mode.'])
+      expect([heardAs(answer, asked), acknowledgement(answer, context)], answer).toEqual([null, null]);
+    expect(whileWorking("I'm assuming that this is the export button", { said: '' })).toBeNull();
+  });
+
+  it('names brands and abbreviations back, and is quick with any run of digits', () => {
+    expect(followUp('I use Canva for it.', 0, 'How did it go?')).toBe('Could you tell me more about Canva?');
+    expect(followUp('the HR portal', 0, 'How did it go?')).toBe('Could you tell me more about the HR portal?');
+    // Each answer takes as long as its length: 5,000 digits would never finish under a backtracking pattern.
+    for (const digits of ['1111111111111111111111111111 @', '1234567890123456789012345678 is the invoice number', `${'1'.repeat(5000)} x`]) followUp(digits, 1, 'How did it go?');
+  });
+
   it('thanks a participant who tells of distress, once, without naming the feeling', () => {
     const line = acknowledgement("Badly. I'm sitting here with that same knot in my stomach. Honestly I almost cried back in March.", context);
     expect(line).toBe(THANK_YOU_FOR_TELLING);
@@ -1160,6 +1173,11 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
     expect(await talkThrough(seg('friction'), terse)).toEqual(['How did it go for you?', 'Could you say a bit more about that?', 'What, if anything, took longer than you expected?', 'Could you tell me more about the spreadsheet?', 'What did you do at that point?', null]);
     const none: Segment = { ...seg('friction'), conductor_context: 'No follow-ups: three quick questions.' };
     expect(await talkThrough(none, ['Slow.', 'Meh.', 'Dunno.'])).toEqual(['How did it go for you?', 'What, if anything, took longer than you expected?', 'What did you do at that point?', null]);
+    // "At least one follow-up" and "no follow-up questions about pricing" set no limit; an instruction never does.
+    const vague = ['Invoices.', 'Not sure.'];
+    expect((await talkThrough(seg('friction'), vague))[2]).toBe('What, if anything, took longer than you expected?');
+    for (const notes of [{ conductor_context: 'Ask at least one follow-up on each moment.' }, { conductor_context: 'No follow-up questions about pricing.' }, { conductor_context: undefined, instruction: `${seg('friction').instruction} One follow-up per moment.` }])
+      expect((await talkThrough({ ...seg('friction'), ...notes }, vague))[2], JSON.stringify(notes)).toBe('What comes to mind, even if it is something small?');
   });
 
   it('asks again without the "it" the participant asks about', async () => {
@@ -1188,9 +1206,9 @@ describe('questions typed without their question mark', () => {
     for (const answer of ['Did it by hand', 'Did it the old way', 'we used excel before', 'What I did was call them', 'When I got there it was closed', 'it was slow, do you know what i mean', 'how do i put it, slow', 'are you kidding me', 'Is what it is', 'Was fine'])
       expect(acknowledgement(answer, context), answer).toBeNull();
   });
-  it('stay thinking aloud during a task', () => {
-    expect(whileWorking('hmm where is the export button', { said: asked, task: 'Could you show me how you would export a report?' })).toBeNull();
-    expect(whileWorking('how do I get to settings', { said: asked, task: 'Could you show me how you would export a report?' })).toBeNull();
+  it('leave long, comma-joined and rhetorical sentences in question order as answers', () => {
+    for (const answer of ['Where do I start', 'What do you know, it worked', 'Why would I use it', 'What was I doing, oh right, paying bills', 'When is it due, every month on the 5th', 'How many more clicks does it need than the old one, too many', 'is this the last one I need to pay this month'])
+      expect([heardAs(answer, asked), acknowledgement(answer, context)], answer).toEqual([null, null]);
   });
 });
 

@@ -150,8 +150,9 @@ export function interviewView(
   const add = (m: ConductorMessage) => {
     if (m.role === 'conductor') lastSaid = m.text;
     if (m.role === 'conductor' && m.segment_id && !firstSaid.has(m.segment_id)) firstSaid.set(m.segment_id, m.text);
-    // An answer to the participant's last words comes before the closing: the last screen keeps both.
-    lastTurn = m.role === 'conductor' ? [...lastTurn, m.text] : [];
+    // An answer to the participant's last words comes before the closing: the last screen keeps both
+    // (a task prompt, or the lines before it, belong to the task, not to that answer).
+    lastTurn = m.role === 'conductor' && m.kind !== 'observe' ? [...lastTurn, m.text] : [];
     if (m.role === 'conductor' && m.kind === 'closing') closingTurn = lastTurn;
     log.append(h('div', { class: `vb-msg vb-msg-${m.role}` }, h('span', { class: 'vb-sr' }, m.role === 'conductor' ? 'Interviewer: ' : 'You: '), m.text));
     log.scrollTop = log.scrollHeight;
@@ -342,6 +343,7 @@ export function interviewView(
       const f = JSON.parse(String(ev.data)) as Record<string, any>;
       if (f.type === 'hello') {
         log.replaceChildren();
+        lastTurn = [];
         (f.messages as ConductorMessage[]).forEach(add);
         nextChunk = Math.max(nextChunk, Number(f.next_audio_chunk ?? 0));
       } else if (f.type === 'message') {

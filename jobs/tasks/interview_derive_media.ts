@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskFactory } from '../runner.ts';
 import { runStep } from '../../tools/interviews/steps.ts';
-import { StepFailure, afterMedia } from '../../tools/interviews/pipeline.ts';
+import { StepFailure, afterMedia, hasTranscript } from '../../tools/interviews/pipeline.ts';
 import { probe, run, sceneFrames, tools } from '../../tools/interviews/media.ts';
 import { downloadTo, dropStaleArtifacts, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
 import { timedMerge } from '../../tools/interviews/timed-merge.ts';
@@ -75,7 +75,8 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const videoFrom = pick(['source-video', 'source-media'], 'hasVideo');
     if (!audioFrom && !videoFrom) throw new StepFailure('no_audio_track', 'The recording has no sound to transcribe', { action: 'Upload a recording with an audio track' });
     // A silent screen recording still shows what was on screen: its text is read, and the missing sound is a warning.
-    if (!audioFrom) {
+    // A chat interview that recorded the screen has its transcript already: nothing is missing.
+    if (!audioFrom && !(await hasTranscript(pool, interview.id))) {
       await warn({ code: 'no_audio_track', message: 'The recording has no sound: the text on screen is read, but there is no transcript and no evidence from what was said', action: 'Upload a recording with an audio track, or import a transcript, for evidence from speech' });
     }
 

@@ -6,7 +6,7 @@ import { ConflictError, DomainError, NotFoundError } from '../../core/errors.ts'
 import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
-import { NEW_TALK, declines, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
+import { NEW_TALK, addsNothing, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
 import { ANYTHING_MORE, acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, NOTED_LAST, STOPPING, whileWorking, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
@@ -210,7 +210,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     } else {
       // Something added to "Is there anything else…?" at the end ("please, please fix the export") is heard before the closing.
       const lastPart = !segments.slice(state.segment + 1).some((s) => s.mode !== 'speak');
-      if (lastPart && !heard && interviewer === ruleInterviewer && ANYTHING_MORE.test(asked ?? '') && words(input.text) >= 3 && !declines(input.text)) say('speak', NOTED_LAST, segment);
+      if (lastPart && !heard && interviewer === ruleInterviewer && ANYTHING_MORE.test(asked ?? '') && words(input.text) >= 3 && !addsNothing(input.text)) say('speak', NOTED_LAST, segment);
       state = { ...state, segment: state.segment + 1, talk: NEW_TALK, awaiting: null };
       await enter();
     }

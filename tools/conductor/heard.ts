@@ -1,4 +1,4 @@
-import { isKnownWord } from '../../core/nlp.ts';
+import { notEnglish } from '../../core/language.ts';
 import { escapeRegExp } from '../../core/regexp.ts';
 
 /**
@@ -55,12 +55,19 @@ const QUESTION_ORDER = new RegExp(
 /** Fillers and exclamations in question order: "how do I put it", "do you know what I mean", "are you kidding me". */
 const NOT_ASKING = /\b(?:how (?:do|can|should) i (?:say|put|explain|describe)|what do you call (?:it|them|that)|what (?:was|am) i saying|(?:do )?you know what i mean|are you (?:kidding|serious|joking))\b/i;
 
-/** The message with a "?" after a last sentence that is a question in all but its mark ("is this recorded", "how long will this take"). */
+/** Said in question order to oneself: "where do I start", "what do you know, it worked", "why would I …". */
+const RHETORICAL = /^(?:(?:so|and|but|well|oh)[,\s]+)*(?:where do i (?:start|begin)|what do you know|why would (?:i|anyone|you)|what (?:was|am) i (?:doing|thinking))\b/i;
+
+/**
+ * The message with a "?" after a last sentence that is a short question in all but its mark ("is
+ * this recorded", "how long will this take"); a longer one, or one going on after a comma, is left as said.
+ */
 export const markedAsQuestion = (message: string): string => {
   const text = message.trimEnd();
   if (/[.!?…:;)\]"'”]$/.test(text)) return message;
-  const last = sentencesOf(plain(text)).pop() ?? '';
-  return words(last) >= 3 && QUESTION_ORDER.test(last.trim()) && !NOT_ASKING.test(last) ? `${text}?` : message;
+  const last = (sentencesOf(plain(text)).pop() ?? '').trim();
+  const asks = words(last) >= 3 && words(last) <= 8 && !last.includes(',') && QUESTION_ORDER.test(last) && !NOT_ASKING.test(last) && !RHETORICAL.test(last);
+  return asks ? `${text}?` : message;
 };
 
 /** A sentence that asks something of the interviewer. */
@@ -91,13 +98,14 @@ const ASKS_ABOUT_RECORDING =
 const ASKS_HOW_LONG =
   /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions|how many more|are there (?:many|lots|a lot)(?: of)? more|is there (?:much|a lot) more|(?:is|was) (?:this|that|it) the last (?:question|one|part|bit))\b[^.!?]*\?/i;
 /** "Is this a leading question?", "You're assuming it was a hassle." */
-const PUSHES_BACK = /\b(?:(?:a |that'?s a |is this a |isn'?t that a )?leading question|you(?:'re| are) assuming|assum(?:es|ing) (?:that|it was)|putting words in my mouth)\b/i;
+const PUSHES_BACK = /\b(?:leading question|you(?:'re| are) assuming|(?:you'?re|you are) putting words in my mouth)\b/i;
 
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
   /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
 const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said|(?:also |already )?said (?:that|it|so|this)|also said|already said|said already|i say (?:it )?already)\b|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier)?[.!]*$|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
+const SAID_IT_ALREADY = /^(?:i (?:already|just|literally just) (?:told you|said(?: (?:that|it|so))?|answered(?: that)?)|(?:i )?told you(?: already)?|already said|said already)[.!]*$/i;
 const OPENS_ALREADY = /^(?:(?:um|uh|well|yeah|yes|no|ugh|sorry)[,.!]?\s+)?(?:i (?:already|just) (?:told you|said|answered)|(?:i )?told you(?: already)?|already said|said already)\b/i;
 /** "Oh, you mean paying the bill?" */
 const GUESSES = /^(?:(?:oh|so|ah|or|wait|like)[,.!]?\s*)*(?:you mean|do you mean|did you mean)\b.{2,80}\?+$|^(?:(?:so|and|but|sorry|wait)[,.]?\s*)*(?:does|do|is|did) ["“'][^"”']{2,30}["”'] mean\b.{2,80}\?+$/i;
@@ -126,7 +134,7 @@ export const EITHER_WAY = 'Either is fine: whichever fits your own experience.';
 export const NOTED_LAST = 'Thank you for adding that.';
 export const THANK_YOU_FOR_TELLING = 'Thank you for telling me about that.';
 const DISTRESS =
-  /\b(?:(?:almost|nearly|actually|literally) (?:cried|in tears)|(?:was|were|am|felt|got) (?:so |really |very |completely |totally )?(?:stressed|distressed|panicked|panicking|terrified|scared|devastated|desperate|in tears|in a panic)|knot in my stomach|brings it (?:all )?back|broke down|i panicked|freaked out)\b/i;
+  /\b(?:i (?:almost|nearly|actually|literally) (?:cried|was in tears)|i (?:was|am|'m|felt|feel) (?:so |really |very |completely |totally )?(?:stressed(?: out)?|distressed|panicking|panicked|terrified|devastated|in tears|in a panic|in bits|a wreck)|knot in my stomach|i broke down|i panicked|i freaked out|made me (?:cry|panic))\b/i;
 export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
 export const NOT_RECORDED = 'Nothing is recorded but what you type here and, while you show us a task, what you click on this page. Only the team reads it.';
 export const RECORDED = 'Only what you agreed to at the start is recorded, and only the team reads it.';
@@ -186,21 +194,6 @@ const ANNOYED =
   /\b(?:(?:these|your|all these|all your|so many of your) questions|this (?:interview|survey|questionnaire))(?: (?:are|is))? (?:so |really |a bit |getting |way too |very )?(?:annoying|tedious|boring|pointless|long|endless|repetitive|a lot)\b|\bhow many more questions\b|\b(?:another|yet another) (?:feedback )?(?:survey|questionnaire|popup|pop-up|form)\b|^(?:ugh|sigh)\b|\bthis is taking (?:forever|ages|so long)\b/i;
 const annoyedAlongTheWay = (text: string) => sentencesOf(text).some((s) => isGrumble(s) || ANNOYED.test(s));
 
-/** Function words of other languages: a message is in one when it has two of them ("No sé, el banco…"). */
-const FOREIGN_WORDS = new Set(
-  'merci oui nein el los las del que está están pero muy también porque cuando donde tengo quiero puedo hace tiene nada bien gracias sí qué cómo sé comprendo entiendo les des une dans avec pas je nous vous est très mais pourquoi rien der das und ist nicht ich mit für eine auf sehr danke nichts não obrigado obrigada tudo você muito'.split(' '),
-);
-/** A message mostly in another language: words English does not have, two of them another language's function words. */
-export function notEnglish(message: string): boolean {
-  // Names ("Xero", "Quickbooks") are no language: a capitalised word after the first is not counted.
-  const ws = (message.match(/[\p{L}']+/gu) ?? []).filter((w, i) => i === 0 || !/^\p{Lu}/u.test(w)).map((w) => w.toLowerCase());
-  // Lowercase jargon ("gl codes, ap recon") is unknown to the lexicon too: another language shows in its function words.
-  const foreign = ws.filter((w) => FOREIGN_WORDS.has(w)).length;
-  return ws.length >= 3 && foreign >= 2 && ws.filter((w) => FOREIGN_WORDS.has(w) || !isKnownWord(w)).length / ws.length >= 0.5;
-}
-/** A word of another language said alone ("Bien.", "Nada."): nothing to name back. */
-export const isForeignWord = (word: string) => FOREIGN_WORDS.has(word.toLowerCase());
-
 /** What a message is, besides (or instead of) an answer. */
 export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
 
@@ -223,7 +216,8 @@ export function heardAs(message: string, asked?: string): Heard {
   if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';
   // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
-  if (ALREADY.test(text) && (words(text) <= 12 || OPENS_ALREADY.test(text))) return 'already';
+  // "…? I just told you.": said last and alone, it is heard too.
+  if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || SAID_IT_ALREADY.test(sentencesOf(text).at(-1) ?? ''))) return 'already';
   const said = sentencesOf(text);
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
   if (said.length <= 3 && GUESSES.test(said[said.length - 1] ?? '')) return 'guess';
@@ -283,10 +277,10 @@ const IN_MINUTES = /\b(?:in minutes|how many minutes|roughly how long)\b/i;
  * heard. `said` is what the conductor has said in this interview: a line about the interview
  * comes once; the can't-answer line comes once in full, once briefly, then not again.
  */
-export function acknowledgement(said_: string, context: Context = {}): string | null {
+export function acknowledgement(typed: string, context: Context = {}): string | null {
   // Answers are typed in a hurry: a last sentence in question order is a question without its "?"
   // (while working on a task, it is thinking aloud, so `whileWorking` keeps the mark's rule).
-  const message = markedAsQuestion(said_);
+  const message = markedAsQuestion(typed);
   const said = context.said ?? '';
   const once = (line: string) => (said.includes(line) ? null : line);
   const lines: Array<string | null> = [];

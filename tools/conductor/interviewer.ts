@@ -4,7 +4,8 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, isForeignWord, markedAsQuestion, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, markedAsQuestion, plain, sentencesOf, words } from './heard.ts';
+import { isForeignWord } from '../../core/language.ts';
 import { goalIn, grounded } from './goal.ts';
 import { branchApplies, lowerFirst, questionPlan, titleForParticipant } from './questions.ts';
 
@@ -44,9 +45,10 @@ export interface Interviewer {
 const MAX_FOLLOW_UPS = 2;
 /** The follow-ups the guide allows per question: "One follow-up per moment" in its notes means one; "No follow-ups" none. */
 const followUpsAllowed = (segment: Segment): number => {
-  const notes = `${segment.conductor_context ?? ''} ${segment.instruction ?? ''}`;
-  if (/\bno follow[- ]?ups?\b/i.test(notes)) return 0;
-  if (/\b(?:one|a single|1) follow[- ]?up\b/i.test(notes)) return 1;
+  // Only the interviewer's notes set it: "no follow-up questions about pricing" in an instruction is about a topic.
+  const notes = segment.conductor_context ?? '';
+  if (/(?:^|[.;:]\s*)no follow[- ]?ups?\b(?! (?:questions? )?(?:about|on|for|to)\b)/i.test(notes)) return 0;
+  if (/\b(?<!at least )(?:only )?(?:one|a single|1) follow[- ]?up\b(?! (?:or|to)\b)/i.test(notes) && !/\bat least\b/i.test(notes)) return 1;
   return MAX_FOLLOW_UPS;
 };
 /** Answers shorter than this many words, or vague ones, get a follow-up. */
@@ -66,7 +68,7 @@ const NOTHING_HAPPENED = /^(?:nothing|none)\b[^.?!]{0,60}[.!]*$|\b(?:didn'?t|did
 /** "no i think is all", "No, that's it really": nothing more to say. */
 const THATS_ALL = /^(?:no|nope|nah),?\s+(?:i think |i guess )?(?:that'?s|it'?s|is|that is|it is) (?:it|all)\b/i;
 /** The answer says no, in its first sentence. */
-export const declines = (answer: string) => {
+const declines = (answer: string) => {
   const first = sentencesOf(answer)[0] ?? '';
   return DECLINE.test(answer.trim()) || DECLINE.test(first) || NOTHING_HAPPENED.test(first) || THATS_ALL.test(first);
 };
@@ -118,25 +120,22 @@ function mentionsOf(answer: string): string[] {
 /** Keys hit, not a word ("asdf", "jjjjjj", "xkcd"): nothing to name back. */
 /** A time, a day or a count ("the last fri", "2pm thursday", "1 task", "30 sec"): said to answer when or how much, not a thing to name back. */
 const DAY_WORDS = String.raw`mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|yesterday|tonight|morning|afternoon|evening|night|weekend`;
-const WHEN_OR_HOW_MUCH = new RegExp(String.raw`(?:^|\s)[01]\s|\d\s*(?:min|mins|sec|secs|hrs?|am|pm|h)\b|\d[:.]\d|\b(?:${DAY_WORDS}|min|mins|sec|secs|hr|hrs|am|pm|tomorrow|week|month|year|once|twice)(?![-'\w])`, 'i');
+const WHEN_OR_HOW_MUCH = new RegExp(String.raw`(?:^|\s)[01]\s|\d\s*(?:min|mins|sec|secs|hrs?|am|pm|h)\b|\d[:.]\d|\b(?:${DAY_WORDS}|tomorrow|week|month|year|once|twice)(?![-'\w])`, 'i');
+const DAY_WORD = new RegExp(String.raw`^(?:last|this|next|on|at|in|the|about|around|like|maybe|early|late|\d[\d:.]*(?:am|pm|h|st|nd|rd|th)?|${DAY_WORDS})$`, 'i');
 /** An answer that is only a when ("Tuesday", "last fri, 2pm"): asked what happened that day, not "How so?". */
-const ONLY_A_DAY = new RegExp(String.raw`^(?:(?:last|this|next|on|at|in|the|about|around|like|maybe|early|late|\d[\w:.]*|${DAY_WORDS})[\s,.;!?-]*)+$`, 'i');
+const onlyADay = (answer: string) => {
+  const said = answer.split(/[\s,.;!?-]+/).filter(Boolean);
+  return said.length > 0 && said.length <= 8 && said.every((w) => DAY_WORD.test(w));
+};
 
-/** A word typed one letter off a known one ("clickd", "invoce", "happend", "tryed"): a typo, not the participant's own term to name back. */
+/**
+ * A word typed in lower case that the lexicon lacks ("clickd", "invoce", "happend"): most often a
+ * typo, and never worth naming back; a capitalised name ("Canva") and a short term ("recs") are kept.
+ */
 export function mistyped(word: string): boolean {
-  const w = word.toLowerCase();
+  if (!/^[a-z]{5,}$/.test(word) || isKnownWord(word)) return false;
   // "spreadsheets", "booked", "scanning": a known word with its ending is no typo.
-  if (w.length < 5 || !/^[a-z]+$/.test(w) || isKnownWord(w) || [/s$/, /es$/, /ed$/, /(?<=e)d$/, /ing$/, /er$/].some((end) => end.test(w) && isKnownWord(w.replace(end, '')))) return false;
-  const variants: string[] = [];
-  for (let i = 0; i <= w.length; i++) {
-    if (i < w.length) variants.push(w.slice(0, i) + w.slice(i + 1));
-    if (i < w.length - 1) variants.push(w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2));
-    for (const c of 'abcdefghijklmnopqrstuvwxyz') {
-      variants.push(w.slice(0, i) + c + w.slice(i));
-      if (i < w.length && 'aeiouy'.includes(w[i]) && 'aeiouy'.includes(c)) variants.push(w.slice(0, i) + c + w.slice(i + 1));
-    }
-  }
-  return variants.some((v) => v.length >= 4 && isKnownWord(v));
+  return ![/s$/, /es$/, /ed$/, /(?<=e)d$/, /ing$/, /er$/].some((end) => end.test(word) && isKnownWord(word.replace(end, '')));
 }
 
 const GIBBERISH = /^(?:[^aeiouy\s]{4,}|\S*(\S)\1\1\S*|\S*(?:asdf|qwer|zxcv|hjkl|sdfg|dfgh|fghj|uiop)\S*)$/i;
@@ -256,7 +255,7 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
   const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
   // "Typed them all.": what they did, asked how it went rather than "How so?".
-  const second = ONLY_A_DAY.test(answer.trim()) ? 'What happened that day?' : example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : DID_CLIPPED.test(answer) ? 'How did that go?' : 'How so?';
+  const second = onlyADay(answer) ? 'What happened that day?' : example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : DID_CLIPPED.test(answer) ? 'How did that go?' : 'How so?';
   // "What do you mean by CFO?", "… by 140 people?", "… by the client?": an abbreviation, a figure or an everyday word means what it says;
   // only a term of the participant's own ("month-end close", "recs") is asked what it means.
   const plainly = mention && (/^(?:(?:the |your )?[A-Z]{2,6}s?|\d.*)$/.test(mention) || mention.replace(/^(?:the|your|too many|way too|too|so) /i, '').split(/\s+/).every((w) => (isKnownWord(w.toLowerCase()) || isKnownWord(w.toLowerCase().replace(/e?s$/, ''))) && !/[-']/.test(w)));
@@ -311,6 +310,11 @@ const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_C
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
 const TAKES_IT_BACK = /\b(?:actually|one more|one last|wait|hold on|oh and|although|except|but)\b/i;
+/** To "anything else?", an answer that adds nothing ("No thanks, all good", "That's all from me"), as the interviewer hears it. */
+export const addsNothing = (answer: string) => {
+  const text = plain(answer).trim();
+  return (declines(text) || SAYS_NO.test(text)) && !TAKES_IT_BACK.test(text);
+};
 /** More is announced but not said yet ("Actually, one more thing.", "Wait."). */
 const ANNOUNCES_MORE =
   /^(?:(?:no|nope|oh|um|uh|well|yes|yeah|hmm|sorry|so)[,.!\s]+)*(?:(?:actually|wait|hold on)[,.!\s]*)*(?:(?:there(?:'?s| is)|i have|i'?ve got|just) )?(?:(?:one|a|another) (?:more|last|other) thing|(?:actually|wait|hold on)(?: yes| yeah)?)[.!:,…]*$/i;

@@ -10,7 +10,7 @@ import { withPageContext } from './page-context.ts';
 import { withScreenContext } from './screen-context.ts';
 import type { Extractor, Turn } from './types.ts';
 import type { StepWork } from '../interviews/steps.ts';
-import { notEnglish } from '../conductor/heard.ts';
+import { notEnglish } from '../../core/language.ts';
 
 export type NewSignal = Omit<SignalAttrs, 'created_at' | 'updated_at' | 'annotation_text' | 'annotation_by' | 'annotation_at' | 'dismissed_at' | 'dismissed_reason' | 'dismissed_by' | 'review_status' | 'review_note' | 'reviewed_by' | 'reviewed_at' | 'created_by'>;
 

@@ -63,7 +63,7 @@ function expand(quote: string): string {
     .replace(/\b(I|we)'d(?=\s+(?:(?:just|already|never|only|really|actually)\s+)?(?:\w+ed|been|gone|done|seen|had|got|gotten|made|taken|given|written|known|thought|told|left|found|bought|brought|kept|lost|paid|put|spent|sent|heard)\b)/gi, '$1 had')
     .replace(/\b(I|we)'d\b/gi, '$1 would')
     // "Just let me type the code by hand" asks for something: "I want to type the code by hand".
-    .replace(/^((?:(?:just|please|honestly|so),?\s+)*)let (me|us) (?=[a-z])/i, (_m, _lead: string, who: string) => `${who.toLowerCase() === 'me' ? 'I' : 'we'} want to `);
+    .replace(/^((?:(?:just|please|honestly|so),?\s+)*)let (me|us) (?!(?:see|think|explain|check|say|put it|be honest|remember|tell you|guess|just say|look)\b)(?=[a-z])/i, (_m, _lead: string, who: string) => `${who.toLowerCase() === 'me' ? 'I' : 'we'} want to `);
   return uncleft(expanded);
 }
 

@@ -5,7 +5,7 @@ import { HEADLINE_MAX, describe } from './headline.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { CLASSES, SentenceModel } from './sentence-model.ts';
 import { lexiconCues } from './lexicon.ts';
-import type { EvidenceGrade, ExtractedEvidence, Extractor, SignalType, TargetSurface, Turn } from './types.ts';
+import { OUTCOME, type EvidenceGrade, type ExtractedEvidence, type Extractor, type SignalType, type TargetSurface, type Turn } from './types.ts';
 
 const INTENSIFIERS = /\b(really|so|very|super|extremely|incredibly|totally|completely|absolutely|literally|always|never|every single|hours?)\b/gi;
 const STRONG_EMOTION = /\b(hate|love|furious|panic|nightmare|terrible|awful|amazing|desperate|scared)\b/i;
@@ -51,8 +51,14 @@ function labelled(type: SignalType, text: string): string {
 /** Words a goal does not end on ("pick up a"), and how long or how often it took ("for ages", "again"). */
 const GOAL_TAIL = /(?:\s+(?:a|an|the|my|our|to|of|for|with|and|or|in|on|at|again|for ages|for hours|for a while|all day|every time|first|then|just))+$/i;
 
-/** How far before and after a moment, in characters, its goal is looked for. */
-const GOAL_REACH = 2000;
+/** How much of a turn its goal is looked for in: a turn that runs on for pages is not read whole. */
+const GOAL_REACH = 20_000;
+/** Each turn's goal, read once however many cards it has. */
+const goals = new WeakMap<Turn, string | null>();
+const goalIn = (turn: Turn): string | null => {
+  if (!goals.has(turn)) goals.set(turn, goalOf(turn.text.slice(0, GOAL_REACH)));
+  return goals.get(turn)!;
+};
 
 /** What the participant set out to do, in their words: "I was trying to pay our supplier" → "pay our supplier". */
 function goalOf(text: string): string | null {
@@ -64,16 +70,6 @@ function goalOf(text: string): string | null {
     .replace(GOAL_TAIL, '');
   return found && found.includes(' ') ? found : null;
 }
-
-/** What a moment of each type meant for the task; a card's outcome until someone says otherwise. */
-export const OUTCOME: Partial<Record<SignalType, string>> = {
-  struggling_moment: 'delayed or blocked',
-  critical_error: 'blocked',
-  smooth_completion: 'completed',
-  recovery_success: 'completed after recovering',
-  firing_moment: 'at risk of churn',
-  workaround: 'completed outside the product',
-};
 
 function surfaceOf(s: string): TargetSurface {
   if (/\b(you (already|just) asked|(this|that|your) (last )?question|you keep asking|you interrupted|you('re| are) (talking|going) too fast|repeat the question)\b/i.test(s)) return 'interviewer_conductor_behavior';
@@ -171,7 +167,7 @@ export class LocalExtractor implements Extractor {
     // One parse per sentence, however many types (and so cards) it heads; a recovery is told its own way.
     const described = new Map<string, ReturnType<typeof describe>>();
     const describeOnce = (s: ParticipantSentence, type: SignalType) => {
-      const key = `${type === 'recovery_success' ? 'r' : ''}${s.text}`;
+      const key = `${type === 'recovery_success' ? 'recovery' : 'any'}\u0000${s.text}`;
       return described.get(key) ?? described.set(key, describe(s.text, type)).get(key)!;
     };
     const cards: ExtractedEvidence[] = [];
@@ -244,8 +240,7 @@ function evidenceOf({ type, p, sentences: run }: Told, told: ReturnType<typeof d
     claim: told?.claim ?? (text.length <= 120 ? `${CLAIM[type]}: "${text.trim()}"` : `${CLAIM[type]}.`),
     reconstruction: question ? `Asked "${question}", the participant said: "${text}"` : `The participant said: "${text}"`,
     observed_facts: [`The participant said: "${text}"`, ...(question ? [`In answer to: "${question}"`] : []), ...(at ? [`At ${at} in the interview`] : [])],
-    // The goal said in the turn, near the moment: a turn that runs on for pages is not read whole for each card.
-    user_goal: goalOf(turn.text.slice(Math.max(0, run[0].start - GOAL_REACH), last.start + last.text.length + GOAL_REACH)),
+    user_goal: goalIn(turn),
     outcome: OUTCOME[type] ?? null,
   };
 }

@@ -88,10 +88,10 @@ function dropAsides(tokens: Token[], aside: RegExp): Token[] {
   return out;
 }
 
-/** "Like I said, …", "As I mentioned, …": a pointer back to what was said, not the content. */
+/** "Like I said, …", "As I mentioned, …": a pointer back to what was said, not the content; "Let me see, …" is time to think. */
 function dropRetelling(tokens: Token[]): Token[] {
   const head = tokens.slice(0, 4).map((t) => t.text.toLowerCase()).join(' ');
-  const m = /^(?:like|as) (?:i|we) (?:said|say|mentioned|wrote|told you) ,/.exec(head);
+  const m = /^(?:(?:like|as) (?:i|we) (?:said|say|mentioned|wrote|told you)|let me (?:see|think)) ,/.exec(head);
   return m ? tokens.slice(4) : tokens;
 }
 

@@ -56,3 +56,13 @@ export interface Extractor {
   readonly name: string;
   extract(turns: Turn[], context: ExtractionContext): Promise<ExtractedEvidence[]>;
 }
+
+/** What a moment of each type meant for the task; a card's outcome until someone says otherwise. */
+export const OUTCOME: Partial<Record<SignalType, string>> = {
+  struggling_moment: 'delayed or blocked',
+  critical_error: 'blocked',
+  smooth_completion: 'completed',
+  recovery_success: 'completed after recovering',
+  firing_moment: 'at risk of churn',
+  workaround: 'completed outside the product',
+};

@@ -36,7 +36,12 @@ export function decodeText(buf: Buffer): string {
 }
 
 /** A few stray control characters (a terminal's colour codes pasted in) are not speech: they go, whole. */
-export const withoutControls = (text: string) => text.replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '').replace(/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]/g, '');
+export const withoutControls = (text: string) =>
+  text
+    .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
+    // A vertical tab or form feed (a slide's soft line break, a PDF's page break) parts lines, as it did.
+    .replace(/[\x0b\x0c]/g, '\n')
+    .replace(/[\x01-\x08\x0e-\x1f\x7f]/g, '');
 
 export function detectFormat(text: string): TranscriptFormat {
   const head = text.trimStart();
