@@ -1192,6 +1192,35 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
   });
 });
 
+describe('a fourteenth walkthrough: three team-written guides', () => {
+  const plan = (mode: 'talk' | 'observe', instruction: string) => questionPlan({ mode, title: 'Part', instruction }).questions;
+
+  it('gives a numbered task its task, and says the scenario the task needs', () => {
+    expect(plan('observe', "Task 1: find last month's statement. Tell them to say what they're looking for as they go. Don't help unless they're stuck for more than two minutes.")).toEqual([
+      "Could you show me how you would find last month's statement, thinking aloud as you go?",
+    ]);
+    expect(plan('observe', "Task 2: dispute a charge. Scenario: there's a £42.99 charge from 'StreamFlix' on the card that they don't recognise. Ask them to start a dispute for it. Do not mention the 'Help' tab.")).toEqual([
+      "There's a £42.99 charge from 'StreamFlix' on the card that you don't recognise. Could you show me how you would dispute a charge, thinking aloud as you go?",
+    ]);
+  });
+
+  it('reads questions out of prose: "Start by asking them to …", "once they have told the story, ask …", an aim before "that moment"', () => {
+    expect(plan('talk', 'We want to open broadly. Start by asking them to walk you through the last time they opened the app, what they were trying to do and where they were at the time. We are especially interested in how this varies across the week, so once they have told the story, ask how typical that was compared with other weeks.')).toEqual([
+      'Could you walk me through the last time you opened the app, what you were trying to do and where you were at the time?',
+      'How typical was that compared with other weeks?',
+    ]);
+    expect(plan('talk', 'We would like to understand the most recent moment when something in the app surprised them, good or bad, and what they did next. Finally, find out whether that moment changed how much they rely on the app.')).toEqual([
+      'Could you tell me about the most recent moment when something in the app surprised you, good or bad?',
+      'What did you do next?',
+      'Did that moment change how much you rely on the app?',
+    ]);
+  });
+
+  it('does not read a "probe:" label out', () => {
+    expect(plan('talk', '- walk thru first day of setup\n- probe: what almost made them quit?')).toContain('What almost made you quit?');
+  });
+});
+
 describe('questions typed without their question mark', () => {
   const asked = 'Could you tell me about the last time you sent an invoice?';
   const context = { said: asked, asked, partsLeft: 2, recorded: false };

@@ -476,8 +476,10 @@ function bareVerbFirst(rest: W[]): W[] {
 function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   let t = dropFiller(stripEnd(sentence));
   // "Task: download last year's statement": the label is not part of the task.
-  const labelled = /^(?:task|scenario|activity|exercise|observe|watch)$/i.test(t[0]?.text ?? '') && t[1]?.text === ':';
-  if (labelled) t = t.slice(2);
+  // "Task 1: find last month's statement": a numbered label too.
+  const labelEnd = /^(?:task|scenario|activity|exercise|observe|watch)$/i.test(t[0]?.text ?? '') ? (t[1]?.text === ':' ? 2 : t[1]?.pos === 'NUM' && t[2]?.text === ':' ? 3 : 0) : 0;
+  const labelled = labelEnd > 0;
+  if (labelled) t = t.slice(labelEnd);
   const doer = personAt(t, 0);
   // "Observe: they cancel the appointment": the participant does the task.
   if (doer.length === 1 && !doer.possessive && t[1] && /^(?:VERB|NOUN|ADJ)$/.test(t[1].pos)) t = [w('have', 'AUX'), ...t];
@@ -560,7 +562,7 @@ function quotedParts(text: string): Array<{ quote: string } | { text: string }> 
 }
 
 /** Unquoted "Ask: What did you do next?" */
-const ASK_COLON = /^\s*(?:then\s+)?ask\s*:\s*/i;
+const ASK_COLON = /^\s*(?:then\s+)?(?:ask|probe|follow[- ]?up)\s*:\s*/i;
 
 /** "We want to understand their role before diving in.": the aim of the part, asked only when nothing else is. */
 const AIM = /^(?:so,?\s+)?(?:we|i)\s+(?:(?:really\s+)?want|'d like|would like|need|hope)\s+to\s+(?:know|understand|learn|hear)\b/i;
@@ -603,17 +605,29 @@ function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
       if (asked.length) heard = null;
     }
   }
+  // "Finally, find out whether that moment changed …" leans on the moment the aim asks for: the aim comes first.
+  if (aims.length && /\bthat (?:moment|time|experience|surprise|one)\b/i.test(out[0] ?? '')) return [...aims, ...out];
   return out.length ? out : aims;
 }
 
+/** "Scenario: there's a £42.99 charge … that they don't recognise.": what the participant needs to know for the task, said to them. */
+function scenarioOf(words: W[]): string | null {
+  if (!/^scenario$/i.test(words[0]?.text ?? '') || words[1]?.text !== ':') return null;
+  const said = render(secondPerson(stripEnd(words.slice(2)), false)).trim();
+  return said && !interviewerDirected(said) ? `${capitalise(said)}. ` : null;
+}
+
 function observeQuestions(instruction: string): string[] {
-  for (const part of quotedParts(instruction)) {
-    if ('quote' in part) return [capitalise(part.quote)];
+  const parts = quotedParts(instruction);
+  // The scenario may come before or after the task's own line ("Task 2: dispute a charge. Scenario: …").
+  const scenario = parts.flatMap((part) => ('quote' in part ? [] : parse(part.text).map((s) => scenarioOf(toWords(s.tokens))))).find((x) => x) ?? '';
+  for (const part of parts) {
+    if ('quote' in part) return [`${scenario}${capitalise(part.quote)}`];
     for (const s of parse(part.text)) {
       const words = toWords(s.tokens);
-      if (words[words.length - 1]?.text === '?' && !words.some((x, k) => personAt(words, k).length > 0)) return [capitalise(render(stripEnd(words))) + '?'];
+      if (words[words.length - 1]?.text === '?' && !words.some((x, k) => personAt(words, k).length > 0)) return [`${scenario}${capitalise(render(stripEnd(words)))}?`];
       const task = observeTask(words);
-      if (task) return [`Could you show me ${task.show ? '' : 'how you would '}${task.task}, thinking aloud as you go?`];
+      if (task) return [`${scenario}Could you show me ${task.show ? '' : 'how you would '}${task.task}, thinking aloud as you go?`];
     }
   }
   return [];
@@ -650,6 +664,10 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bthru\b/gi, 'through'],
   [/\btil\b/gi, 'until'],
   [/\s&\s/g, ' and '],
+  // "Start by asking them to walk you through …": the request itself.
+  [/\b(?:start|begin) by asking\b/gi, 'ask'],
+  // "…, so once they have told the story, ask how typical that was": a question of its own.
+  [/,\s*(?:so\s+|and\s+)?(?:once|after|when) (?:they|the participant)(?:'ve| have)? [^,.;?]{3,60},\s*ask\b/gi, '. Then ask'],
   [/\b(did|does|do|is|was|are|were|have|has|could|would|should|can|wo)nt\b/gi, "$1n't"],
 ];
 
