@@ -5,7 +5,7 @@ import { openConductor } from './helpers/conductor.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { conductorScript, directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
-import { ACKNOWLEDGEMENT, ALREADY_SAID, AS_YOU_WOULD, GAVE_UP, NOTED_LAST, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, WHO_WE_ARE, YOUR_CALL } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ALREADY_SAID, AS_YOU_WOULD, GAVE_UP, NOTED_LAST, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, UP_TO_YOU, WHO_WE_ARE, YOUR_CALL } from '../tools/conductor/heard.ts';
 
 const SHOP = 'http://shop.example';
 const script = conductorScript;
@@ -360,6 +360,17 @@ describe('what the participant hears', () => {
       expect(end[0].text === NOTED_LAST, last).toBe(heard);
       await c.close();
     }
+  });
+
+  it('skips the task for a participant who asks to, and tells one who is unsure that they may', async () => {
+    const c = await atTheTask();
+    await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+    c.send({ type: 'answer', text: "Hmm, I'm not sure I want to carry on, this is more than I expected." });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'speak', text: UP_TO_YOU });
+    c.send({ type: 'answer', text: "Can I skip this one? I've never paid a supplier in here." });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'speak', text: SKIPPED });
+    expect(await c.next((f) => f.type === 'message' && f.role === 'conductor')).toMatchObject({ kind: 'ask', segment_id: 'friction' });
+    await c.close();
   });
 
   it('lets a participant go in the middle of the task', async () => {

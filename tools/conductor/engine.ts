@@ -7,7 +7,7 @@ import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
 import { NEW_TALK, addsNothing, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
-import { ANYTHING_MORE, acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, NOTED_LAST, STOPPING, whileWorking, words } from './heard.ts';
+import { ANYTHING_MORE, acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, NOTED_LAST, SKIPPED, STOPPING, whileWorking, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
 import { lineOrNone, nextTurn } from './fallback.ts';
@@ -171,8 +171,11 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     say('answer', input.text, segments[state.segment], 'participant');
     const segment = segments[state.segment];
     // "Done." or "OK I give up" typed while working is the end of the task, as the button is.
-    if (endsTask(input.text)) {
-      if (givesUp(input.text)) say('speak', GAVE_UP, segment);
+    // "Can I skip this one?" while working: the task is skipped, as its own "I'm done" would.
+    const skips = heardAs(input.text) === 'skip';
+    if (endsTask(input.text) || skips) {
+      if (skips) say('speak', SKIPPED, segment);
+      else if (givesUp(input.text)) say('speak', GAVE_UP, segment);
       state = { ...state, segment: state.segment + 1, awaiting: null };
       await enter();
     } else if (heardAs(input.text) === 'stop') return letGo(segment);

@@ -100,9 +100,13 @@ const ASKS_HOW_LONG =
 /** "Is this a leading question?", "You're assuming it was a hassle." */
 const PUSHES_BACK = /\b(?:leading question|you(?:'re| are) assuming|(?:you'?re|you are) putting words in my mouth)\b/i;
 
+/** "I'm not sure I want to carry on": unsure whether to go on, not yet leaving. */
+const UNSURE_TO_GO_ON = /\b(?:not sure (?:i|if i) (?:want to|wanna|should|can) (?:carry on|continue|go on|keep going|do (?:this|it|the rest))|(?:this is|it'?s) (?:more|longer|harder) than i (?:expected|thought|signed up for))\b/i;
+export const UP_TO_YOU = 'That is fine: you can skip this task with "I\'m done", or stop at any time with "End interview".';
+
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
-  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could) we skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
+  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could|may) (?:we|i) (?:just )?skip|(?:i'?d|i would) (?:rather|like to) skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
 const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said|(?:also |already )?said (?:that|it|so|this)|also said|already said|said already|i say (?:it )?already)\b|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier)?[.!]*$|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 const SAID_IT_ALREADY = /^(?:i (?:already|just|literally just) (?:told you|said(?: (?:that|it|so))?|answered(?: that)?)|(?:i )?told you(?: already)?|already said|said already)[.!]*$/i;
@@ -312,6 +316,7 @@ const ASKS_ABOUT_PRODUCT = /\b(?:do you know if|does (?:it|this|the (?:app|produ
 
 export function whileWorking(message: string, context: Context & { task?: string } = {}): string | null {
   const said = context.said ?? '';
+  if (UNSURE_TO_GO_ON.test(message)) return said.includes(UP_TO_YOU) ? null : UP_TO_YOU;
   if (ASKS_IF_SAFE.test(message)) return said.includes(YOUR_CALL) ? null : YOUR_CALL;
   // "WHY DOES THIS KEEP HAPPENING???" is said to the screen, not to the interviewer.
   if (shouted(message) || /^why (?:does|is|won'?t|can'?t|doesn'?t|isn'?t|do|did) (?:this|it|that)\b/i.test(plain(message))) return null;
