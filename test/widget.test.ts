@@ -265,6 +265,33 @@ describe('widget in Chromium', () => {
     await page.close();
   });
 
+  it('shows the second task in the bar when "done" is typed at the end of the first', async () => {
+    const res = await o.call('POST', '/studies', {
+      title: 'Two tasks', status: 'active', goals: script.goals,
+      script: { ...script, segments: [
+        { id: 'one', mode: 'observe', title: 'Statement', instruction: "Task 1: find last month's statement." },
+        { id: 'two', mode: 'observe', title: 'Dispute', instruction: 'Task 2: dispute a charge.' },
+        script.segments[1],
+      ] },
+      invitation, visibility: visibility([['include', 'subtree', '/two-tasks']]), allowed_origins: [site.origin],
+    });
+    expect(res.status).toBe(201);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.goto(`${site.origin}/two-tasks/start`);
+    await page.locator('.vb-launcher').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('dialog').getByLabel('I agree that my answers may be used for research.').check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+    const bar = page.getByRole('dialog', { name: 'Your task' });
+    await bar.waitFor();
+    const task = () => shadow(page, `root.querySelector('.vb-task').textContent`) as Promise<string>;
+    await expect.poll(task, { timeout: 15_000 }).toContain("last month's statement");
+    await bar.getByLabel('Your answer').fill('done');
+    await page.keyboard.press('Enter');
+    await expect.poll(task, { timeout: 15_000 }).toContain('dispute a charge');
+    await page.close();
+  });
+
   it('during a task on a phone, shrinks to a bar docked at the bottom that leaves the page usable, not modal, focus free; "I\'m done" brings the panel back', async () => {
     const res = await o.call('POST', '/studies', {
       title: 'Task study', status: 'active', goals: script.goals,

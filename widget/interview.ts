@@ -126,9 +126,13 @@ export function interviewView(
     retry.hidden = failedChunk === null || !answering;
     done.hidden = awaiting !== 'observe';
   };
+  let taskSegment: string | undefined;
   const setAwaiting = (a: string | null, segmentId?: string) => {
-    const changed = a !== awaiting;
+    // One task straight after another ("done" typed in the first) is a change too, though both await "observe".
+    const nextTask = a === 'observe' && segmentId !== undefined && segmentId !== taskSegment;
+    const changed = a !== awaiting || nextTask;
     awaiting = a;
+    if (a === 'observe' && segmentId !== undefined) taskSegment = segmentId;
     if (changed) lastNote = reply = null;
     if (changed && a === 'observe') {
       // The task is the first thing the conductor said in the segment: its observe prompt (also after a reload, when kinds are not sent again).
