@@ -133,9 +133,9 @@ export const YOUR_READING = 'Yes, tell me about that.';
 export const NOT_ASSUMING = "Fair point: I'm not assuming anything. Good or bad, how it went for you is what helps.";
 /** "Does 'useful' mean for me or for my company?": the participant's own reading is the one to go with. */
 export const EITHER_WAY = 'Either is fine: whichever fits your own experience.';
-/** To a participant who tells of distress ("I almost cried"): heard, without naming their feeling for them. */
 /** To a last word with something in it, before the closing: it was heard. */
 export const NOTED_LAST = 'Thank you for adding that.';
+/** To a participant who tells of distress ("I almost cried"): heard, without naming their feeling for them. */
 export const THANK_YOU_FOR_TELLING = 'Thank you for telling me about that.';
 const DISTRESS =
   /\b(?:i (?:almost|nearly|actually|literally) (?:cried|was in tears)|i (?:was|am|'m|felt|feel) (?:so |really |very |completely |totally )?(?:stressed(?: out)?|distressed|panicking|panicked|terrified|devastated|in tears|in a panic|in bits|a wreck)|knot in my stomach|i broke down|i panicked|i freaked out|made me (?:cry|panic))\b/i;
