@@ -1216,6 +1216,14 @@ describe('a fourteenth walkthrough: three team-written guides', () => {
     ]);
   });
 
+  it('takes a count or a time as the whole answer to a question that asks for one, unless it asks why too', async () => {
+    const invites: Segment = { id: 's', mode: 'talk', title: 'Setup', instruction: 'Ask how many people they invited. Ask what happened when they tried the import.' };
+    for (const count of ['eight.', 'About 20 people', 'twice']) expect((await talkThrough(invites, [count]))[1], count).toBe('What happened when you tried the import?');
+    expect((await talkThrough(invites, ['Invoices.']))[1]).toBe('Could you tell me more about invoices?');
+    const why: Segment = { id: 'w', mode: 'talk', title: 'Warm-up', instruction: 'Ask when they last looked at a bank statement and why.' };
+    expect((await talkThrough(why, ['Yesterday.']))[1]).not.toBeNull();
+  });
+
   it('does not read a "probe:" label out', () => {
     expect(plan('talk', '- walk thru first day of setup\n- probe: what almost made them quit?')).toContain('What almost made you quit?');
   });

@@ -306,6 +306,12 @@ const TOLD_WHAT_THEY_DID = /\b(?:(?:until|till|before) (?:i|we) (?:finally )?(?:
 const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** The answer, or a note, says what they did. */
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);
+/** A question that asks how many, how often, how long or when. */
+const ASKS_A_COUNT = /\bhow (?:many|much|often|long)\b|^(?:(?:and|so)\s+)?when\b/i;
+/** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday"). */
+const A_COUNT =
+  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:\s+[\w-]+){0,3}[.!]*$/i;
+
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
@@ -481,7 +487,9 @@ export const ruleInterviewer: Interviewer = {
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // A short answer to a follow-up that names something ("Carbon copies. Slow.") answers it: a second one would press.
     const answeredTersely = asked >= 1 && !narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
-    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely) {
+    // "How many did you invite?" – "eight.": a count or a time is the whole answer to a question that asks for one.
+    const counted = ASKS_A_COUNT.test(lastAsked) && !/\band (?:why|how|what|who|where)\b/i.test(lastAsked) && A_COUNT.test(last.text.trim());
+    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted) {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
       // So does "What did you use before?": "Nothing." / "Never." is what they used.
