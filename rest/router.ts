@@ -59,10 +59,9 @@ export function restHandler(cap: Capability, services: Services): RequestHandler
   const status = binding.status ?? 200;
   const sdk = cap.access === 'sdk';
 
-  const json = jsonBody(binding.bodyLimit ?? 1024 * 1024);
-  const parseJson = (req: Request, res: Response) => new Promise<void>((resolve, reject) => json(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-  const text = textBody(binding.bodyLimit ?? 1024 * 1024);
-  const parseText = (req: Request, res: Response) => new Promise<void>((resolve, reject) => text(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  const through = (handler: RequestHandler) => (req: Request, res: Response) => new Promise<void>((resolve, reject) => handler(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  const parseJson = through(jsonBody(binding.bodyLimit ?? 1024 * 1024));
+  const parseText = through(textBody(binding.bodyLimit ?? 1024 * 1024));
 
   return async (req: Request, res: Response, next: NextFunction) => {
     let stored: string[] = [];

@@ -23,9 +23,9 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     }
     const [audio] = await artifacts.select(pool, 'interview_id = $1 AND name = $2', [interview.id, 'audio']);
     if (!audio) {
-      // A silent screen recording (deriving_media warned of it) has its screen text and nothing to transcribe.
+      // Frames with no audio beside them are a silent screen recording (deriving_media warned of it): nothing to transcribe.
       const [screen] = await artifacts.select(pool, 'interview_id = $1 AND kind = $2', [interview.id, 'frame']);
-      if (screen && interview.processing_warnings?.some((w) => w.code === 'no_audio_track')) return { finish: async () => 'extracting' };
+      if (screen) return { finish: async () => 'extracting' };
       throw new StepFailure('no_audio', 'There is no audio to transcribe', { action: 'Upload a recording or import a transcript' });
     }
     const { transcription: endpoint, keyProblem } = await modelAccess(services, interview.project_id);

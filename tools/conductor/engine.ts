@@ -172,13 +172,14 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     const segment = segments[state.segment];
     // "Done." or "OK I give up" typed while working is the end of the task, as the button is.
     // "Can I skip this one?" while working: the task is skipped, as its own "I'm done" would.
-    const skips = heardAs(input.text) === 'skip';
+    const kind = heardAs(input.text);
+    const skips = kind === 'skip';
     if (endsTask(input.text) || skips) {
       if (skips) say('speak', SKIPPED, segment);
       else if (givesUp(input.text)) say('speak', GAVE_UP, segment);
       state = { ...state, segment: state.segment + 1, awaiting: null };
       await enter();
-    } else if (heardAs(input.text) === 'stop') return letGo(segment);
+    } else if (kind === 'stop') return letGo(segment);
     else {
       // A question while they work is heard (the interviewer cannot help with the task); thinking aloud is not answered.
       const said = await conversation();

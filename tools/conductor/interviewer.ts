@@ -494,7 +494,7 @@ export const ruleInterviewer: Interviewer = {
       // "What, if anything, took longer…?" asks for a no as much as a yes.
       // So does "What did you use before?": "Nothing." / "Never." is what they used.
       const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '') || ASKS_WHAT_BEFORE.test(bare(questions[state.question] ?? ''));
-      if (invited && SAYS_NO.test(last.text.trim()) && !TAKES_IT_BACK.test(last.text)) return ahead(state.question + 1);
+      if (invited && addsNothing(last.text)) return ahead(state.question + 1);
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     } else if (asked === 0) {

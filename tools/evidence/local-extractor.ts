@@ -55,7 +55,7 @@ const GOAL_TAIL = /(?:\s+(?:a|an|the|my|our|to|of|for|with|and|or|in|on|at|again
 const GOAL_REACH = 20_000;
 /** Each turn's goal, read once however many cards it has. */
 const goals = new WeakMap<Turn, string | null>();
-const goalIn = (turn: Turn): string | null => {
+const goalOfTurn = (turn: Turn): string | null => {
   if (!goals.has(turn)) goals.set(turn, goalOf(turn.text.slice(0, GOAL_REACH)));
   return goals.get(turn)!;
 };
@@ -240,7 +240,7 @@ function evidenceOf({ type, p, sentences: run }: Told, told: ReturnType<typeof d
     claim: told?.claim ?? (text.length <= 120 ? `${CLAIM[type]}: "${text.trim()}"` : `${CLAIM[type]}.`),
     reconstruction: question ? `Asked "${question}", the participant said: "${text}"` : `The participant said: "${text}"`,
     observed_facts: [`The participant said: "${text}"`, ...(question ? [`In answer to: "${question}"`] : []), ...(at ? [`At ${at} in the interview`] : [])],
-    user_goal: goalIn(turn),
+    user_goal: goalOfTurn(turn),
     outcome: OUTCOME[type] ?? null,
   };
 }
