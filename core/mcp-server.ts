@@ -43,8 +43,8 @@ interface Tool {
 }
 
 const INSTRUCTIONS =
-  'Verbatim turns customer interviews into evidence. Start with projects.list to find a project_ref, ' +
-  'then pass it as projectRef to project tools. Read tools are safe to call freely; write tools change shared research data.';
+  'Verbatim turns customer interviews into evidence. Start with organizations.list to find an orgHandle, ' +
+  'then projects.list with it to find a project_ref, and pass that as projectRef to project tools. Read tools are safe to call freely; write tools change shared research data.';
 
 function toolInput(cap: Capability): z.ZodObject {
   if (cap.access === 'project') return cap.input.extend({ projectRef: PROJECT_REF }).strict();

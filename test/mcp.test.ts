@@ -41,6 +41,23 @@ describe('MCP tools from the registry', () => {
     expect(get.annotations?.readOnlyHint).toBe(true);
   });
 
+  it('names, in its instructions and in every tool, only tools an agent can call, and no document it cannot see', async () => {
+    const { tools } = await client.listTools();
+    const names = new Set(tools.map((t) => t.name));
+    const namespaces = new Set(svc.catalog.capabilities.map((c) => c.name.split('.')[0]));
+    const dangling: string[] = [];
+    const read = (where: string, text: string) => {
+      for (const [name, namespace] of text.matchAll(/\b([a-z][a-z0-9_]*)\.[a-z][a-z0-9_]*\b/g)) {
+        if (namespaces.has(namespace) && !names.has(name)) dangling.push(`${where} -> ${name}`);
+      }
+      if (/\bSPEC\b/.test(text)) dangling.push(`${where} -> SPEC`);
+    };
+    read('instructions', client.getInstructions() ?? '');
+    for (const tool of tools) read(tool.name, `${tool.description} ${JSON.stringify(tool.inputSchema)} ${JSON.stringify(tool.outputSchema)}`);
+    expect(dangling).toEqual([]);
+    expect(client.getInstructions()).toMatch(/organizations\.list/);
+  });
+
   it('answers the same through MCP as through REST', async () => {
     const created = await client.callTool({ name: 'projects.create', arguments: { orgHandle: user.orgHandle, name: 'Onboarding Study' } });
     expect(created.isError).toBeFalsy();

@@ -87,7 +87,7 @@ export const getSignal = capability({
   title: 'Read an evidence card',
   description:
     'One evidence card with everything needed to judge it: provenance (study, interview, page, moment), its work item and resolution, ' +
-    'recurrence candidates, and the full case file (SPEC 2.6.2). ' +
+    'recurrence candidates, and the full case file. ' +
     'Use it before citing, reviewing or linking a card, to judge it on its source rather than its headline.',
   input: z.strictObject({ signalId: SignalIdParam }),
   output: z.object({ signal: Signal }),

@@ -126,7 +126,7 @@ export const codehostInstallations = capability({
   title: 'Code-host installations',
   description:
     'Installations of the code-host app this organization has made, which its projects can attach. ' +
-    'Use it to find the installation_id for codehost.select_installation; when the list is empty, start with codehost.install.',
+    'Use it to find the installation_id for codehost.select_installation; when the list is empty, a person installs the app from GET P/codehost-app/install (REST, in a browser).',
   input: z.strictObject({}),
   output: z.object({ installations: z.array(Installation) }),
   annotations: readOnly,

@@ -119,7 +119,7 @@ export const trackerConnection = capability({
   title: 'Tracker connection status',
   description:
     'Whether the organization\'s tracker workspace is connected, which one, and its webhook state. ' +
-    'Use it before tracker.teams or sending work to the tracker; when nothing is connected, start with tracker.connect.',
+    'Use it before tracker.teams or sending work to the tracker; when nothing is connected, a person connects it from GET /api/orgs/:orgHandle/tracker/connect (REST, in a browser).',
   input: z.strictObject({}),
   output: ConnectionStatus,
   annotations: readOnly,
@@ -161,7 +161,7 @@ export const trackerWebhookStatus = capability({
   title: 'Tracker webhook health',
   description:
     'Whether the tracker webhook is registered, when the last signed delivery arrived, and how many arrived in the last 24 hours. ' +
-    'Use it when updates from the tracker seem not to arrive; tracker.claim registers a webhook that is still pending or failed.',
+    'Use it when updates from the tracker seem not to arrive; GET /api/orgs/:orgHandle/tracker/claim (REST, in a browser) registers a webhook that is still pending or failed.',
   input: z.strictObject({}),
   output: z.object({ status: z.enum(['none', 'pending', 'registered', 'failed']), error: z.string().nullable(), secret_configured: z.boolean(), last_delivery_at: z.string().nullable(), deliveries_24h: z.number().int() }),
   annotations: readOnly,

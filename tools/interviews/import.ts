@@ -75,7 +75,7 @@ export const importTranscriptCapability = capability({
   title: 'Import an interview transcript',
   description:
     'Imports a transcript (plain text with "Name: words" lines, WebVTT, SRT, or a JSON list of { speaker, text, start, end }) as a ' +
-    'completed interview and queues evidence extraction. Non-empty, at most 5 MiB. Poll interviews.processing for progress.',
+    'completed interview and queues evidence extraction. Non-empty, at most 5 MiB. Poll interviews.processing_status for progress.',
   input: z.strictObject({ transcript: z.string().min(1, 'must not be empty').max(MAX_TRANSCRIPT_BYTES).describe('The transcript text'), ...importFields }),
   output: z.object({ session: Session, queued: z.literal(true) }),
   annotations: creates,

@@ -13,7 +13,7 @@ export const createOrg = capability({
   title: 'Create an organization',
   description:
     'Creates a team organization with the caller as its owner. ' +
-    'Use it when a team needs a shared workspace beside the personal one; then add people with organizations.invite.',
+    'Use it when a team needs a shared workspace beside the personal one; then add people with organizations.add_member.',
   input: z.strictObject({
     handle: Handle,
     name: z.string().trim().min(1).max(120),
