@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { launchBrowser } from '../test/helpers/browser.ts';
-import { sceneFrames, tools } from '../tools/interviews/media.ts';
+import { tools } from '../tools/interviews/media.ts';
+import { sceneFrames } from '../tools/interviews/scene-frames.ts';
 import { screenReader } from '../tools/interviews/ocr.ts';
 
 /**
@@ -27,7 +28,7 @@ export async function ocrSecondsPerVideoMinute(): Promise<number> {
     // Each page shown for ten seconds, at 10 frames a second.
     execFileSync(ffmpeg, ['-v', 'error', '-y', '-framerate', '0.1', '-i', path.join(dir, 'page-%d.png'), '-r', '10', '-t', '60', '-pix_fmt', 'yuv420p', video]);
     const started = performance.now();
-    const frames = await sceneFrames(ffmpeg, video, dir);
+    const frames = await sceneFrames(ffmpeg, video, dir, 60);
     const reader = await screenReader();
     try {
       for (const f of frames) await reader.read(f.file);

@@ -140,6 +140,35 @@ describe('reading the screen of a recording (OCR)', () => {
     expect(shipping.map((s: any) => s.id)).toEqual([address.id]);
   }, 120_000);
 
+  it('reads the page a brief loading screen leads to, once it has drawn, in steady and in browser-style (changes only) recordings', async () => {
+    ai.evidence = () => [];
+    const dir = fs.mkdtempSync(path.join(mediaDir, 'loading-'));
+    const browser = await launchBrowser();
+    const shown: Array<[string, number]> = [['Checkout', 3], ['Loading', 0.4], ['Payment declined', 4]];
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      for (const [i, [title]] of shown.entries()) {
+        await page.setContent(`<body style="font-family:sans-serif;margin:60px"><h1 style="font-size:64px">${title}</h1></body>`);
+        fs.writeFileSync(path.join(dir, `page-${i}.png`), await page.screenshot());
+      }
+    } finally {
+      await browser.close();
+    }
+    fs.writeFileSync(path.join(dir, 'pages.txt'), shown.map(([, s], i) => `file 'page-${i}.png'\nduration ${s}\n`).join('') + `file 'page-${shown.length - 1}.png'\n`);
+    for (const [name, rate] of [['steady', ['-r', '25']], ['changes-only', ['-vsync', 'vfr']]] as const) {
+      const out = path.join(mediaDir, `loading-${name}.mp4`);
+      execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', path.join(dir, 'pages.txt'), '-f', 'lavfi', '-i', 'sine=frequency=300:duration=7.4', ...rate, '-pix_fmt', 'yuv420p', '-shortest', out]);
+      const res = await upload(out, 'video/mp4');
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      const { status } = await followed(res.body.session.id);
+      expect(status, name).toMatchObject({ status: 'processed', warnings: [] });
+      const texts = (await artifactsOf(res.body.session.id)).filter((a) => a.kind === 'screen_text').sort((a, b) => a.meta.timestamp_ms - b.meta.timestamp_ms);
+      expect(texts.map((t) => t.meta.prominent_line), name).toEqual([expect.stringMatching(/checkout/i), expect.stringMatching(/payment declined/i)]);
+      // Dated when the page appeared, after the loading screen.
+      expect(Math.abs(texts[1].meta.timestamp_ms - 3400), name).toBeLessThanOrEqual(200);
+    }
+  }, 120_000);
+
   it('reads nothing from black or noisy frames, invents no text, and does not fail', async () => {
     ai.evidence = () => [];
     for (const [name, source] of [

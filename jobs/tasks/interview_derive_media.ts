@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { TaskFactory } from '../runner.ts';
 import { runStep } from '../../tools/interviews/steps.ts';
 import { StepFailure, afterMedia, hasTranscript } from '../../tools/interviews/pipeline.ts';
-import { probe, run, sceneFrames, tools } from '../../tools/interviews/media.ts';
+import { probe, run, tools } from '../../tools/interviews/media.ts';
+import { sceneFrames } from '../../tools/interviews/scene-frames.ts';
 import { downloadTo, dropStaleArtifacts, recordArtifact, storeFile } from '../../tools/interviews/artifacts.ts';
 import { timedMerge } from '../../tools/interviews/timed-merge.ts';
 import { artifacts, interviews, mediaChunks } from '../../tools/interviews/rows.ts';
@@ -88,7 +89,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       duration = (await probe(bin.ffprobe, audio)).durationSeconds ?? probed.get(audioFrom)!.durationSeconds;
     }
 
-    const frames = videoFrom ? await sceneFrames(bin.ffmpeg, sources.get(videoFrom)!, dir) : [];
+    const frames = videoFrom ? await sceneFrames(bin.ffmpeg, sources.get(videoFrom)!, dir, probed.get(videoFrom)!.durationSeconds) : [];
     for (const [i, f] of frames.entries()) await keep(f.file, `frame-${i + 1}`, 'frame', 'image/jpeg', { timestamp_ms: f.timestampMs });
 
     return {
