@@ -62,7 +62,7 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['I was furious.', 'Was furious', 'The participant was furious.'],
   // A second verb of the same subject agrees; a tag after a comma is left out; a particle stays.
   ['I export the hours every Friday and send them to payroll.', 'Exports the hours every Friday and sends them to payroll', 'The participant exports the hours every Friday and sends them to payroll.'],
-  ['Um, the export took forever, honestly.', 'The export took forever', 'The participant said the export took forever, honestly.'],
+  ['Um, the export took forever, honestly.', 'The export took forever', 'The participant said the export took forever.'],
   ['Then I just gave up.', 'Just gave up', 'The participant just gave up.'],
   // A verbless opener before a comma gives way to the clause; so do "Also" and "First,".
   ['And for the refunds, I want to see which ones are still pending.', 'Wants to see which ones are still pending', 'The participant said for the refunds, they want to see which ones are still pending.'],
@@ -111,7 +111,7 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ["I paid the eighty-five pounds, got charged twice on my card, and the app still says 'No active permit'.", 'The app still says No active permit', "The participant paid the eighty-five pounds, got charged twice on their card, and the app still says 'No active permit'."],
   ['The payment bounced because my card expired, but it, it told me straight away and I updated the card and it went through second time.', 'The payment bounced because their card expired', 'The participant said the payment bounced because their card expired, but it, it told them straight away and they updated the card and it went through second time.'],
   ["If they keep that fifty pence fee on every payment I'm honestly going to send cash in an envelope, I don't care if it's old fashioned.", 'Is honestly going to send cash in an envelope', "The participant said if they keep that fifty pence fee on every payment they are honestly going to send cash in an envelope, they don't care if it's old fashioned."],
-  ["I'd want to know the van's actual height before I book, 'cause, uh, some car parks have a two-metre barrier and I nearly hit one.", "Would want to know the van's actual height before they book", "The participant would want to know the van's actual height before they book, 'cause, some car parks have a two-metre barrier and they nearly hit one."],
+  ["I'd want to know the van's actual height before I book, 'cause, uh, some car parks have a two-metre barrier and I nearly hit one.", "Would want to know the van's actual height before they book", "The participant would want to know the van's actual height before they book, 'cause some car parks have a two-metre barrier and they nearly hit one."],
   // A run-on's claim stops at a clause boundary; the rest stays in the quote.
   [
     "And I roll up and it just sits there, the screen says welcome like I'm some random, and there's a line of like four cars behind me and I'm tapping the app trying to find a member button and there isn't one, so I'm just sitting there sweating.",

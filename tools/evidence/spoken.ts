@@ -53,7 +53,7 @@ export function contentOf(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): To
   return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
 }
 
-const ASIDES = "um|uh|er|erm|uhm|like|you know|i mean|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say";
+const ASIDES = "um|uh|er|erm|uhm|like|you know|i mean|basically|honestly|actually|literally|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say";
 /** What a speaker says between commas that is not about the moment: fillers and "…, what do they call it, …". */
 const ASIDE = new RegExp(`^(?:${ASIDES})$`, 'i');
 /** The same, and the hedges a headline leaves out ("…, I guess, …"). */
@@ -61,20 +61,32 @@ const ASIDE_OR_HEDGE = new RegExp(`^(?:${ASIDES}|i (?:guess|think|suppose|reckon
 
 const sameWord = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a.text.toLowerCase() === b.text.toLowerCase();
 
+/** A word that opens a clause of its own: a subject pronoun, "there", a conjunction. */
+const opensClause = (t: Token | undefined) => !!t && (t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^(?:i|you|he|she|we|they|it|there|this|that|so|then)$/i.test(t.text));
+/** "the sync, what's it called, the bridge thing": a thing named again keeps its comma. */
+const renames = (before: Token, after: Token | undefined) => /^(?:NOUN|PROPN)$/.test(before.pos) && /^(?:DET|PROPN)$/.test(after?.pos ?? '');
+
 /**
  * Without the asides set off by commas. Inside a phrase ("as a, what do they call it, a CSV",
- * "the flights are, um, doable") both commas go, and words said again after it come once;
- * between clauses ("…together, you see, you open each…") one comma stays.
+ * "the flights are, um, doable", "spent, like, twenty minutes") both commas go, and words said
+ * again after it come once; between clauses ("…together, you see, you open each…") one comma stays.
  */
 function dropAsides(tokens: Token[], aside: RegExp): Token[] {
   const out = [...tokens];
-  for (let i = out.length - 1; i >= 1; i--) {
+  // Left to right, so that asides in a row are seen from their first comma.
+  for (let i = 1; i < out.length; i++) {
     if (out[i].text !== ',') continue;
-    const close = out.findIndex((t, j) => j > i && t.pos === 'PUNCT');
-    const end = close < 0 ? out.length : close;
+    const closeAfter = (from: number) => {
+      const close = out.findIndex((t, j) => j > from && t.pos === 'PUNCT');
+      return close < 0 ? out.length : close;
+    };
+    let end = closeAfter(i);
     if (end === i + 1 || !aside.test(out.slice(i + 1, end).map((t) => t.text).join(' '))) continue;
+    // "was, um, basically, impossible": asides in a row are one.
+    for (let more = closeAfter(end); out[end]?.text === ',' && more > end + 1 && aside.test(out.slice(end + 1, more).map((t) => t.text).join(' ')); more = closeAfter(end)) end = more;
     if (out[end]?.text !== ',') {
       out.splice(i, end - i);
+      i--;
       continue;
     }
     const before = out[i - 1];
@@ -82,8 +94,9 @@ function dropAsides(tokens: Token[], aside: RegExp): Token[] {
     // "it's, um, it's fine", "a, what do they call it, a CSV": the restart is what they meant.
     const repeats = sameWord(out[i - 2], after) && sameWord(before, out[end + 2]) ? 2 : sameWord(before, after) || (before.pos === 'DET' && after?.pos === 'DET') ? 1 : 0;
     if (repeats) out.splice(i - repeats, end - i + 1 + repeats);
-    else if (dangling(before) || after?.pos === 'AUX') out.splice(i, end - i + 1);
+    else if (dangling(before) || !(opensClause(after) || renames(before, after))) out.splice(i, end - i + 1);
     else out.splice(i + 1, end - i);
+    i = Math.max(0, i - 1 - repeats);
   }
   return out;
 }
