@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { MultipartFile } from '../core/registry.ts';
 import type { Storage } from '../core/storage/storage.ts';
 import { AppError, PayloadTooLargeError, ValidationError } from '../core/errors.ts';
+import { decodeTextFile } from '../core/text-file.ts';
 import { accepts, sniff } from '../tools/interviews/media.ts';
 
 /** A media part as it reaches a capability: already in storage, checked by content. */
@@ -49,7 +50,7 @@ class StreamingStorage implements multer.StorageEngine {
       });
       file.stream.on('error', (err) => cb(err));
       file.stream.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
+        const text = decodeTextFile(Buffer.concat(chunks));
         // Said here rather than by the generic NUL refusal, which would not say why.
         if (text.includes('\u0000')) return cb(new ValidationError(`${file.fieldname}: the file is binary, not text`, { code: 'file_not_text' }));
         cb(null, { size, text });

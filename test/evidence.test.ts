@@ -91,6 +91,10 @@ describe('evidence cards', () => {
     const both = await o.call('PATCH', `/signals/${id}`, { type: 'workaround', signal_type: 'critical_error' });
     expect(both.status).toBe(400);
     expect(both.body.error).toMatch(/^type: /);
+    // An empty value and null both clear a field: the same under either name.
+    const cleared = await o.call('PATCH', `/signals/${id}`, { context: '', user_goal: null });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.signal.user_goal ?? '').toBe('');
   });
 
   it('links, unlinks and bulk-links to work items of the same project only, all or nothing', async () => {

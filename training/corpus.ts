@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assignRoles, decodeText, parseTranscript } from '../tools/interviews/transcript-formats.ts';
+import { assignRoles, parseTranscript } from '../tools/interviews/transcript-formats.ts';
+import { decodeTextFile } from '../core/text-file.ts';
 import type { Turn } from '../tools/evidence/types.ts';
 
 const FIXTURE_ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'test', 'fixtures');
@@ -40,7 +41,7 @@ export function labelledTranscripts(dir: string): LabelledTranscript[] {
 }
 
 export function turnsOf(file: string): Turn[] {
-  const { segments } = parseTranscript(decodeText(fs.readFileSync(file)));
+  const { segments } = parseTranscript(decodeTextFile(fs.readFileSync(file)));
   const roles = assignRoles(segments);
   return segments.map((s, i) => ({ segment_id: `seg_${i}`, idx: i, role: roles[i], speaker: s.speaker, start_ms: s.start_ms, end_ms: s.end_ms, text: s.text }));
 }

@@ -701,7 +701,10 @@ function readable(instruction: string, kept: string[]): string {
 /** The participant questions of a talk or observe segment, and whether they are the generic fallback. */
 export function questionPlan(segment: QuestionSource): QuestionPlan {
   const kept: string[] = [];
-  const instruction = readable((segment.instruction ?? '').slice(0, 4000), kept);
+  // Runs of spaces and blank lines say nothing, and patterns that allow any amount of space around a word would try
+  // every split of a long run: one space, and at most one blank line.
+  const spaced = (segment.instruction ?? '').slice(0, 4000).replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n');
+  const instruction = readable(spaced, kept);
   let drafted: string[] = [];
   const drafts: Branch[] = [];
   try {
@@ -710,7 +713,7 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
     drafted = [];
   }
   const seen = new Set<string>();
-  const tidy = (q: string) => q.replace(new RegExp(`${KEPT}([a-z])`, 'g'), (_, i: string) => kept[i.charCodeAt(0) - 97] ?? '').replace(/\s+/g, ' ').trim().replace(/[\s.,;:]+\?$/, '?');
+  const tidy = (q: string) => q.replace(new RegExp(`${KEPT}([a-z])`, 'g'), (_, i: string) => kept[i.charCodeAt(0) - 97] ?? '').replace(/\s+/g, ' ').trim().replace(/(?<=[^\s.,;:])[\s.,;:]+\?$/, '?');
   const sayable = (q: string) => q.length > 3 && q.length <= MAX_QUESTION && !interviewerDirected(q);
   // Where each drafted question ends up once the unsayable and the repeated are left out.
   const at = new Map<number, number>();

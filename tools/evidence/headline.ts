@@ -209,7 +209,7 @@ function fit(tokens: Word[], max: number): Word[] {
   const midPhrase = () => {
     const last = out[out.length - 1];
     const next = whole[out.length];
-    return !!next && /^(?:DET|NOUN|ADJ|NUM|PROPN|PRON)$/.test(next.pos) && (last.pos === 'VERB' || (last.pos === 'PRON' && out[out.length - 2]?.pos === 'VERB'));
+    return !!last && !!next && /^(?:DET|NOUN|ADJ|NUM|PROPN|PRON)$/.test(next.pos) && (last.pos === 'VERB' || (last.pos === 'PRON' && out[out.length - 2]?.pos === 'VERB'));
   };
   if (midPhrase()) {
     let k = out.length;

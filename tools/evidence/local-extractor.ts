@@ -62,7 +62,8 @@ const goalOfTurn = (turn: Turn): string | null => {
 
 /** What the participant set out to do, in their words: "I was trying to pay our supplier" → "pay our supplier". */
 function goalOf(text: string): string | null {
-  const spoken = text.replace(/,?\s*\b(?:uh|um|erm|you know)\b,?/gi, ' ').replace(/,\s*like,\s*/gi, ' ').replace(/\b(a|an|the)\s+\1\b/gi, '$1').replace(/\s+/g, ' ');
+  // Spaces collapsed first: a pattern with any amount of space on both sides of a word tries every split of a long run.
+  const spoken = text.replace(/\s+/g, ' ').replace(/,? ?\b(?:uh|um|erm|you know)\b,?/gi, ' ').replace(/, ?like, ?/gi, ' ').replace(/ {2,}/g, ' ').replace(/\b(a|an|the) \1\b/gi, '$1');
   const found = /\b(?:trying|tried|wanted|want|needed|need|had) to ([^,.;!?]{3,80})/i
     .exec(spoken)?.[1]
     ?.split(/\s(?:and|but|so|because|when|until|while|then|which|before|after)\s/i)[0]

@@ -38,7 +38,8 @@ function spelledAsSpec(spec: { type?: SignalType; analysis?: string | null; cont
   const out: { signal_type?: SignalType; reconstruction?: string | null; user_goal?: string | null } = {};
   for (const [alias, field, given, other] of pairs) {
     if (given === undefined) continue;
-    if (other !== undefined && other !== given) throw new ValidationError(`${alias}: is another name for ${field}, which says otherwise`);
+    // "" and null both clear a field: the same value under two names.
+    if (other !== undefined && (other ?? '') !== (given ?? '')) throw new ValidationError(`${alias}: is another name for ${field}, which says otherwise`);
     Object.assign(out, { [field]: given });
   }
   return out;

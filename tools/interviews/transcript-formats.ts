@@ -26,15 +26,6 @@ function toMs(m: RegExpExecArray | RegExpMatchArray): number {
   return ((Number(h ?? 0) * 60 + Number(min)) * 60 + Number(s)) * 1000 + (frac ? Number(frac.padEnd(3, '0')) : 0);
 }
 
-/** Refuses what is not text: NUL bytes, invalid UTF-8, or mostly control characters. */
-export function decodeText(buf: Buffer): string {
-  if (buf.includes(0)) throw new TranscriptError('The file is binary, not a text transcript');
-  const text = new TextDecoder('utf-8', { fatal: false }).decode(buf).replace(/^\uFEFF/, '');
-  const bad = (text.match(/\uFFFD/g) ?? []).length + (text.match(/[\x00-\x08\x0e-\x1f]/g) ?? []).length;
-  if (bad > Math.max(3, text.length * 0.01)) throw new TranscriptError('The file is not UTF-8 text');
-  return text;
-}
-
 /** A few stray control characters (a terminal's colour codes pasted in) are not speech: they go, whole. */
 export const withoutControls = (text: string) =>
   text
@@ -54,9 +45,17 @@ export function detectFormat(text: string): TranscriptFormat {
       /* not JSON: fall through */
     }
   }
-  if (/^\d+\s*\r?\n\s*\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}\s*-->/.test(head)) return 'srt';
+  // Cues without the WEBVTT line that should head them: a numbered first cue is SRT, a timing line first is WebVTT.
+  const [first, second] = head.split('\n', 2).map((l) => l.trim());
+  if (/^\d+$/.test(first) && CUE_TIMING.test(second ?? '')) return 'srt';
+  if (CUE_TIMING.test(first)) return 'vtt';
   return 'text';
 }
+
+/** A cue's timing line: "00:01:02.500 --> 00:01:05.000" (SRT writes "00:01:02,500"). */
+const CUE_TIMING = /^(?:\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}[ \t]+-->[ \t]+(?:\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}(?:[ \t]|$)/;
+/** A line that meant to time a cue but cannot be read as one ("00:00:12.000 -> 00:00:15.000", "banana --> 00:00:30.000"). */
+const BROKEN_TIMING = /^[^\s]*\d:\d{2}\S*[ \t]*-+>|-->/;
 
 /** "Name: words" → speaker and words (names are short and start with a letter). */
 function splitSpeaker(line: string): { speaker: string | null; text: string } {
@@ -71,29 +70,37 @@ function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
   let cue = 0;
   for (const block of blocks) {
     const lines = block.split('\n').filter((l) => l.trim() !== '');
-    const timing = lines.findIndex((l) => l.includes('-->'));
+    const timing = lines.findIndex((l) => CUE_TIMING.test(l.trim()));
+    const broken = lines.findIndex((l) => BROKEN_TIMING.test(l.trim()));
+    // Speech under a timing line that cannot be read would be lost or misplaced: said, as a backwards cue is.
+    if (timing < 0 && broken >= 0) throw new TranscriptError(`cue ${cue + 1} ("${lines[broken].trim().slice(0, 60)}") has no readable timing: write it as 00:00:12.000 --> 00:00:15.000`);
     if (timing < 0) continue;
     cue++;
     const [from, to] = lines[timing].split('-->');
-    const a = TIME.exec(from);
-    const b = TIME.exec(to);
-    if (a && b && toMs(b) < toMs(a)) throw new TranscriptError(`cue ${cue} ("${lines[timing].trim()}") ends before it starts`);
+    const a = TIME.exec(from)!;
+    const b = TIME.exec(to)!;
+    if (toMs(b) < toMs(a)) throw new TranscriptError(`cue ${cue} ("${lines[timing].trim()}") ends before it starts`);
     let body = lines.slice(timing + 1).join(' ').trim();
     if (!body) continue;
     let speaker: string | null = null;
-    const voice = /^<v(?:\.[\w.]+)?\s+([^>]+)>/.exec(body);
-    if (format === 'vtt' && voice) {
+    const voice = /^<v(?:\.[\w.]+)?[ \t]([^>]*)>/.exec(body);
+    if (format === 'vtt' && voice && voice[1].trim()) {
       speaker = decodeHTML(voice[1]).trim();
       body = body.slice(voice[0].length);
     }
     // Cue markup goes first, then character references (&amp; &lt; &nbsp; ...), so an escaped "<" stays text.
-    body = decodeHTML(body.replace(/<[^>]+>/g, '')).replace(/\s+/g, ' ').trim();
+    body = decodeHTML(body.replace(/<[^<>]*>/g, '')).replace(/\s+/g, ' ').trim();
     if (!speaker) ({ speaker, text: body } = splitSpeaker(body));
     if (!body) continue;
-    out.push({ speaker, text: body, start_ms: a ? toMs(a) : null, end_ms: b ? toMs(b) : null });
+    out.push({ speaker, text: body, start_ms: toMs(a), end_ms: toMs(b) });
   }
   return out;
 }
+
+/** The longest interview a transcript may time: a day. */
+const MAX_MS = 24 * 3600 * 1000;
+/** A speaker is a name or a label, not a paragraph. */
+const MAX_SPEAKER = 200;
 
 function parseJson(text: string): ParsedSegment[] {
   const data = JSON.parse(text) as unknown;
@@ -105,12 +112,20 @@ function parseJson(text: string): ParsedSegment[] {
     const words = s.text ?? s.content ?? s.transcript;
     if (typeof words !== 'string' || !words.trim()) throw new TranscriptError(`segments[${i}].text must be non-empty text`);
     const ms = (msKey: string, secKey: string): number | null => {
-      if (typeof s[msKey] === 'number') return Math.round(s[msKey] as number);
-      if (typeof s[secKey] === 'number') return Math.round((s[secKey] as number) * 1000);
-      return null;
+      const at = typeof s[msKey] === 'number' ? Math.round(s[msKey] as number) : typeof s[secKey] === 'number' ? Math.round((s[secKey] as number) * 1000) : null;
+      if (at !== null && !(at >= 0 && at <= MAX_MS)) throw new TranscriptError(`segments[${i}].${typeof s[msKey] === 'number' ? msKey : secKey} must be a time from 0 to 24 hours`);
+      return at;
     };
     const speaker = s.speaker ?? s.speaker_label ?? s.role;
-    return { speaker: typeof speaker === 'string' && speaker.trim() ? speaker.trim() : null, text: words.trim(), start_ms: ms('start_ms', 'start'), end_ms: ms('end_ms', 'end') };
+    const name = typeof speaker === 'string' && speaker.trim() ? speaker.trim() : null;
+    if (name && name.length > MAX_SPEAKER) throw new TranscriptError(`segments[${i}].speaker must be at most ${MAX_SPEAKER} characters`);
+    for (const [field, value] of [['text', words], ['speaker', name ?? '']]) {
+      if (/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)) throw new TranscriptError(`segments[${i}].${field} must not contain NUL characters or unpaired surrogates`);
+    }
+    const start_ms = ms('start_ms', 'start');
+    const end_ms = ms('end_ms', 'end');
+    if (start_ms !== null && end_ms !== null && end_ms < start_ms) throw new TranscriptError(`segments[${i}] ends before it starts`);
+    return { speaker: name, text: words.trim(), start_ms, end_ms };
   });
 }
 
@@ -185,12 +200,17 @@ export function assignRoles(segments: ParsedSegment[]): Array<'participant' | 'i
   const speakers = [...new Set(segments.map((s) => s.speaker).filter((s): s is string => !!s))];
   let interviewers = new Set(speakers.filter((s) => INTERVIEWER.test(s)));
   if (!interviewers.size && speakers.length >= 2 && !speakers.some((s) => PARTICIPANT.test(s))) {
-    const questionRate = (name: string) => {
-      const turns = segments.filter((s) => s.speaker === name);
-      return turns.filter((t) => t.text.trim().endsWith('?')).length / Math.max(1, turns.length);
-    };
-    const ranked = [...speakers].sort((a, b) => questionRate(b) - questionRate(a));
-    if (questionRate(ranked[0]) > questionRate(ranked[1])) interviewers = new Set([ranked[0]]);
+    const counts = new Map<string, { turns: number; questions: number }>();
+    for (const s of segments) {
+      if (!s.speaker) continue;
+      const c = counts.get(s.speaker) ?? { turns: 0, questions: 0 };
+      c.turns++;
+      if (s.text.trim().endsWith('?')) c.questions++;
+      counts.set(s.speaker, c);
+    }
+    const rate = new Map([...counts].map(([name, c]) => [name, c.questions / c.turns]));
+    const ranked = [...speakers].sort((a, b) => rate.get(b)! - rate.get(a)!);
+    if (rate.get(ranked[0])! > rate.get(ranked[1])!) interviewers = new Set([ranked[0]]);
   } else if (!interviewers.size && speakers.some((s) => PARTICIPANT.test(s))) {
     interviewers = new Set(speakers.filter((s) => !PARTICIPANT.test(s)));
   }

@@ -102,11 +102,15 @@ export const Segment = z.strictObject({
   conductor_context: text(1, 4000).optional(),
 });
 
+/** Most goals and segments a script may have. */
+export const MAX_GOALS = 50;
+export const MAX_SEGMENTS = 200;
+
 export const Script = z
   .strictObject({
     version: z.literal(2),
-    goals: z.array(Goal).max(50).default([]),
-    segments: z.array(Segment).max(200),
+    goals: z.array(Goal).max(MAX_GOALS).default([]),
+    segments: z.array(Segment).max(MAX_SEGMENTS),
   })
   .meta({ id: 'StudyScript' });
 export type ScriptT = z.output<typeof Script>;

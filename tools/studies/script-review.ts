@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { questionPlan } from '../conductor/questions.ts';
 import { servesGoal } from './serves.ts';
+import { MAX_GOALS, MAX_SEGMENTS } from './schemas.ts';
 
 export const ReviewIssue = z.object({
   code: z.string(),
@@ -57,6 +58,15 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
   }
   if (script.version !== 2) issue(errors, 'unsupported_version', 'version must be 2', 'version');
 
+  // A script past the limits is refused before any of it is read: reading it costs more the longer it is.
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  if (count(script.segments) > MAX_SEGMENTS || count(script.goals) > MAX_GOALS || count(extraGoals) > MAX_GOALS) {
+    if (count(script.segments) > MAX_SEGMENTS) issue(errors, 'too_many_segments', `A script has at most ${MAX_SEGMENTS} segments; this one has ${count(script.segments)}`, 'segments');
+    for (const [where, list] of [['goals', script.goals], ['goals (study)', extraGoals]] as const) {
+      if (count(list) > MAX_GOALS) issue(errors, 'too_many_goals', `A study has at most ${MAX_GOALS} goals; this one has ${count(list)}`, where);
+    }
+    return { valid: false, errors, warnings, summary: { segments: count(script.segments), goals: count(script.goals), by_mode: {} }, participant_questions: [] };
+  }
   const goals: Array<{ id: string; description: string }> = [];
   const goalSources: Array<[string, unknown]> = [['goals', script.goals]];
   if (extraGoals !== undefined) goalSources.push(['goals (study)', extraGoals]);
@@ -120,7 +130,7 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
       if ((mode === 'talk' || mode === 'observe') && !nonEmpty(raw.instruction)) {
         issue(warnings, 'missing_instruction', `A ${mode} segment without an instruction leaves the conductor guessing`, field('instruction'), seg);
       }
-      if ((mode === 'talk' || mode === 'observe') && (raw.instruction === undefined || typeof raw.instruction === 'string')) {
+      if ((mode === 'talk' || mode === 'observe') && (raw.instruction === undefined || (typeof raw.instruction === 'string' && raw.instruction.length <= LIMITS.instruction))) {
         const title = typeof raw.title === 'string' ? raw.title : '';
         const plan = questionPlan({ mode, title, instruction: raw.instruction as string | undefined });
         const if_answered = plan.branches.map((b) => ({ after: plan.questions[b.after], when: b.when === 'mentions' ? `mentions ${b.words.join(' or ')}` : b.when, question: b.question }));

@@ -10,6 +10,8 @@ export function servesGoal(segment: unknown, goalId: string): boolean {
   if (typeof segment !== 'object' || segment === null) return false;
   const s = segment as Record<string, unknown>;
   if (s.mode !== 'talk' && s.mode !== 'observe') return false;
+  const texts = [s.title, s.instruction, s.conductor_context].filter((t): t is string => typeof t === 'string' && t.includes(goalId));
+  if (!texts.length) return false;
   const named = new RegExp(`(?<![\\w-])${escapeRegExp(goalId)}(?![\\w-])`);
-  return [s.title, s.instruction, s.conductor_context].some((t) => typeof t === 'string' && named.test(t));
+  return texts.some((t) => named.test(t));
 }
