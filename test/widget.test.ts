@@ -292,6 +292,51 @@ describe('widget in Chromium', () => {
     await page.close();
   });
 
+  it('asks a screener as its questions are meant (yes or no, a scale, an e-mail), and keeps the form with what to fix when an answer is refused', async () => {
+    const screener = await o.call('POST', '/screeners', {
+      title: 'Who are you', questions: [
+        { question_text: 'Do you export reports yourself?', question_type: 'yes_no', qualification_rules: { qualify: ['yes'] } },
+        { question_text: 'How often, from 1 to 5?', question_type: 'scale', min_value: 1, max_value: 5 },
+        { question_text: 'Your work e-mail', question_type: 'email', required: false },
+      ],
+    });
+    expect(screener.status, JSON.stringify(screener.body)).toBe(201);
+    const res = await o.call('POST', '/studies', {
+      title: 'Screened', status: 'active', goals: script.goals, script, invitation, intake_ref: screener.body.intake.ref,
+      visibility: visibility([['include', 'subtree', '/screened']]), allowed_origins: [site.origin],
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.goto(`${site.origin}/screened/start`);
+    await page.locator('.vb-launcher').click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Start' }).click();
+    await dialog.getByLabel('I agree that my answers may be used for research.').check();
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    const yesNo = dialog.getByRole('group', { name: 'Do you export reports yourself? *' });
+    await expect.poll(() => yesNo.getByRole('radio').count()).toBe(2);
+    expect(await dialog.getByRole('textbox', { name: 'Your work e-mail' }).getAttribute('type')).toBe('email');
+    await yesNo.getByLabel('Yes').check();
+    // A browser that does not check the form itself sends a 9 on a scale of 1 to 5: the server refuses it and the form stays.
+    await shadow(page, `root.querySelector('form').noValidate = true`);
+    const scale = dialog.getByRole('spinbutton', { name: 'How often, from 1 to 5? *' });
+    await scale.fill('9');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 10_000 }).toBe('Please check your answer to "How often, from 1 to 5?": it must be at most 5.');
+    await scale.fill('4');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => shadow(page, `[...root.querySelectorAll('.vb-msg-conductor')].length`), { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.close();
+    // A typed "No" is an answer too, and one that does not qualify.
+    const question = (await svc.api('GET', `/api/sdk/screener/${screener.body.intake.ref}`, { headers: { 'x-project-key': o.project.public_key, origin: site.origin } })).body.questions[0];
+    const typed = await svc.api('POST', `/api/sdk/screener/${screener.body.intake.ref}/respond`, {
+      headers: { 'x-project-key': o.project.public_key, origin: site.origin },
+      body: { answers: { [question.id]: ' No', [screener.body.questions[1].id]: 2 }, consent_given: true },
+    });
+    expect(typed.status, JSON.stringify(typed.body)).toBe(201);
+    expect(typed.body.qualified).toBe(false);
+  });
+
   it('during a task on a phone, shrinks to a bar docked at the bottom that leaves the page usable, not modal, focus free; "I\'m done" brings the panel back', async () => {
     const res = await o.call('POST', '/studies', {
       title: 'Task study', status: 'active', goals: script.goals,

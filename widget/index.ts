@@ -195,10 +195,13 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     let screenerResponseId: string | undefined;
     if (study.intake_ref) {
       const { intake, questions } = await api.get<{ intake: { title: string; welcome_message: string | null }; questions: Question[] }>(`/api/sdk/screener/${encodeURIComponent(study.intake_ref)}`);
-      const answers = await new Promise<Record<string, unknown>>((resolve) => panel.show(...intakeView(intake.title, intake.welcome_message, questions, resolve)));
-      const verdict = await api.post<{ response_id: string; qualified: boolean; message: string }>(`/api/sdk/screener/${encodeURIComponent(study.intake_ref)}/respond`, {
-        answers, consent_given: consent.consent_data_use, consent_recording: consent.consent_recording,
-      });
+      const ref = encodeURIComponent(study.intake_ref);
+      // Answers the server refuses keep the form, with what to fix; the verdict moves on.
+      const verdict = await new Promise<{ response_id: string; qualified: boolean; message: string }>((resolve) =>
+        panel.show(...intakeView(intake.title, intake.welcome_message, questions, async (answers) => {
+          resolve(await api.post(`/api/sdk/screener/${ref}/respond`, { answers, consent_given: consent.consent_data_use, consent_recording: consent.consent_recording }));
+        })),
+      );
       if (!verdict.qualified) return thanks(verdict.message);
       screenerResponseId = verdict.response_id;
     }

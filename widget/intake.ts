@@ -1,30 +1,50 @@
 import { h, uid } from './dom.ts';
 import type { Question } from './types.ts';
 
-/** Renders an intake's questions as a form; resolves with the answers by question id. */
-export function intakeView(title: string, welcome: string | null, questions: Question[], onSubmit: (answers: Record<string, unknown>) => void): Node[] {
+/** "answers.itq_…: must be yes or no" → the question it is about, as the participant read it. */
+function readable(message: string, questions: Question[]): string {
+  const m = /^answers\.([\w-]+): (.*)$/.exec(message);
+  const q = m && questions.find((x) => x.id === m[1]);
+  return q ? `Please check your answer to "${q.question_text}": it ${m![2]}.` : message;
+}
+
+/**
+ * Renders a screener's questions as a form. `onSubmit` sends the answers by question id; when
+ * it fails (an answer the server refuses), the form stays, with what to fix.
+ */
+export function intakeView(title: string, welcome: string | null, questions: Question[], onSubmit: (answers: Record<string, unknown>) => Promise<void>): Node[] {
   const fields = questions.map((q) => {
     const id = uid('vb-q');
     const required = q.required === 1;
-    if ((q.question_type === 'single_choice' || q.question_type === 'multiple_choice') && q.options) {
-      const type = q.question_type === 'single_choice' ? 'radio' : 'checkbox';
-      const inputs = q.options.map((opt) => {
+    const options = q.question_type === 'yes_no' ? ['Yes', 'No'] : q.options;
+    if ((q.question_type === 'single_choice' || q.question_type === 'multiple_choice' || q.question_type === 'yes_no') && options) {
+      const type = q.question_type === 'multiple_choice' ? 'checkbox' : 'radio';
+      const inputs = options.map((opt) => {
         const oid = uid('vb-opt');
-        return h('div', { class: 'vb-check' }, h('input', { type, name: id, id: oid, value: opt }), h('label', { for: oid }, opt));
+        const value = q.question_type === 'yes_no' ? opt.toLowerCase() : opt;
+        return h('div', { class: 'vb-check' }, h('input', { type, name: id, id: oid, value }), h('label', { for: oid }, opt));
       });
       return { q, el: h('fieldset', {}, h('legend', {}, q.question_text + (required ? ' *' : '')), ...inputs), id, type };
     }
-    const input = q.question_type === 'number' || q.question_type === 'rating'
-      ? h('input', { type: 'number', id, ...(q.min_value !== null ? { min: String(q.min_value) } : {}), ...(q.max_value !== null ? { max: String(q.max_value) } : {}) })
-      : h('textarea', { id, rows: '2' });
+    const bounds = { ...(q.min_value !== null ? { min: String(q.min_value) } : {}), ...(q.max_value !== null ? { max: String(q.max_value) } : {}) };
+    const input =
+      q.question_type === 'number' || q.question_type === 'scale'
+        ? h('input', { type: 'number', id, ...bounds, ...(q.question_type === 'scale' ? { step: '1' } : {}) })
+        : q.question_type === 'email'
+          ? h('input', { type: 'email', id, autocomplete: 'email' })
+          : q.question_type === 'short_text'
+            ? h('input', { type: 'text', id, maxlength: '200' })
+            : h('textarea', { id, rows: '2' });
     return { q, el: h('div', {}, h('label', { for: id }, q.question_text + (required ? ' *' : '')), input), id, type: 'text' };
   });
   const error = h('p', { class: 'vb-error', role: 'alert' });
-  const form = h('form', {}, ...fields.map((f) => f.el), error, h('button', { type: 'submit', class: 'vb-primary' }, 'Continue'));
+  const submit = h('button', { type: 'submit', class: 'vb-primary' }, 'Continue');
+  const form = h('form', {}, ...fields.map((f) => f.el), error, submit);
   form.style.display = 'grid';
   form.style.gap = '12px';
   form.addEventListener('submit', (e) => {
     e.preventDefault();
+    error.textContent = '';
     const answers: Record<string, unknown> = {};
     for (const f of fields) {
       if (f.type === 'radio') answers[f.q.id] = form.querySelector<HTMLInputElement>(`input[name="${f.id}"]:checked`)?.value;
@@ -38,9 +58,14 @@ export function intakeView(title: string, welcome: string | null, questions: Que
         error.textContent = `Please answer: ${f.q.question_text}`;
         return;
       }
-      if (a === undefined) delete answers[f.q.id];
+      if (a === undefined || (Array.isArray(a) && !a.length)) delete answers[f.q.id];
     }
-    onSubmit(answers);
+    submit.disabled = true;
+    onSubmit(answers)
+      .catch((err: unknown) => {
+        error.textContent = readable(err instanceof Error ? err.message : 'Something went wrong. Please try again.', questions);
+      })
+      .finally(() => (submit.disabled = false));
   });
   return [h('p', {}, welcome ?? title), form];
 }

@@ -83,10 +83,12 @@ export function checkAnswer(q: StoredQuestion, raw: unknown): { value: unknown }
       return Array.isArray(raw) && raw.length > 0 && raw.every((v) => typeof v === 'string' && q.options!.includes(v)) && new Set(raw).size === raw.length
         ? { value: raw }
         : { error: 'must be a list of distinct options' };
-    case 'yes_no':
-      if (raw === true || raw === 'yes') return { value: 'yes' };
-      if (raw === false || raw === 'no') return { value: 'no' };
+    case 'yes_no': {
+      const said = typeof raw === 'string' ? raw.trim().toLowerCase() : raw;
+      if (said === true || said === 'yes') return { value: 'yes' };
+      if (said === false || said === 'no') return { value: 'no' };
       return { error: 'must be yes or no' };
+    }
     case 'short_text':
     case 'long_text': {
       const max = q.question_type === 'short_text' ? 200 : 4000;
