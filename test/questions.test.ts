@@ -1335,3 +1335,43 @@ describe('when the interviewer fails on an answer', () => {
     expect((await nextTurn(ruleInterviewer, { segment, turns, state: NEW_TALK }, log)).say).toBe(await ruleInterviewer.next({ segment, turns, state: NEW_TALK }).then((n) => n.say));
   });
 });
+
+describe('a fifteenth walkthrough: guides written as notes, numbered and branched', () => {
+  const plan = (mode: 'talk' | 'observe', instruction: string, title = 'Part') => questionPlan({ mode, title, instruction });
+
+  it('reads "Q1 …" items as questions, a request to walk through as a question, note fragments spelled out', () => {
+    expect(plan('talk', 'Q1 Walk me through the last new hire you onboarded with the checklist.\nQ2 Which step took longest? Why?\nQ3 Anything you skipped or did outside Peoplely (spreadsheet, email)?').questions).toEqual([
+      'Could you walk me through the last new hire you onboarded with the checklist?',
+      'Which step took longest?',
+      'Why?',
+      'Anything you skipped or did outside Peoplely?',
+    ]);
+    expect(plan('talk', 'Role + company size. How long using Peoplely?').questions).toEqual(['How long have you been using Peoplely?']);
+    expect(plan('talk', 'Magic wand: one change to the checklist? Anything else?').questions).toEqual(['If you could change one thing about the checklist, what would it be?', 'Anything else?']);
+  });
+
+  it('takes "(if yes)" and "(if no)" sub-bullets as branches, and answers listed after a question as what to listen for', () => {
+    const booking = plan('talk', '2. How did you pick the time slot?\n   - did you find a slot that suited you straight away?\n   - (if no) what did you do instead? waitlist? called the clinic?\n3. Did you have to enter insurance details?\n   - (if yes) how did that go?');
+    expect(booking.questions).toEqual(['How did you pick the time slot?', 'Did you find a slot that suited you straight away?', 'Did you have to enter insurance details?']);
+    expect(booking.branches).toEqual([
+      { when: 'no', words: [], question: 'What did you do instead?', after: 1 },
+      { when: 'yes', words: [], question: 'How did that go?', after: 2 },
+    ]);
+    const reminder = plan('talk', '4. Did you get a reminder before the appointment?\n   - (if yes) how - SMS, email, app notification? was the timing useful?');
+    expect(reminder.branches).toEqual([{ when: 'yes', words: [], question: 'How: SMS, email or app notification?', after: 0 }]);
+    for (const q of [...booking.questions, ...reminder.questions, ...[...booking.branches, ...reminder.branches].map((b) => b.question)]) expect(q).not.toMatch(/^[-,]|waitlist|clinic\?/i);
+  });
+
+  it('says the situation a task is set in, and takes "Get it …" as the task', () => {
+    expect(plan('observe', "Task 2: Your 'Harbor Credit Union' account shows 'Sync paused'. Get it syncing again.", 'Task 2: fix a broken sync').questions).toEqual([
+      "Your 'Harbor Credit Union' account shows 'Sync paused'. Could you show me how you would get it syncing again, thinking aloud as you go?",
+    ]);
+  });
+
+  it('does not name a guide\'s section ("Core questions", "Wrap-up") as what the part is about', async () => {
+    for (const title of ['Core questions', 'Wrap-up', 'Closing', 'Part 2']) {
+      const asked = await talkThrough({ id: 's', mode: 'talk', title, instruction: 'Q2 Which step took longest?' }, ['Why what? Sorry, which step of what?']);
+      expect(asked[1], title).toBe('Sorry, that was unclear. Which step took longest?');
+    }
+  });
+});

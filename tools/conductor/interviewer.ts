@@ -469,7 +469,9 @@ export const ruleInterviewer: Interviewer = {
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
       // Titles are written for the team: said in the second person, or not at all ("How they book today").
       const topic = titleForParticipant(segment.title);
-      const about = !topic || /^(?:anything|other|misc)/i.test(segment.title) || restates(segment.title, lastAsked) ? '' : `This part is about ${topic.replace(/[.?!]+$/, '')}. `;
+      // A guide's section name ("Core questions", "Wrap-up", "Part 2") is no topic either.
+      const section = /^(?:(?:core|main|key|opening|closing|final|other|general|more)\s+)?(?:questions?|section|part|topics?)(?:\s+\w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|closing|outro|debrief|close|opening|context|background|main|core)$/i;
+      const about = !topic || /^(?:anything|other|misc)/i.test(segment.title) || section.test(segment.title.trim()) || restates(segment.title, lastAsked) ? '' : `This part is about ${topic.replace(/[.?!]+$/, '')}. `;
       return { say: `${UNCLEAR}${about}${again}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.

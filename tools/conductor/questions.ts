@@ -489,10 +489,10 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   if (!t.length || /^(?:never|no|not)$/i.test(t[0].text) || (/^do$/i.test(t[0].text) && /^(?:n't|not)$/i.test(t[1]?.text ?? ''))) return null;
   const lead = t[0].lemma;
   let rest: W[] | null = null;
-  if (lead === 'ask' || HAND.has(lead) || lead === 'see') {
-    const p = personAt(t, 1);
-    if (p.length && !p.possessive) rest = bareVerbFirst(secondPerson(t.slice(1 + p.length), true, false, true));
-  } else if (
+  const p = personAt(t, 1);
+  if ((lead === 'ask' || HAND.has(lead) || lead === 'see') && p.length && !p.possessive) {
+    rest = bareVerbFirst(secondPerson(t.slice(1 + p.length), true, false, true));
+  } else if (lead !== 'ask' && lead !== 'see' && (lead === 'get' || !HAND.has(lead)) && 
     !COACHING.has(lead) &&
     (t[0].pos === 'VERB' || (t[0].pos === 'PROPN' && t.some((x) => /^(?:you|your)$/i.test(x.text)))) &&
     !t.some((x, k) => personAt(t, k).length > 0)
@@ -617,14 +617,28 @@ function scenarioOf(words: W[]): string | null {
   return said && !interviewerDirected(said) ? `${capitalise(said)}. ` : null;
 }
 
+/** "Your 'Harbor Credit Union' account shows 'Sync paused'.": the task's situation, already said to the participant. */
+function situationOf(words: W[]): string | null {
+  let t = words;
+  if (/^(?:task|activity|exercise)$/i.test(t[0]?.text ?? '')) t = t.slice(t[1]?.text === ':' ? 2 : t[1]?.pos === 'NUM' && t[2]?.text === ':' ? 3 : 0);
+  if (!/^(?:your|you)$/i.test(t[0]?.text ?? '') || t[t.length - 1]?.text === '?' || !t.some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return null;
+  const said = render(t).trim().replace(/[.!]+$/, '');
+  return said && !interviewerDirected(said) ? `${capitalise(said)}. ` : null;
+}
+
 function observeQuestions(instruction: string): string[] {
   const parts = quotedParts(instruction);
   // The scenario may come before or after the task's own line ("Task 2: dispute a charge. Scenario: …").
-  const scenario = parts.flatMap((part) => ('quote' in part ? [] : parse(part.text).map((s) => scenarioOf(toWords(s.tokens))))).find((x) => x) ?? '';
+  let scenario = parts.flatMap((part) => ('quote' in part ? [] : parse(part.text).map((s) => scenarioOf(toWords(s.tokens))))).find((x) => x) ?? '';
   for (const part of parts) {
     if ('quote' in part) return [`${scenario}${capitalise(part.quote)}`];
     for (const s of parse(part.text)) {
       const words = toWords(s.tokens);
+      const situation = scenario ? null : situationOf(words);
+      if (situation) {
+        scenario = situation;
+        continue;
+      }
       if (words[words.length - 1]?.text === '?' && !words.some((x, k) => personAt(words, k).length > 0)) return [`${scenario}${capitalise(render(stripEnd(words)))}?`];
       const task = observeTask(words);
       if (task) return [`${scenario}Could you show me ${task.show ? '' : 'how you would '}${task.task}, thinking aloud as you go?`];
@@ -641,7 +655,7 @@ const NEEDED = /\w[/\\]\w|\w\.(?:csv|pdf|xlsx?|txt|png|jpe?g|docx?|zip|ofx|qif)\
 const KEPT = 'Zqxkept';
 
 /** Shorthand of discussion guides, spelled out before parsing ("w/" would read as "w /"). */
-const SHORTHAND: Array<[RegExp, string]> = [
+const SHORTHAND: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/\bw\/o\b/gi, 'without'],
   [/\bw\/(?=\s|\w)/gi, 'with '],
   [/\besp\.(?=\s)/gi, 'especially'],
@@ -664,6 +678,11 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\bthru\b/gi, 'through'],
   [/\btil\b/gi, 'until'],
   [/\s&\s/g, ' and '],
+  // Fragments of a guide written as notes: "How long using Peoplely?", "Magic wand: one change to the checklist?".
+  [/\bhow long (using|working|doing|running|living|selling|managing)\b/gi, 'how long have you been $1'],
+  [/\bmagic wand\s*[:,–—-]?\s*(?:one|1|a single) (?:change|thing) (?:to|in|about|for) ([^?\n]{2,80})\?/gi, 'If you could change one thing about $1, what would it be?'],
+  // "how - SMS, email, app notification?": the choices said after the question word.
+  [/\b(how|which|what)[ \t]+[-–—][ \t]+([^?\n]{2,120})\?/gi, (_: string, wh: string, list: string) => `${wh}: ${list.trim().replace(/,\s*([^,]+)$/, ' or $1')}?`],
   // "Start by asking them to walk you through …": the request itself.
   [/\b(?:start|begin) by asking\b/gi, 'ask'],
   // "…, so once they have told the story, ask how typical that was": a question of its own.
@@ -671,13 +690,30 @@ const SHORTHAND: Array<[RegExp, string]> = [
   [/\b(did|does|do|is|was|are|were|have|has|could|would|should|can|wo)nt\b/gi, "$1n't"],
 ];
 
+/** Words that open a question ("Why?", "Any problems?", "Was the timing useful?"), not a note of what to listen for. */
+const ASKS = /^(?:what|how|why|when|where|which|who|whom|whose|any|anything|is|are|was|were|do|does|did|have|has|had|can|could|would|will|should)\b/i;
+
+/**
+ * "what did you do instead? waitlist? called the clinic?": after a question, a few words with a
+ * question mark that are not a question are the answers the interviewer listens for.
+ */
+function withoutProbeWords(line: string): string {
+  const pieces = line.split(/(?<=\?)[ \t]+/);
+  return pieces.filter((piece, k) => k === 0 || !pieces[k - 1].endsWith('?') || !piece.endsWith('?') || ASKS.test(piece.trim()) || piece.trim().split(/\s+/).length > 4).join(' ');
+}
+
 /**
  * An instruction as the parser should read it: brackets (context for the interviewer) out,
  * shorthand spelled out, and numbered or bulleted items as sentences of their own.
  */
 function readable(instruction: string, kept: string[]): string {
+  // "Q2 Which step took longest?": the number is the guide's, not a word of the question.
+  let text = instruction.replace(/(^|\n)([ \t]*)(?:[-•*][ \t]+)?q\d{1,2}\b[.:)]?[ \t]*/gi, '$1$2- ');
+  // "- (if no) what did you do instead?": a branch on the answer to the question before it.
+  text = text.replace(/(^|\n)[ \t]*(?:[-•*][ \t]+)?\((if (?:yes|no|so|not))\)[ \t,:]*/gi, '$1- $2, ');
+  text = text.split('\n').map(withoutProbeWords).join('\n');
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
-  let text = instruction
+  text = text
     .replace(/\s*\(((?:if|when|unless)\b[^()]*)\)/gi, ', $1,')
     // A file, address or name the participant needs for the task stays ("(Downloads/march.csv)", "(name: Priya)"):
     // held out of the parse as one placeholder word and put back in the question (see KEPT).
@@ -690,7 +726,7 @@ function readable(instruction: string, kept: string[]): string {
     .replace(/(^|\n|[.?!]\s+)\s*(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1');
   // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
   text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
-  for (const [re, by] of SHORTHAND) text = text.replace(re, by);
+  for (const [re, by] of SHORTHAND) text = text.replace(re, by as string);
   return text
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
     .replace(/(^|\n)\s*(?:\d{1,2}\.|[-•*])\s+/g, '$1. ')
