@@ -1368,6 +1368,14 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
     ]);
   });
 
+  it('hears a participant who does not know a word or does not understand, in plain or non-native English', async () => {
+    const slot: Segment = { id: 's', mode: 'talk', title: 'Booking', instruction: 'Did you find a slot that suited you straight away? How did you pick the time slot?' };
+    for (const puzzled of ['straight away? i not know this word', 'waitlist? what is?', 'i am not understand the question. video appointment is the doctor in computer?']) {
+      expect((await talkThrough(slot, [puzzled]))[1], puzzled).toMatch(/^Sorry, that was unclear\. .*Did you find a slot that suited you straight away\?$/);
+    }
+    expect((await talkThrough(slot, ['I went on Monday. I not know what happened next with the app, it just showed nothing.']))[1]).not.toMatch(/^Sorry, that was unclear/);
+  });
+
   it('does not name a guide\'s section ("Core questions", "Wrap-up") as what the part is about', async () => {
     for (const title of ['Core questions', 'Wrap-up', 'Closing', 'Part 2']) {
       const asked = await talkThrough({ id: 's', mode: 'talk', title, instruction: 'Q2 Which step took longest?' }, ['Why what? Sorry, which step of what?']);
