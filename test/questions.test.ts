@@ -1362,6 +1362,15 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
     for (const q of [...booking.questions, ...reminder.questions, ...[...booking.branches, ...reminder.branches].map((b) => b.question)]) expect(q).not.toMatch(/^[-,]|waitlist|clinic\?/i);
   });
 
+  it('asks a branch only when its condition holds and the answer has not said it already', async () => {
+    const booking: Segment = { id: 'b', mode: 'talk', title: 'Booking', instruction: '- did you find a slot that suited you straight away?\n   - (if no) what did you do instead? waitlist? called the clinic?\n- Did you have to enter insurance details?\n   - (if yes) how did that go?' };
+    expect(await talkThrough(booking, ['No, there was nothing.', 'I came back the next day.', 'Yes, I typed my card number in.'])).toEqual([
+      'Did you find a slot that suited you straight away?', 'What did you do instead?', 'Did you have to enter insurance details?', 'How did that go?',
+    ]);
+    expect((await talkThrough(booking, ['No, nothing fit, so I came back the next day.']))[1]).toBe('Did you have to enter insurance details?');
+    expect((await talkThrough(booking, ['Yes, straight away, like I said.']))[1]).toBe('Did you have to enter insurance details?');
+  });
+
   it('says the situation a task is set in, and takes "Get it …" as the task', () => {
     expect(plan('observe', "Task 2: Your 'Harbor Credit Union' account shows 'Sync paused'. Get it syncing again.", 'Task 2: fix a broken sync').questions).toEqual([
       "Your 'Harbor Credit Union' account shows 'Sync paused'. Could you show me how you would get it syncing again, thinking aloud as you go?",

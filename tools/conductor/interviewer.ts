@@ -486,6 +486,8 @@ export const ruleInterviewer: Interviewer = {
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
     // "If they say yes, ask how …": the guide's own next question, in place of a follow-up.
     const branch = asked === 0 ? branches.find((b) => b.after === state.question && branchApplies(b, last.text) && !said.includes(b.question)) : undefined;
+    // An answer that already says what the branch would ask ("No, nothing fit, so I came back the next day") is complete.
+    if (branch && answered(branch.question, answers, all, notes) !== 'no') return ahead(state.question + 1);
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // A short answer to a follow-up that names something ("Carbon copies. Slow.") answers it: a second one would press.
     const answeredTersely = asked >= 1 && !narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
