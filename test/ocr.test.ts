@@ -92,6 +92,8 @@ describe('reading the screen of a recording (OCR)', () => {
     ];
     const res = await upload(screenRecording, 'video/mp4');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    // A video sent as `media` is a video interview, as it is through a resumable upload.
+    expect(res.body.session.interview_mode).toBe('video');
     const id = res.body.session.id;
     const { status, steps } = await followed(id);
     expect(status).toMatchObject({ status: 'processed', warnings: [] });
@@ -206,6 +208,7 @@ describe('reading the screen of a recording (OCR)', () => {
     execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', wav]);
     const res = await upload(wav, 'audio/wav');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.session.interview_mode).toBe('voice');
     const { status, steps } = await followed(res.body.session.id);
     expect(status).toMatchObject({ status: 'processed', warnings: [] });
     expect(steps).not.toContain('reading_screen');

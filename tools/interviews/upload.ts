@@ -60,7 +60,8 @@ export const uploadMedia = capability({
           source: 'upload',
           status: 'completed',
           processing_status: 'pending',
-          interview_mode: input.video ? 'video' : 'voice',
+          // As the resumable upload says it: by what the file is, not by the field it came in.
+          interview_mode: input.video || input.media?.mime_type.startsWith('video/') ? 'video' : 'voice',
           participant_name: input.participant_name ?? null,
           participant_email: input.participant_email ?? null,
           import_source: input.import_source ?? null,
