@@ -6,7 +6,8 @@ import type { ProjectAttrs } from '../models/index.ts';
  * organization may not record more; `openBilling` (BILLING=off) lets everything through.
  */
 export interface BillingGate {
-  checkInterviewAllowed(project: ProjectAttrs): Promise<void>;
+  /** `seconds`: how long the interview is when that is known before it is created (an imported transcript). */
+  checkInterviewAllowed(project: ProjectAttrs, seconds?: number | null): Promise<void>;
 }
 
 export const openBilling: BillingGate = {

@@ -153,6 +153,21 @@ describe('spending gate (402)', () => {
     expect(toolError(await mcp.callTool({ name: 'interviews.create', arguments: { projectRef: p.project.project_ref } }))).toMatchObject({ status: 402, code: 'credits_exhausted' });
   });
 
+  it('refuses an import that would cost more than is left, saying how long it runs and what it costs, writing nothing', async () => {
+    const fresh = await ownerWithProject(svc, 'billing-long@example.com');
+    // Most of a day of talk on one line, timed by speech rate: 175,000 words at 150 a minute are 19 hours, 117 credits of the free 100.
+    const words = 'so the checkout was honestly confusing and I could not find the pay button '.repeat(12_500);
+    expect((await billing(fresh.token)).body.billing.balance).toBe(100);
+    const before = await snapshot();
+    const res = await postForm(svc, fresh.token, `${fresh.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(`Tom: ${words}`), filename: 'one-line.txt', type: 'text/plain' } }));
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(402);
+    expect(res.body).toMatchObject({ code: 'credits_exhausted', retryable: false, error: 'This interview runs about 19 hours, which costs 117 credits; the organization has 100 left' });
+    expect(await snapshot()).toEqual(before);
+    expect((await billing(fresh.token)).body.billing.balance).toBe(100);
+    // An interview of ordinary length goes through.
+    expect((await importTranscript(fresh)).status).toBe(201);
+  });
+
   it('lets interviews through again after a grant, until the monthly spending cap', async () => {
     const grant = await svc.api('POST', '/api/admin/credits/grant', { token: admin.token, body: { email: 'billing-broke@example.com', credits: 10, idempotency_key: 'refill-1' } });
     expect(grant.status).toBe(201);

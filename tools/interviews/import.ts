@@ -43,7 +43,9 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
     if (err instanceof TranscriptError || err instanceof SyntaxError) throw new ValidationError(`transcript: ${err.message}`, { code: 'transcript_unreadable' });
     throw err;
   }
-  await ctx.services.billing.checkInterviewAllowed(project);
+  // What it will cost is known now: an import that would cost more than is left is refused before anything is written.
+  const lastEnd = parsed.segments[parsed.segments.length - 1]?.end_ms;
+  await ctx.services.billing.checkInterviewAllowed(project, lastEnd != null ? lastEnd / 1000 : null);
   const study = await activeStudy(ctx, input.study_ref ?? input.study_id);
   const roles = assignRoles(parsed.segments);
   const interview = await inTransaction(db.pool, async (sql) => {
