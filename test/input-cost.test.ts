@@ -68,6 +68,21 @@ describe('transcripts as tools write them', () => {
     expect((await o.call('GET', `/sessions/${srt}`)).body.session.transcript_format).toBe('srt');
   });
 
+  it('reads a conversation pasted without its line breaks as a turn a speaker, and leaves a label inside a sentence alone', async () => {
+    const id = await importedText(svc, o, 'one-line.txt', 'Maya: How did checkout go? Tom: I ended up paying with PayPal instead. Maya: Why? Tom: The card form kept failing and I almost closed the tab. It said Error: declined. Maya: Anything else? Tom: No.');
+    const segments = (await o.call('GET', `/sessions/${id}/transcript`)).body.segments;
+    expect(segments.map((s: any) => `${s.role} ${s.speaker}: ${s.text}`)).toEqual([
+      'interviewer Maya: How did checkout go?',
+      'participant Tom: I ended up paying with PayPal instead.',
+      'interviewer Maya: Why?',
+      'participant Tom: The card form kept failing and I almost closed the tab. It said Error: declined.',
+      'interviewer Maya: Anything else?',
+      'participant Tom: No.',
+    ]);
+    const quotes = ((await o.call('GET', `/signals?session_id=${id}`)).body.signals as Array<{ quote: string; headline: string }>);
+    for (const q of quotes) expect(`${q.quote} ${q.headline}`).not.toMatch(/\b(?:Tom|Maya):/);
+  });
+
   it('names a cue whose timing cannot be read, rather than losing what was said under it', async () => {
     for (const timing of ['00:00:12.000 -> 00:00:15.000', 'banana --> 00:00:30.000']) {
       const res = await upload('broken.vtt', `WEBVTT\n\n00:00:05.000 --> 00:00:08.000\n<v Ann>Hi?\n\n${timing}\n<v Tom>I wish I could see shipping costs first.\n`);

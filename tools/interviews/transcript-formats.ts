@@ -129,9 +129,28 @@ function parseJson(text: string): ParsedSegment[] {
   });
 }
 
+/** "… to pay? Tom: I, uh, …": a speaker's label after the end of a sentence, inside a line. */
+const INLINE_LABEL = /([.?!…]["”'’)]?)[ \t]+([A-Z][\w'’-]{0,20}(?: [A-Z][\w'’-]{0,20})?):[ \t]/g;
+
+/**
+ * A conversation pasted without its line breaks ("Maya: How did it go? Tom: It was fine. Maya: …")
+ * goes back to a line a turn: at the labels of speakers who also start a line, or who speak twice in it.
+ */
+function turnsPerLine(lines: string[]): string[] {
+  const starters = new Set(lines.map((l) => splitSpeaker(l.trim()).speaker).filter((x): x is string => !!x));
+  return lines.flatMap((line) => {
+    const labels = [...line.matchAll(INLINE_LABEL)];
+    if (!labels.length) return [line];
+    const count = new Map<string, number>();
+    for (const m of labels) count.set(m[2], (count.get(m[2]) ?? 0) + 1);
+    const cuts = labels.filter((m) => starters.has(m[2]) || count.get(m[2])! >= 2).map((m) => m.index + m[1].length);
+    return [0, ...cuts].map((at, k) => line.slice(at, cuts[k] ?? line.length));
+  });
+}
+
 function parseText(text: string): ParsedSegment[] {
   const out: ParsedSegment[] = [];
-  for (const raw of text.replace(/\r\n/g, '\n').split('\n')) {
+  for (const raw of turnsPerLine(text.replace(/\r\n/g, '\n').split('\n'))) {
     let line = raw.trim();
     if (!line) continue;
     let at: number | null = null;
