@@ -1385,6 +1385,14 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
     expect((await talkThrough(slot, ['I went on Monday. I not know what happened next with the app, it just showed nothing.']))[1]).not.toMatch(/^Sorry, that was unclear/);
   });
 
+  it('goes back to the question before when asked, and on from there', async () => {
+    const core: Segment = { id: 'c', mode: 'talk', title: 'Core', instruction: 'Q2 Which step took longest?\nQ3 Anything you did outside Peoplely?\nQ4 How do you hand steps to IT?' };
+    const asked = await talkThrough(core, ['The e-sign step, it took two days because the manager was away.', 'Sorry, can we go back to the previous question? I want to add something.', 'Also the laptop order took a week.', 'We track background checks in a shared spreadsheet because Peoplely has no field for them.']);
+    expect(asked.slice(1)).toEqual(['Anything you did outside Peoplely?', 'Which step took longest?', 'Anything you did outside Peoplely?', 'How do you hand steps to IT?']);
+    expect(acknowledgement('Wait, go back one more time please')).toBe('Of course.');
+    expect(acknowledgement('I went back to the old tool because the export failed.')).toBeNull();
+  });
+
   it('does not name a guide\'s section ("Core questions", "Wrap-up") as what the part is about', async () => {
     for (const title of ['Core questions', 'Wrap-up', 'Closing', 'Part 2']) {
       const asked = await talkThrough({ id: 's', mode: 'talk', title, instruction: 'Q2 Which step took longest?' }, ['Why what? Sorry, which step of what?']);

@@ -128,6 +128,7 @@ export const FREE_TO_GO = 'You can stop at any time with "End interview".';
 export const STOPPING = 'Of course, we can stop here. Thank you for your time: what you told us goes to the team.';
 export const SKIPPED = 'Of course, we can skip that.';
 export const ALREADY_SAID = 'Sorry, you did. Thank you.';
+export const GOING_BACK = 'Of course.';
 /** The participant's own reading of the question is the one worth hearing: they are asked to go on with it. */
 export const YOUR_READING = 'Yes, tell me about that.';
 export const NOT_ASSUMING = "Fair point: I'm not assuming anything. Good or bad, how it went for you is what helps.";
@@ -201,7 +202,11 @@ const ANNOYED =
 const annoyedAlongTheWay = (text: string) => sentencesOf(text).some((s) => isGrumble(s) || ANNOYED.test(s));
 
 /** What a message is, besides (or instead of) an answer. */
-export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
+export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'back' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
+
+/** "Can we go back to the previous question?", "I want to add something to the last one": the question before, again. */
+const GOES_BACK =
+  /\b(?:go (?:back|back one)(?: (?:one|a) (?:more )?(?:question|step))?(?: to (?:the )?(?:previous|last|earlier|other) (?:question|one))?|back to (?:the )?(?:previous|last|earlier) (?:question|one)|(?:answer|add (?:something|more) to|change my answer to) (?:the )?(?:previous|last|earlier) (?:question|one))\b/i;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
 const isMeta = (sentence: string) => PUSHES_BACK.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
@@ -224,6 +229,7 @@ export function heardAs(message: string, asked?: string): Heard {
   // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
   // "…? I just told you.": said last and alone, it is heard too.
   if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || SAID_IT_ALREADY.test(sentencesOf(text).at(-1) ?? ''))) return 'already';
+  if (words(text) <= 30 && GOES_BACK.test(text)) return 'back';
   const said = sentencesOf(text);
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
   if (said.length <= 3 && GUESSES.test(said[said.length - 1] ?? '')) return 'guess';
@@ -296,6 +302,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   if (kind === 'stop') lines.push(STOPPING);
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID);
+  else if (kind === 'back') lines.push(GOING_BACK);
   else if (kind === 'guess') lines.push(/\bor\b/i.test(message) ? EITHER_WAY : YOUR_READING);
   // A grumble alone, or one said along with an answer: no argument, what is left, the way out (once).
   else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
