@@ -1385,6 +1385,12 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
     expect((await talkThrough(slot, ['I went on Monday. I not know what happened next with the app, it just showed nothing.']))[1]).not.toMatch(/^Sorry, that was unclear/);
   });
 
+  it('names back nothing of a shrug said with a yes ("Yes, all good.")', async () => {
+    const reminder: Segment = { id: 'r', mode: 'talk', title: 'Reminders', instruction: 'Did you get a reminder before the appointment?' };
+    for (const shrug of ['Yes, all good.', 'All good.']) expect((await talkThrough(reminder, [shrug]))[1], shrug).toBe('Could you say a bit more about that?');
+    expect((await talkThrough(reminder, ['yeah, no issues']))[1]).not.toMatch(/no issues|mentioned/i);
+  });
+
   it('goes back to the question before when asked, and on from there', async () => {
     const core: Segment = { id: 'c', mode: 'talk', title: 'Core', instruction: 'Q2 Which step took longest?\nQ3 Anything you did outside Peoplely?\nQ4 How do you hand steps to IT?' };
     const asked = await talkThrough(core, ['The e-sign step, it took two days because the manager was away.', 'Sorry, can we go back to the previous question? I want to add something.', 'Also the laptop order took a week.', 'We track background checks in a shared spreadsheet because Peoplely has no field for them.']);

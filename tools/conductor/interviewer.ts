@@ -58,8 +58,8 @@ const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|su
 const EMPTY_HEADS =
   /\b(?:week|weeks|day|days|month|months|year|years|term|semester|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|nights|mornings|evenings|afternoons|weekend|weekends|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question)$/i;
 
-/** An answer that is only a shrug ("Fine.", "Not sure."): nothing in it to name back. */
-const ONLY_VAGUE = new RegExp(`${VAGUE.source}[.!?]*$`, 'i');
+/** An answer that is only a shrug ("Fine.", "Not sure.", "Yes, all good."): nothing in it to name back. */
+const ONLY_VAGUE = new RegExp(`${VAGUE.source}(?:[,.!]? (?:all (?:good|fine)|no (?:issues|problems|complaints)|(?:it )?(?:went |was )?(?:fine|ok(?:ay)?|good|great|perfect)))?[.!?]*$|^(?:all (?:good|fine)|no (?:issues|problems|complaints))[.!?]*$`, 'i');
 /** An answer that says no ("No.", "Nothing else.", "Not really."): asked about once, never for an example of it. */
 const DECLINE =
   /^(?:no|nope|nah|none|nothing(?: else| really| much| more| to add)?|not really|all good|(?:(?:no|nope|nah),? )?(?:thanks|thank you)|(?:(?:no|nope|nah),? )?(?:i think )?(?:(?:that'?s|thats|that is) (?:it|all|everything)|i'?ve covered (?:it|everything)))(?:,? (?:thanks|thank you)(?: very much)?)?(?:,? honestly)?[.!]*$/i;
