@@ -125,6 +125,10 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['Let me see, I clicked export and nothing happened.', 'Clicked export and nothing happened', 'The participant clicked export and nothing happened.'],
   ["Two weeks ago I tried to split a Costco receipt between groceries and household, and it duplicated the whole amount, so it looked like I'd spent four hundred dollars instead of two hundred.", 'It duplicated the whole amount', 'The participant said two weeks ago they tried to split a Costco receipt between groceries and household, and it duplicated the whole amount.'],
   ["I print the pick list at the start of the shift and just scan things in the order I walk and ignore the app's order.", 'Prints the pick list at the start of the shift', "The participant prints the pick list at the start of the shift and just scans things in the order they walk and ignores the app's order."],
+  // An aside inside a phrase takes both its commas; before a clause of its own, one stays.
+  ['Took me, like, an hour.', 'Took an hour', 'The participant said it took them an hour.'],
+  ["I'd already spent, like, twenty minutes on it.", 'Had already spent twenty minutes on it', 'The participant had already spent twenty minutes on it.'],
+  ['I opened the app, um, nothing loaded.', 'Opened the app, nothing loaded', 'The participant opened the app, nothing loaded.'],
 ];
 
 describe('headlines and claims', () => {

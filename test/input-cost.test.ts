@@ -30,6 +30,7 @@ describe('transcripts shaped to be slow to read', () => {
       ['spaced.txt', `1${' \n'.repeat(200_000)}x`],
       ['voice.vtt', `${cue}<v${' '.repeat(400_000)}x`],
       ['markup.vtt', `${cue}${'<'.repeat(400_000)}`],
+      ['times.vtt', `${cue}Ann: hi\n\n${'0:00'.repeat(100_000)}`],
     ]) {
       const res = await upload(name, text);
       expect(res.status, name).toBe(201);
@@ -81,6 +82,20 @@ describe('transcripts as tools write them', () => {
     ]);
     const quotes = ((await o.call('GET', `/signals?session_id=${id}`)).body.signals as Array<{ quote: string; headline: string }>);
     for (const q of quotes) expect(`${q.quote} ${q.headline}`).not.toMatch(/\b(?:Tom|Maya):/);
+  });
+
+  it('reads cue timings as tools write them: no fraction, no spaces, words after the times, a NOTE with an arrow, timings without blank lines', async () => {
+    const read = async (name: string, text: string) => {
+      const id = await importedText(svc, o, name, text);
+      return ((await o.call('GET', `/sessions/${id}/transcript`)).body.segments as any[]).map((x) => `${x.start_ms} ${x.speaker}: ${x.text}`);
+    };
+    expect(await read('nofrac.vtt', 'WEBVTT\n\n00:00:01 --> 00:00:04\n<v Ann>How did it go?\n\n00:00:05 --> 00:00:08\n<v Tom>The export failed.')).toEqual(['1000 Ann: How did it go?', '5000 Tom: The export failed.']);
+    expect(await read('tight.srt', '1\n00:00:01,000-->00:00:04,000\nAnn: How did it go?\n\n2\n00:00:05,000-->00:00:08,000\nTom: The export failed.\n')).toEqual(['1000 Ann: How did it go?', '5000 Tom: The export failed.']);
+    expect(await read('note.vtt', 'WEBVTT\n\nNOTE trimmed 00:05->00:10 by hand\n\n00:00:05.000 --> 00:00:08.000 align:start\n<v Ann>How did it go?\n\n00:00:09.000 --> 00:00:12.000 Tom: The export failed.')).toEqual(['5000 Ann: How did it go?', '9000 Tom: The export failed.']);
+    expect(await read('run-on.txt', '00:00:01.000 --> 00:00:04.000\nMaya: How did it go?\n00:00:04.000 --> 00:00:08.000\nTom: The export failed.')).toEqual(['1000 Maya: How did it go?', '4000 Tom: The export failed.']);
+    expect(await read('error.txt', 'Maya: What happened?\nTom: I clicked pay. Error: card declined. I tried again. Error: card declined. So I gave up.')).toEqual([
+      '0 Maya: What happened?', expect.stringMatching(/^\d+ Tom: I clicked pay\. Error: card declined\. I tried again\. Error: card declined\. So I gave up\.$/),
+    ]);
   });
 
   it('names a cue whose timing cannot be read, rather than losing what was said under it', async () => {

@@ -1350,6 +1350,15 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
     expect(plan('talk', 'Magic wand: one change to the checklist? Anything else?').questions).toEqual(['If you could change one thing about the checklist, what would it be?', 'Anything else?']);
   });
 
+  it('keeps short questions of their own and labels that are words of the question', () => {
+    expect(plan('talk', 'What did you try first? And then?').questions).toEqual(['What did you try first?', 'And then?']);
+    expect(plan('talk', 'How did you pay? Card or cash? Why that one?').questions).toEqual(['How did you pay?', 'Card or cash?', 'Why that one?']);
+    expect(plan('talk', 'Did it work? For whom?').questions).toEqual(['Did it work?', 'For whom?']);
+    expect(plan('talk', 'Which - if any - tools did you try before?').questions[0]).not.toMatch(/^Which:/);
+    expect(plan('talk', 'Q4 planning: how did you prepare the budget?').questions[0]).toMatch(/^Q4 planning/);
+    expect(plan('talk', 'Ask how long using the old tool took them each week.').questions[0]).not.toMatch(/have (?:you|I) been/);
+  });
+
   it('takes "(if yes)" and "(if no)" sub-bullets as branches, and answers listed after a question as what to listen for', () => {
     const booking = plan('talk', '2. How did you pick the time slot?\n   - did you find a slot that suited you straight away?\n   - (if no) what did you do instead? waitlist? called the clinic?\n3. Did you have to enter insurance details?\n   - (if yes) how did that go?');
     expect(booking.questions).toEqual(['How did you pick the time slot?', 'Did you find a slot that suited you straight away?', 'Did you have to enter insurance details?']);
@@ -1368,6 +1377,7 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
       'Did you find a slot that suited you straight away?', 'What did you do instead?', 'Did you have to enter insurance details?', 'How did that go?',
     ]);
     expect((await talkThrough(booking, ['No, nothing fit, so I came back the next day.']))[1]).toBe('Did you have to enter insurance details?');
+    for (const no of ['No.', 'Nope', 'Not really.']) expect((await talkThrough(booking, [no]))[1], no).toBe('What did you do instead?');
     expect((await talkThrough(booking, ['Yes, straight away, like I said.']))[1]).toBe('Did you have to enter insurance details?');
   });
 
@@ -1383,6 +1393,8 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
       expect((await talkThrough(slot, [puzzled]))[1], puzzled).toMatch(/^Sorry, that was unclear\. .*Did you find a slot that suited you straight away\?$/);
     }
     expect((await talkThrough(slot, ['I went on Monday. I not know what happened next with the app, it just showed nothing.']))[1]).not.toMatch(/^Sorry, that was unclear/);
+    // Not knowing what the product is doing is an answer, and evidence.
+    for (const answer of ["The booking button is greyed out. I don't get it.", 'It keeps logging me out. I do not understand.']) expect(heardAs(answer), answer).not.toBe('puzzled');
   });
 
   it('names back nothing of a shrug said with a yes ("Yes, all good.")', async () => {

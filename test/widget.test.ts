@@ -314,16 +314,21 @@ describe('widget in Chromium', () => {
     await dialog.getByLabel('I agree that my answers may be used for research.').check();
     await dialog.getByRole('button', { name: 'Continue' }).click();
     const yesNo = dialog.getByRole('group', { name: 'Do you export reports yourself? *' });
-    await expect.poll(() => yesNo.getByRole('radio').count()).toBe(2);
+    await expect.poll(() => yesNo.getByRole('radio').count(), { timeout: 15_000 }).toBe(2);
     expect(await dialog.getByRole('textbox', { name: 'Your work e-mail' }).getAttribute('type')).toBe('email');
     await yesNo.getByLabel('Yes').check();
     // A browser that does not check the form itself sends a 9 on a scale of 1 to 5: the server refuses it and the form stays.
     await shadow(page, `root.querySelector('form').noValidate = true`);
     const scale = dialog.getByRole('spinbutton', { name: 'How often, from 1 to 5? *' });
     await scale.fill('9');
+    const email = dialog.getByRole('textbox', { name: 'Your work e-mail' });
+    await email.fill('not an address');
     await dialog.getByRole('button', { name: 'Continue' }).click();
-    await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 10_000 }).toBe('Please check your answer to "How often, from 1 to 5?": it must be at most 5.');
+    await expect.poll(() => dialog.getByRole('alert').textContent(), { timeout: 10_000 }).toBe(
+      'Please check your answer to "How often, from 1 to 5?": it must be at most 5. Please check your answer to "Your work e-mail": it must be an e-mail address.',
+    );
     await scale.fill('4');
+    await email.fill('');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => shadow(page, `[...root.querySelectorAll('.vb-msg-conductor')].length`), { timeout: 15_000 }).toBeGreaterThan(0);
     await page.close();

@@ -196,10 +196,15 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
     if (study.intake_ref) {
       const { intake, questions } = await api.get<{ intake: { title: string; welcome_message: string | null }; questions: Question[] }>(`/api/sdk/screener/${encodeURIComponent(study.intake_ref)}`);
       const ref = encodeURIComponent(study.intake_ref);
-      // Answers the server refuses keep the form, with what to fix; the verdict moves on.
-      const verdict = await new Promise<{ response_id: string; qualified: boolean; message: string }>((resolve) =>
+      // Answers the server refuses (400) keep the form, with what to fix; any other failure ends as others do.
+      const verdict = await new Promise<{ response_id: string; qualified: boolean; message: string }>((resolve, reject) =>
         panel.show(...intakeView(intake.title, intake.welcome_message, questions, async (answers) => {
-          resolve(await api.post(`/api/sdk/screener/${ref}/respond`, { answers, consent_given: consent.consent_data_use, consent_recording: consent.consent_recording }));
+          try {
+            resolve(await api.post(`/api/sdk/screener/${ref}/respond`, { answers, consent_given: consent.consent_data_use, consent_recording: consent.consent_recording }));
+          } catch (err) {
+            if (err instanceof ApiError && err.status === 400) throw err;
+            reject(err);
+          }
         })),
       );
       if (!verdict.qualified) return thanks(verdict.message);

@@ -1,16 +1,22 @@
 import { h, uid } from './dom.ts';
 import type { Question } from './types.ts';
 
-/** "answers.itq_…: must be yes or no" → the question it is about, as the participant read it. */
-function readable(message: string, questions: Question[]): string {
-  const m = /^answers\.([\w-]+): (.*)$/.exec(message);
-  const q = m && questions.find((x) => x.id === m[1]);
-  return q ? `Please check your answer to "${q.question_text}": it ${m![2]}.` : message;
+/** "answers.itq_…: must be yes or no; answers.itq_…: …" → each about its question, as the participant read it. */
+function errorForParticipant(message: string, questions: Question[]): string {
+  return message
+    .split('; ')
+    .map((part) => {
+      const m = /^answers\.([\w-]+): (.*)$/.exec(part);
+      const q = m && questions.find((x) => x.id === m[1]);
+      return q ? `Please check your answer to "${q.question_text}": ${/^must\b/.test(m![2]) ? `it ${m![2]}` : m![2]}.` : part;
+    })
+    .join(' ');
 }
 
 /**
- * Renders a screener's questions as a form. `onSubmit` sends the answers by question id; when
- * it fails (an answer the server refuses), the form stays, with what to fix.
+ * Renders a screener's questions as a form. `onSubmit` sends the answers by question id; when it
+ * throws (an answer the server refuses), the form stays, with what to fix; once it succeeds, the
+ * form cannot be sent again.
  */
 export function intakeView(title: string, welcome: string | null, questions: Question[], onSubmit: (answers: Record<string, unknown>) => Promise<void>): Node[] {
   const fields = questions.map((q) => {
@@ -61,11 +67,10 @@ export function intakeView(title: string, welcome: string | null, questions: Que
       if (a === undefined || (Array.isArray(a) && !a.length)) delete answers[f.q.id];
     }
     submit.disabled = true;
-    onSubmit(answers)
-      .catch((err: unknown) => {
-        error.textContent = readable(err instanceof Error ? err.message : 'Something went wrong. Please try again.', questions);
-      })
-      .finally(() => (submit.disabled = false));
+    onSubmit(answers).catch((err: unknown) => {
+      error.textContent = errorForParticipant(err instanceof Error ? err.message : 'Something went wrong. Please try again.', questions);
+      submit.disabled = false;
+    });
   });
   return [h('p', {}, welcome ?? title), form];
 }

@@ -12,8 +12,8 @@ import type { Sql } from '../../core/tx.ts';
 export async function checkCanSpend(sql: Sql, organizationId: string, seconds: number | null = null): Promise<void> {
   const state = await accountState(sql, organizationId);
   const credits = seconds ? Math.max(1, Math.ceil(seconds / SECONDS_PER_CREDIT)) : 0;
-  const runs = seconds && seconds >= 7200 ? `${Math.round(seconds / 3600)} hours` : `${Math.round((seconds ?? 0) / 60)} minutes`;
   if (credits > 1 && state.balance > 0 && credits > state.balance) {
+    const runs = seconds! >= 7200 ? `${Math.round(seconds! / 3600)} hours` : `${Math.round(seconds! / 60)} minutes`;
     throw new PaymentRequiredError(`This interview runs about ${runs}, which costs ${credits} credits; the organization has ${state.balance} left`, {
       code: 'credits_exhausted',
       retryable: false,

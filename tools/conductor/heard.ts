@@ -175,7 +175,9 @@ const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:sa
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
 const CLARIFY =
-  /^(?:sorry,?\s*|um,?\s*|wait,?\s*)?(?:(?:what (?:do |did )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again))\b.*|what means?\b.*|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|(?:am |'m )?not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?|i (?:don'?t|do not|(?:am |'m )?not|no) know (?:this|that|the|what (?:this|that|the)) word|[a-z' -]{1,30}\?\s*what (?:is|means?|does it mean)(?: this| that| it)?)[.!?]*$/i;
+  /^(?:sorry,?\s*|um,?\s*|wait,?\s*)?(?:(?:what (?:do |did )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again))\b.*|what means?\b.*|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|(?:am |'m )?not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
+/** A word of the question not known: "i not know this word", "waitlist? what is?". */
+const UNKNOWN_WORD = /^(?:i (?:don'?t|do not|(?:am |'m )?not|no) know (?:this|that|the|what (?:this|that|the)) word|[a-z' -]{1,30}\?\s*what (?:is|means?|does it mean)(?: this| that| it)?)[.!?]*$/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
 const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+)?\?+$|^(?:how|why|when|where)\s+(?:did|does|do|would|will|is|was)\s+what\b[^?]*\?+$/i;
 /** The message, or its first sentence, says the question was not understood. */
@@ -187,9 +189,9 @@ export function puzzled(message: string): boolean {
   if (words(message) <= 20 && /,\s*(?:(?:so|but|like)\s+)?what (?:do|did) you mean(?: (?:exactly|by (?:that|it|this)))?\?+$/i.test(message.trim())) return true;
   // "Sorry, which condition? The sock one, the endoscopy was £1,400…" goes on to answer: it is an answer.
   if (words(rest.join(' ')) >= 15) return CLARIFY.test(message.trim());
-  // "straight away? i not know this word": a short message that ends by saying so.
-  const last = words(message) <= 10 ? (rest.at(-1) ?? '') : '';
-  return [message.trim(), first, last].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
+  // "straight away? i not know this word": a short message that ends by saying a word was not known.
+  if (words(message) <= 10 && [message.trim(), first, rest.at(-1) ?? ''].some((m) => UNKNOWN_WORD.test(m))) return true;
+  return [message.trim(), first].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
 }
 
 /** A grumble about the interview itself ("Oh great, another survey.", "This is a waste of time.", "Happy now?"), not about the product. */

@@ -379,6 +379,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
 }
 
 const UNCLEAR = 'Sorry, that was unclear. ';
+/** A guide's section name ("Core questions", "Wrap-up", "Part 2"): no topic to tell the participant. */
+const SECTION = /^(?:(?:core|main|key|opening|closing|final|other|general|more) )?(?:questions?|section|part|topics?)(?: \w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|outro|debrief|close|context|background|main|core|opening|closing)$/i;
 const MOVE_ON = "No problem, let's move on. ";
 const APART = 'Apart from what you mentioned, ';
 
@@ -469,9 +471,7 @@ export const ruleInterviewer: Interviewer = {
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
       // Titles are written for the team: said in the second person, or not at all ("How they book today").
       const topic = titleForParticipant(segment.title);
-      // A guide's section name ("Core questions", "Wrap-up", "Part 2") is no topic either.
-      const section = /^(?:(?:core|main|key|opening|closing|final|other|general|more)\s+)?(?:questions?|section|part|topics?)(?:\s+\w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|closing|outro|debrief|close|opening|context|background|main|core)$/i;
-      const about = !topic || /^(?:anything|other|misc)/i.test(segment.title) || section.test(segment.title.trim()) || restates(segment.title, lastAsked) ? '' : `This part is about ${topic.replace(/[.?!]+$/, '')}. `;
+      const about = !topic || /^(?:anything|other|misc)/i.test(segment.title) || SECTION.test(segment.title.trim()) || restates(segment.title, lastAsked) ? '' : `This part is about ${topic.replace(/[.?!]+$/, '')}. `;
       return { say: `${UNCLEAR}${about}${again}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.
@@ -489,8 +489,9 @@ export const ruleInterviewer: Interviewer = {
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
     // "If they say yes, ask how …": the guide's own next question, in place of a follow-up.
     const branch = asked === 0 ? branches.find((b) => b.after === state.question && branchApplies(b, last.text) && !said.includes(b.question)) : undefined;
-    // An answer that already says what the branch would ask ("No, nothing fit, so I came back the next day") is complete.
-    if (branch && answered(branch.question, answers, all, notes) !== 'no') return ahead(state.question + 1);
+    // An answer that already says what the branch would ask ("No, nothing fit, so I came back the next day") is complete;
+    // a bare "No." is what opens the branch, not an answer to it.
+    if (branch && !declines(last.text) && answered(branch.question, answers, all, notes) !== 'no') return ahead(state.question + 1);
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // A short answer to a follow-up that names something ("Carbon copies. Slow.") answers it: a second one would press.
     const answeredTersely = asked >= 1 && !narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);

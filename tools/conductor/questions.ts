@@ -679,10 +679,10 @@ const SHORTHAND: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/\btil\b/gi, 'until'],
   [/\s&\s/g, ' and '],
   // Fragments of a guide written as notes: "How long using Peoplely?", "Magic wand: one change to the checklist?".
-  [/\bhow long (using|working|doing|running|living|selling|managing)\b/gi, 'how long have you been $1'],
+  [/\bhow long (using|working|doing|running|living|selling|managing)\b(?=[^?\n.]{0,60}\?)/gi, 'how long have you been $1'],
   [/\bmagic wand\s*[:,–—-]?\s*(?:one|1|a single) (?:change|thing) (?:to|in|about|for) ([^?\n]{2,80})\?/gi, 'If you could change one thing about $1, what would it be?'],
   // "how - SMS, email, app notification?": the choices said after the question word.
-  [/\b(how|which|what)[ \t]+[-–—][ \t]+([^?\n]{2,120})\?/gi, (_: string, wh: string, list: string) => `${wh}: ${list.trim().replace(/,\s*([^,]+)$/, ' or $1')}?`],
+  [/\b(how|which|what)[ \t]+[-–—][ \t]+([^?\n\-–—,]{1,60}(?:,[^?\n\-–—,]{1,60})+)\?/gi, (_: string, wh: string, list: string) => `${wh}: ${list.trim().replace(/,\s*([^,]+)$/, ' or $1')}?`],
   // "Start by asking them to walk you through …": the request itself.
   [/\b(?:start|begin) by asking\b/gi, 'ask'],
   // "…, so once they have told the story, ask how typical that was": a question of its own.
@@ -691,15 +691,18 @@ const SHORTHAND: Array<[RegExp, string | ((...m: string[]) => string)]> = [
 ];
 
 /** Words that open a question ("Why?", "Any problems?", "Was the timing useful?"), not a note of what to listen for. */
-const ASKS = /^(?:what|how|why|when|where|which|who|whom|whose|any|anything|is|are|was|were|do|does|did|have|has|had|can|could|would|will|should)\b/i;
+const ASKS = /^(?:what|how|why|when|where|which|who|whom|whose|any|anything|is|are|was|were|do|does|did|have|has|had|can|could|would|will|should|and|then|for|or|so)\b/i;
 
 /**
- * "what did you do instead? waitlist? called the clinic?": after a question, a few words with a
- * question mark that are not a question are the answers the interviewer listens for.
+ * "what did you do instead? waitlist? called the clinic?": after a question, two or more runs of a
+ * few words with a question mark that are not questions are the answers the interviewer listens for.
+ * One alone ("How did you pay? Card or cash?") is a question of its own.
  */
 function withoutProbeWords(line: string): string {
   const pieces = line.split(/(?<=\?)[ \t]+/);
-  return pieces.filter((piece, k) => k === 0 || !pieces[k - 1].endsWith('?') || !piece.endsWith('?') || ASKS.test(piece.trim()) || piece.trim().split(/\s+/).length > 4).join(' ');
+  const listened = (k: number) => k > 0 && pieces[k].endsWith('?') && !ASKS.test(pieces[k].trim()) && pieces[k].trim().split(/\s+/).length <= 4;
+  const run = (k: number) => listened(k) && (listened(k - 1) || listened(k + 1)) && (pieces[k - 1].endsWith('?'));
+  return pieces.filter((_, k) => !run(k)).join(' ');
 }
 
 /**
@@ -708,7 +711,7 @@ function withoutProbeWords(line: string): string {
  */
 function readable(instruction: string, kept: string[]): string {
   // "Q2 Which step took longest?": the number is the guide's, not a word of the question.
-  let text = instruction.replace(/(^|\n)([ \t]*)(?:[-•*][ \t]+)?q\d{1,2}\b[.:)]?[ \t]*/gi, '$1$2- ');
+  let text = instruction.replace(/(^|\n)([ \t]*)(?:[-•*][ \t]+)?[Qq]\d{1,2}(?:[.:)][ \t]*|[ \t]+(?=[A-Z]))/g, '$1$2- ');
   // "- (if no) what did you do instead?": a branch on the answer to the question before it.
   text = text.replace(/(^|\n)[ \t]*(?:[-•*][ \t]+)?\((if (?:yes|no|so|not))\)[ \t,:]*/gi, '$1- $2, ');
   text = text.split('\n').map(withoutProbeWords).join('\n');
@@ -726,7 +729,7 @@ function readable(instruction: string, kept: string[]): string {
     .replace(/(^|\n|[.?!]\s+)\s*(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1');
   // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
   text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
-  for (const [re, by] of SHORTHAND) text = text.replace(re, by as string);
+  for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
   return text
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
     .replace(/(^|\n)\s*(?:\d{1,2}\.|[-•*])\s+/g, '$1. ')

@@ -63,6 +63,14 @@ const sameWord = (a: Token | undefined, b: Token | undefined) => !!a && !!b && a
 
 /** A word that opens a clause of its own: a subject pronoun, "there", a conjunction. */
 const opensClause = (t: Token | undefined) => !!t && (t.pos === 'CCONJ' || t.pos === 'SCONJ' || /^(?:i|you|he|she|we|they|it|there|this|that|so|then)$/i.test(t.text));
+/** "I opened the app, um, nothing loaded": what follows the aside has a subject and a verb of its own before the next pause. */
+const clauseAt = (tokens: Token[], from: number) => {
+  for (let k = from + 1; k < tokens.length && tokens[k].pos !== 'PUNCT'; k++) {
+    const t = tokens[k];
+    if ((t.pos === 'VERB' || t.pos === 'AUX') && !/ing$/i.test(t.text) && tokens[k - 1]?.text.toLowerCase() !== 'to') return true;
+  }
+  return false;
+};
 /** "the sync, what's it called, the bridge thing": a thing named again keeps its comma. */
 const renames = (before: Token, after: Token | undefined) => /^(?:NOUN|PROPN)$/.test(before.pos) && /^(?:DET|PROPN)$/.test(after?.pos ?? '');
 
@@ -94,7 +102,8 @@ function dropAsides(tokens: Token[], aside: RegExp): Token[] {
     // "it's, um, it's fine", "a, what do they call it, a CSV": the restart is what they meant.
     const repeats = sameWord(out[i - 2], after) && sameWord(before, out[end + 2]) ? 2 : sameWord(before, after) || (before.pos === 'DET' && after?.pos === 'DET') ? 1 : 0;
     if (repeats) out.splice(i - repeats, end - i + 1 + repeats);
-    else if (dangling(before) || !(opensClause(after) || renames(before, after))) out.splice(i, end - i + 1);
+    // "'cause, uh, some car parks …": a spoken "because" the tagger does not know leaves nothing to pause after either.
+    else if (dangling(before) || /^(?:'cause|cause|cos|coz)$/i.test(before.text) || !(opensClause(after) || renames(before, after) || clauseAt(out, end + 1))) out.splice(i, end - i + 1);
     else out.splice(i + 1, end - i);
     i = Math.max(0, i - 1 - repeats);
   }

@@ -43,13 +43,13 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
     if (err instanceof TranscriptError || err instanceof SyntaxError) throw new ValidationError(`transcript: ${err.message}`, { code: 'transcript_unreadable' });
     throw err;
   }
-  // What it will cost is known now: an import that would cost more than is left is refused before anything is written.
   const lastEnd = parsed.segments[parsed.segments.length - 1]?.end_ms;
-  await ctx.services.billing.checkInterviewAllowed(project, lastEnd != null ? lastEnd / 1000 : null);
+  const duration = lastEnd != null ? lastEnd / 1000 : null;
+  // What it will cost is known now: an import that would cost more than is left is refused before anything is written.
+  await ctx.services.billing.checkInterviewAllowed(project, duration);
   const study = await activeStudy(ctx, input.study_ref ?? input.study_id);
   const roles = assignRoles(parsed.segments);
   const interview = await inTransaction(db.pool, async (sql) => {
-    const last = parsed.segments[parsed.segments.length - 1];
     const row = await interviews.insert(sql, {
       id: newId('int'),
       project_id: project.id,
@@ -62,7 +62,7 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
       participant_email: input.participant_email ?? null,
       import_source: input.import_source ?? null,
       transcript_format: parsed.estimatedTiming ? `${parsed.format}+estimated_timing` : parsed.format,
-      duration_seconds: last?.end_ms != null ? last.end_ms / 1000 : null,
+      duration_seconds: duration,
       created_by: principalOf(ctx).userId,
     });
     await insertSegments(sql, row.id, parsed.segments.map((s, idx) => ({ id: newId('seg'), speaker: s.speaker, role: roles[idx], start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })));

@@ -36,6 +36,7 @@ export interface PrintedFrame {
 export interface Screen {
   shownAt: number;
   readPts: number;
+  readAt: number;
   score: number;
 }
 
@@ -68,9 +69,9 @@ export function settledScreens(frames: PrintedFrame[], durationSeconds: number |
     const readAt = shownAt + Math.min(SETTLE_SECONDS, shown - 0.1);
     let read = start;
     while (read + 1 < next && frames[read + 1].t <= readAt) read++;
-    screens.push({ shownAt, readPts: frames[read].pts, score: k === 0 ? 1 : frames[start].score });
+    screens.push({ shownAt, readPts: frames[read].pts, readAt: frames[read].t, score: k === 0 ? 1 : frames[start].score });
   }
-  if (!screens.length) return frames.length ? [{ shownAt: frames[0].t, readPts: frames[0].pts, score: 1 }] : [];
+  if (!screens.length) return frames.length ? [{ shownAt: frames[0].t, readPts: frames[0].pts, readAt: frames[0].t, score: 1 }] : [];
   const byMinute = new Map<number, Screen[]>();
   for (const s of screens) {
     const minute = Math.floor(s.shownAt / 60);
@@ -97,9 +98,17 @@ export async function sceneFrames(ffmpeg: string, input: string, dir: string, du
   const screens = settledScreens(printedFrames(path.join(dir, 'frames.txt')), durationSeconds);
   if (!screens.length) return [];
   // A script file, not an argument: a long recording's expression outgrows a command line.
-  fs.writeFileSync(path.join(dir, 'grab.filter'), `select='${screens.map((s) => `eq(pts\\,${s.readPts})`).join('+')}',scale='min(1920\\,iw)':-2`);
+  const scale = `scale='min(1920\\,iw)':-2`;
+  fs.writeFileSync(path.join(dir, 'grab.filter'), `select='${screens.map((s) => `eq(pts\\,${s.readPts})`).join('+')}',${scale}`);
   const pattern = path.join(dir, 'screen-%d.jpg');
   await run(ffmpeg, ['-v', 'error', '-y', '-i', input, '-an', '-filter_script:v', 'grab.filter', '-vsync', 'vfr', '-q:v', '3', pattern], undefined, dir);
+  // Files are matched to screens by their order: when one is missing (two frames with one pts), each is taken by its time.
+  const written = fs.readdirSync(dir).filter((f) => /^screen-\d+\.jpg$/.test(f)).length;
+  if (written !== screens.length) {
+    for (const [i, s] of screens.entries()) {
+      await run(ffmpeg, ['-v', 'error', '-y', '-ss', s.readAt.toFixed(3), '-i', input, '-an', '-frames:v', '1', '-vf', scale, '-q:v', '3', pattern.replace('%d', String(i + 1))], undefined, dir);
+    }
+  }
   return screens
     .map((s, i) => ({ file: pattern.replace('%d', String(i + 1)), timestampMs: Math.round(s.shownAt * 1000), score: s.score }))
     .filter((f) => fs.existsSync(f.file));

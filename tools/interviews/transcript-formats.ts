@@ -45,17 +45,27 @@ export function detectFormat(text: string): TranscriptFormat {
       /* not JSON: fall through */
     }
   }
-  // Cues without the WEBVTT line that should head them: a numbered first cue is SRT, a timing line first is WebVTT.
-  const [first, second] = head.split('\n', 2).map((l) => l.trim());
-  if (/^\d+$/.test(first) && CUE_TIMING.test(second ?? '')) return 'srt';
-  if (CUE_TIMING.test(first)) return 'vtt';
+  // Cues without the WEBVTT line that should head them, in blocks apart as cues are: a numbered first cue is SRT,
+  // a timing line first is WebVTT. Timed lines that run on without blank lines are read as text, as they were.
+  const blocks = head.replace(/\r\n/g, '\n').split(/\n[ \t]*\n/);
+  const [first, second] = blocks[0].split('\n', 2).map((l) => l.trim());
+  const cued = blocks.every((b) => b.split('\n').filter((l) => CUE_TIMING.test(l.trim())).length <= 1);
+  if (cued && /^\d+$/.test(first) && CUE_TIMING.test(second ?? '')) return 'srt';
+  if (cued && CUE_TIMING.test(first)) return 'vtt';
   return 'text';
 }
 
-/** A cue's timing line: "00:01:02.500 --> 00:01:05.000" (SRT writes "00:01:02,500"). */
-const CUE_TIMING = /^(?:\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}[ \t]+-->[ \t]+(?:\d{1,2}:)?\d{1,2}:\d{2}[.,]\d{1,3}(?:[ \t]|$)/;
-/** A line that meant to time a cue but cannot be read as one ("00:00:12.000 -> 00:00:15.000", "banana --> 00:00:30.000"). */
-const BROKEN_TIMING = /^[^\s]*\d:\d{2}\S*[ \t]*-+>|-->/;
+/** A cue's timing line: "00:01:02.500 --> 00:01:05.000" (SRT writes "00:01:02,500"; the fraction may be left out). */
+const CUE_TIMING = /^(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?[ \t]*-->[ \t]*(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?(?=[ \t]|$)/;
+/** What may follow a WebVTT cue's timing on its line: settings such as "align:start position:10%". */
+const CUE_SETTINGS = /^(?:[ \t]+[\w-]+:\S+)*[ \t]*$/;
+/**
+ * A line that meant to time a cue but cannot be read as one ("00:00:12.000 -> 00:00:15.000", "banana --> 00:00:30.000").
+ * Bounded pieces: a line of many "0:00" would otherwise be scanned again from each one.
+ */
+const BROKEN_TIMING = /-->|^\S{0,24}\d:\d{2}\S{0,24}[ \t]*-+>/;
+/** WebVTT blocks that are no cue: a comment, a style sheet, a region. */
+const NOT_A_CUE = /^(?:NOTE|STYLE|REGION)(?:[ \t]|$)/;
 
 /** "Name: words" → speaker and words (names are short and start with a letter). */
 function splitSpeaker(line: string): { speaker: string | null; text: string } {
@@ -70,8 +80,9 @@ function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
   let cue = 0;
   for (const block of blocks) {
     const lines = block.split('\n').filter((l) => l.trim() !== '');
+    if (format === 'vtt' && NOT_A_CUE.test(lines[0]?.trim() ?? '')) continue;
     const timing = lines.findIndex((l) => CUE_TIMING.test(l.trim()));
-    const broken = lines.findIndex((l) => BROKEN_TIMING.test(l.trim()));
+    const broken = timing < 0 ? lines.findIndex((l) => BROKEN_TIMING.test(l.trim())) : -1;
     // Speech under a timing line that cannot be read would be lost or misplaced: said, as a backwards cue is.
     if (timing < 0 && broken >= 0) throw new TranscriptError(`cue ${cue + 1} ("${lines[broken].trim().slice(0, 60)}") has no readable timing: write it as 00:00:12.000 --> 00:00:15.000`);
     if (timing < 0) continue;
@@ -80,7 +91,9 @@ function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
     const a = TIME.exec(from)!;
     const b = TIME.exec(to)!;
     if (toMs(b) < toMs(a)) throw new TranscriptError(`cue ${cue} ("${lines[timing].trim()}") ends before it starts`);
-    let body = lines.slice(timing + 1).join(' ').trim();
+    // Words on the timing line after its times are said in the cue, unless they are its settings.
+    const after = lines[timing].trim().slice(CUE_TIMING.exec(lines[timing].trim())![0].length);
+    let body = [...(CUE_SETTINGS.test(after) ? [] : [after]), ...lines.slice(timing + 1)].join(' ').trim();
     if (!body) continue;
     let speaker: string | null = null;
     const voice = /^<v(?:\.[\w.]+)?[ \t]([^>]*)>/.exec(body);
@@ -133,27 +146,34 @@ function parseJson(text: string): ParsedSegment[] {
 const INLINE_LABEL = /([.?!…]["”'’)]?)[ \t]+([A-Z][\w'’-]{0,20}(?: [A-Z][\w'’-]{0,20})?):[ \t]/g;
 
 /**
- * A conversation pasted without its line breaks ("Maya: How did it go? Tom: It was fine. Maya: …")
- * goes back to a line a turn: at the labels of speakers who also start a line, or who speak twice in it.
+ * A conversation pasted without its line breaks ("Maya: How did it go? Tom: It was fine. Maya: …") goes back
+ * to a line a turn: when the line's own speaker speaks again in it, it is cut at the labels of the two who
+ * take turns (the line's speaker and the first one after them). "Error: card declined" inside a turn stays text.
  */
 function turnsPerLine(lines: string[]): string[] {
-  const starters = new Set(lines.map((l) => splitSpeaker(l.trim()).speaker).filter((x): x is string => !!x));
   return lines.flatMap((line) => {
     const labels = [...line.matchAll(INLINE_LABEL)];
-    if (!labels.length) return [line];
-    const count = new Map<string, number>();
-    for (const m of labels) count.set(m[2], (count.get(m[2]) ?? 0) + 1);
-    const cuts = labels.filter((m) => starters.has(m[2]) || count.get(m[2])! >= 2).map((m) => m.index + m[1].length);
+    const lead = labels.length ? splitSpeaker(line.trim()).speaker : null;
+    if (!lead || !labels.some((m) => m[2] === lead)) return [line];
+    const other = labels[0][2];
+    const cuts = labels.filter((m) => m[2] === lead || m[2] === other).map((m) => m.index + m[1].length);
     return [0, ...cuts].map((at, k) => line.slice(at, cuts[k] ?? line.length));
   });
 }
 
 function parseText(text: string): ParsedSegment[] {
   const out: ParsedSegment[] = [];
+  // A cue's timing on a line of its own ("00:00:01.000 --> 00:00:04.000") times the line after it.
+  let timed: number | null = null;
   for (const raw of turnsPerLine(text.replace(/\r\n/g, '\n').split('\n'))) {
     let line = raw.trim();
     if (!line) continue;
-    let at: number | null = null;
+    if (CUE_TIMING.test(line) && CUE_SETTINGS.test(line.slice(CUE_TIMING.exec(line)![0].length))) {
+      timed = toMs(TIME.exec(line)!);
+      continue;
+    }
+    let at: number | null = timed;
+    timed = null;
     const lead = /^\[?\(?((?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?)\)?\]?\s*[-–]?\s*/.exec(line);
     if (lead) {
       at = toMs(TIME.exec(lead[1])!);
