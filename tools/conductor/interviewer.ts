@@ -483,7 +483,7 @@ export const ruleInterviewer: Interviewer = {
     }
     if (heard === 'already' || heard === 'stop') return ahead(state.question + 1);
     // Back to the question before this one, whose answer they want to give or add to; then on from there.
-    // At the first question of a part, what they add is heard before the question is asked again.
+    // At the first question of a part there is none before it here: what they go on to say is taken as its answer.
     if (heard === 'back') return state.question > 0 ? { say: grounded(questions[state.question - 1], goalIn(turns)), state: { question: state.question - 1, follow_ups: MAX_FOLLOW_UPS } } : { say: GO_AHEAD, state };
     if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
