@@ -1403,6 +1403,11 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
     expect((await talkThrough(reminder, ['yeah, no issues']))[1]).not.toMatch(/no issues|mentioned/i);
   });
 
+  it('ends a task on "done" said with how it ended, not on "done" with what comes next', () => {
+    for (const done of ['done, well, it failed', 'Add account, search Northwind, log in with test card, consent, done - connected.', 'done: it failed with error PW-4012']) expect(endsTask(done), done).toBe(true);
+    for (const note of ['done, now the payment page', 'done - now the next one', 'Done with step 1, now the payment page', 'I have done this before, it was easy']) expect(endsTask(note), note).toBe(false);
+  });
+
   it('goes back to the question before when asked, and on from there', async () => {
     const core: Segment = { id: 'c', mode: 'talk', title: 'Core', instruction: 'Q2 Which step took longest?\nQ3 Anything you did outside Peoplely?\nQ4 How do you hand steps to IT?' };
     const asked = await talkThrough(core, ['The e-sign step, it took two days because the manager was away.', 'Sorry, can we go back to the previous question? I want to add something.', 'Also the laptop order took a week.', 'We track background checks in a shared spreadsheet because Peoplely has no field for them.']);

@@ -162,11 +162,13 @@ const ENDS_TASK = new RegExp(
 );
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
 const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING})\s*(?:[.!?,]|$)`, 'i');
+/** "done, well, it failed", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
+const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?done[ \t]*[,;:–—-](?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
 export function endsTask(message: string): boolean {
   const text = plain(message);
   const last = sentencesOf(text).at(-1) ?? '';
   // "ok sent it. done": the last word on it.
-  return ENDS_TASK.test(text) || ENDS_TASK.test(last) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
+  return ENDS_TASK.test(text) || ENDS_TASK.test(last) || DONE_AND_HOW.test(text.trim()) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
 }
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
 const GIVES_UP = new RegExp(String.raw`\b(?:${GIVING_UP}|forget it)\b`, 'i');
