@@ -203,6 +203,15 @@ describe('reading the screen of a recording (OCR)', () => {
     expect((await o.call('GET', `/sessions/${id}/transcript`)).body.segments).toEqual([]);
   }, 120_000);
 
+  it('takes a WebM that holds only sound for a voice interview once it is read', async () => {
+    const webm = path.join(mediaDir, 'voice-only.webm');
+    execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', '-c:a', 'libopus', webm]);
+    const res = await upload(webm, 'audio/webm');
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    await followed(res.body.session.id);
+    expect((await o.call('GET', `/sessions/${res.body.session.id}`)).body.session.interview_mode).toBe('voice');
+  });
+
   it('skips reading the screen of a recording without video, without a warning', async () => {
     const wav = path.join(mediaDir, 'tone.wav');
     execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=3', wav]);

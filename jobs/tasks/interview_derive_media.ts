@@ -96,7 +96,8 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       finish: async (sql) => {
         for (const a of stored) await recordArtifact(services, interview.id, a, sql);
         await dropStaleArtifacts(services, interview.id, 'frame', stored.map((a) => a.name), sql);
-        await interviews.update(sql, interview.id, { duration_seconds: duration });
+        // A WebM says it may hold video before it is read: one that holds only sound is a voice interview.
+        await interviews.update(sql, interview.id, { duration_seconds: duration, ...(interview.interview_mode === 'video' && !videoFrom ? { interview_mode: 'voice' } : {}) });
         if (frames.length) return 'reading_screen';
         return afterMedia(sql, interview.id);
       },
