@@ -6,6 +6,8 @@ import { ValidationError } from './errors.ts';
  * pair one code point, so `\p{Cs}` matches only a lone half.
  */
 const UNSAFE_TEXT = /[\0\p{Cs}]/u;
+/** Whether text holds what Postgres cannot store (see UNSAFE_TEXT). */
+export const unsafeText = (text: string) => UNSAFE_TEXT.test(text);
 
 export const MAX_JSON_DEPTH = 64;
 

@@ -473,11 +473,13 @@ function bareVerbFirst(rest: W[]): W[] {
 }
 
 /** The task of an observe instruction as "pay an invoice" (base form, second person), or null. */
+/** How many words a label takes that opens `t`, one of `labels` ("Task:", "Task 1:"), or 0. */
+const labelLength = (t: W[], labels: RegExp) => (!labels.test(t[0]?.text ?? '') ? 0 : t[1]?.text === ':' ? 2 : t[1]?.pos === 'NUM' && t[2]?.text === ':' ? 3 : 0);
+
 function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   let t = dropFiller(stripEnd(sentence));
-  // "Task: download last year's statement": the label is not part of the task.
-  // "Task 1: find last month's statement": a numbered label too.
-  const labelEnd = /^(?:task|scenario|activity|exercise|observe|watch)$/i.test(t[0]?.text ?? '') ? (t[1]?.text === ':' ? 2 : t[1]?.pos === 'NUM' && t[2]?.text === ':' ? 3 : 0) : 0;
+  // "Task: download last year's statement", "Task 1: find last month's statement": the label is not part of the task.
+  const labelEnd = labelLength(t, /^(?:task|scenario|activity|exercise|observe|watch)$/i);
   const labelled = labelEnd > 0;
   if (labelled) t = t.slice(labelEnd);
   const doer = personAt(t, 0);
@@ -489,10 +491,13 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   if (!t.length || /^(?:never|no|not)$/i.test(t[0].text) || (/^do$/i.test(t[0].text) && /^(?:n't|not)$/i.test(t[1]?.text ?? ''))) return null;
   const lead = t[0].lemma;
   let rest: W[] | null = null;
+  // "Have them export …" hands the task to the participant; "Get it syncing again" is the task itself.
+  const handsOver = lead === 'ask' || lead === 'see' || HAND.has(lead);
   const p = personAt(t, 1);
-  if ((lead === 'ask' || HAND.has(lead) || lead === 'see') && p.length && !p.possessive) {
+  if (handsOver && p.length && !p.possessive) {
     rest = bareVerbFirst(secondPerson(t.slice(1 + p.length), true, false, true));
-  } else if (lead !== 'ask' && lead !== 'see' && (lead === 'get' || !HAND.has(lead)) && 
+  } else if (
+    (!handsOver || lead === 'get') &&
     !COACHING.has(lead) &&
     (t[0].pos === 'VERB' || (t[0].pos === 'PROPN' && t.some((x) => /^(?:you|your)$/i.test(x.text)))) &&
     !t.some((x, k) => personAt(t, k).length > 0)
@@ -619,8 +624,7 @@ function scenarioOf(words: W[]): string | null {
 
 /** "Your 'Harbor Credit Union' account shows 'Sync paused'.": the task's situation, already said to the participant. */
 function situationOf(words: W[]): string | null {
-  let t = words;
-  if (/^(?:task|activity|exercise)$/i.test(t[0]?.text ?? '')) t = t.slice(t[1]?.text === ':' ? 2 : t[1]?.pos === 'NUM' && t[2]?.text === ':' ? 3 : 0);
+  const t = words.slice(labelLength(words, /^(?:task|activity|exercise)$/i));
   if (!/^(?:your|you)$/i.test(t[0]?.text ?? '') || t[t.length - 1]?.text === '?' || !t.some((x) => x.pos === 'VERB' || x.pos === 'AUX')) return null;
   const said = render(t).trim().replace(/[.!]+$/, '');
   return said && !interviewerDirected(said) ? `${capitalise(said)}. ` : null;
@@ -701,7 +705,7 @@ const ASKS = /^(?:what|how|why|when|where|which|who|whom|whose|any|anything|is|a
 function withoutProbeWords(line: string): string {
   const pieces = line.split(/(?<=\?)[ \t]+/);
   const listened = (k: number) => k > 0 && pieces[k].endsWith('?') && !ASKS.test(pieces[k].trim()) && pieces[k].trim().split(/\s+/).length <= 4;
-  const run = (k: number) => listened(k) && (listened(k - 1) || listened(k + 1)) && (pieces[k - 1].endsWith('?'));
+  const run = (k: number) => listened(k) && (listened(k - 1) || listened(k + 1));
   return pieces.filter((_, k) => !run(k)).join(' ');
 }
 

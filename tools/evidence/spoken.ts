@@ -81,13 +81,14 @@ const renames = (before: Token, after: Token | undefined) => /^(?:NOUN|PROPN)$/.
  */
 function dropAsides(tokens: Token[], aside: RegExp): Token[] {
   const out = [...tokens];
+  /** The punctuation that closes what starts after `from` (the end when none does). */
+  const closeAfter = (from: number) => {
+    const close = out.findIndex((t, j) => j > from && t.pos === 'PUNCT');
+    return close < 0 ? out.length : close;
+  };
   // Left to right, so that asides in a row are seen from their first comma.
   for (let i = 1; i < out.length; i++) {
     if (out[i].text !== ',') continue;
-    const closeAfter = (from: number) => {
-      const close = out.findIndex((t, j) => j > from && t.pos === 'PUNCT');
-      return close < 0 ? out.length : close;
-    };
     let end = closeAfter(i);
     if (end === i + 1 || !aside.test(out.slice(i + 1, end).map((t) => t.text).join(' '))) continue;
     // "was, um, basically, impossible": asides in a row are one.

@@ -22,18 +22,17 @@ export interface SceneFrame {
   file: string;
   /** When the screen appeared. */
   timestampMs: number;
-  score: number;
 }
 
 /** A frame as ffmpeg's metadata filter printed it: "frame:N pts:P pts_time:T", then its "lavfi.scene_score=S". */
-export interface PrintedFrame {
+interface PrintedFrame {
   pts: number;
   t: number;
   score: number;
 }
 
 /** A screen as shown: when it appeared, the frame to read it from, and how much the picture changed when it appeared. */
-export interface Screen {
+interface Screen {
   shownAt: number;
   readPts: number;
   readAt: number;
@@ -57,7 +56,7 @@ function printedFrames(file: string): PrintedFrame[] {
  * after it appeared (or just before it goes). At most FRAMES_PER_MINUTE a minute, the biggest changes kept. When nothing
  * stays still that long (a video playing), the first frame.
  */
-export function settledScreens(frames: PrintedFrame[], durationSeconds: number | null): Screen[] {
+function settledScreens(frames: PrintedFrame[], durationSeconds: number | null): Screen[] {
   const starts = frames.flatMap((f, i) => (i === 0 || f.score > SCENE_CHANGE ? [i] : []));
   const end = durationSeconds ?? (frames.length ? frames[frames.length - 1].t + MIN_SHOWN_SECONDS : 0);
   const screens: Screen[] = [];
@@ -110,6 +109,6 @@ export async function sceneFrames(ffmpeg: string, input: string, dir: string, du
     }
   }
   return screens
-    .map((s, i) => ({ file: pattern.replace('%d', String(i + 1)), timestampMs: Math.round(s.shownAt * 1000), score: s.score }))
+    .map((s, i) => ({ file: pattern.replace('%d', String(i + 1)), timestampMs: Math.round(s.shownAt * 1000) }))
     .filter((f) => fs.existsSync(f.file));
 }

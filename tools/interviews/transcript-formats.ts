@@ -1,4 +1,5 @@
 import { lazyRequire } from '../../core/lazy.ts';
+import { unsafeText } from '../../core/input-guard.ts';
 
 /** The entity tables load with the first WebVTT/SRT transcript that needs them. */
 const entities = lazyRequire<typeof import('entities')>(import.meta.url, 'entities');
@@ -56,9 +57,17 @@ export function detectFormat(text: string): TranscriptFormat {
 }
 
 /** A cue's timing line: "00:01:02.500 --> 00:01:05.000" (SRT writes "00:01:02,500"; the fraction may be left out). */
-const CUE_TIMING = /^(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?[ \t]*-->[ \t]*(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?(?=[ \t]|$)/;
+const CUE_TIMING = /^((?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?)[ \t]*-->[ \t]*((?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?)(?=[ \t]|$)/;
 /** What may follow a WebVTT cue's timing on its line: settings such as "align:start position:10%". */
 const CUE_SETTINGS = /^(?:[ \t]+[\w-]+:\S+)*[ \t]*$/;
+
+/** A cue's times, and the words after them on its line that are not its settings ("" when there are none). */
+function cueTimingOf(line: string): { start: number; end: number; said: string } | null {
+  const m = CUE_TIMING.exec(line.trim());
+  if (!m) return null;
+  const rest = line.trim().slice(m[0].length);
+  return { start: toMs(TIME.exec(m[1])!), end: toMs(TIME.exec(m[2])!), said: CUE_SETTINGS.test(rest) ? '' : rest.trim() };
+}
 /**
  * A line that meant to time a cue but cannot be read as one ("00:00:12.000 -> 00:00:15.000", "banana --> 00:00:30.000").
  * Bounded pieces: a line of many "0:00" would otherwise be scanned again from each one.
@@ -87,13 +96,10 @@ function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
     if (timing < 0 && broken >= 0) throw new TranscriptError(`cue ${cue + 1} ("${lines[broken].trim().slice(0, 60)}") has no readable timing: write it as 00:00:12.000 --> 00:00:15.000`);
     if (timing < 0) continue;
     cue++;
-    const [from, to] = lines[timing].split('-->');
-    const a = TIME.exec(from)!;
-    const b = TIME.exec(to)!;
-    if (toMs(b) < toMs(a)) throw new TranscriptError(`cue ${cue} ("${lines[timing].trim()}") ends before it starts`);
-    // Words on the timing line after its times are said in the cue, unless they are its settings.
-    const after = lines[timing].trim().slice(CUE_TIMING.exec(lines[timing].trim())![0].length);
-    let body = [...(CUE_SETTINGS.test(after) ? [] : [after]), ...lines.slice(timing + 1)].join(' ').trim();
+    const { start, end, said } = cueTimingOf(lines[timing])!;
+    if (end < start) throw new TranscriptError(`cue ${cue} ("${lines[timing].trim()}") ends before it starts`);
+    // Words on the timing line after its times are said in the cue.
+    let body = [said, ...lines.slice(timing + 1)].join(' ').trim();
     if (!body) continue;
     let speaker: string | null = null;
     const voice = /^<v(?:\.[\w.]+)?[ \t]([^>]*)>/.exec(body);
@@ -105,7 +111,7 @@ function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
     body = decodeHTML(body.replace(/<[^<>]*>/g, '')).replace(/\s+/g, ' ').trim();
     if (!speaker) ({ speaker, text: body } = splitSpeaker(body));
     if (!body) continue;
-    out.push({ speaker, text: body, start_ms: toMs(a), end_ms: toMs(b) });
+    out.push({ speaker, text: body, start_ms: start, end_ms: end });
   }
   return out;
 }
@@ -133,7 +139,7 @@ function parseJson(text: string): ParsedSegment[] {
     const name = typeof speaker === 'string' && speaker.trim() ? speaker.trim() : null;
     if (name && name.length > MAX_SPEAKER) throw new TranscriptError(`segments[${i}].speaker must be at most ${MAX_SPEAKER} characters`);
     for (const [field, value] of [['text', words], ['speaker', name ?? '']]) {
-      if (/\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value)) throw new TranscriptError(`segments[${i}].${field} must not contain NUL characters or unpaired surrogates`);
+      if (unsafeText(value)) throw new TranscriptError(`segments[${i}].${field} must not contain NUL characters or unpaired surrogates`);
     }
     const start_ms = ms('start_ms', 'start');
     const end_ms = ms('end_ms', 'end');
@@ -168,8 +174,9 @@ function parseText(text: string): ParsedSegment[] {
   for (const raw of turnsPerLine(text.replace(/\r\n/g, '\n').split('\n'))) {
     let line = raw.trim();
     if (!line) continue;
-    if (CUE_TIMING.test(line) && CUE_SETTINGS.test(line.slice(CUE_TIMING.exec(line)![0].length))) {
-      timed = toMs(TIME.exec(line)!);
+    const cue = cueTimingOf(line);
+    if (cue && !cue.said) {
+      timed = cue.start;
       continue;
     }
     let at: number | null = timed;

@@ -60,12 +60,13 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
 
   // A script past the limits is refused before any of it is read: reading it costs more the longer it is.
   const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
-  if (count(script.segments) > MAX_SEGMENTS || count(script.goals) > MAX_GOALS || count(extraGoals) > MAX_GOALS) {
-    if (count(script.segments) > MAX_SEGMENTS) issue(errors, 'too_many_segments', `A script has at most ${MAX_SEGMENTS} segments; this one has ${count(script.segments)}`, 'segments');
-    for (const [where, list] of [['goals', script.goals], ['goals (study)', extraGoals]] as const) {
-      if (count(list) > MAX_GOALS) issue(errors, 'too_many_goals', `A study has at most ${MAX_GOALS} goals; this one has ${count(list)}`, where);
-    }
-    return { valid: false, errors, warnings, summary: { segments: count(script.segments), goals: count(script.goals), by_mode: {} }, participant_questions: [] };
+  const segmentCount = count(script.segments);
+  if (segmentCount > MAX_SEGMENTS) issue(errors, 'too_many_segments', `A script has at most ${MAX_SEGMENTS} segments; this one has ${segmentCount}`, 'segments');
+  for (const [where, list] of [['goals', script.goals], ['goals (study)', extraGoals]] as const) {
+    if (count(list) > MAX_GOALS) issue(errors, 'too_many_goals', `A study has at most ${MAX_GOALS} goals; this one has ${count(list)}`, where);
+  }
+  if (errors.some((e) => e.code === 'too_many_segments' || e.code === 'too_many_goals')) {
+    return { valid: false, errors, warnings, summary: { segments: segmentCount, goals: count(script.goals), by_mode: {} }, participant_questions: [] };
   }
   const goals: Array<{ id: string; description: string }> = [];
   const goalSources: Array<[string, unknown]> = [['goals', script.goals]];
