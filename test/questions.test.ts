@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { branchApplies, questionPlan } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
-import { CHECK_IN, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { CHECK_IN, TOUCHED, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
 import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
@@ -1421,5 +1421,34 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
       const asked = await talkThrough({ id: 's', mode: 'talk', title, instruction: 'Q2 Which step took longest?' }, ['Why what? Sorry, which step of what?']);
       expect(asked[1], title).toBe('Sorry, that was unclear. Which step took longest?');
     }
+  });
+});
+
+describe('a question an earlier answer already spoke to', () => {
+  const core: Segment = { id: 'core', mode: 'talk', title: 'Core questions', instruction: 'Q1 Walk me through the last new hire you onboarded with the checklist.\nQ2 Which step took longest?\nQ3 How do you hand steps to the hiring manager?' };
+  const story = 'Honestly the last new hire was a mess: the e-sign step for the contract took the longest because the PDF template would not load.';
+
+  it('is asked as a chance to add to it, not as if nothing had been said', async () => {
+    const asked = await talkThrough(core, [story, 'Slacking him works fine.', 'He is quick, he sorts the laptop the same day.', 'Nothing more.']);
+    expect(asked.find((q) => q?.includes('Which step took longest?'))).toBe(`${TOUCHED}Which step took longest?`);
+    // Nothing in the story spoke to the hand-over: that question is asked plainly.
+    expect(asked.find((q) => q?.includes('hand steps'))).toBe('How do you hand steps to the hiring manager?');
+    // Said in another part of the interview counts too.
+    const who: Segment = { id: 'w', mode: 'talk', title: 'Booking', instruction: 'Who was it for? How did you pick the time slot?' };
+    expect((await talkThrough(who, [], ["Last Monday, on my phone, for my daughter's check-up."]))[0]).toBe(`${TOUCHED}Who was it for?`);
+    const worry: Segment = { id: 'x', mode: 'talk', title: 'Trust', instruction: 'What, if anything, worries you about letting a budgeting app connect to your bank, and what would reassure you?' };
+    expect((await talkThrough(worry, [], ['To get ahead of you: connecting a bank is easy, and my big worry is that the app can move money. Read-only access would reassure me.']))[0]).toMatch(new RegExp(`^${TOUCHED}`));
+  });
+
+  it('takes "nothing new" as the answer, and leaves questions about "it" or other words alone', async () => {
+    const asked = await talkThrough(core, [story, 'Nothing new, like I said.', 'I email the manager a list.']);
+    expect(asked[asked.indexOf(`${TOUCHED}Which step took longest?`) + 1]).toBe('How do you hand steps to the hiring manager?');
+    const noMore = await talkThrough(core, [story, 'No.']);
+    expect(noMore[noMore.indexOf(`${TOUCHED}Which step took longest?`) + 1]).toBe('How do you hand steps to the hiring manager?');
+    // The starter study's questions lean on the participant's own goal: saying it again is not covering them.
+    const context = starterScript.segments.find((s) => s.id === 'context') as Segment;
+    for (const q of await talkThrough(context, ['I came to pay two supplier invoices.', 'A spreadsheet.', 'Last Friday I paid the printer.'])) expect(q ?? '').not.toContain(TOUCHED);
+    const who: Segment = { id: 'w', mode: 'talk', title: 'Booking', instruction: 'Who was it for? How did you pick the time slot?' };
+    expect((await talkThrough(who, [], ['Last Monday, on my phone.']))[0]).toBe('Who was it for?');
   });
 });

@@ -7,6 +7,7 @@ import { echoesInstructions } from './echo.ts';
 import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, markedAsQuestion, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { goalIn, grounded } from './goal.ts';
+import { coveredBefore } from './covered.ts';
 import { branchApplies, lowerFirst, questionPlan, titleForParticipant } from './questions.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
@@ -383,6 +384,8 @@ const UNCLEAR = 'Sorry, that was unclear. ';
 const SECTION = /^(?:(?:core|main|key|opening|closing|final|other|general|more) )?(?:questions?|section|part|topics?)(?: \w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|outro|debrief|close|context|background|main|core|opening|closing)$/i;
 const MOVE_ON = "No problem, let's move on. ";
 const APART = 'Apart from what you mentioned, ';
+/** Before a question an earlier answer seems to have covered (covered.ts). */
+export const TOUCHED = 'You may have touched on this already, so just add anything new. ';
 
 /**
  * One probe into a full answer that tells of trouble or a way around it, as a researcher
@@ -444,7 +447,9 @@ export const ruleInterviewer: Interviewer = {
       if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
       const partly = told === 'partly' && !prefix;
       const scripted = grounded(questions[question], goalIn(turns));
-      const text = partly ? `${APART}${lowerFirst(scripted)}` : scripted;
+      // Said already, as far as the words go: asked all the same, but as a chance to add to it.
+      const touched = told === 'no' && !prefix && !ANYTHING_MORE.test(questions[question]) && coveredBefore(questions[question], all);
+      const text = partly ? `${APART}${lowerFirst(scripted)}` : touched ? `${TOUCHED}${scripted}` : scripted;
       return { say: `${prefix}${text}`, state: { question, follow_ups: 0 } };
     };
     const last = turns[turns.length - 1];
@@ -501,7 +506,7 @@ export const ruleInterviewer: Interviewer = {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
       // So does "What did you use before?": "Nothing." / "Never." is what they used.
-      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '') || ASKS_WHAT_BEFORE.test(bare(questions[state.question] ?? ''));
+      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || lastAsked.includes(TOUCHED) || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '') || ASKS_WHAT_BEFORE.test(bare(questions[state.question] ?? ''));
       if (invited && addsNothing(last.text)) return ahead(state.question + 1);
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
@@ -518,6 +523,7 @@ function bare(question: string): string {
   const plain = question
     .replace(UNCLEAR, '')
     .replace(MOVE_ON, '')
+    .replace(TOUCHED, '')
     .replace(`${CHECK_IN} `, '')
     .replace(/^This part is about [^.]*\. /, '')
     .replace(/^Thank you for your notes(?: about [^.?]*)?\. /, '');

@@ -1,0 +1,51 @@
+import { parse } from '../../core/nlp.ts';
+
+/**
+ * Whether an earlier answer already speaks to a scripted question ("…the e-sign step took the
+ * longest…" before "Which step took longest?"). Only said, never used to skip: a wrong skip
+ * would lose the answer, while a question asked with "you may have touched on this" loses nothing.
+ */
+
+/** Words too common in any interview to tie an answer to a question. */
+const COMMON = new Set([
+  'be', 'have', 'do', 'get', 'go', 'make', 'use', 'let', 'see', 'come', 'give', 'feel', 'think', 'say', 'tell', 'know', 'like', 'want', 'need', 'happen', 'try',
+  'thing', 'anything', 'something', 'everything', 'nothing', 'way', 'time', 'lot', 'bit', 'one', 'kind', 'sort', 'today', 'product', 'app',
+  'good', 'bad', 'last', 'first', 'next', 'other', 'new', 'much', 'many', 'more', 'else', 'able', 'sure',
+]);
+
+/**
+ * The distinct content words of a text, as lemma and word class: nouns and names, verbs,
+ * adjectives. The class keeps "the hiring manager" apart from "the last new hire".
+ */
+function contentOf(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const sentence of parse(text)) {
+    for (const t of sentence.tokens) {
+      const kind = t.pos === 'PROPN' ? 'NOUN' : t.pos;
+      if (kind !== 'NOUN' && kind !== 'VERB' && kind !== 'ADJ') continue;
+      const lemma = t.lemma.toLowerCase();
+      if (lemma.length > 1 && /^[a-z]/.test(lemma) && !COMMON.has(lemma)) out.add(`${kind}:${lemma}`);
+    }
+  }
+  return out;
+}
+
+/** "Who was it for?" is told by "…for my daughter's check-up". */
+const ASKS_FOR_WHOM = /^(?:and )?(?:who (?:was|is) (?:it|this|that) for|for whom)\?$/i;
+const FOR_SOMEONE = /\bfor (?:my|myself|our|ourselves|his|her|their|a (?:client|customer|friend|colleague|relative|neighbou?r))\b/i;
+
+/**
+ * At least two of the question's content words, and half of them, in one earlier answer.
+ * Questions about "it" or a single word ("What did you use for it before?") are never matched.
+ */
+export function coveredBefore(question: string, answers: string[]): boolean {
+  if (ASKS_FOR_WHOM.test(question.trim())) return answers.some((a) => FOR_SOMEONE.test(a));
+  const asked = contentOf(question);
+  if (asked.size < 2) return false;
+  return answers.some((answer) => {
+    const said = contentOf(answer);
+    let shared = 0;
+    for (const word of asked) if (said.has(word)) shared++;
+    return shared >= 2 && shared * 2 >= asked.size;
+  });
+}
