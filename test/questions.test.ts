@@ -1412,6 +1412,9 @@ describe('a fifteenth walkthrough: guides written as notes, numbered and branche
     const core: Segment = { id: 'c', mode: 'talk', title: 'Core', instruction: 'Q2 Which step took longest?\nQ3 Anything you did outside Peoplely?\nQ4 How do you hand steps to IT?' };
     const asked = await talkThrough(core, ['The e-sign step, it took two days because the manager was away.', 'Sorry, can we go back to the previous question? I want to add something.', 'Also the laptop order took a week.', 'We track background checks in a shared spreadsheet because Peoplely has no field for them.']);
     expect(asked.slice(1)).toEqual(['Anything you did outside Peoplely?', 'Which step took longest?', 'Anything you did outside Peoplely?', 'How do you hand steps to IT?']);
+    // At the first question of a part, the question before is in the part before: what they add is not this one's answer.
+    const first = await talkThrough(core, ['Can we go back to the previous question?', 'The laptop order also took a week.', 'The e-sign step, it took two days because the manager was away.']);
+    expect(first.slice(1, 4)).toEqual(['What would you like to add?', 'Thank you for adding that. Which step took longest?', 'Anything you did outside Peoplely?']);
     expect(acknowledgement('Wait, go back one more time please')).toBe('Of course.');
     expect(acknowledgement('I went back to the old tool because the export failed.')).toBeNull();
   });

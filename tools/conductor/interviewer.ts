@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, asksSomething, heardAs, markedAsQuestion, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, markedAsQuestion, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { goalIn, grounded } from './goal.ts';
 import { coveredBefore } from './covered.ts';
@@ -326,6 +326,8 @@ export const addsNothing = (answer: string) => {
 const ANNOUNCES_MORE =
   /^(?:(?:no|nope|oh|um|uh|well|yes|yeah|hmm|sorry|so)[,.!\s]+)*(?:(?:actually|wait|hold on)[,.!\s]*)*(?:(?:there(?:'?s| is)|i have|i'?ve got|just) )?(?:(?:one|a|another) (?:more|last|other) thing|(?:actually|wait|hold on)(?: yes| yeah)?)[.!:,…]*$/i;
 const GO_AHEAD = 'Of course, go ahead.';
+/** After "Of course." to going back at the first question of a part. */
+const WHAT_TO_ADD = 'What would you like to add?';
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
 const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
 
@@ -460,6 +462,10 @@ export const ruleInterviewer: Interviewer = {
     const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text ?? questions[state.question] ?? '';
     // Heard as the acknowledgement heard it: a question typed without its "?" is a question.
     const heard = heardAs(markedAsQuestion(last.text), lastAsked);
+    // What they went back to add to the part before: thanked, and this part's question asked again.
+    if (turns.at(-2)?.role === 'conductor' && turns.at(-2)!.text.endsWith(WHAT_TO_ADD) && heard !== 'stop') {
+      return { say: `${NOTED_LAST} ${grounded(questions[state.question], goalIn(turns))}`, state: { question: state.question, follow_ups: 0 } };
+    }
     // A question about the interview, or a guess at what was meant, is answered (engine.ts), then the question is asked again.
     if (heard === 'meta' || heard === 'guess') return { say: bare(lastAsked), state };
     // A grumble about the interview is heard (engine.ts) and the question asked again; a second one moves on.
@@ -488,8 +494,8 @@ export const ruleInterviewer: Interviewer = {
     }
     if (heard === 'already' || heard === 'stop') return ahead(state.question + 1);
     // Back to the question before this one, whose answer they want to give or add to; then on from there.
-    // At the first question of a part there is none before it here: what they go on to say is taken as its answer.
-    if (heard === 'back') return state.question > 0 ? { say: grounded(questions[state.question - 1], goalIn(turns)), state: { question: state.question - 1, follow_ups: MAX_FOLLOW_UPS } } : { say: GO_AHEAD, state };
+    // At the first question of a part the question before is in the part before: they are asked what to add.
+    if (heard === 'back') return state.question > 0 ? { say: grounded(questions[state.question - 1], goalIn(turns)), state: { question: state.question - 1, follow_ups: MAX_FOLLOW_UPS } } : { say: WHAT_TO_ADD, state };
     if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
     // "If they say yes, ask how …": the guide's own next question, in place of a follow-up.
