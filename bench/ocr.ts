@@ -9,7 +9,7 @@ import { screenReader } from '../tools/interviews/ocr.ts';
 
 /**
  * Seconds the screen-reading work takes per minute of video: a generated one-minute screen
- * recording of six text pages (Chromium screenshots made into an mp4), its representative
+ * recording of six text pages with a button each (Chromium screenshots made into an mp4), its representative
  * frames derived, then read on one tesseract worker, as processing does.
  */
 export async function ocrSecondsPerVideoMinute(): Promise<number> {
@@ -19,7 +19,9 @@ export async function ocrSecondsPerVideoMinute(): Promise<number> {
     const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
     for (let p = 0; p < 6; p++) {
       const rows = Array.from({ length: 8 }, (_, i) => `<p style="font-size:24px">Row ${i + 1} of report ${p + 1}: invoice ${1000 + p * 10 + i} due in ${i + 3} days</p>`).join('');
-      await page.setContent(`<body style="font-family:sans-serif;margin:40px"><h1>Billing page ${p + 1}</h1>${rows}</body>`);
+      // A primary button, white on blue, as most screens have: read on its own (tools/interviews/ocr-colour.ts).
+      const button = `<button style="background:#2563eb;color:#fff;border:0;border-radius:6px;padding:10px 20px;font-size:18px">Pay invoice ${p + 1}</button>`;
+      await page.setContent(`<body style="font-family:sans-serif;margin:40px"><h1>Billing page ${p + 1}</h1>${rows}${button}</body>`);
       fs.writeFileSync(path.join(dir, `page-${p + 1}.png`), await page.screenshot());
     }
     await browser.close();

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Line, Word, Worker } from 'tesseract.js';
 import { tools } from './media.ts';
+import { chroma, colouredBoxes, pgm, type Rect } from './ocr-colour.ts';
 import { cleanLine, median, prominentRun, readingOrder, typeSize, type TextRun } from './ocr-text.ts';
 
 const require = createRequire(import.meta.url);
@@ -93,10 +94,15 @@ export function enlarged(ffmpeg: string, image: Buffer, width: number, timeoutMs
   return filtered(ffmpeg, image, `scale=${width}:-1:flags=lanczos,unsharp,format=gray`, timeoutMs);
 }
 
-/** The image through an ffmpeg filter graph, as a PNG compressed lightly (this halves ffmpeg's time). */
-function filtered(ffmpeg: string, image: Buffer, filter: string, timeoutMs = 60_000): Promise<Buffer> {
+/** A PNG compressed lightly (this halves ffmpeg's time). */
+const AS_PNG = ['-c:v', 'png', '-compression_level', '1', '-f', 'image2pipe'];
+/** Pixels as they are, three bytes each. */
+const AS_RGB = ['-f', 'rawvideo', '-pix_fmt', 'rgb24'];
+
+/** The image through an ffmpeg filter graph, in the `output` format. */
+function filtered(ffmpeg: string, image: Buffer, filter: string, timeoutMs = 60_000, output = AS_PNG): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(ffmpeg, ['-v', 'error', '-f', 'image2pipe', '-i', 'pipe:0', '-frames:v', '1', '-vf', filter, '-c:v', 'png', '-compression_level', '1', '-f', 'image2pipe', 'pipe:1'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(ffmpeg, ['-v', 'error', '-f', 'image2pipe', '-i', 'pipe:0', '-frames:v', '1', '-vf', filter, ...output, 'pipe:1'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
@@ -164,6 +170,36 @@ export async function screenReader(opts: { ffmpeg?: string } = {}): Promise<{ re
     }
   }
 
+  /** The text on the frame's coloured boxes (see ocr-colour.ts) that `read` does not hold, in the coordinates of a frame enlarged `factor` times. */
+  async function onColour(frame: Buffer, size: { width: number; height: number }, factor: number, read: TextRun[]): Promise<TextRun[]> {
+    const { width, height } = size;
+    const rgb = await filtered(ffmpeg, frame, 'format=rgb24', undefined, AS_RGB).catch(() => null);
+    if (!rgb || rgb.length !== width * height * 3) return [];
+    const fill = chroma(rgb, width, height);
+    const inside = (r: TextRun, b: Rect) => {
+      const x = (r.x0 + r.x1) / 2 / factor, y = (r.y0 + r.y1) / 2 / factor;
+      return x >= b.left && x <= b.left + b.width && y >= b.top && y <= b.top + b.height;
+    };
+    // A pale badge whose dark text the page layout did read is not read again.
+    const boxes = colouredBoxes(fill, width, height).filter((b) => !read.some((r) => inside(r, b)));
+    if (!boxes.length) return [];
+    const image = pgm(fill, width, height);
+    const found: TextRun[] = [];
+    await worker.setParameters({ tessedit_pageseg_mode: PSM.SINGLE_BLOCK });
+    try {
+      for (const b of boxes) {
+        // Inset past the anti-aliased (often rounded) edge of the fill.
+        const rectangle = { left: b.left + 2, top: b.top + 2, width: b.width - 4, height: b.height - 4 };
+        const { data } = await worker.recognize(image, { rectangle }, { text: false, blocks: true });
+        const runs = (data.blocks ?? []).flatMap((k) => k.paragraphs.flatMap((p) => p.lines.flatMap(runsOf)));
+        found.push(...runs.map((r) => ({ ...r, x0: r.x0 * factor, y0: r.y0 * factor, x1: r.x1 * factor, y1: r.y1 * factor, size: r.size * factor })));
+      }
+    } finally {
+      await worker.setParameters({ tessedit_pageseg_mode: PSM.AUTO });
+    }
+    return found;
+  }
+
   return {
     async read(image) {
       const bytes = typeof image === 'string' ? await fs.readFile(image) : image;
@@ -180,6 +216,7 @@ export async function screenReader(opts: { ffmpeg?: string } = {}): Promise<{ re
         ({ input, runs } = await runsAt(bytes, factor, size?.width ?? 0));
       }
       if (runs.length) small = em(runs, factor) < SMALL_EM;
+      if (size) runs = [...runs, ...(await onColour(bytes, size, factor, runs))];
       if (runs.length) runs = [...runs, ...(await leftOut(input, runs))];
       return { lines: readingOrder(runs).map((row) => row.map((r) => r.text).join(' | ')), prominent: prominentRun(runs)?.text ?? null };
     },
