@@ -18,6 +18,8 @@ const COMMON = new Set([
  * adjectives. The class keeps "the hiring manager" apart from "the last new hire".
  */
 function contentOf(text: string): Set<string> {
+  const known = seen.get(text);
+  if (known) return known;
   const out = new Set<string>();
   for (const sentence of parse(text)) {
     for (const t of sentence.tokens) {
@@ -27,8 +29,15 @@ function contentOf(text: string): Set<string> {
       if (lemma.length > 1 && /^[a-z]/.test(lemma) && !COMMON.has(lemma)) out.add(`${kind}:${lemma}`);
     }
   }
+  // Every turn reads the interview's answers again: each is parsed once (a 4,000-character answer takes ~9 ms).
+  if (seen.size >= SEEN_MAX) seen.delete(seen.keys().next().value!);
+  seen.set(text, out);
   return out;
 }
+const seen = new Map<string, Set<string>>();
+const SEEN_MAX = 500;
+/** The answers looked at: the latest, so that a very long interview costs no more a turn than a long one. */
+const RECENT_ANSWERS = 30;
 
 /** "Who was it for?" is told by "…for my daughter's check-up". */
 const ASKS_FOR_WHOM = /^(?:and )?(?:who (?:was|is) (?:it|this|that) for|for whom)\?$/i;
@@ -42,7 +51,7 @@ export function coveredBefore(question: string, answers: string[]): boolean {
   if (ASKS_FOR_WHOM.test(question.trim())) return answers.some((a) => FOR_SOMEONE.test(a));
   const asked = contentOf(question);
   if (asked.size < 2) return false;
-  return answers.some((answer) => {
+  return answers.slice(-RECENT_ANSWERS).some((answer) => {
     const said = contentOf(answer);
     let shared = 0;
     for (const word of asked) if (said.has(word)) shared++;
