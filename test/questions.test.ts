@@ -1455,3 +1455,38 @@ describe('a question an earlier answer already spoke to', () => {
     expect((await talkThrough(who, [], ['Last Monday, on my phone.']))[0]).toBe('Who was it for?');
   });
 });
+
+describe('a seventeenth walkthrough: questions in place of answers, tasks labelled with a dash', () => {
+  it('hears a reading offered to choose from, or a word asked about with a guess, and asks the question again', async () => {
+    const asked = 'Could you walk me through the last expense report you submitted?';
+    expect(heardAs('Hmm what counts as an expense report, is that the whole monthly thing or just one claim?', asked)).toBe('guess');
+    expect(acknowledgement('Hmm what counts as an expense report, is that the whole monthly thing or just one claim?', { asked })).toBe(EITHER_WAY);
+    expect(heardAs('what does approved first time mean, like without them sending it back?', 'How sure are you that a report is approved first time?')).toBe('guess');
+    expect(heardAs('What would what look like? The logout thing or the bank account?', 'What would that look like for you?')).toBe('guess');
+    // A wish put as a choice, to a question that asks for wishes, is the answer.
+    expect(heardAs('Could it show the bank or the card it used?', 'What would make the product more useful to you?')).not.toBe('guess');
+    const story: Segment = { id: 's', mode: 'talk', title: 'Story', instruction: 'Walk me through the last expense report you submitted. What was the hardest part?' };
+    const turns = await talkThrough(story, ['Hmm what counts as an expense report, is that the whole monthly thing or just one claim?']);
+    expect(turns[1]).toBe(asked);
+  });
+
+  it('asks the question again, once, when a question of their own came in its place', async () => {
+    const segment: Segment = { id: 's', mode: 'talk', title: 'Value', instruction: 'What would make the product more useful to you? Anything else?' };
+    const turns = await talkThrough(segment, ['Who decides what gets built?', 'Why does the export take so long?', 'Fine. Faster exports.']);
+    expect(turns[1]).toBe('What would make the product more useful to you?');
+    expect(turns[2]).not.toBe('What would make the product more useful to you?');
+  });
+
+  it('hears "why you ask again?" as already answered, and a question said back as no question', () => {
+    for (const again of ['why you ask again?', 'Why are you asking that again?', 'You already asked that.']) expect(heardAs(again, 'What did you use before?'), again).toBe('already');
+    expect(heardAs('How did it go? Wonderful. Ten out of ten. I still have a gym membership.', 'How did it go for you?')).toBeNull();
+  });
+
+  it('reads a task labelled "TASK —" or "Task 2 -", and a task named only in a labelled title', () => {
+    const plan = (instruction: string, title = 'Task') => questionPlan({ mode: 'observe', title, instruction }).questions;
+    expect(plan('3. TASK — Have them submit the receipt from their most recent business lunch. Type done when finished.')).toEqual(['Could you show me how you would submit the receipt from your most recent business lunch, thinking aloud as you go?']);
+    expect(plan('Task 2 - ask them to change their delivery address. Watch whether they find the settings.')).toEqual(['Could you show me how you would change your delivery address, thinking aloud as you go?']);
+    expect(plan('Watch whether they find the settings. Do not help.', 'Task: submit a receipt')).toEqual(['Could you show me how you would submit a receipt, thinking aloud as you go?']);
+    expect(plan('Watch whether they find the settings. Do not help.', 'Checkout')[0]).toMatch(/^For this part, "Checkout"/);
+  });
+});

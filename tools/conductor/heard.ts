@@ -113,6 +113,13 @@ const SAID_IT_ALREADY = /^(?:i (?:already|just|literally just) (?:told you|said(
 const OPENS_ALREADY = /^(?:(?:um|uh|well|yeah|yes|no|ugh|sorry)[,.!]?\s+)?(?:i (?:already|just) (?:told you|said|answered)|(?:i )?told you(?: already)?|already said|said already)\b/i;
 /** "Oh, you mean paying the bill?" */
 const GUESSES = /^(?:(?:oh|so|ah|or|wait|like)[,.!]?\s*)*(?:you mean|do you mean|did you mean)\b.{2,80}\?+$|^(?:(?:so|and|but|sorry|wait)[,.]?\s*)*(?:does|do|is|did) ["“'][^"”']{2,30}["”'] mean\b.{2,80}\?+$/i;
+/** Readings of the question offered to choose from: "…, is that the whole monthly thing or just one claim?", "The logout thing or the bank account?" */
+const EITHER_OR = /(?:^|,\s*)(?:(?:hmm|so|sorry|wait|like|oh)[,.]?\s*)*(?:is (?:that|it|this)|do you mean|you mean|as in|the|a|an|my|just|only)\b[^?]{1,80}\bor\b[^?]{1,60}\?+$/i;
+/** A reading offered with the word asked about: "what does approved first time mean, like without them sending it back?" */
+const MEANS_LIKE = /\bmean\b,?\s*(?:like|as in|so|i\.e\.?)\s[^?]{2,80}\?+$/i;
+const guesses = (sentence: string) => GUESSES.test(sentence) || (words(sentence) <= 25 && (EITHER_OR.test(sentence) || MEANS_LIKE.test(sentence)));
+/** "why you ask again?", "You already asked that.": the question was answered before. */
+const ASKED_AGAIN = /\bwhy (?:do |are |did )?you (?:ask|asking|asked)(?: (?:me|that|this|it))* again\b|\byou (?:already|just) asked (?:me )?(?:that|this|it)\b|\b(?:same|that) question again\b/i;
 /** "Sorry for my English." */
 const APOLOGISES_FOR_ENGLISH = /\b(?:sorry|apologi[sz]e)\b[^.?!]{0,20}\bmy english\b|\bmy english (?:is|isn'?t) (?:not )?(?:very |so )?(?:good|great|perfect)\b/i;
 
@@ -232,19 +239,30 @@ export function heardAs(message: string, asked?: string): Heard {
   if (SKIPS.test(text)) return 'skip';
   // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
   // "…? I just told you.": said last and alone, it is heard too.
+  if (ASKED_AGAIN.test(text) && words(text) <= 12) return 'already';
   if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || SAID_IT_ALREADY.test(sentencesOf(text).at(-1) ?? ''))) return 'already';
   if (words(text) <= 30 && GOES_BACK.test(text)) return 'back';
   const said = sentencesOf(text);
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
-  if (said.length <= 3 && GUESSES.test(said[said.length - 1] ?? '')) return 'guess';
+  if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return 'guess';
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
   // "…is this being recorded? like the screen?": a short question alongside is part of it.
   if (said.some(isMeta) && said.every((s) => isMeta(s) || words(s) <= 2 || (words(s) <= 4 && /\?$/.test(s)) || (PUSHES_BACK.test(said.join(' ')) && words(s) <= 12))) return 'meta';
   if (said.some(isGrumble) && said.every((s) => isGrumble(s) || words(s) <= 2)) return 'grumble';
   // "It went. Is that what you wanted to hear?": the grumble is no question to acknowledge.
-  if (said.some((s) => asksSomething(s) && !isGrumble(s))) return 'question';
+  if (said.some((s) => asksSomething(s) && !isGrumble(s) && !echoes(s, asked))) return 'question';
   return null;
 }
+
+/** The participant's sentence says the question back ("How did it go? Wonderful. Ten out of ten."): no question of theirs. */
+const bareWords = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s']/gu, ' ').replace(/\s+/g, ' ').trim();
+const echoes = (sentence: string, asked?: string) => !!asked && words(sentence) >= 2 && ` ${bareWords(asked)} `.includes(` ${bareWords(sentence)} `);
+
+/** Every sentence of the message asks something and none is a wish put as a question: a question in place of an answer. */
+export const onlyAsks = (message: string, asked?: string) => {
+  const said = sentencesOf(plain(message));
+  return said.length > 0 && said.every((s) => asksSomething(s) || /\?\s*$/.test(s)) && !wishAsked(message, asked);
+};
 
 /** "Is there anything else…?", "…anything we didn't cover?": a no to it is the answer. */
 export const ANYTHING_MORE = /\banything (?:else|more|we (?:didn'?t|did not|haven'?t|have not) (?:cover|ask(?: about)?|talk about|discuss)|(?:you'?d|you would) like to add|to add|we missed|i missed)\b/i;

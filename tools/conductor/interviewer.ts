@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, markedAsQuestion, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { goalIn, grounded } from './goal.ts';
 import { coveredBefore } from './covered.ts';
@@ -468,6 +468,8 @@ export const ruleInterviewer: Interviewer = {
     }
     // A question about the interview, or a guess at what was meant, is answered (engine.ts), then the question is asked again.
     if (heard === 'meta' || heard === 'guess') return { say: bare(lastAsked), state };
+    // A question of their own in place of an answer is passed on (engine.ts) and the question asked again, once.
+    if (heard === 'question' && onlyAsks(last.text, lastAsked) && said.split(bare(lastAsked)).length <= 2) return { say: bare(lastAsked), state };
     // A grumble about the interview is heard (engine.ts) and the question asked again; a second one moves on.
     if (heard === 'grumble') return said.includes(FAIR_ENOUGH) ? ahead(state.question + 1) : { say: bare(lastAsked), state };
     // Asked once for English; an answer in another language again is taken as it is.

@@ -473,8 +473,10 @@ function bareVerbFirst(rest: W[]): W[] {
 }
 
 /** The task of an observe instruction as "pay an invoice" (base form, second person), or null. */
-/** How many words a label takes that opens `t`, one of `labels` ("Task:", "Task 1:"), or 0. */
-const labelLength = (t: W[], labels: RegExp) => (!labels.test(t[0]?.text ?? '') ? 0 : t[1]?.text === ':' ? 2 : t[1]?.pos === 'NUM' && t[2]?.text === ':' ? 3 : 0);
+/** How many words a label takes that opens `t`, one of `labels` ("Task:", "Task 1:", "TASK —"), or 0. */
+const labelLength = (t: W[], labels: RegExp) => (!labels.test(t[0]?.text ?? '') ? 0 : LABEL_END.test(t[1]?.text ?? '') ? 2 : t[1]?.pos === 'NUM' && LABEL_END.test(t[2]?.text ?? '') ? 3 : 0);
+/** What ends a label: "Task:", "TASK —", "Task 2 -". */
+const LABEL_END = /^(?::|—|–|-)$/;
 
 function observeTask(sentence: W[]): { task: string; show: boolean } | null {
   let t = dropFiller(stripEnd(sentence));
@@ -545,6 +547,10 @@ function genericTalk(title: string): string {
 }
 
 function genericObserve(title: string): string {
+  // A title that names the task ("Task: submit a receipt") gives it in the participant's words, not quoted as the team wrote it.
+  const words = wordsOf(title);
+  const task = labelLength(words, /^(?:task|scenario|activity|exercise)$/i) > 0 ? observeTask(words) : null;
+  if (task) return `Could you show me ${task.show ? '' : 'how you would '}${task.task}, thinking aloud as you go?`;
   return `For this part, "${title.trim()}", could you use the product as you normally would, thinking aloud as you go?`;
 }
 
