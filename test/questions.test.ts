@@ -1482,6 +1482,28 @@ describe('a seventeenth walkthrough: questions in place of answers, tasks labell
     expect(heardAs('How did it go? Wonderful. Ten out of ten. I still have a gym membership.', 'How did it go for you?')).toBeNull();
   });
 
+  it('does not ask again for what an answer told in passing: how they usually did it, the last time, the reason', async () => {
+    const context = starterScript.segments.find((s) => s.id === 'context') as Segment;
+    const vet = await talkThrough(context, ["I'm here to book a vet appointment for our dog. Normally I'd ring the practice at 8am and fight for a slot, which is how I did it last time in March: I was on hold 25 minutes.", 'ok']);
+    expect(vet[1]).toBeNull();
+    const cancel = 'Oh, just trying to cancel my gym membership. You know, the thing you make deliberately impossible. Fun times.';
+    const gym = await talkThrough(context, [cancel, 'Before? Last gym I had to send a recorded-delivery letter. Great system.', 'x']);
+    expect(gym.slice(1)).toEqual(['What did you use to cancel your gym membership before?', null]);
+    // Not said: still asked.
+    const plain = await talkThrough(context, [cancel, 'I sent them a letter by recorded delivery, it was slow.', 'x']);
+    expect(plain[2]).toMatch(/the last time/);
+    const debrief: Segment = { id: 'd', mode: 'talk', title: 'Debrief', instruction: 'On a scale of 1-5, how confident are you that it will be approved first time? Why? Anything else?' };
+    expect((await talkThrough(debrief, ["3, because I'm not sure I picked the right category.", 'no']))[1]).toBe('Anything else?');
+    expect((await talkThrough(debrief, ['3.', 'The category list is long.', 'no']))[2]).toBe('Why?');
+  });
+
+  it('names what the task notes were about, not the menu path, the clicking through it, or what they did not have', () => {
+    expect(notesHeard(['Account > Membership > Manage. No cancel button. Of course.'])).not.toMatch(/account|course/i);
+    expect(notesHeard(['ok so clicking Kids Lessons now. There is a filter for age but it only goes to 12.'])).toBe('Thank you for your notes about Kids Lessons. ');
+    expect(notesHeard(["Can't find his IBAN field"])).toBe('Thank you for your notes about the IBAN field. ');
+    expect(notesHeard(['erm ok. I dont have a lunch receipt but I have the one from the printer cable.'])).not.toMatch(/lunch receipt/);
+  });
+
   it('reads a task labelled "TASK —" or "Task 2 -", and a task named only in a labelled title', () => {
     const plan = (instruction: string, title = 'Task') => questionPlan({ mode: 'observe', title, instruction }).questions;
     expect(plan('3. TASK — Have them submit the receipt from their most recent business lunch. Type done when finished.')).toEqual(['Could you show me how you would submit the receipt from your most recent business lunch, thinking aloud as you go?']);

@@ -171,7 +171,10 @@ function withArticle(phrase: string): string {
 const isVerb = (word: string) => /ed$/i.test(word) && parse(`I ${word.toLowerCase()} it`)[0]?.tokens[1]?.pos === 'VERB';
 
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
-function mentionOf(answer: string, used: string): string | null {
+/** Said of something they did not have or did not see ("I dont have a lunch receipt"): nothing their notes were about. */
+const NEGATED_BEFORE = /\b(?:don'?t|dont|do not|didn'?t|didnt|no longer)\s+(?:have|own|need|use|got)\s+(?:\w+\s+)?$/i;
+
+function mentionOf(answer: string, used: string, notes = false): string | null {
   if (ONLY_VAGUE.test(answer.trim())) return null;
   // A label the participant quotes ("I see "Place hold"") is named as they quoted it.
   const labels = [...answer.matchAll(/["“]([^"”]{2,60})["”]/g)].map(([, quoted]) => quoted.trim());
@@ -191,12 +194,17 @@ function mentionOf(answer: string, used: string): string | null {
     if (!np.includes(' ') && (!before || /[.!?]$/.test(before)) && /^\s+(?:a|an|the|my|our|some|it|them)\b/i.test(answer.slice(at + np.length))) continue;
     // "By hand.", "In person.", "By email.": how it was done, not a thing to ask about.
     if (MANNER.test(np) && /\b(?:by|in|on|via|over the)$/i.test(before)) continue;
+    if (notes && NEGATED_BEFORE.test(`${before} `)) continue;
+    // "Of course.": no course.
+    if (/^course$/i.test(np) && /\bof$/i.test(before)) continue;
     // "Pasted it back in." / "Uploaded a PDF": a particle or a verb the tagger took for a thing.
     if (/\b(?:in|on|out|up|off|back|over|away|down)$/i.test(np) || isVerb(np.split(/\s+/)[0])) continue;
     // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
     if (!np.includes(' ') && ['ADJ', 'ADV'].includes(parse(np.toLowerCase())[0]?.tokens[0]?.pos ?? '')) continue;
     const phrase = withArticle(np)
       .replace(/\b(?:my|our)\b/gi, 'your')
+      // "his IBAN field": the field, whoever it belongs to.
+      .replace(/^(?:his|her|their)\s/i, 'the ')
       .replace(/\b(?:me|us)\b/gi, 'you')
       .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase())
       // "A spreadsheet." is asked about as "the spreadsheet": the one they meant.
@@ -218,7 +226,10 @@ export function notesHeard(notes: string[]): string {
   // The note that tells of trouble is the one worth naming; then the fullest.
   const rank = (n: string) => (TROUBLE_NOTE.test(n) ? 1000 : 0) + words(n);
   const fullest = [...noted].sort((a, b) => rank(b) - rank(a))[0];
-  const mention = fullest ? mentionOf(fullest, '') : null;
+  // A menu path ("Account > Membership > Manage") and the clicking through it ("clicking Kids Lessons now") are where
+  // they went, not what the notes were about.
+  const told = fullest?.replace(/[\p{L}\d'’ -]+(?:\s*>\s*[\p{L}\d'’ -]+)+/gu, ' ').replace(/(^|[.!?]\s+)(?:(?:ok|okay|so|right|now)[,.]?\s+)*(?:clicking|opening|picking|choosing|tapping|selecting|going to)\s+(?:on\s+)?/gi, '$1');
+  const mention = told ? mentionOf(told, '', true) : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
 
@@ -290,7 +301,10 @@ const ON_A_DAY = new RegExp(`\\b${ON_DAY}`, 'i');
 const IN_MONTH = `(?:back )?in (?:january|february|march|april|june|july|august|september|october|november|december)|one time`;
 const IN_A_MONTH = new RegExp(IN_MONTH, 'i');
 const AT_CLAUSE_START = new RegExp(`(?:^|[.!?,;:]\\s*|\\b(?:and|but|so|then)\\s+)(?:the )?(?:${RECENT}|${ON_DAY}|${IN_MONTH})`, 'i');
-const tellsAnOccasion = (answer: string) => AT_CLAUSE_START.test(answer) && (RECENTLY.test(answer) || ((ON_A_DAY.test(answer) || IN_A_MONTH.test(answer)) && toldInPast(answer)));
+/** "…which is how I did it last time in March", "Last gym I had to send a letter": the last occasion, told in the past. */
+const LAST_OCCASION = /\blast time\b|(?:^|[.!?,;]\s*)(?:(?:at|with|for) )?(?:my |our |the )?last \w+,? (?:i|we) (?:had|went|did|tried|paid|sent|called|rang|wrote|got|used|booked|cancell?ed)\b/i;
+const tellsAnOccasion = (answer: string) =>
+  (AT_CLAUSE_START.test(answer) && (RECENTLY.test(answer) || ((ON_A_DAY.test(answer) || IN_A_MONTH.test(answer)) && toldInPast(answer)))) || (LAST_OCCASION.test(answer) && toldInPast(answer));
 /** A verb in the past ("paid", "went", "was"), not a present one ("is", "come", "fixes"). */
 const toldInPast = (answer: string) =>
   parse(answer).some((s) => s.tokens.some((t) => (t.pos === 'VERB' || t.pos === 'AUX') && (/ed$/i.test(t.text) || /^(?:was|were|had|did|went|paid|sent|got|made|took|came|saw|told|said|found|lost|left|gave|bought|tried)$/i.test(t.text))));
@@ -335,7 +349,7 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
 const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
 const TOLD_WHAT_BEFORE =
-  /\b(?:used to|previously|switched from|until now|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b|\bbefore (?:i|we) (?:found|started|had|got|switched|signed up|joined|moved)\b|(?<!\b(?:never|not|n't)\s)\b(?:used|was using|were using|kept|had)\b[^.?!]{1,40}\bbefore(?: (?:this|that|now))?\s*(?:[.,;!?]|$)/i;
+  /\b(?:(?:normally|usually) (?:i|we)(?:'d| would)? (?!(?:don'?t|do not|never|just|like|love|want)\b)\w+|used to|previously|switched from|until now|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b|\bbefore (?:i|we) (?:found|started|had|got|switched|signed up|joined|moved)\b|(?<!\b(?:never|not|n't)\s)\b(?:used|was using|were using|kept|had)\b[^.?!]{1,40}\bbefore(?: (?:this|that|now))?\s*(?:[.,;!?]|$)/i;
 /** "Before Ledgerly I kept…": before a name (case matters here: "before lunch" is a time). */
 const BEFORE_A_NAME = /\b[Bb]efore (?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Christmas|Easter)\b)[A-Z]\w+/;
 /** An answer that closes the interview itself ("nothing else really, you've got it all"). */
@@ -375,6 +389,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
     if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(last)) return 'yes';
     if (declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
+  // "Why?" after "3, because I'm not sure I picked the right category": the reason is told.
+  if (/^(?:and |but )?why(?: is that| so| not)?\?$/i.test(question.trim()) && last !== undefined && /\b(?:because|cause|'cause|since|as it|due to)\b/i.test(last)) return 'yes';
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
   if (ANYTHING_MORE.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
