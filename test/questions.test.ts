@@ -757,7 +757,7 @@ describe('a fourth walkthrough: ordinary answers are not heard as anything else'
     expect(followUp('Another invoice.', 0, '')).toBe('Could you tell me more about another invoice?');
     expect(followUp('xero.', 0, '')).toBe('Could you tell me more about xero?');
     expect(goalOf('pay bils')).toBeNull();
-    const hurried = await talkThrough(seg('context'), ['I came to pay the supplier bills.', 'excel + bank site b4', 'last wk. took ages, bank kept loggin me out']);
+    const hurried = await talkThrough(seg('context'), ['I came to pay the supplier bills.', 'excel + bank site b4. last wk took ages, bank kept loggin me out', 'x']);
     expect(hurried).not.toContain('Could you tell me about the last time you had to pay the supplier bills?');
     expect(notesHeard(['where r bills', 'found the duplicate bill from the bakery supplier', 'Is it safe to enter the IBAN here? It asks for a lot.'])).toBe('Thank you for your notes about the duplicate bill. ');
   });
@@ -1021,10 +1021,13 @@ describe('an eleventh walkthrough: the starter study in the widget, six particip
   it('lets a terse participant answer once: no "the hand", no second follow-up after a named answer, no story asked of a wish', async () => {
     expect(followUp('By hand.', 0, '')).not.toMatch(/hand/);
     expect(followUp('In person.', 0, '')).not.toMatch(/person/);
-    expect(await talkThrough(seg('context'), ['Send invoice', 'For a client. Plumbing job.'])).toEqual([
+    expect(await talkThrough(seg('context'), ['Send invoice', 'For a client. Plumbing job.', 'Paper and Word', 'x'])).toEqual([
       'What did you come to do today?',
-      'Could you tell me more about the invoice?',
+      'Could you say a bit more about that?',
       'What did you use to send an invoice before?',
+      // What they used, named, is the answer: the next question asks about it.
+      'Could you tell me about the last time you had to send an invoice?',
+      expect.anything(),
     ]);
     expect(await talkThrough(seg('value'), ['Saved parts list.'])).toEqual(['What would make the product more useful to you?', 'Could you tell me more about the parts list?']);
     expect(followUp('Parts list is long.', 0, '')).toBe('Could you tell me more about the parts list?');
@@ -1502,6 +1505,13 @@ describe('a seventeenth walkthrough: questions in place of answers, tasks labell
     expect(notesHeard(['ok so clicking Kids Lessons now. There is a filter for age but it only goes to 12.'])).toBe('Thank you for your notes about Kids Lessons. ');
     expect(notesHeard(["Can't find his IBAN field"])).toBe('Thank you for your notes about the IBAN field. ');
     expect(notesHeard(['erm ok. I dont have a lunch receipt but I have the one from the printer cable.'])).not.toMatch(/lunch receipt/);
+  });
+
+  it('follows up on a terse answer without naming how it went or how long it took as a thing', async () => {
+    expect(followUp('Fine overall. Like I said the bank account thing was buried, otherwise ok.', 0, '')).not.toMatch(/fine/i);
+    expect(followUp('Last Friday. Took ages.', 0, '')).not.toMatch(/ages/);
+    const context = starterScript.segments.find((s) => s.id === 'context') as Segment;
+    expect((await talkThrough(context, ['Send money to friend']))[1]).toBe('Could you say a bit more about that?');
   });
 
   it('reads a task labelled "TASK —" or "Task 2 -", and a task named only in a labelled title', () => {

@@ -7,7 +7,7 @@ import { plain, sentencesOf } from './heard.ts';
  */
 
 /** The question that asks for it: "What did you come to do today?", "What were you trying to get done?" */
-const ASKS_FOR_GOAL = /\b(?:what did you come (?:here )?to do|what were you trying to|what brought you here)\b/i;
+export const ASKS_FOR_GOAL = /\b(?:what did you come (?:here )?to do|what were you trying to|what brought you here)\b/i;
 const OPENERS = /^(?:(?:um|uh|so|well|oh|ok(?:ay)?|like|you know|just|basically|honestly|mostly|today),?\s+)+/i;
 const LEAD_IN = /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going)\s+(?:in |here |on |over |by )?to\s+|^(?:i|we)(?:'m| am) here to\s+|^to\s+/i;
 const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|when|while|until)\s/i;

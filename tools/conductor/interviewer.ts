@@ -6,7 +6,7 @@ import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
 import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
-import { goalIn, grounded } from './goal.ts';
+import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
 import { coveredBefore } from './covered.ts';
 import { branchApplies, lowerFirst, questionPlan, titleForParticipant } from './questions.ts';
 
@@ -121,7 +121,7 @@ function mentionsOf(answer: string): string[] {
 /** Keys hit, not a word ("asdf", "jjjjjj", "xkcd"): nothing to name back. */
 /** A time, a day or a count ("the last fri", "2pm thursday", "1 task", "30 sec"): said to answer when or how much, not a thing to name back. */
 const DAY_WORDS = String.raw`mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|yesterday|tonight|morning|afternoon|evening|night|weekend`;
-const WHEN_OR_HOW_MUCH = new RegExp(String.raw`(?:^|\s)[01]\s|\d\s*(?:min|mins|sec|secs|hrs?|am|pm|h)\b|\d[:.]\d|\b(?:${DAY_WORDS}|tomorrow|week|month|year|once|twice)(?![-'\w])`, 'i');
+const WHEN_OR_HOW_MUCH = new RegExp(String.raw`(?:^|\s)[01]\s|\d\s*(?:min|mins|sec|secs|hrs?|am|pm|h)\b|\d[:.]\d|\b(?:${DAY_WORDS}|tomorrow|week|month|year|once|twice|ages|forever)(?![-'\w])`, 'i');
 const DAY_WORD = new RegExp(String.raw`^(?:last|this|next|on|at|in|the|about|around|like|maybe|early|late|\d[\d:.]*(?:am|pm|h|st|nd|rd|th)?|${DAY_WORDS})$`, 'i');
 /** An answer that is only a when ("Tuesday", "last fri, 2pm"): asked what happened that day, not "How so?". */
 const onlyADay = (answer: string) => {
@@ -185,6 +185,8 @@ function mentionOf(answer: string, used: string, notes = false): string | null {
     const np = found.replace(/[.]+$/, '');
     // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
+    // "Fine overall.": how it went, not a thing.
+    if (/^(?:fine|good|great|ok|okay|alright|bad|terrible|awful|easy|hard|smooth|nice)\b/i.test(np)) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
     if (WHEN_OR_HOW_MUCH.test(np) || np.split(/\s+/).some(mistyped)) continue;
     // What the answer says before the phrase, and after it.
@@ -526,7 +528,12 @@ export const ruleInterviewer: Interviewer = {
     const answeredTersely = asked >= 1 && !narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     // "How many did you invite?" – "eight.": a count or a time is the whole answer to a question that asks for one.
     const counted = ASKS_A_COUNT.test(lastAsked) && !/\band (?:why|how|what|who|where)\b/i.test(lastAsked) && A_COUNT.test(last.text.trim());
-    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted) {
+    // "Cash mostly" to "What did you use before?": named, and the next question asks about it ("What should I know about cash?" would not).
+    const named = asked === 0 && ASKS_WHAT_BEFORE.test(bare(lastAsked)) && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
+    // "Send money to friend" to "What did you come to do today?": more about that, not about "money".
+    const goalNamed = asked === 0 && ASKS_FOR_GOAL.test(lastAsked) && goalOf(last.text) !== null;
+    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named) {
+      if (goalNamed && !said.includes(MORE)) return { say: MORE, state: { question: state.question, follow_ups: asked + 1 } };
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
       // So does "What did you use before?": "Nothing." / "Never." is what they used.
