@@ -1514,6 +1514,12 @@ describe('a seventeenth walkthrough: questions in place of answers, tasks labell
     expect((await talkThrough(context, ['Send money to friend']))[1]).toBe('Could you say a bit more about that?');
   });
 
+  it('ends the task on "done!" with how it went, and hears "I literally just told you" in the middle of a message', () => {
+    for (const done of ['done! booked it, got a confirmation email', 'All done. It went through.']) expect(endsTask(done), done).toBe(true);
+    for (const note of ['done. now the payment page', 'Done! Now on to the next one']) expect(endsTask(note), note).toBe(false);
+    expect(heardAs('Are you even reading this? I literally just told you. Letter. Recorded delivery. They still charged me two more months.', 'Could you tell me about the last time?')).toBe('already');
+  });
+
   it('reads a task labelled "TASK —" or "Task 2 -", and a task named only in a labelled title', () => {
     const plan = (instruction: string, title = 'Task') => questionPlan({ mode: 'observe', title, instruction }).questions;
     expect(plan('3. TASK — Have them submit the receipt from their most recent business lunch. Type done when finished.')).toEqual(['Could you show me how you would submit the receipt from your most recent business lunch, thinking aloud as you go?']);

@@ -169,8 +169,8 @@ const ENDS_TASK = new RegExp(
 );
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
 const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING})\s*(?:[.!?,]|$)`, 'i');
-/** "done, well, it failed", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
-const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?done[ \t]*[,;:–—-](?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
+/** "done, well, it failed", "done! booked it", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
+const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?(?:all )?done[ \t]*(?:[,;:–—-]|[.!]+(?=\s))(?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
 export function endsTask(message: string): boolean {
   const text = plain(message);
   const last = sentencesOf(text).at(-1) ?? '';
@@ -240,7 +240,8 @@ export function heardAs(message: string, asked?: string): Heard {
   // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
   // "…? I just told you.": said last and alone, it is heard too.
   if (ASKED_AGAIN.test(text) && words(text) <= 12) return 'already';
-  if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || SAID_IT_ALREADY.test(sentencesOf(text).at(-1) ?? ''))) return 'already';
+  // "Are you even reading this? I literally just told you. Letter. …": said alone as a sentence, anywhere.
+  if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || sentencesOf(text).some((s) => SAID_IT_ALREADY.test(s)))) return 'already';
   if (words(text) <= 30 && GOES_BACK.test(text)) return 'back';
   const said = sentencesOf(text);
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
