@@ -1520,6 +1520,13 @@ describe('a seventeenth walkthrough: questions in place of answers, tasks labell
     expect(heardAs('Are you even reading this? I literally just told you. Letter. Recorded delivery. They still charged me two more months.', 'Could you tell me about the last time?')).toBe('already');
   });
 
+  it('says the task again when asked which one it is, and still does not help with doing it', () => {
+    const task = 'Could you show me how you would submit the receipt from your most recent business lunch, thinking aloud as you go?';
+    expect(whileWorking('Which receipt do you want me to submit?', { said: task, task })).toBe(`Sorry, that was unclear. ${task}`);
+    expect(whileWorking('Which receipt do you want me to submit?', { said: `${task}\nSorry, that was unclear. ${task}`, task })).not.toContain(task);
+    expect(whileWorking('Which category should I use?', { said: task, task })).toBe(ON_YOUR_OWN);
+  });
+
   it('reads a task labelled "TASK —" or "Task 2 -", and a task named only in a labelled title', () => {
     const plan = (instruction: string, title = 'Task') => questionPlan({ mode: 'observe', title, instruction }).questions;
     expect(plan('3. TASK — Have them submit the receipt from their most recent business lunch. Type done when finished.')).toEqual(['Could you show me how you would submit the receipt from your most recent business lunch, thinking aloud as you go?']);

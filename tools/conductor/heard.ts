@@ -346,6 +346,9 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
 /** What the product can do or will do, asked during a task: passed on to the team rather than refused as help. */
 const ASKS_ABOUT_PRODUCT = /\b(?:do you know if|does (?:it|this|the (?:app|product|site|tool)|\w+) (?:integrate|work|sync|connect|support|have|offer)|is (?:there|it) going to|will (?:it|there|you) (?:ever )?(?:have|get|add|support)|(?:is|are) \w+(?: \w+)? on the roadmap|any plans? (?:to|for))\b/i;
 
+/** A question about what the task asks for ("which one do you want me to…", "what am I supposed to do"), not how to do it. */
+const ASKS_WHAT_THE_TASK_IS = /\b(?:(?:which|what) (?:\w+ )?(?:do|did) you want me to|(?:what|which \w+) (?:am i|was i) (?:supposed|meant) to|what (?:is|was) the task|what should i (?:do|submit|use|pick|choose) (?:here|now|for (?:this|the task))?\s*\?*$)/i;
+
 export function whileWorking(message: string, context: Context & { task?: string } = {}): string | null {
   const said = context.said ?? '';
   if (UNSURE_TO_GO_ON.test(message)) return said.includes(UP_TO_YOU) ? null : UP_TO_YOU;
@@ -356,6 +359,8 @@ export function whileWorking(message: string, context: Context & { task?: string
   // "What must I do now?": the task again, once.
   const again = context.task ? `Sorry, that was unclear. ${context.task}` : null;
   if (kind === 'puzzled' && again && !said.includes(again)) return again;
+  // "Which receipt do you want me to submit?": what the task is, not help with doing it; the task again, once.
+  if (kind === 'question' && again && !said.includes(again) && ASKS_WHAT_THE_TASK_IS.test(plain(message))) return again;
   if (kind === 'meta') {
     const about = aboutTheInterview(message.trim(), context);
     return about && !said.includes(about) ? about : null;
