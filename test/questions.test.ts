@@ -1535,3 +1535,39 @@ describe('a seventeenth walkthrough: questions in place of answers, tasks labell
     expect(plan('Watch whether they find the settings. Do not help.', 'Checkout')[0]).toMatch(/^For this part, "Checkout"/);
   });
 });
+
+describe('an eighteenth walkthrough: outline numbers, requests with a colon, a word said back with "what"', () => {
+  const plan = (mode: 'talk' | 'observe', instruction: string) => questionPlan({ mode, title: 'Part', instruction }).questions;
+
+  it('leaves out an outline\'s numbers ("2.1", "3.1 Task:") and reads "How long subscribed?"', () => {
+    expect(plan('talk', '2.1 How do you currently plan your workouts during the week?\n2.2 When did you last skip a planned workout? What happened?')).toEqual([
+      'How do you currently plan your workouts during the week?', 'When did you last skip a planned workout?', 'What happened?',
+    ]);
+    expect(plan('observe', '3.1 Task: ask the participant to build a 3-day plan for next week in the Plan builder. Participant types done when finished.')).toEqual([
+      'Could you show me how you would build a 3-day plan for next week in the Plan builder, thinking aloud as you go?',
+    ]);
+    expect(plan('talk', '- How long subscribed?')).toEqual(['How long have you been subscribed?']);
+  });
+
+  it('asks a request whose colon lists what it covers as the request', () => {
+    expect(plan('talk', 'Start by asking them to describe how money works in their household: who pays for what, and how they keep track.')).toEqual([
+      'Could you describe how money works in your household: who pays for what, and how you keep track?',
+    ]);
+  });
+
+  it('hears a word of the question said back with "what", and "think that\'s it" at the end of a task', () => {
+    expect(heardAs('subscribed to what, the meal boxes?', 'How long have you been subscribed?')).toBe('guess');
+    expect(heardAs('sorry I dont understand, use what?', 'What did you use for it before?')).toBe('puzzled');
+    expect(heardAs('what happened next with what? I was asking what you meant.', 'You mentioned the meal boxes. What happened next?')).toBe('puzzled');
+    for (const done of ["right, think that's it", 'ok that\'s everything', "that's it for now"]) expect(endsTask(done), done).toBe(true);
+    // Found the button: not the end of the task.
+    expect(endsTask("That's it!")).toBe(false);
+  });
+
+  it('takes "nothing new" as the end of a question asked as a chance to add', async () => {
+    const bg: Segment = { id: 'bg', mode: 'talk', title: 'Background', instruction: '- Ever skipped a week?\n- Who else in the household picks the meals?\n- Anything else?' };
+    const asked = await talkThrough(bg, ['yes, twice. And before you ask, my partner picks the meals mostly, I just veto the fish ones', 'just my partner. nothing new']);
+    expect(asked[1]).toBe(`${TOUCHED}Who else in the household picks the meals?`);
+    expect(asked[2]).toBe('Anything else?');
+  });
+});

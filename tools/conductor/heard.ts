@@ -171,11 +171,14 @@ const ENDS_TASK = new RegExp(
 const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING})\s*(?:[.!?,]|$)`, 'i');
 /** "done, well, it failed", "done! booked it", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
 const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?(?:all )?done[ \t]*(?:[,;:–—-]|[.!]+(?=\s))(?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
+/** "right, think that's it", "ok that's everything", "that's it for now"; a bare "That's it!" may be the button found. */
+const THATS_ALL = /^(?:(?:ok(?:ay)?|right|so|well|alright)[,.!\s]+)*(?:(?:i )?think that(?:'?s| is) it|that(?:'?s| is) (?:everything|all)|that(?:'?s| is) it (?:then|for now))[.!]*$/i;
+
 export function endsTask(message: string): boolean {
   const text = plain(message);
   const last = sentencesOf(text).at(-1) ?? '';
   // "ok sent it. done": the last word on it.
-  return ENDS_TASK.test(text) || ENDS_TASK.test(last) || DONE_AND_HOW.test(text.trim()) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
+  return ENDS_TASK.test(text) || ENDS_TASK.test(last) || DONE_AND_HOW.test(text.trim()) || THATS_ALL.test(text.trim()) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
 }
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
 const GIVES_UP = new RegExp(String.raw`\b(?:${GIVING_UP}|forget it)\b`, 'i');
@@ -230,11 +233,22 @@ const asksWhatItMeans = (text: string, asked?: string) => {
   return !!asked && new RegExp(`\\b${escapeRegExp(term)}\\b`, 'i').test(asked);
 };
 
+/** "subscribed to what, the meal boxes?", "use what?", "what happened next with what?": a word of the question said back with "what". */
+const SAID_BACK_WITH_WHAT = /^(?:(?:sorry|um|uh|hmm)[,.]?\s*)?((?:[\p{L}'-]+\s+){1,4})what\s*(?:,\s*([^?]{2,60}))?\?+$/iu;
+const saidBackWithWhat = (text: string, asked?: string): 'puzzled' | 'guess' | null => {
+  const m = SAID_BACK_WITH_WHAT.exec(text.trim());
+  if (!m || !asked) return null;
+  const echoed = m[1].toLowerCase().split(/\s+/).filter((x) => x.length >= 3 && new RegExp(`\\b${escapeRegExp(x)}`, 'i').test(asked));
+  return echoed.length ? (m[2] ? 'guess' : 'puzzled') : null;
+};
+
 /** What a message is; `asked`, the question it answers, tells a word of it not understood ("What are covers?"). */
 export function heardAs(message: string, asked?: string): Heard {
   const text = plain(message);
   if (WANTS_TO_STOP.test(text) || ENDS_INTERVIEW.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 8 && !/short on time (?:at|on|during|when|every|in)\b/i.test(text))) return 'stop';
   if (puzzled(text) || asksWhatItMeans(text, asked)) return 'puzzled';
+  const saidBack = saidBackWithWhat(sentencesOf(text)[0] ?? '', asked);
+  if (saidBack) return saidBack;
   if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';
   // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.

@@ -480,6 +480,8 @@ export const ruleInterviewer: Interviewer = {
     const lastAsked = turns.findLast((t) => t.role === 'conductor' && t.text.endsWith('?'))?.text ?? questions[state.question] ?? '';
     // Heard as the acknowledgement heard it: a question typed without its "?" is a question.
     const heard = heardAs(markedAsQuestion(last.text), lastAsked);
+    // "just my partner. nothing new": to a question asked as a chance to add, the answer, and the end of it.
+    if (heard !== 'stop' && lastAsked.includes(TOUCHED) && /\b(?:nothing (?:new|else|more|to add)|same as (?:before|i said)|as i said)\b/i.test(last.text)) return ahead(state.question + 1);
     // What they went back to add to the part before: thanked, and this part's question asked again.
     if (turns.at(-2)?.role === 'conductor' && turns.at(-2)!.text.endsWith(WHAT_TO_ADD) && heard !== 'stop') {
       return { say: `${NOTED_LAST} ${grounded(questions[state.question], goalIn(turns))}`, state: { question: state.question, follow_ups: 0 } };

@@ -428,12 +428,13 @@ function talkSentence(sentence: W[]): string[] {
     // "Probe on X" / "Dig into X": X is what to ask about ("what happened …" stays a wh-clause).
     if (lead !== 'ask' && body[0] && ABOUT.has(lower(body[0].text)) && body[1]) body = isClauseStart(body[1]) ? body.slice(1) : [w('about', 'ADP'), ...body.slice(1)];
     if (!body.length) return [];
-    const topic = dashTopic(lower(body[0].text) === 'about' ? body.slice(1) : body);
-    if (topic) return topic;
+    // "Ask them to describe how money works: who pays for what": the request, whose colon lists what it covers.
     if (lead === 'ask' && lower(body[0].text) === 'to') {
       const q = couldYou(body);
       return q ? [q] : [];
     }
+    const topic = dashTopic(lower(body[0].text) === 'about' ? body.slice(1) : body);
+    if (topic) return topic;
     return questionsFromBody(body, lead === 'ask' ? 'ask' : 'learn');
   }
   // "We want to know how …", "I'd like to understand why …"
@@ -690,6 +691,8 @@ const SHORTHAND: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/\s&\s/g, ' and '],
   // Fragments of a guide written as notes: "How long using Peoplely?", "Magic wand: one change to the checklist?".
   [/\bhow long (using|working|doing|running|living|selling|managing)\b(?=[^?\n.]{0,60}\?)/gi, 'how long have you been $1'],
+  // "How long subscribed?", "How long a member?": been so.
+  [/\bhow long (subscribed|registered|signed up|a (?:member|customer|subscriber|user)|with us|on (?:the|this) (?:plan|app|platform))(?=[^?\n.]{0,40}\?)/gi, 'how long have you been $1'],
   [/\bmagic wand\s*[:,–—-]?\s*(?:one|1|a single) (?:change|thing) (?:to|in|about|for) ([^?\n]{2,80})\?/gi, 'If you could change one thing about $1, what would it be?'],
   // "how - SMS, email, app notification?": the choices said after the question word.
   [/\b(how|which|what)[ \t]+[-–—][ \t]+([^?\n\-–—,]{1,60}(?:,[^?\n\-–—,]{1,60})+)\?/gi, (_: string, wh: string, list: string) => `${wh}: ${list.trim().replace(/,\s*([^,]+)$/, ' or $1')}?`],
@@ -742,7 +745,8 @@ function readable(instruction: string, kept: string[]): string {
   for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
   return text
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
-    .replace(/(^|\n)\s*(?:\d{1,2}\.|[-•*])\s+/g, '$1. ')
+    // "2.", "2.1", "3.1.2": an outline's numbers.
+    .replace(/(^|\n)\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|[-•*])\s+/g, '$1. ')
     .replace(/([.?!:;])\s*\.\s/g, '$1 ')
     .replace(/^\s*\.\s*/, '');
 }
