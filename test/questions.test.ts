@@ -1564,6 +1564,17 @@ describe('an eighteenth walkthrough: outline numbers, requests with a colon, a w
     expect(endsTask("That's it!")).toBe(false);
   });
 
+  it('hears "I already explained" and "didn\'t you just ask that", puzzlement after a "sorry.", and a rating given with its reason', async () => {
+    expect(heardAs('why what? why 4? I already explained', 'Why?')).toBe('already');
+    expect(heardAs("didn't you just ask that", 'Why?')).toBe('already');
+    expect(heardAs("sorry. I don't understand the question. what is 'took longer'?", 'What, if anything, took longer than you expected?')).toBe('puzzled');
+    expect(heardAs("The booking button is greyed out. I don't get it.", 'How did it go?')).not.toBe('puzzled');
+    const rating: Segment = { id: 'r', mode: 'talk', title: 'Rating', instruction: '4.1 On a scale of 1-5, how easy was it to build the plan?\n4.2 Why?\n4.3 What would you change first?' };
+    expect((await talkThrough(rating, ['4 - quick, but there was no way to mark runs', 'x']))[1]).not.toBe('Why?');
+    expect(await talkThrough(rating, ['4', 'It was fast enough for me, I think.', 'x', 'y'])).toContain('Why?');
+    expect(notesHeard(["ok I'll make one up, 90 quid. sent."])).not.toMatch(/quid/);
+  });
+
   it('takes "nothing new" as the end of a question asked as a chance to add', async () => {
     const bg: Segment = { id: 'bg', mode: 'talk', title: 'Background', instruction: '- Ever skipped a week?\n- Who else in the household picks the meals?\n- Anything else?' };
     const asked = await talkThrough(bg, ['yes, twice. And before you ask, my partner picks the meals mostly, I just veto the fish ones', 'just my partner. nothing new']);

@@ -109,7 +109,7 @@ const SKIPS =
   /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could|may) (?:we|i) (?:just )?skip|(?:i'?d|i would) (?:rather|like to) skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
 const ALREADY = /(?:^|[.!]\s+)(?:told you|like i said|(?:also |already )?said (?:that|it|so|this)|also said|already said|said already|i say (?:it )?already)\b|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier)?[.!]*$|,\s*like i (?:said|told you)[.!]*$|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
-const SAID_IT_ALREADY = /^(?:i (?:already|just|literally just) (?:told you|said(?: (?:that|it|so))?|answered(?: that)?)|(?:i )?told you(?: already)?|already said|said already)[.!]*$/i;
+const SAID_IT_ALREADY = /^(?:i (?:already|just|literally just) (?:told you|said(?: (?:that|it|so))?|answered(?: that)?|explained(?: (?:that|it|why))?)|(?:i )?told you(?: already)?|already said|said already)[.!]*$/i;
 const OPENS_ALREADY = /^(?:(?:um|uh|well|yeah|yes|no|ugh|sorry)[,.!]?\s+)?(?:i (?:already|just) (?:told you|said|answered)|(?:i )?told you(?: already)?|already said|said already)\b/i;
 /** "Oh, you mean paying the bill?" */
 const GUESSES = /^(?:(?:oh|so|ah|or|wait|like)[,.!]?\s*)*(?:you mean|do you mean|did you mean)\b.{2,80}\?+$|^(?:(?:so|and|but|sorry|wait)[,.]?\s*)*(?:does|do|is|did) ["“'][^"”']{2,30}["”'] mean\b.{2,80}\?+$/i;
@@ -119,7 +119,7 @@ const EITHER_OR = /(?:^|,\s*)(?:(?:hmm|so|sorry|wait|like|oh)[,.]?\s*)*(?:is (?:
 const MEANS_LIKE = /\bmean\b,?\s*(?:like|as in|so|i\.e\.?)\s[^?]{2,80}\?+$/i;
 const guesses = (sentence: string) => GUESSES.test(sentence) || (words(sentence) <= 25 && (EITHER_OR.test(sentence) || MEANS_LIKE.test(sentence)));
 /** "why you ask again?", "You already asked that.": the question was answered before. */
-const ASKED_AGAIN = /\bwhy (?:do |are |did )?you (?:ask|asking|asked)(?: (?:me|that|this|it))* again\b|\byou (?:already|just) asked (?:me )?(?:that|this|it)\b|\b(?:same|that) question again\b/i;
+const ASKED_AGAIN = /\bwhy (?:do |are |did )?you (?:ask|asking|asked)(?: (?:me|that|this|it))* again\b|\bdidn'?t you (?:just |already )?ask (?:me )?(?:that|this|it)\b|\byou (?:already|just) asked (?:me )?(?:that|this|it)\b|\b(?:same|that) question again\b/i;
 /** "Sorry for my English." */
 const APOLOGISES_FOR_ENGLISH = /\b(?:sorry|apologi[sz]e)\b[^.?!]{0,20}\bmy english\b|\bmy english (?:is|isn'?t) (?:not )?(?:very |so )?(?:good|great|perfect)\b/i;
 
@@ -203,7 +203,10 @@ export function puzzled(message: string): boolean {
   if (words(rest.join(' ')) >= 15) return CLARIFY.test(message.trim());
   // "straight away? i not know this word": a short message that ends by saying a word was not known.
   if (words(message) <= 10 && [message.trim(), first, rest.at(-1) ?? ''].some((m) => UNKNOWN_WORD.test(m))) return true;
-  return [message.trim(), first].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
+  // "sorry. I don't understand the question. what is 'took longer'?": said of the question, in any sentence of a short message
+  // ("The booking button is greyed out. I don't get it." is said of the product).
+  const said = words(message) <= 20 ? sentencesOf(message).filter((x) => x === first || /\?$/.test(x) || /\bthe question\b/i.test(x)) : [first];
+  return [message.trim(), ...said].some((m) => CLARIFY.test(m) || ECHO.test(m) || /^what\?+$/i.test(m));
 }
 
 /** A grumble about the interview itself ("Oh great, another survey.", "This is a waste of time.", "Happy now?"), not about the product. */
@@ -246,6 +249,8 @@ const saidBackWithWhat = (text: string, asked?: string): 'puzzled' | 'guess' | n
 export function heardAs(message: string, asked?: string): Heard {
   const text = plain(message);
   if (WANTS_TO_STOP.test(text) || ENDS_INTERVIEW.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 8 && !/short on time (?:at|on|during|when|every|in)\b/i.test(text))) return 'stop';
+  // "why what? why 4? I already explained": said already, however puzzled it sounds.
+  if (words(text) <= 15 && sentencesOf(text).some((x) => SAID_IT_ALREADY.test(x))) return 'already';
   if (puzzled(text) || asksWhatItMeans(text, asked)) return 'puzzled';
   const saidBack = saidBackWithWhat(sentencesOf(text)[0] ?? '', asked);
   if (saidBack) return saidBack;

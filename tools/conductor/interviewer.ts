@@ -121,7 +121,7 @@ function mentionsOf(answer: string): string[] {
 /** Keys hit, not a word ("asdf", "jjjjjj", "xkcd"): nothing to name back. */
 /** A time, a day or a count ("the last fri", "2pm thursday", "1 task", "30 sec"): said to answer when or how much, not a thing to name back. */
 const DAY_WORDS = String.raw`mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|yesterday|tonight|morning|afternoon|evening|night|weekend`;
-const WHEN_OR_HOW_MUCH = new RegExp(String.raw`(?:^|\s)[01]\s|\d\s*(?:min|mins|sec|secs|hrs?|am|pm|h)\b|\d[:.]\d|\b(?:${DAY_WORDS}|tomorrow|week|month|year|once|twice|ages|forever)(?![-'\w])`, 'i');
+const WHEN_OR_HOW_MUCH = new RegExp(String.raw`(?:^|\s)[01]\s|\d\s*(?:min|mins|sec|secs|hrs?|am|pm|h)\b|\d[:.]\d|\b(?:${DAY_WORDS}|tomorrow|week|month|year|once|twice|ages|forever)(?![-'\w])|\d\s*(?:quid|pounds?|dollars?|euros?|bucks)\b|[£$€]\s*\d`, 'i');
 const DAY_WORD = new RegExp(String.raw`^(?:last|this|next|on|at|in|the|about|around|like|maybe|early|late|\d[\d:.]*(?:am|pm|h|st|nd|rd|th)?|${DAY_WORDS})$`, 'i');
 /** An answer that is only a when ("Tuesday", "last fri, 2pm"): asked what happened that day, not "How so?". */
 const onlyADay = (answer: string) => {
@@ -230,7 +230,7 @@ export function notesHeard(notes: string[]): string {
   const fullest = [...noted].sort((a, b) => rank(b) - rank(a))[0];
   // A menu path ("Account > Membership > Manage") and the clicking through it ("clicking Kids Lessons now") are where
   // they went, not what the notes were about.
-  const told = fullest?.replace(/[\p{L}\d'’ -]+(?:\s*>\s*[\p{L}\d'’ -]+)+/gu, ' ').replace(/(^|[.!?]\s+)(?:(?:ok|okay|so|right|now)[,.]?\s+)*(?:clicking|opening|picking|choosing|tapping|selecting|going to)\s+(?:on\s+)?/gi, '$1');
+  const told = fullest?.replace(/[\p{L}\d'’ -]+(?:\s*>\s*[\p{L}\d'’ -]+)+/gu, ' ').replace(/(^|[.!?]\s+)(?:(?:ok|okay|so|right|now)[,.]?\s+)*(?:clicking|opening|picking|choosing|tapping|selecting|going to|downloading|skipping|swapping|scrolling|searching)\s+(?:on\s+)?/gi, '$1');
   const mention = told ? mentionOf(told, '', true) : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
@@ -392,7 +392,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
     if (declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
   // "Why?" after "3, because I'm not sure I picked the right category": the reason is told.
-  if (/^(?:and |but )?why(?: is that| so| not)?\?$/i.test(question.trim()) && last !== undefined && /\b(?:because|cause|'cause|since|as it|due to)\b/i.test(last)) return 'yes';
+  // So does a rating with its reason ("4 - quick, but I couldn't see where to mark runs").
+  if (/^(?:and |but )?why(?: is that| so| not| or why not)?\?$/i.test(question.trim()) && last !== undefined && (/\b(?:because|cause|'cause|since|as it|due to)\b/i.test(last) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(last))) return 'yes';
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
   if (ANYTHING_MORE.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
