@@ -1575,6 +1575,12 @@ describe('an eighteenth walkthrough: outline numbers, requests with a colon, a w
     expect(notesHeard(["ok I'll make one up, 90 quid. sent."])).not.toMatch(/quid/);
   });
 
+  it('ends a task on "all sorted" or "ok that\'s me", and answers a reading of the task with "either is fine"', () => {
+    for (const done of ['all sorted', "ok that's me", "that's as far as I can get, finished"]) expect(endsTask(done), done).toBe(true);
+    for (const guess of ["I don't have a housemate, do you mean my husband?", 'which week - the 14th or the 21st?']) expect(whileWorking(guess, { said: '', task: 'Could you split the bill?' }), guess).toBe(EITHER_WAY);
+    expect(whileWorking('which week - the 14th or the 21st?', { said: EITHER_WAY, task: 'Could you split the bill?' })).not.toBe(EITHER_WAY);
+  });
+
   it('takes "nothing new" as the end of a question asked as a chance to add', async () => {
     const bg: Segment = { id: 'bg', mode: 'talk', title: 'Background', instruction: '- Ever skipped a week?\n- Who else in the household picks the meals?\n- Anything else?' };
     const asked = await talkThrough(bg, ['yes, twice. And before you ask, my partner picks the meals mostly, I just veto the fish ones', 'just my partner. nothing new']);

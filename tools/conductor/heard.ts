@@ -114,10 +114,12 @@ const OPENS_ALREADY = /^(?:(?:um|uh|well|yeah|yes|no|ugh|sorry)[,.!]?\s+)?(?:i (
 /** "Oh, you mean paying the bill?" */
 const GUESSES = /^(?:(?:oh|so|ah|or|wait|like)[,.!]?\s*)*(?:you mean|do you mean|did you mean)\b.{2,80}\?+$|^(?:(?:so|and|but|sorry|wait)[,.]?\s*)*(?:does|do|is|did) ["“'][^"”']{2,30}["”'] mean\b.{2,80}\?+$/i;
 /** Readings of the question offered to choose from: "…, is that the whole monthly thing or just one claim?", "The logout thing or the bank account?" */
-const EITHER_OR = /(?:^|,\s*)(?:(?:hmm|so|sorry|wait|like|oh)[,.]?\s*)*(?:is (?:that|it|this)|do you mean|you mean|as in|the|a|an|my|just|only)\b[^?]{1,80}\bor\b[^?]{1,60}\?+$/i;
+const EITHER_OR = /(?:^|[,—–-]\s*)(?:(?:hmm|so|sorry|wait|like|oh)[,.]?\s*)*(?:is (?:that|it|this)|do you mean|you mean|as in|the|a|an|my|just|only)\b[^?]{1,80}\bor\b[^?]{1,60}\?+$/i;
 /** A reading offered with the word asked about: "what does approved first time mean, like without them sending it back?" */
 const MEANS_LIKE = /\bmean\b,?\s*(?:like|as in|so|i\.e\.?)\s[^?]{2,80}\?+$/i;
-const guesses = (sentence: string) => GUESSES.test(sentence) || (words(sentence) <= 25 && (EITHER_OR.test(sentence) || MEANS_LIKE.test(sentence)));
+/** "I don't have a housemate, do you mean my husband?": the reading comes last. */
+const MEANS_AT_END = /,\s*(?:or\s+)?(?:do|did) you mean\b[^?]{2,60}\?+$/i;
+const guesses = (sentence: string) => GUESSES.test(sentence) || (words(sentence) <= 25 && MEANS_AT_END.test(sentence)) || (words(sentence) <= 25 && (EITHER_OR.test(sentence) || MEANS_LIKE.test(sentence)));
 /** "why you ask again?", "You already asked that.": the question was answered before. */
 const ASKED_AGAIN = /\bwhy (?:do |are |did )?you (?:ask|asking|asked)(?: (?:me|that|this|it))* again\b|\bdidn'?t you (?:just |already )?ask (?:me )?(?:that|this|it)\b|\byou (?:already|just) asked (?:me )?(?:that|this|it)\b|\b(?:same|that) question again\b/i;
 /** "Sorry for my English." */
@@ -171,8 +173,8 @@ const ENDS_TASK = new RegExp(
 const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING})\s*(?:[.!?,]|$)`, 'i');
 /** "done, well, it failed", "done! booked it", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
 const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?(?:all )?done[ \t]*(?:[,;:–—-]|[.!]+(?=\s))(?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
-/** "right, think that's it", "ok that's everything", "that's it for now"; a bare "That's it!" may be the button found. */
-const THATS_ALL = /^(?:(?:ok(?:ay)?|right|so|well|alright)[,.!\s]+)*(?:(?:i )?think that(?:'?s| is) it|that(?:'?s| is) (?:everything|all)|that(?:'?s| is) it (?:then|for now))[.!]*$/i;
+/** "right, think that's it", "ok that's me", "all sorted", "that's it for now"; a bare "That's it!" may be the button found. */
+const THATS_ALL = /^(?:(?:ok(?:ay)?|right|so|well|alright)[,.!\s]+)*(?:(?:i )?think that(?:'?s| is) it|that(?:'?s| is) (?:everything|all|me)|that(?:'?s| is) it (?:then|for now)|all sorted|that(?:'?s| is) as far as i can (?:get|go),? (?:finished|done))[.!]*$/i;
 
 export function endsTask(message: string): boolean {
   const text = plain(message);
@@ -385,6 +387,8 @@ export function whileWorking(message: string, context: Context & { task?: string
     return about && !said.includes(about) ? about : null;
   }
   if (kind !== 'question' && kind !== 'puzzled' && kind !== 'guess') return null;
+  // "I don't have a housemate, do you mean my husband?": their reading of the task is the one to go with.
+  if (kind === 'guess' && !said.includes(EITHER_WAY)) return EITHER_WAY;
   // "Do you know if it integrates with Square?": a question about the product, not help with the task.
   if (kind === 'question' && ASKS_ABOUT_PRODUCT.test(plain(message))) return PASSED_ON.slice(1).find((line) => !said.includes(line)) ?? null;
   if (!said.includes(ON_YOUR_OWN)) return ON_YOUR_OWN;
