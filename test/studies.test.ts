@@ -143,6 +143,12 @@ describe('script review', () => {
     expect(empty.errors).toEqual([expect.objectContaining({ code: 'empty_script', field: 'segments' })]);
     const review = await o.call('POST', '/studies/checkout-friction/review-script', { script });
     expect(review.body.errors).toEqual(viaRest.errors);
+    // What creating the study would refuse, the review refuses: an empty field is left out, not sent empty.
+    const blank = { version: 2, segments: [{ id: 'a', mode: 'talk', title: 'A', instruction: 'What happened?', conductor_context: '' }] };
+    const checked = (await o.call('POST', '/studies/validate-script', { script: blank })).body;
+    expect(checked.valid).toBe(false);
+    expect(checked.errors).toEqual([expect.objectContaining({ code: 'empty_field', field: 'segments[0].conductor_context' })]);
+    expect((await o.call('POST', '/studies', { title: 'Blank context', script: blank })).status).toBe(400);
   });
 });
 

@@ -117,6 +117,8 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
         const v = raw[key];
         if (v !== undefined && typeof v !== 'string') issue(errors, 'invalid_type', `${key} must be text`, field(key), seg);
         else if (typeof v === 'string' && v.length > max) issue(errors, 'too_long', `${key} must be at most ${max} characters`, field(key), seg);
+        // As creating the study would refuse it: an empty field is left out, not sent empty.
+        else if (v === '') issue(errors, 'empty_field', `${key} must not be empty: leave it out instead`, field(key), seg);
       }
       const mode = raw.mode;
       if (typeof mode !== 'string' || !MODES.includes(mode)) {
