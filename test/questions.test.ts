@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { branchApplies, questionPlan } from '../tools/conductor/questions.ts';
+import { branchApplies, questionPlan, titleForParticipant } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
@@ -1579,6 +1579,14 @@ describe('an eighteenth walkthrough: outline numbers, requests with a colon, a w
     for (const done of ['all sorted', "ok that's me", "that's as far as I can get, finished"]) expect(endsTask(done), done).toBe(true);
     for (const guess of ["I don't have a housemate, do you mean my husband?", 'which week - the 14th or the 21st?']) expect(whileWorking(guess, { said: '', task: 'Could you split the bill?' }), guess).toBe(EITHER_WAY);
     expect(whileWorking('which week - the 14th or the 21st?', { said: EITHER_WAY, task: 'Could you split the bill?' })).not.toBe(EITHER_WAY);
+  });
+
+  it('says a numbered title without its number, and a section name ("3. Task", "4. Rating") not at all', async () => {
+    expect(titleForParticipant('2.1 How they book today')).toBe('how you book today');
+    for (const title of ['3. Task', '4. Rating']) {
+      const asked = await talkThrough({ id: 's', mode: 'talk', title, instruction: 'How easy was it?' }, ['at which point? I am lost']);
+      expect(asked[1], title).toBe('Sorry, that was unclear. How easy was it?');
+    }
   });
 
   it('takes "nothing new" as the end of a question asked as a chance to add', async () => {

@@ -402,7 +402,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
 
 const UNCLEAR = 'Sorry, that was unclear. ';
 /** A guide's section name ("Core questions", "Wrap-up", "Part 2"): no topic to tell the participant. */
-const SECTION = /^(?:(?:core|main|key|opening|closing|final|other|general|more) )?(?:questions?|section|part|topics?)(?: \w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|outro|debrief|close|context|background|main|core|opening|closing)$/i;
+const SECTION = /^(?:(?:core|main|key|opening|closing|final|other|general|more) )?(?:questions?|section|part|topics?)(?: \w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|outro|debrief|close|context|background|main|core|opening|closing|tasks?|ratings?|scenario)$/i;
 const MOVE_ON = "No problem, let's move on. ";
 const APART = 'Apart from what you mentioned, ';
 /** Before a question an earlier answer seems to have covered (covered.ts). */
@@ -505,7 +505,7 @@ export const ruleInterviewer: Interviewer = {
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
       // Titles are written for the team: said in the second person, or not at all ("How they book today").
       const topic = titleForParticipant(segment.title);
-      const about = !topic || /^(?:anything|other|misc)/i.test(segment.title) || SECTION.test(segment.title.trim()) || restates(segment.title, lastAsked) ? '' : `This part is about ${topic.replace(/[.?!]+$/, '')}. `;
+      const about = !topic || /^(?:anything|other|misc)/i.test(segment.title) || SECTION.test(topic) || restates(segment.title, lastAsked) ? '' : `This part is about ${topic.replace(/[.?!]+$/, '')}. `;
       return { say: `${UNCLEAR}${about}${again}`, state: { question: state.question, follow_ups: asked + 1 } };
     }
     // Someone who would rather not say, who said it already or who wants to go is not pressed for more.

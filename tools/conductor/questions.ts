@@ -534,7 +534,8 @@ export const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).to
  * "Role & context" → "role and context"), or null when it still reads as written for the team.
  */
 export function titleForParticipant(title: string): string | null {
-  const t = wordsOf(title.replace(/\s&\s/g, ' and '));
+  // "4. Rating", "2.1 Background": the outline's number is not part of the topic.
+  const t = wordsOf(title.replace(/^\s*\d{1,2}(?:\.\d{1,2})*\.?\s+/, '').replace(/\s&\s/g, ' and '));
   const converted = lowerFirst(render(secondPerson(stripEnd(t), false)).trim());
   return converted && !interviewerDirected(converted) && !/[[\]():;/]|\bg-\d/i.test(converted) ? converted : null;
 }
