@@ -1589,6 +1589,16 @@ describe('an eighteenth walkthrough: outline numbers, requests with a colon, a w
     }
   });
 
+  it('hears a note-short question answered just before it ("Anything confusing?" after "the calendar was the confusing part")', async () => {
+    const after: Segment = { id: 'a', mode: 'talk', title: 'After', instruction: '- how was that\n- anything confusing? (esp. the calendar)\n- what would make it more useful?' };
+    const asked = await talkThrough(after, ['bit fiddly. the calendar was the confusing part, the two weeks look identical', 'I worked it out in the end.', 'no, just that', 'It was useful overall, but a clearer calendar.']);
+    expect(asked.find((q) => q?.includes('Anything confusing?'))).toBe(`${TOUCHED}Anything confusing?`);
+    expect(asked.find((q) => q?.includes('more useful'))).toBe('What would make it more useful?');
+    // A feature's name said along the way ("there's a plan builder thing") does not answer what they would change in it.
+    const change: Segment = { id: 'c', mode: 'talk', title: 'After', instruction: 'What would you change first in the Plan builder?' };
+    expect((await talkThrough(change, [], ["clicking around. there's a plan builder thing, made a plan with 3 days"]))[0]).toBe('What would you change first in the Plan builder?');
+  });
+
   it('takes "nothing new" as the end of a question asked as a chance to add', async () => {
     const bg: Segment = { id: 'bg', mode: 'talk', title: 'Background', instruction: '- Ever skipped a week?\n- Who else in the household picks the meals?\n- Anything else?' };
     const asked = await talkThrough(bg, ['yes, twice. And before you ask, my partner picks the meals mostly, I just veto the fish ones', 'just my partner. nothing new']);

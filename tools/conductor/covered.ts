@@ -17,12 +17,15 @@ const COMMON = new Set([
  * The distinct content words of a text, as lemma and word class: nouns and names, verbs,
  * adjectives. The class keeps "the hiring manager" apart from "the last new hire".
  */
-function contentOf(text: string): Set<string> {
-  const known = seen.get(text);
+function contentOf(text: string, withoutNames = false): Set<string> {
+  const key = withoutNames ? `?${text}` : text;
+  const known = seen.get(key);
   if (known) return known;
   const out = new Set<string>();
   for (const sentence of parse(text)) {
     for (const t of sentence.tokens) {
+      // A name in the question ("the Plan builder", "Peoplely") is what the whole interview is about, not what this question asks.
+      if (withoutNames && t !== sentence.tokens[0] && /^[A-Z]/.test(t.text)) continue;
       const kind = t.pos === 'PROPN' ? 'NOUN' : t.pos;
       if (kind !== 'NOUN' && kind !== 'VERB' && kind !== 'ADJ') continue;
       const lemma = t.lemma.toLowerCase();
@@ -31,7 +34,7 @@ function contentOf(text: string): Set<string> {
   }
   // Every turn reads the interview's answers again: each is parsed once (a 4,000-character answer takes ~9 ms).
   if (seen.size >= SEEN_MAX) seen.delete(seen.keys().next().value!);
-  seen.set(text, out);
+  seen.set(key, out);
   return out;
 }
 const seen = new Map<string, Set<string>>();
@@ -44,13 +47,22 @@ const ASKS_FOR_WHOM = /^(?:and )?(?:who (?:was|is) (?:it|this|that) for|for whom
 const FOR_SOMEONE = /\bfor (?:my|myself|our|ourselves|his|her|their|a (?:client|customer|friend|colleague|relative|neighbou?r))\b/i;
 
 /**
- * At least two of the question's content words, and half of them, in one earlier answer.
- * Questions about "it" or a single word ("What did you use for it before?") are never matched.
+ * At least two of the question's content words, and half of them, in one earlier answer; a
+ * question of three words or fewer with one content word, in the last two answers. Questions
+ * with none ("What did you use for it before?") are never matched.
  */
 export function coveredBefore(question: string, answers: string[]): boolean {
   if (ASKS_FOR_WHOM.test(question.trim())) return answers.some((a) => FOR_SOMEONE.test(a));
-  const asked = contentOf(question);
-  if (asked.size < 2) return false;
+  const asked = contentOf(question, true);
+  if (asked.size === 0) return false;
+  // "Anything confusing?" just after "the calendar was the confusing part": one word, said in the answers just before.
+  if (asked.size === 1) {
+    // Only a question as short as a note is that one word: "What would make it more useful?" is not asked by "useful".
+    if (question.trim().split(/\s+/).length > 3) return false;
+    // The answer before it, or the one before that when a follow-up came in between.
+    const [word] = asked;
+    return answers.slice(-2).some((answer) => contentOf(answer).has(word));
+  }
   return answers.slice(-RECENT_ANSWERS).some((answer) => {
     const said = contentOf(answer);
     let shared = 0;
