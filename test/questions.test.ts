@@ -1599,6 +1599,14 @@ describe('an eighteenth walkthrough: outline numbers, requests with a colon, a w
     expect((await talkThrough(change, [], ["clicking around. there's a plan builder thing, made a plan with 3 days"]))[0]).toBe('What would you change first in the Plan builder?');
   });
 
+  it('keeps an amount the task needs, and hears "what else?" at the end of an answer as an answer', () => {
+    expect(plan('observe', "Ask them to split last month's electricity bill (£84) 50/50 with one housemate and send the request, thinking aloud as they go.")).toEqual([
+      "Could you show me how you would split last month's electricity bill (£84) 50/50 with one housemate and send the request, thinking aloud as you go?",
+    ]);
+    expect(heardAs('I paid by card, what else?', 'How did you pay?')).not.toBe('puzzled');
+    expect(heardAs('paid with what?', 'How did you pay?')).toBe('puzzled');
+  });
+
   it('takes "nothing new" as the end of a question asked as a chance to add', async () => {
     const bg: Segment = { id: 'bg', mode: 'talk', title: 'Background', instruction: '- Ever skipped a week?\n- Who else in the household picks the meals?\n- Anything else?' };
     const asked = await talkThrough(bg, ['yes, twice. And before you ask, my partner picks the meals mostly, I just veto the fish ones', 'just my partner. nothing new']);

@@ -193,7 +193,7 @@ const CLARIFY =
 /** A word of the question not known: "i not know this word", "waitlist? what is?". */
 const UNKNOWN_WORD = /^(?:i (?:don'?t|do not|(?:am |'m )?not|no) know (?:this|that|the|what (?:this|that|the)) word|[a-z' -]{1,30}\?\s*what (?:is|means?|does it mean)(?: this| that| it)?)[.!?]*$/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
-const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?:\s+[\w']+)?\?+$|^(?:how|why|when|where)\s+(?:did|does|do|would|will|is|was)\s+what\b[^?]*\?+$/i;
+const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?!\s+else\b)(?:\s+[\w']+)?\?+$|^(?:how|why|when|where)\s+(?:did|does|do|would|will|is|was)\s+what\b[^?]*\?+$/i;
 /** The message, or its first sentence, says the question was not understood. */
 export function puzzled(message: string): boolean {
   const [first = '', ...rest] = sentencesOf(message);

@@ -661,8 +661,8 @@ function observeQuestions(instruction: string): string[] {
 
 const MAX_QUESTION = 300;
 
-/** What in brackets the participant needs for a task: a path, a file, an address, a name or code to use. */
-const NEEDED = /\w[/\\]\w|\w\.(?:csv|pdf|xlsx?|txt|png|jpe?g|docx?|zip|ofx|qif)\b|@\w|\b(?:name|use|password|code|email|login|pin)\s*:/i;
+/** What in brackets the participant needs for a task: a path, a file, an address, a name or code to use, an amount ("(£84)"). */
+const NEEDED = /\w[/\\]\w|\w\.(?:csv|pdf|xlsx?|txt|png|jpe?g|docx?|zip|ofx|qif)\b|@\w|\b(?:name|use|password|code|email|login|pin)\s*:|^\s*[£$€]\s?\d[\d,.]*\s*$/i;
 /** A placeholder word the parser reads as a name; KEPT + "a", "b", … stand for kept brackets in order. */
 const KEPT = 'Zqxkept';
 
