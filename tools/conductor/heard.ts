@@ -119,7 +119,7 @@ const EITHER_OR = /(?:^|[,—–-]\s*)(?:(?:hmm|so|sorry|wait|like|oh)[,.]?\s*)*
 const MEANS_LIKE = /\bmean\b,?\s*(?:like|as in|so|i\.e\.?)\s[^?]{2,80}\?+$/i;
 /** "I don't have a housemate, do you mean my husband?": the reading comes last. */
 const MEANS_AT_END = /,\s*(?:or\s+)?(?:do|did) you mean\b[^?]{2,60}\?+$/i;
-const guesses = (sentence: string) => GUESSES.test(sentence) || (words(sentence) <= 25 && MEANS_AT_END.test(sentence)) || (words(sentence) <= 25 && (EITHER_OR.test(sentence) || MEANS_LIKE.test(sentence)));
+const guesses = (sentence: string) => GUESSES.test(sentence) || (words(sentence) <= 25 && (MEANS_AT_END.test(sentence) || EITHER_OR.test(sentence) || MEANS_LIKE.test(sentence)));
 /** "why you ask again?", "You already asked that.": the question was answered before. */
 const ASKED_AGAIN = /\bwhy (?:do |are |did )?you (?:ask|asking|asked)(?: (?:me|that|this|it))* again\b|\bdidn'?t you (?:just |already )?ask (?:me )?(?:that|this|it)\b|\byou (?:already|just) asked (?:me )?(?:that|this|it)\b|\b(?:same|that) question again\b/i;
 /** "Sorry for my English." */
@@ -250,21 +250,21 @@ const saidBackWithWhat = (text: string, asked?: string): 'puzzled' | 'guess' | n
 /** What a message is; `asked`, the question it answers, tells a word of it not understood ("What are covers?"). */
 export function heardAs(message: string, asked?: string): Heard {
   const text = plain(message);
+  const said = sentencesOf(text);
   if (WANTS_TO_STOP.test(text) || ENDS_INTERVIEW.test(text) || (HAS_NO_TIME.test(text) && words(text) <= 8 && !/short on time (?:at|on|during|when|every|in)\b/i.test(text))) return 'stop';
+  const saysItAlready = said.some((x) => SAID_IT_ALREADY.test(x));
   // "why what? why 4? I already explained": said already, however puzzled it sounds.
-  if (words(text) <= 15 && sentencesOf(text).some((x) => SAID_IT_ALREADY.test(x))) return 'already';
+  if (words(text) <= 15 && saysItAlready) return 'already';
   if (puzzled(text) || asksWhatItMeans(text, asked)) return 'puzzled';
-  const saidBack = saidBackWithWhat(sentencesOf(text)[0] ?? '', asked);
+  const saidBack = saidBackWithWhat(said[0] ?? '', asked);
   if (saidBack) return saidBack;
   if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';
-  // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
-  // "…? I just told you.": said last and alone, it is heard too.
   if (ASKED_AGAIN.test(text) && words(text) <= 12) return 'already';
+  // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
   // "Are you even reading this? I literally just told you. Letter. …": said alone as a sentence, anywhere.
-  if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || sentencesOf(text).some((s) => SAID_IT_ALREADY.test(s)))) return 'already';
+  if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || saysItAlready)) return 'already';
   if (words(text) <= 30 && GOES_BACK.test(text)) return 'back';
-  const said = sentencesOf(text);
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
   if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return 'guess';
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
