@@ -1497,7 +1497,8 @@ describe('a seventeenth walkthrough: questions in place of answers, tasks labell
     expect(plain[2]).toMatch(/the last time/);
     const debrief: Segment = { id: 'd', mode: 'talk', title: 'Debrief', instruction: 'On a scale of 1-5, how confident are you that it will be approved first time? Why? Anything else?' };
     expect((await talkThrough(debrief, ["3, because I'm not sure I picked the right category.", 'no']))[1]).toBe('Anything else?');
-    expect((await talkThrough(debrief, ['3.', 'The category list is long.', 'no']))[2]).toBe('Why?');
+    // A bare rating: the script's own "Why?" asks for the reason, with no follow-up before it.
+    expect((await talkThrough(debrief, ['3.', 'The category list is long.', 'no']))[1]).toBe('Why?');
   });
 
   it('names what the task notes were about, not the menu path, the clicking through it, or what they did not have', () => {
@@ -1612,5 +1613,26 @@ describe('an eighteenth walkthrough: outline numbers, requests with a colon, a w
     const asked = await talkThrough(bg, ['yes, twice. And before you ask, my partner picks the meals mostly, I just veto the fish ones', 'just my partner. nothing new']);
     expect(asked[1]).toBe(`${TOUCHED}Who else in the household picks the meals?`);
     expect(asked[2]).toBe('Anything else?');
+  });
+});
+
+describe('what walkthrough 18 left: "see above", a reason said with "so", a rating the script follows with "Why?"', () => {
+  it('hears "see above" and "same reason" as said already', () => {
+    for (const already of ['see above', 'as above.', 'same reason', 'same as before']) expect(heardAs(already, 'Why or why not?'), already).toBe('already');
+  });
+
+  it('does not ask "Why or why not?" after an answer that gave its reason with "so"', async () => {
+    const after: Segment = { id: 'a', mode: 'talk', title: 'After', instruction: 'Would you rather pause or skip a week? Why or why not?\nWhat would you change?' };
+    const asked = await talkThrough(after, ["if pause means stopping for ages I'd worry I'd forget to turn it back on. skip is one week at a time so it feels safer", 'a reminder the day before it restarts']);
+    expect(asked.slice(0, 2)).toEqual(['Would you rather pause or skip a week?', 'What would you change?']);
+    // "so it was" tells what happened, not why.
+    expect((await talkThrough(after, ['skip, so it was easy', 'x']))[1]).toBe('Why or why not?');
+  });
+
+  it('leaves the reason for a terse rating to the script\'s own "Why?", and takes "a year" as how long', async () => {
+    const rating: Segment = { id: 'r', mode: 'talk', title: '4. Rating', instruction: '4.1 On a scale of 1-5, how easy was it to build the plan?\n4.2 Why?' };
+    expect((await talkThrough(rating, ['3 I guess']))[1]).toBe('Why?');
+    const since: Segment = { id: 's', mode: 'talk', title: 'Background', instruction: '- How long subscribed?\n- Who picks the meals?' };
+    expect((await talkThrough(since, ['a year']))[1]).toBe('Who picks the meals?');
   });
 });

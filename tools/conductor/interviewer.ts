@@ -327,7 +327,7 @@ const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_C
 const ASKS_A_COUNT = /\bhow (?:many|much|often|long)\b|^(?:(?:and|so)\s+)?when\b/i;
 /** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday"). */
 const A_COUNT =
-  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:\s+[\w-]+){0,3}[.!]*$/i;
+  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:\s+[\w-]+){0,3}[.!]*$/i;
 
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
@@ -347,6 +347,8 @@ const WHAT_TO_ADD = 'What would you like to add?';
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
 const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
 
+/** "Why?", "Why or why not?": the reason for the answer just given. */
+const ASKS_WHY = /^(?:and |but )?(?:why(?: is that| so| not| or why not)?|how come|what makes you say (?:that|so))\?$/i;
 /** "What did you use for it before?" */
 const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
@@ -393,7 +395,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
   }
   // "Why?" after "3, because I'm not sure I picked the right category": the reason is told.
   // So does a rating with its reason ("4 - quick, but I couldn't see where to mark runs").
-  if (/^(?:and |but )?why(?: is that| so| not| or why not)?\?$/i.test(question.trim()) && last !== undefined && (/\b(?:because|cause|'cause|since|as it|due to)\b/i.test(last) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(last))) return 'yes';
+  if (ASKS_WHY.test(question.trim()) && last !== undefined && (/\b(?:because|cause|'cause|since|as it|due to|so (?:it|that)(?! (?:was|is)\b))\b/i.test(last) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(last))) return 'yes';
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
   if (ANYTHING_MORE.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
@@ -535,7 +537,9 @@ export const ruleInterviewer: Interviewer = {
     const named = asked === 0 && ASKS_WHAT_BEFORE.test(bare(lastAsked)) && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     // "Send money to friend" to "What did you come to do today?": more about that, not about "money".
     const goalNamed = asked === 0 && ASKS_FOR_GOAL.test(lastAsked) && goalOf(last.text) !== null;
-    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named) {
+    // "3 I guess" to a rating the script follows with "Why?": the script asks for the reason.
+    const whyNext = asked === 0 && ASKS_WHY.test((questions[state.question + 1] ?? '').trim());
+    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named && !whyNext) {
       if (goalNamed && !said.includes(MORE)) return { say: MORE, state: { question: state.question, follow_ups: asked + 1 } };
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
