@@ -1636,3 +1636,27 @@ describe('what walkthrough 18 left: "see above", a reason said with "so", a rati
     expect((await talkThrough(since, ['a year']))[1]).toBe('Who picks the meals?');
   });
 });
+
+describe('guide lines walkthrough 18 lost: "Wrap up: ask …", a branch in brackets, "Probe on X if it comes up", "them" for what was mentioned', () => {
+  const plan = (instruction: string) => questionPlan({ mode: 'talk', title: 'Part', instruction });
+
+  it('reads a section label before what to do, and leaves the thanks to the closing', () => {
+    expect(plan('Wrap up: ask if there is anything else they want to tell us, and thank them.').questions).toEqual(['Is there anything else you want to tell us?']);
+    expect(plan('Close: thank them and ask if anything else comes to mind.').questions).toEqual(['Does anything else come to mind?']);
+  });
+
+  it('takes "(if they say X, ask …)" and "Probe on X if it comes up" as branches, not words of the question', () => {
+    const sheet = plan('Ask what they use to track shared costs (if they say a google sheet, ask who keeps it up to date).');
+    expect(sheet.questions).toEqual(['What do you use to track shared costs?']);
+    expect(sheet.branches).toEqual([{ when: 'mentions', words: ['google', 'sheet'], question: 'Who keeps it up to date?', after: 0 }]);
+    const fair = plan('- How do you split bills today?\n- Probe on fairness if it comes up');
+    expect(fair.questions).toEqual(['How do you split bills today?']);
+    expect(fair.branches).toEqual([{ when: 'mentions', words: ['fairness'], question: 'Could you tell me about fairness?', after: 0 }]);
+  });
+
+  it('reads "them" after "if they mention arguments" as the arguments', () => {
+    expect(plan('Ask how they split the bills today. If they mention arguments, ask what usually triggers them.').branches[0].question).toBe('What usually triggers the arguments?');
+    const apps = plan('Ask which apps they tried. If they mention other apps, ask them why they left.').branches[0];
+    expect(apps).toMatchObject({ words: ['apps'], question: 'Why did you leave?' });
+  });
+});

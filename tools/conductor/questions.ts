@@ -46,7 +46,7 @@ export function branchApplies(branch: Branch, answer: string): boolean {
 const CONDITION_YES = /^if (?:yes|so|they (?:say|answer) yes|(?:they|the participant) (?:do|does|did|have|has|are|is)(?! not|n't))\b/i;
 const CONDITION_NO = /^if (?:no|not|they (?:say|answer) no|(?:they|the participant) (?:don'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|aren'?t|isn'?t))\b/i;
 const CONDITION_MENTIONS = /^if (?:they|the participant) (?:mention|mentions|bring up|brings up|talk about|talks about|raise|raises|say|says)\s+(.+?)\s*(?:[,:—–]|\s-\s)/i;
-const NOT_A_CUE = new Set(['the', 'a', 'an', 'or', 'and', 'any', 'their', 'them', 'they', 'it', 'that', 'this', 'something', 'anything', 'about']);
+const NOT_A_CUE = new Set(['the', 'a', 'an', 'or', 'and', 'any', 'other', 'some', 'things', 'stuff', 'their', 'them', 'they', 'it', 'that', 'this', 'something', 'anything', 'about']);
 
 /** The branch of a sentence such as "If they say yes, ask how they decide by how much.", or null. */
 function branchOf(sentence: string): Omit<Branch, 'after'> | null {
@@ -57,7 +57,11 @@ function branchOf(sentence: string): Omit<Branch, 'after'> | null {
   if (!when || !cut) return null;
   const words = mentions ? mentions[1].toLowerCase().split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x)) : [];
   if (when === 'mentions' && !words.length) return null;
-  const [question] = talkSentence(wordsOf(sentence.slice(cut.index + cut[0].length)));
+  let then = sentence.slice(cut.index + cut[0].length);
+  // "If they mention arguments, ask what usually triggers them": "them" is the arguments, not the participant.
+  const named = mentions && /^(?:(?:the|a|an|any|some)\s+)?([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})$/i.exec(mentions[1].trim());
+  if (named && !/\b(?:or|and|their|his|her)\b/i.test(named[1])) then = then.replace(/(?<!\b(?:ask|have|let|get|tell|help|invite|encourage|prompt|watch)\s+)\bthem\b/gi, `the ${named[1]}`);
+  const [question] = talkSentence(wordsOf(then));
   return question ? { when, words, question } : null;
 }
 
@@ -729,6 +733,18 @@ function readable(instruction: string, kept: string[]): string {
   // "- (if no) what did you do instead?": a branch on the answer to the question before it.
   text = text.replace(/(^|\n)[ \t]*(?:[-•*][ \t]+)?\((if (?:yes|no|so|not))\)[ \t,:]*/gi, '$1- $2, ');
   text = text.split('\n').map(withoutProbeWords).join('\n');
+  // "(if they say a google sheet, ask who keeps it up to date)": a branch of its own, after the sentence it hangs on.
+  text = text.replace(/\s*\(((?:if|when)\b[^()]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|dig|explore|follow up|find out)\b[^()]*)\)\s*[.?!]?/gi, (_, inside: string) => `. ${capitalise(inside.trim())}.`);
+  // "Probe on fairness if it comes up": a branch on its being mentioned.
+  text = text.replace(
+    /(^|\n|[.?!]\s+)(?:[-•*]\s+)?(?:(?:and|then)\s+)?(?:probe|ask|dig|explore)(?:\s+(?:on|about|into))?\s+([^.?!\n,]{2,40}?),?\s+(?:if|when)\s+(?:it|that|this|they)\s+(?:comes?\s+up|(?:is|are)\s+mentioned|brings?\s+it\s+up|mentions?\s+(?:it|that|this))\b[.!]?/gi,
+    (_, start: string, topic: string) => `${start}If they mention ${topic}, ask about ${topic}.`,
+  );
+  // "Wrap up: ask if …", "Close: thank them and ask …": a section's label before what to do, and thanks, which the closing says.
+  text = text
+    .replace(/(^|\n)[ \t]*(?!(?:ask|probe|prompt|follow[- ]?ups?|task|activity|exercise|scenario|q\d*)\s*:)[A-Za-z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:[ \t]*(?=(?:ask|find out|probe|explore|thank|check|learn|understand|dig|get|have|let)\b)/gi, '$1')
+    .replace(/\bthank (?:them|the participant)(?: for [^.?!,]*)?\s+and\s+/gi, '')
+    .replace(/,?\s*(?:and\s+)?thank (?:them|the participant)(?: for [^.?!,]*)?(?=[.?!]|$)/gim, '');
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
   text = text
     .replace(/\s*\(((?:if|when|unless)\b[^()]*)\)/gi, ', $1,')
