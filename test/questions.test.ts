@@ -1660,3 +1660,12 @@ describe('guide lines walkthrough 18 lost: "Wrap up: ask …", a branch in brack
     expect(apps).toMatchObject({ words: ['apps'], question: 'Why did you leave?' });
   });
 });
+
+describe('a question that takes other people for granted, after "I was living alone"', () => {
+  it('is not asked', async () => {
+    const bg: Segment = { id: 'b', mode: 'talk', title: 'Background', instruction: '- Why did you sign up?\n- Who else in the household picks the meals?\n- What do you do when away?' };
+    expect((await talkThrough(bg, ['instagram, 60% off the first box. I was living alone and sick of takeaways']))[1]).toBe('What do you do when away?');
+    expect((await talkThrough(bg, ['instagram ad. I live in Leeds with my partner and two kids, takeaways got expensive']))[1]).toBe('Who else in the household picks the meals?');
+    expect((await talkThrough(bg, ["it's just me and my wife, we wanted to cook more"]))[1]).toBe('Who else in the household picks the meals?');
+  });
+});

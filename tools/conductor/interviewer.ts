@@ -349,6 +349,10 @@ const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|afte
 
 /** "Why?", "Why or why not?": the reason for the answer just given. */
 const ASKS_WHY = /^(?:and |but )?(?:why(?: is that| so| not| or why not)?|how come|what makes you say (?:that|so))\?$/i;
+/** "Who else in the household picks the meals?": a question that takes other people for granted. */
+const ASKS_WHO_ELSE = /\b(?:who else|anyone else|anybody else|someone else|other people) (?:in (?:the|your) (?:household|home|house|family|flat)|at home|(?:do|does|did|is|are|was|were|helps?|picks?|decides?|pays?|uses?|shares?|chooses?))\b/i;
+/** "I was living alone": nobody else to ask about. */
+const TOLD_ALONE = /\b(?:liv(?:e|es|ing) (?:alone|on my own|by myself)|(?:i'?m|i am|i was) (?:on my own|by myself)|(?:just|only) me\b(?! and| or)|nobody else|no one else|single[- ]person household)\b/i;
 /** "What did you use for it before?" */
 const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
@@ -381,6 +385,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
   // "Just checking things out": no task to have done before, so no last time to tell.
   // Nor a before to ask about: "What did you use for it before?" would ask about nothing.
   if ((/\bthe last time you did it\b/i.test(question) || /\bfor it before\b/i.test(question)) && all[0] !== undefined && JUST_LOOKING.test(all[0].trim())) return 'yes';
+  if (ASKS_WHO_ELSE.test(question) && all.some((a) => TOLD_ALONE.test(a) && !/\b(?:no longer|not any ?more|used to) (?:live|living)\b/i.test(a))) return 'yes';
   if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a) || BEFORE_A_NAME.test(a) || NOTHING_BEFORE.test(a))) return 'yes';
   // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
