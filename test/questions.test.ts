@@ -1669,3 +1669,19 @@ describe('a question that takes other people for granted, after "I was living al
     expect((await talkThrough(bg, ["it's just me and my wife, we wanted to cook more"]))[1]).toBe('Who else in the household picks the meals?');
   });
 });
+
+describe('"is 5 easy or hard?" to a rating question', () => {
+  const asked = 'On a scale of 1-5, how easy was it to build the plan?';
+  it('says which end of the scale is which, then asks the rating again', async () => {
+    for (const m of ['is 5 easy or hard?', 'what does 1 mean?', 'is higher better?', 'which way round is it?', '1 being the best?']) {
+      expect(acknowledgement(m, { asked }), m).toBe('1 means not at all easy and 5 means very easy.');
+    }
+    expect(acknowledgement('is 10 good?', { asked: 'From 0 to 10, how likely are you to recommend it to a friend?' })).toBe('0 means not at all likely and 10 means very likely.');
+    expect(acknowledgement('is 5 high or low?', { asked: 'Rate the setup from 1 to 5.' })).toBe('1 is the lowest and 5 the highest.');
+    // A rating is an answer; a question without a scale is not told about one.
+    expect(acknowledgement('3 I guess', { asked })).toBeNull();
+    expect(acknowledgement('is 5 easy or hard?', { asked: 'How did it go?' })).not.toMatch(/means/);
+    const rating: Segment = { id: 'r', mode: 'talk', title: 'Rating', instruction: `${asked}\nWhat would you change first?` };
+    expect((await talkThrough(rating, ['1 being the best?', '4'])).slice(0, 2)).toEqual([asked, asked]);
+  });
+});

@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
 import { coveredBefore } from './covered.ts';
@@ -494,8 +494,8 @@ export const ruleInterviewer: Interviewer = {
     if (turns.at(-2)?.role === 'conductor' && turns.at(-2)!.text.endsWith(WHAT_TO_ADD) && heard !== 'stop') {
       return { say: `${NOTED_LAST} ${grounded(questions[state.question], goalIn(turns))}`, state: { question: state.question, follow_ups: 0 } };
     }
-    // A question about the interview, or a guess at what was meant, is answered (engine.ts), then the question is asked again.
-    if (heard === 'meta' || heard === 'guess') return { say: bare(lastAsked), state };
+    // A question about the interview, a guess at what was meant, or which end of the scale is which, is answered (engine.ts), then the question is asked again.
+    if (heard === 'meta' || heard === 'guess' || (heard !== 'stop' && heard !== 'skip' && scaleExplained(last.text, lastAsked))) return { say: bare(lastAsked), state };
     // A question of their own in place of an answer is passed on (engine.ts) and the question asked again, once.
     if (heard === 'question' && onlyAsks(last.text, lastAsked) && said.split(bare(lastAsked)).length <= 2) return { say: bare(lastAsked), state };
     // A grumble about the interview is heard (engine.ts) and the question asked again; a second one moves on.
