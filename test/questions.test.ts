@@ -1685,3 +1685,17 @@ describe('"is 5 easy or hard?" to a rating question', () => {
     expect((await talkThrough(rating, ['1 being the best?', '4'])).slice(0, 2)).toEqual([asked, asked]);
   });
 });
+
+describe('closing lines as guides write them, and "have" as the main verb', () => {
+  const plan = (instruction: string) => questionPlan({ mode: 'talk', title: 'Part', instruction }).questions;
+  it('leaves out a closing section\'s name and asks "Do you have…?"', () => {
+    expect(plan("Closing: anything we didn't ask that we should have? OK to follow up by email?")).toEqual(["Anything we didn't ask that we should have?", 'OK to follow up by email?']);
+    expect(plan('Wrap-up - anything else? thank + explain next steps (voucher in 5 days)')).toEqual(['Anything else?']);
+    expect(plan('Finally ask them if they have any questions for us.')).toEqual(['Do you have any questions for us?']);
+    expect(plan('Ask whether they have to pay upfront.')).toEqual(['Do you have to pay upfront?']);
+    expect(plan('Ask whether the app has a dark mode.')).toEqual(['Does the app have a dark mode?']);
+    // "have" before a participle stays the auxiliary.
+    expect(plan('Ask if they have used a spreadsheet before.')).toEqual(['Have you used a spreadsheet before?']);
+    expect(plan('Ask whether they have been charged twice.')).toEqual(['Have you been charged twice?']);
+  });
+});

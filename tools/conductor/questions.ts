@@ -184,7 +184,7 @@ const ADVERBISH = new Set(['last', 'first', 'never', 'always', 'just', 'still', 
 /** True when the verb is past tense as written ("used", "took"), by comparison with its lemma. */
 function past(v: W): boolean {
   const t = lower(v.text);
-  if (t === v.lemma) return false;
+  if (t === v.lemma || t === 'has' || t === 'is' || t === 'are' || t === 'am') return false;
   if (t === `${v.lemma}s` || t === `${v.lemma}es` || t === `${v.lemma.replace(/y$/, '')}ies`) return false;
   if (/ing$/.test(t)) return false;
   return true;
@@ -263,7 +263,10 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
   // Only the clause's own words count: in "what they do when an export fails", "fails" is another clause's.
   const own = rest.slice(v + 1);
   const sub = own.findIndex((x) => SUBORDINATE.has(lower(x.text)));
-  if (verb.pos === 'AUX' && verb.lemma === 'do' && !(sub < 0 ? own : own.slice(0, sub)).some((x) => x.pos === 'VERB' || lower(x.text) === "n't" || lower(x.text) === 'not')) verb = { ...verb, pos: 'VERB' };
+  const ownClause = sub < 0 ? own : own.slice(0, sub);
+  if (verb.pos === 'AUX' && verb.lemma === 'do' && !ownClause.some((x) => x.pos === 'VERB' || lower(x.text) === "n't" || lower(x.text) === 'not')) verb = { ...verb, pos: 'VERB' };
+  // "whether they have a budget", "if they have to pay upfront": "have" is the main verb ("Do you have a budget?").
+  if (verb.pos === 'AUX' && verb.lemma === 'have' && (lower(own[0]?.text ?? '') === 'to' || !ownClause.some((x) => x.pos === 'VERB' || x.pos === 'AUX' || lower(x.text) === "n't" || lower(x.text) === 'not'))) verb = { ...verb, pos: 'VERB' };
   const subject = secondPerson(rest.slice(0, subjLen), interviewerYou);
   const toYou = subject.length === 1 && lower(subject[0].text) === 'you';
   const after = rest.slice(v + 1);
@@ -742,7 +745,9 @@ function readable(instruction: string, kept: string[]): string {
   );
   // "Wrap up: ask if …", "Close: thank them and ask …": a section's label before what to do, and thanks, which the closing says.
   text = text
-    .replace(/(^|\n)[ \t]*(?!(?:ask|probe|prompt|follow[- ]?ups?|task|activity|exercise|scenario|q\d*)\s*:)[A-Za-z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:[ \t]*(?=(?:ask|find out|probe|explore|thank|check|learn|understand|dig|get|have|let)\b)/gi, '$1')
+    .replace(/(^|\n)[ \t]*(?!(?:ask|probe|prompt|follow[- ]?ups?|task|activity|exercise|scenario|q\d*|notes?|nb|context|timing|(?:listen|look|watch) for)\s*:)[A-Za-z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:[ \t]*(?=(?:ask|find out|probe|explore|thank|check|learn|understand|dig|get|have|let)\b)/gi, '$1')
+    // "Closing: anything we didn't ask?", "Wrap-up - anything else?": a section's name; a topic ("Q4 planning: how…?") stays.
+    .replace(/(^|\n)[ \t]*(?:wrap[- ]?up|closing|close|intro(?:duction)?|warm[- ]?up|outro|debrief|opening|final questions?)[ \t]*(?::|[ \t][-–—])[ \t]+/gi, '$1')
     .replace(/\bthank (?:them|the participant)(?: for [^.?!,]*)?\s+and\s+/gi, '')
     .replace(/,?\s*(?:and\s+)?thank (?:them|the participant)(?: for [^.?!,]*)?(?=[.?!]|$)/gim, '');
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
