@@ -1699,3 +1699,12 @@ describe('closing lines as guides write them, and "have" as the main verb', () =
     expect(plan('Ask whether they have been charged twice.')).toEqual(['Have you been charged twice?']);
   });
 });
+
+describe('a nineteenth walkthrough: a terse participant', () => {
+  it('does not press a second time after "dunno" to a follow-up', async () => {
+    const context: Segment = { id: 'c', mode: 'talk', title: 'Context', instruction: 'Ask about the last time they had to export the report. Ask what they used before.' };
+    const asked = await talkThrough(context, ['last month. fine.', 'dunno. it worked', 'excel']);
+    expect(asked[1]).toBe('Could you say a bit more about that?');
+    expect(asked[2]).toBe('What did you use before?');
+  });
+});

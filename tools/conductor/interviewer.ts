@@ -55,6 +55,8 @@ const followUpsAllowed = (segment: Segment): number => {
 /** Answers shorter than this many words, or vague ones, get a follow-up. */
 const SHORT_ANSWER_WORDS = 8;
 const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|sure|maybe|not sure|i'?m not sure|i don'?t know|i don'?t remember|idk|nothing|not really|it was (?:ok|okay|fine|good|alright)|kind of|sort of)\b/i;
+/** "dunno. it worked": a shrug with what they can say after it; nothing more to draw out. A bare "Not sure." gets room to think. */
+const SHRUGS = /^(?:dunno|idk|no idea|no clue|not sure|i'?m not sure|i don'?t know|i don'?t remember|can'?t (?:say|remember))[,.!;]*\s+\S+\s+\S+/i;
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
 const EMPTY_HEADS =
   /\b(?:week|weeks|day|days|month|months|year|years|term|semester|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|nights|mornings|evenings|afternoons|weekend|weekends|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question)$/i;
@@ -535,7 +537,8 @@ export const ruleInterviewer: Interviewer = {
     if (branch && !declines(last.text) && answered(branch.question, answers, all, notes) !== 'no') return ahead(state.question + 1);
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // A short answer to a follow-up that names something ("Carbon copies. Slow.") answers it: a second one would press.
-    const answeredTersely = asked >= 1 && !narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
+    // "dunno. it worked" to a follow-up: they have said what they can; a second one would press.
+    const answeredTersely = asked >= 1 && ((!narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text)) || SHRUGS.test(last.text.trim()));
     // "How many did you invite?" – "eight.": a count or a time is the whole answer to a question that asks for one.
     const counted = ASKS_A_COUNT.test(lastAsked) && !/\band (?:why|how|what|who|where)\b/i.test(lastAsked) && A_COUNT.test(last.text.trim());
     // "Cash mostly" to "What did you use before?": named, and the next question asks about it ("What should I know about cash?" would not).
