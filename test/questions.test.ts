@@ -1701,6 +1701,10 @@ describe('closing lines as guides write them, and "have" as the main verb', () =
 });
 
 describe('a nineteenth walkthrough: a terse participant', () => {
+  it('asks what they did about trouble rather than for an example of it', () => {
+    expect(followUp('the download. never came', 0, 'What, if anything, took longer than you expected?', [], 'Could you say a bit more about that?')).toBe('What did you do then?');
+  });
+
   it('does not press a second time after "dunno" to a follow-up', async () => {
     const context: Segment = { id: 'c', mode: 'talk', title: 'Context', instruction: 'Ask about the last time they had to export the report. Ask what they used before.' };
     const asked = await talkThrough(context, ['last month. fine.', 'dunno. it worked', 'excel']);

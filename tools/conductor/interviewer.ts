@@ -271,7 +271,8 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
   const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
   // "Typed them all.": what they did, asked how it went rather than "How so?".
-  const second = onlyADay(answer) ? 'What happened that day?' : example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : DID_CLIPPED.test(answer) ? 'How did that go?' : 'How so?';
+  // "the download. never came": what they did about it, not an example of it.
+  const second = onlyADay(answer) ? 'What happened that day?' : example && TROUBLE_TOLD.test(answer) ? WHAT_THEN : example ? 'Could you walk me through an example of that?' : shrug ? 'What comes to mind, even if it is something small?' : DID_CLIPPED.test(answer) ? 'How did that go?' : 'How so?';
   // "What do you mean by CFO?", "… by 140 people?", "… by the client?": an abbreviation, a figure or an everyday word means what it says;
   // only a term of the participant's own ("month-end close", "recs") is asked what it means.
   const plainly = mention && (/^(?:(?:the |your )?[A-Z]{2,6}s?|\d.*)$/.test(mention) || mention.replace(/^(?:the|your|too many|way too|too|so) /i, '').split(/\s+/).every((w) => (isKnownWord(w.toLowerCase()) || isKnownWord(w.toLowerCase().replace(/e?s$/, ''))) && !/[-']/.test(w)));
@@ -289,6 +290,10 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   return framed[0] ?? fresh[0] ?? null;
 }
 
+const WHAT_THEN = 'What did you do then?';
+const LOOKS_LIKE = 'What would that look like for you?';
+/** Something went wrong in what they told ("never came", "it froze"). */
+const TROUBLE_TOLD = /\b(?:never (?:came|arrived|showed(?: up)?|loaded|appeared|worked|happened|downloaded)|nothing happened|didn'?t (?:work|load|download|come|arrive)|froze|crashed|failed|stuck|broke|error)\b/i;
 const needsFollowUp = (answer: string) => words(answer) < SHORT_ANSWER_WORDS || (VAGUE.test(answer.trim()) && words(answer) < 14);
 
 /** A question that asks for an instance: "Could you share a concrete recent example?", "Tell me about the last time…". */
@@ -428,11 +433,11 @@ const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegE
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: OUTCOME_TOLD },
   {
     cue: /\b(?:(?:couldn'?t|could not|can'?t|cannot)(?!\s+(?:think|complain|remember|recall|say|tell|imagine|fault|wait|believe)\b)|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
-    question: 'What did you do then?',
+    question: WHAT_THEN,
     story: true,
     asked: ASKS_WHAT_THEY_DID,
   },
-  { cue: /\b(?:wish|would be nice|i'?d like|if only|should just|could it|is there (?:a|any) way)\b/i, question: 'What would that look like for you?', story: false, asked: /\blook like\b/i },
+  { cue: /\b(?:wish|would be nice|i'?d like|if only|should just|could it|is there (?:a|any) way)\b/i, question: LOOKS_LIKE, story: false, asked: /\blook like\b/i },
   // A worry or a doubt ("i am not sure is safe to give password"): what lies behind it, without naming the feeling back.
   { cue: /\b(?:not sure (?:is|it'?s|if|whether|that)\b[^.?!]{0,20}\b(?:safe|secure|right|legit)|worried|worries|scared|afraid|nervous|don'?t trust|do not trust|didn'?t trust)\b/i, question: 'What makes you say that?', story: false, asked: /\bmakes you say that\b/i },
 ];
