@@ -1712,3 +1712,19 @@ describe('a nineteenth walkthrough: a terse participant', () => {
     expect(asked[2]).toBe('What did you use before?');
   });
 });
+
+describe('a nineteenth walkthrough: going back with what to add in the same message', () => {
+  const context: Segment = { id: 'c', mode: 'talk', title: 'Context', instruction: 'Ask what they came to do today. Ask what they used before. Ask about the last time they did it.' };
+  it('thanks them and asks the question they were on, rather than going back a question', async () => {
+    const message = 'Wait, before that, can I go back to the first question? I also came to check whether the churn number is right, not just export.';
+    expect(heardAs(message)).toBe('added');
+    expect(acknowledgement(message)).toBe('Thank you for adding that.');
+    const asked = await talkThrough(context, ['Fine. I came to export the revenue report.', 'I export the revenue report.', 'A spreadsheet.', message]);
+    expect(asked.at(-1)).toBe(asked.at(-2));
+    expect(asked.at(-1)).toMatch(/the last time/);
+    // Only the request: what they want to add is asked for.
+    expect(heardAs('can I go back to the first question?')).toBe('back');
+    expect((await talkThrough(context, ['To export the revenue report for the board.', 'A spreadsheet.', 'can I go back to the first question?']))[3]).toBe('What would you like to add?');
+    expect(heardAs('Sorry, can I go back to the previous question?')).toBe('back');
+  });
+});

@@ -221,11 +221,15 @@ const ANNOYED =
 const annoyedAlongTheWay = (text: string) => sentencesOf(text).some((s) => isGrumble(s) || ANNOYED.test(s));
 
 /** What a message is, besides (or instead of) an answer. */
-export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'back' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
+export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'back' | 'added' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
 
 /** "Can we go back to the previous question?", "I want to add something to the last one": the question before, again. */
 const GOES_BACK =
-  /\b(?:go (?:back|back one)(?: (?:one|a) (?:more )?(?:question|step))?(?: to (?:the )?(?:previous|last|earlier|other) (?:question|one))?|back to (?:the )?(?:previous|last|earlier) (?:question|one)|(?:answer|add (?:something|more) to|change my answer to) (?:the )?(?:previous|last|earlier) (?:question|one))\b/i;
+  /\b(?:go (?:back|back one)(?: (?:one|a) (?:more )?(?:question|step))?(?: to (?:the )?(?:previous|last|earlier|other) (?:question|one))?|back to (?:the )?(?:previous|last|earlier) (?:question|one)|(?:answer|add (?:something|more) to|change my answer to) (?:the )?(?:previous|last|earlier) (?:question|one)|(?:go back|back|add (?:something|more)|come back) to (?:the |your )?first (?:question|one))\b/i;
+
+/** "Wait.", "I want to add something.": going back announced, nothing added yet. */
+const ANNOUNCES_ADDING =
+  /^(?:(?:wait|sorry|hang on|hold on|actually|um+|oh)\b[,.!\s]*)+$|\b(?:add (?:something|a thing|one thing|more|to (?:it|that|my answer))|something (?:to add|else to say)|one more thing|forgot (?:something|to (?:say|mention) (?:something|a thing)))[.!]*$/i;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
 const isMeta = (sentence: string) => PUSHES_BACK.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
@@ -264,7 +268,8 @@ export function heardAs(message: string, asked?: string): Heard {
   // "I already told you, Excel and Outlook. …": said first, it is heard however much follows.
   // "Are you even reading this? I literally just told you. Letter. …": said alone as a sentence, anywhere.
   if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || saysItAlready)) return 'already';
-  if (words(text) <= 30 && GOES_BACK.test(text)) return 'back';
+  // "Can I go back to the first question? I also came to check the churn number.": going back, with what they went back to add.
+  if (words(text) <= 30 && GOES_BACK.test(text)) return said.filter((x) => !GOES_BACK.test(x) && !ANNOUNCES_ADDING.test(x)).reduce((n, x) => n + words(x), 0) >= 5 ? 'added' : 'back';
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
   if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return 'guess';
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
@@ -365,6 +370,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID);
   else if (kind === 'back') lines.push(GOING_BACK);
+  else if (kind === 'added') lines.push(NOTED_LAST);
   else if (kind === 'guess') lines.push(/\bor\b/i.test(message) ? EITHER_WAY : YOUR_READING);
   // A grumble alone, or one said along with an answer: no argument, what is left, the way out (once).
   else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);

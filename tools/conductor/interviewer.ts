@@ -532,6 +532,10 @@ export const ruleInterviewer: Interviewer = {
     if (heard === 'already' || heard === 'stop') return ahead(state.question + 1);
     // Back to the question before this one, whose answer they want to give or add to; then on from there.
     // At the first question of a part the question before is in the part before: they are asked what to add.
+    // What they went back to add is said in the same message: thanked (engine.ts), and the question they were asked, again.
+    if (heard === 'added') return { say: bare(lastAsked), state };
+    // "the first question" is in this part or an earlier one: they are asked what to add, as at a part's first question.
+    if (heard === 'back' && /\bfirst (?:question|one)\b/i.test(last.text)) return { say: WHAT_TO_ADD, state };
     if (heard === 'back') return state.question > 0 ? { say: grounded(questions[state.question - 1], goalIn(turns)), state: { question: state.question - 1, follow_ups: MAX_FOLLOW_UPS } } : { say: WHAT_TO_ADD, state };
     if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
