@@ -1728,3 +1728,36 @@ describe('a nineteenth walkthrough: going back with what to add in the same mess
     expect(heardAs('Sorry, can I go back to the previous question?')).toBe('back');
   });
 });
+
+describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic and someone who gave up', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('reads a note that asks something for what else it says, and names no "same page"', () => {
+    expect(notesHeard(['OK so I see the Monthly revenue card, 12% in October, nice.', 'Clicked export. Hmm, nothing seems to happen? No file in my downloads. Maybe it is emailing it to me?'])).toBe('Thank you for your notes about the export. ');
+    expect(notesHeard(['The Checkout page is the same page?? I give up, I can\'t find any PDF.'])).not.toMatch(/same page/);
+  });
+
+  it('asks about the report, not "the October report", before and the last time; "for September I used…" tells the last time', async () => {
+    const goal = 'I wanted to download the October revenue report as a PDF for our investor update.';
+    const asked = await talkThrough(seg('context'), [goal, 'Baremetrics, printed to PDF.']);
+    expect(asked[1]).toBe('What did you use to download the revenue report before?');
+    expect(asked[2]).toBe('Could you tell me about the last time you had to download the revenue report?');
+    expect((await talkThrough(seg('context'), [goal, "Well not October's obviously, but for September I used the old dashboard in Baremetrics and printed it to PDF."]))[2]).toBeNull();
+  });
+
+  it('takes "I give up" in the task notes as what they did at that point, and "we can\'t afford it" as no trouble to probe', async () => {
+    const friction = seg('friction');
+    const notes = ['Looking for a PDF option.', 'Export does nothing. I give up, I can\'t find any PDF.'];
+    const turns: Turn[] = [];
+    let next = await ruleInterviewer.next({ segment: friction, turns, state: NEW_TALK, notes });
+    const asked = [next.say];
+    for (const answer of ['Badly, obviously. I could not get a PDF at all.', 'Everything. I never finished.']) {
+      turns.push({ role: 'conductor', text: next.say! }, { role: 'participant', text: answer });
+      next = await ruleInterviewer.next({ segment: friction, turns, state: next.state, notes });
+      asked.push(next.say);
+    }
+    expect(asked.join('\n')).not.toMatch(/at that point/);
+    const ctx = await talkThrough(seg('context'), ['I came to get the revenue report out. We used to do this in Google Sheets, my colleague swears by Looker but we can\'t afford it.']);
+    expect(ctx[1]).not.toBe('What did you do then?');
+  });
+});

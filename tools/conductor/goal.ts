@@ -77,7 +77,10 @@ function asAHabit(goal: string): string {
 export function grounded(question: string, said: string | null): string {
   if (!said) return question;
   // "this week's supplier bills" is one occasion; asked about before or the last time, they are "your supplier bills".
-  const goal = said.replace(/\b(?:(?:this|last|next) (?:week|month|year|quarter)|today|yesterday)'s\b/i, 'your');
+  // So is "the October revenue report": before or the last time, it was "the revenue report".
+  const goal = said
+    .replace(/\b(?:(?:this|last|next) (?:week|month|year|quarter)|today|yesterday)'s\b/i, 'your')
+    .replace(/\b(?<=(?:the|your) )(?:january|february|march|april|may|june|july|august|september|october|november|december|q[1-4])(?:'s)? (?=\w)/i, '');
   const habit = asAHabit(goal);
   return question
     .replace(/\bwhat did you use for it before\?$/i, (m) => `${m.startsWith('W') ? 'W' : 'w'}hat did you use to ${habit} before?`)

@@ -189,6 +189,8 @@ function mentionOf(answer: string, used: string, notes = false): string | null {
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
     // "Fine overall.": how it went, not a thing.
     if (/^(?:fine|good|great|ok|okay|alright|bad|terrible|awful|easy|hard|smooth|nice)\b/i.test(np)) continue;
+    // "the same page", "the whole thing": a thing named by another, not by itself.
+    if (/^(?:(?:the|a|this|that)\s+)?(?:same|other|whole|entire|next|previous|rest)\b/i.test(np)) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
     if (WHEN_OR_HOW_MUCH.test(np) || np.split(/\s+/).some(mistyped)) continue;
     // What the answer says before the phrase, and after it.
@@ -211,8 +213,8 @@ function mentionOf(answer: string, used: string, notes = false): string | null {
       .replace(/^(?:his|her|their)\s/i, 'the ')
       .replace(/\b(?:me|us)\b/gi, 'you')
       .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase())
-      // "A spreadsheet." is asked about as "the spreadsheet": the one they meant.
-      .replace(/^an? (?!(?:few|lot|bit|couple|number|dozen|\d)\b)/i, 'the ');
+      // "A spreadsheet." is asked about as "the spreadsheet": the one they meant; so is "any PDF" they could not find.
+      .replace(/^(?:an?|any) (?!(?:few|lot|bit|couple|number|dozen|\d)\b)/i, 'the ');
     if (used.toLowerCase().includes(phrase.toLowerCase())) continue;
     // "too many clicks" names the trouble; "many clicks" loses it.
     const degree = /\b(?:way too|too|so)$/i.exec(before);
@@ -222,11 +224,16 @@ function mentionOf(answer: string, used: string, notes = false): string | null {
 }
 
 /** What opens the question after a task the participant typed notes during: their notes were read ("You noted the Bills page."). */
-const TROUBLE_NOTE = /\b(?:only|expected|hidden|missing|wrong|error|slow|confus\w*|can'?t find|couldn'?t|nothing happen\w*|doesn'?t|didn'?t|not (?:work|there|found))\b/i;
+const TROUBLE_NOTE = /\b(?:only|expected|hidden|missing|wrong|error|slow|confus\w*|can'?t find|couldn'?t|nothing happen\w*|(?:does|did) nothing|no (?:file|download|email|message)|doesn'?t|didn'?t|not (?:work|there|found))\b/i;
 export function notesHeard(notes: string[]): string {
   // A question typed during the task ("where i click?", "Is it safe to enter the IBAN here? …") is not a note about it.
   // "ok so before I start, is my screen recorded?" is a question to the interviewer, not a note either.
-  const noted = notes.map(plain).filter((n) => !sentencesOf(n).some(asksSomething) && heardAs(n) !== 'meta' && !/^(?:what|where|how|why|which|who)\b/i.test(n));
+  // Only its questions are left out of a note that says more ("Clicked export. Hmm, nothing seems to happen? No file in my downloads.").
+  const noted = notes
+    .map(plain)
+    .filter((n) => heardAs(n) !== 'meta')
+    .map((n) => sentencesOf(n).filter((x) => !asksSomething(x) && !/^(?:what|where|how|why|which|who)\b/i.test(x)).join(' '))
+    .filter((n) => n.trim() !== '');
   // The note that tells of trouble is the one worth naming; then the fullest.
   const rank = (n: string) => (TROUBLE_NOTE.test(n) ? 1000 : 0) + words(n);
   const fullest = [...noted].sort((a, b) => rank(b) - rank(a))[0];
@@ -307,7 +314,7 @@ const ON_DAY = `on (?:${DAYS})\\b(?! (?:evenings|mornings|nights|afternoons)\\b)
 const ON_A_DAY = new RegExp(`\\b${ON_DAY}`, 'i');
 /** The occasion opens a clause ("Last week I…", "…, and on Tuesday I paid…"); "work I finished last week" dates something else. */
 /** "In September a client…", "one time in July…": an occasion when told in the past. */
-const IN_MONTH = `(?:back )?in (?:january|february|march|april|june|july|august|september|october|november|december)|one time`;
+const IN_MONTH = `(?:back )?(?:in|for) (?:january|february|march|april|june|july|august|september|october|november|december)|one time`;
 const IN_A_MONTH = new RegExp(IN_MONTH, 'i');
 const AT_CLAUSE_START = new RegExp(`(?:^|[.!?,;:]\\s*|\\b(?:and|but|so|then)\\s+)(?:the )?(?:${RECENT}|${ON_DAY}|${IN_MONTH})`, 'i');
 /** "…which is how I did it last time in March", "Last gym I had to send a letter": the last occasion, told in the past. */
@@ -325,7 +332,7 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|i gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then i (?:\w+ed|paid|went|did|made|called|wrote|sent|had|have))\b/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
 const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** The answer, or a note, says what they did. */
@@ -432,7 +439,7 @@ const OUTCOME_TOLD =
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp; told?: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: OUTCOME_TOLD },
   {
-    cue: /\b(?:(?:couldn'?t|could not|can'?t|cannot)(?!\s+(?:think|complain|remember|recall|say|tell|imagine|fault|wait|believe)\b)|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
+    cue: /\b(?:(?:couldn'?t|could not|can'?t|cannot)(?!\s+(?:think|complain|remember|recall|say|tell|imagine|fault|wait|believe|afford|justify|blame|stand)\b)|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
     question: WHAT_THEN,
     story: true,
     asked: ASKS_WHAT_THEY_DID,
