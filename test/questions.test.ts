@@ -1732,6 +1732,11 @@ describe('a nineteenth walkthrough: going back with what to add in the same mess
 describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic and someone who gave up', () => {
   const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
 
+  it('hears "Is this being tracked?" as a question about recording', () => {
+    expect(acknowledgement('Why do you need to know that? Is this being tracked?')).toContain(NOT_RECORDED);
+    expect(acknowledgement('are you tracking my clicks?')).toBe(NOT_RECORDED);
+  });
+
   it('reads a note that asks something for what else it says, and names no "same page"', () => {
     expect(notesHeard(['OK so I see the Monthly revenue card, 12% in October, nice.', 'Clicked export. Hmm, nothing seems to happen? No file in my downloads. Maybe it is emailing it to me?'])).toBe('Thank you for your notes about the export. ');
     expect(notesHeard(['The Checkout page is the same page?? I give up, I can\'t find any PDF.'])).not.toMatch(/same page/);

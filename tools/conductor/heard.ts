@@ -93,7 +93,7 @@ const ENDS_INTERVIEW =
 const HAS_NO_TIME = /\b(?:(?:don'?t|do not) have (?:the )?time for this|short on time)\b/i;
 /** "Can you see my screen?", "Are you recording this?" */
 const ASKS_ABOUT_RECORDING =
-  /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:seriously |really |actually |even )?(?:recording|watching)|is (?:this|it|my screen|my (?:voice|camera)) (?:being )?(?:recorded|watched)|what (?:are you|is being|do you) record)/i;
+  /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:seriously |really |actually |even )?(?:recording|watching)|(?:is|are) (?:this|it|my screen|my (?:voice|camera|mouse|clicks?|answers?)|you) (?:being )?(?:recorded|watched|tracked|tracking|monitored|monitoring|logged|logging)|what (?:are you|is being|do you) record)/i;
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG =
   /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions|how many more|are there (?:many|lots|a lot)(?: of)? more|is there (?:much|a lot) more|(?:is|was) (?:this|that|it) the last (?:question|one|part|bit))\b[^.!?]*\?/i;
