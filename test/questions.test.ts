@@ -416,7 +416,7 @@ describe('a third reading of the starter study', () => {
   });
 
   it('asks again after an echo question, and leaves a participant who wants to go alone', async () => {
-    expect((await talkThrough(seg('friction'), ['How did what go?']))[1]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
+    expect((await talkThrough(seg('friction'), ['How did what go?']))[1]).toBe('Sorry, that was unclear. This part is about how it went. What happened when you tried it?');
     expect((await talkThrough(seg('context'), ['I came to send invoices to three of my clients today.', 'A spreadsheet my accountant set up for me years ago.', 'The last time I did what?']))[3]).toBe(
       'Sorry, that was unclear. This part is about what brought you here. Could you tell me about the last time you had to send invoices?',
     );
@@ -485,7 +485,8 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
   it('asks once more when puzzled, then moves on instead of repeating itself', async () => {
     for (const puzzled of ['Use for what? I just logged in to pay a supplier bill.', 'More useful how?', 'About what? I asked you a question.']) expect(heardAs(puzzled), puzzled).toBe('puzzled');
     const asked = await talkThrough(seg('friction'), ['What do you mean?', 'Sorry?']);
-    expect(asked[1]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
+    // Asked again in plainer words.
+    expect(asked[1]).toBe('Sorry, that was unclear. This part is about how it went. What happened when you tried it?');
     expect(asked[2]).toBe("No problem, let's move on. What, if anything, took longer than you expected?");
   });
 
@@ -555,7 +556,7 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
   });
 
   it('does not restate a title the question already says, and does not ask what they did after "I didn\'t do anything"', async () => {
-    expect((await talkThrough(seg('value'), ['What do you mean?']))[1]).toBe('Sorry, that was unclear. What would make the product more useful to you?');
+    expect((await talkThrough(seg('value'), ['What do you mean?']))[1]).toBe('Sorry, that was unclear. What would you change to make the product better for you?');
     expect((await talkThrough(seg('friction'), ['It went badly, the bank link had expired again and I had no idea.', "I just told you, I didn't do anything."]))[2]).not.toBe('What did you do at that point?');
   });
 
@@ -645,7 +646,7 @@ describe('a third walkthrough: six participants, turn by turn', () => {
     for (const answer of ['Sorry. The bank link expired again.', 'Sorry, I was thinking. It went fine.', 'What. A. Mess.']) expect(heardAs(answer), answer).not.toBe('puzzled');
     const asked = await talkThrough(seg('friction'), ['Bad.', 'i dont understand the question']);
     expect(asked[1]).toBe('Could you say a bit more about that?');
-    expect(asked[2]).toBe('Sorry, that was unclear. This part is about how it went. How did it go for you?');
+    expect(asked[2]).toBe('Sorry, that was unclear. This part is about how it went. What happened when you tried it?');
   });
 
   it('does not ask what they did when they said so, or for a wish they told', async () => {
@@ -1731,6 +1732,12 @@ describe('a nineteenth walkthrough: going back with what to add in the same mess
 
 describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic and someone who gave up', () => {
   const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('asks a puzzled participant the question again in plainer words', async () => {
+    const asked = await talkThrough(seg('friction'), ['Not good. The button not work, I not receive the file.', 'Sorry, what mean longer? The time?', 'the waiting for the file, I wait maybe one minute and nothing.']);
+    expect(asked[2]).toBe('Sorry, that was unclear. This part is about how it went. Which part took more time than you thought it would?');
+    expect(asked[3]).toBe('What did you do at that point?');
+  });
 
   it('hears "Is this being tracked?" as a question about recording', () => {
     expect(acknowledgement('Why do you need to know that? Is this being tracked?')).toContain(NOT_RECORDED);

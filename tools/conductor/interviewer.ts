@@ -422,6 +422,15 @@ function answered(question: string, answers: string[], all: string[], notes: str
 }
 
 const UNCLEAR = 'Sorry, that was unclear. ';
+/** The commonest questions in simpler words, for a participant who did not follow them. */
+const PLAINER: Array<[RegExp, string]> = [
+  [/\btook longer than you expected\?$/i, 'Which part took more time than you thought it would?'],
+  [/^what would make the product more useful to you\?$/i, 'What would you change to make the product better for you?'],
+  [/^how did it go for you\?$/i, 'What happened when you tried it?'],
+  [/^what did you use for it before\?$/i, 'Before this product, how did you do it?'],
+  [/^could you tell me about the last time you did it\?$/i, 'When did you last do this, and what happened?'],
+  [/^what did you do at that point\?$/i, 'What did you do next?'],
+];
 /** A guide's section name ("Core questions", "Wrap-up", "Part 2"): no topic to tell the participant. */
 const SECTION = /^(?:(?:core|main|key|opening|closing|final|other|general|more) )?(?:questions?|section|part|topics?)(?: \w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|outro|debrief|close|context|background|main|core|opening|closing|tasks?|ratings?|scenario)$/i;
 const MOVE_ON = "No problem, let's move on. ";
@@ -521,8 +530,11 @@ export const ruleInterviewer: Interviewer = {
       if (lastAsked.startsWith(UNCLEAR)) return ahead(state.question + 1, MOVE_ON);
       // Puzzled by a follow-up ("How so?"), they hear the scripted question again: it says what this part is after.
       const scripted = asked > 0 && questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : bare(lastAsked);
+      // "Sorry, what mean longer?": a plainer wording where there is one, as a researcher would rephrase.
+      const plainer = PLAINER.find(([re]) => re.test(scripted))?.[1];
       // "Sorry, what's 'it'? I haven't said yet.": the question again without the "it" nobody named.
-      const again = /\bwhat(?:'s| is| do you mean by) ["“']?it\b/i.test(last.text) ? scripted.replace(/\s+for it\b/i, '').replace(/\bdid it\b/i, 'did that') : scripted;
+      const asksWhatItIs = /\bwhat(?:'s| is| do you mean by) ["“']?it\b/i.test(last.text);
+      const again = plainer && !asksWhatItIs && !said.includes(plainer) ? plainer : asksWhatItIs ? scripted.replace(/\s+for it\b/i, '').replace(/\bdid it\b/i, 'did that') : scripted;
       // A title that reads as a topic says what this part is about ("What brought you here"); "Anything else" does not.
       // Titles are written for the team: said in the second person, or not at all ("How they book today").
       const topic = titleForParticipant(segment.title);
