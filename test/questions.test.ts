@@ -1739,6 +1739,11 @@ describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic 
     expect(asked[3]).toBe('What did you do at that point?');
   });
 
+  it('takes "When it broke? I\'d reconnect the Zap…" as an answer that checks what was meant, not a question to pass on', () => {
+    expect(acknowledgement("When it broke? I'd reconnect the Zap and re-run it, usually 20 minutes of fiddling.", { asked: 'What did you do then?' })).toBeNull();
+    expect(acknowledgement('Can it export to PDF? That would help a lot with the board pack.', { asked: 'What did you do then?' })).not.toBeNull();
+  });
+
   it('hears "Is this being tracked?" as a question about recording', () => {
     expect(acknowledgement('Why do you need to know that? Is this being tracked?')).toContain(NOT_RECORDED);
     expect(acknowledgement('are you tracking my clicks?')).toBe(NOT_RECORDED);

@@ -277,9 +277,17 @@ export function heardAs(message: string, asked?: string): Heard {
   if (said.some(isMeta) && said.every((s) => isMeta(s) || words(s) <= 2 || (words(s) <= 4 && /\?$/.test(s)) || (PUSHES_BACK.test(said.join(' ')) && words(s) <= 12))) return 'meta';
   if (said.some(isGrumble) && said.every((s) => isGrumble(s) || words(s) <= 2)) return 'grumble';
   // "It went. Is that what you wanted to hear?": the grumble is no question to acknowledge.
-  if (said.some((s) => asksSomething(s) && !isGrumble(s) && !echoes(s, asked))) return 'question';
+  if (said.some((s, k) => asksSomething(s) && !isGrumble(s) && !echoes(s, asked) && !checksWhatWasMeant(said, k))) return 'question';
   return null;
 }
+
+/** "When it broke? I'd reconnect the Zap and re-run it…": a short question at the start checks what was meant, and the answer follows. */
+const checksWhatWasMeant = (said: string[], k: number) => {
+  // "Can it export to PDF? That would help…" asks the team something: not this.
+  if (k > 1 || words(said[k]) > 5 || !/\?\s*$/.test(said[k]) || /^(?:can|could|does|do|did|is|are|was|will|would|should|has|have|why)\b/i.test(said[k].trim())) return false;
+  const rest = said.slice(k + 1);
+  return rest.length > 0 && rest.every((s) => !/\?\s*$/.test(s) && !asksSomething(s)) && rest.reduce((n, s) => n + words(s), 0) >= 6;
+};
 
 /** The participant's sentence says the question back ("How did it go? Wonderful. Ten out of ten."): no question of theirs. */
 const bareWords = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s']/gu, ' ').replace(/\s+/g, ' ').trim();
