@@ -1778,3 +1778,28 @@ describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic 
     expect(ctx[1]).not.toBe('What did you do then?');
   });
 });
+
+describe('a nineteenth walkthrough: a usability test written as moderators write it', () => {
+  const plan = (mode: 'talk' | 'observe', instruction: string) => questionPlan({ mode, title: 'Task 1 — find growth', instruction }).questions;
+
+  it('asks a quoted task in its own words, and not the reply kept for "if they ask"', () => {
+    expect(plan('observe', 'TASK 1: "Please find how much revenue grew last month, and type the number when you have it."\nDon\'t help them. Note time on task. Success = they report 12%.')).toEqual([
+      'Could you find how much revenue grew last month, and type the number when you have it?',
+    ]);
+    expect(plan('observe', 'TASK 2: "Now export the monthly revenue report so you could send it to a colleague."\nDon\'t help them. If they ask, say: "What would you do if I weren\'t here?" Note time on task + errors. Stop after 3 min.')).toEqual([
+      'Could you export the monthly revenue report so you could send it to a colleague?',
+    ]);
+    expect(plan('observe', 'Don\'t help them. If they ask, say: "What would you do if I weren\'t here?" Have them export the monthly report.')).toEqual([
+      'Could you show me how you would export the monthly report, thinking aloud as you go?',
+    ]);
+  });
+
+  it('reads "Same SEQ question (1–7)" as the Single Ease Question, and asks no "Why?" before a rating', () => {
+    expect(plan('talk', 'Same SEQ question (1–7) for task 2.\nWhy?')).toEqual(['On a scale of 1 to 7, where 1 is very difficult and 7 is very easy, how easy or difficult was that task?', 'Why?']);
+  });
+
+  it('takes a rating of "6" for a rating, not a day', () => {
+    expect(followUp('6', 1, 'On a scale of 1 to 7, how easy was that?\nCould you say a bit more about that?')).not.toBe('What happened that day?');
+    expect(followUp('last fri, 2pm', 1, 'When was that?\nCould you say a bit more about that?')).toBe('What happened that day?');
+  });
+});

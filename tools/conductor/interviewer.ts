@@ -128,7 +128,8 @@ const DAY_WORD = new RegExp(String.raw`^(?:last|this|next|on|at|in|the|about|aro
 /** An answer that is only a when ("Tuesday", "last fri, 2pm"): asked what happened that day, not "How so?". */
 const onlyADay = (answer: string) => {
   const said = answer.split(/[\s,.;!?-]+/).filter(Boolean);
-  return said.length > 0 && said.length <= 8 && said.every((w) => DAY_WORD.test(w));
+  // "6" to a rating is no day: a day or a time of day is named.
+  return said.length > 0 && said.length <= 8 && said.every((w) => DAY_WORD.test(w)) && said.some((w) => !/^(?:\d+|last|this|next|on|at|in|the|about|around|like|maybe|early|late)$/i.test(w));
 };
 
 /**

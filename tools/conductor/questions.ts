@@ -625,10 +625,21 @@ function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
       if (asked.length) heard = null;
     }
   }
+  // "Same SEQ question (1–7) for task 2": the Single Ease Question, usability testing's standard rating after a task.
+  if (/\b(?:SEQ|single ease question)\b/i.test(instruction) && !out.some((q) => /\b1\s*(?:-|–|to)\s*7\b/.test(q))) {
+    out.unshift(SEQ);
+    for (const b of branches) b.after++;
+  }
+  // "Why?" first has no answer before it to ask why about.
+  if (out.length > 1 && /^why\?$/i.test(out[0]) && !branches.some((b) => b.after === 0)) {
+    out.shift();
+    for (const b of branches) b.after--;
+  }
   // "Finally, find out whether that moment changed …" leans on the moment the aim asks for: the aim comes first.
   if (aims.length && /\bthat (?:moment|time|experience|surprise|one)\b/i.test(out[0] ?? '')) return [...aims, ...out];
   return out.length ? out : aims;
 }
+const SEQ = 'On a scale of 1 to 7, where 1 is very difficult and 7 is very easy, how easy or difficult was that task?';
 
 /** "Scenario: there's a £42.99 charge … that they don't recognise.": what the participant needs to know for the task, said to them. */
 function scenarioOf(words: W[]): string | null {
@@ -645,8 +656,29 @@ function situationOf(words: W[]): string | null {
   return said && !interviewerDirected(said) ? `${capitalise(said)}. ` : null;
 }
 
+/**
+ * A task quoted for the participant to read ('TASK 1: "Please find how much revenue grew last month."'), asked in
+ * its own words; a reply the moderator keeps for a question ('If they ask, say: "What would you do if I weren't here?"') is not it.
+ */
+function quotedTask(instruction: string): string | null {
+  for (const m of instruction.matchAll(/["“]([^"”]{8,400}?)([.!?]?)\s*["”]/g)) {
+    const before = instruction.slice(Math.max(0, m.index - 60), m.index);
+    if (/\b(?:if|when|unless)\b[^"“.]*\b(?:say|tell them|answer|reply|respond|prompt)\b[^"“.]*$/i.test(before)) continue;
+    const said = m[1].trim().replace(/^(?:please|now|next|first|ok(?:ay)?|so),?\s+/i, '');
+    if (m[2] === '?') return capitalise(`${said}?`);
+    // Read after "you", so the tagger takes "export" or "book" for the verb it is here.
+    const first = toWords(parse(`you ${lowerFirst(said)}`)[0]?.tokens ?? [])[1];
+    if (!first || first.pos !== 'VERB' || lower(first.text) !== first.lemma) continue;
+    // Asked, as every task is: "Could you find how much revenue grew last month…?"
+    return `Could you ${lowerFirst(said).replace(/[.!]+$/, '')}?`;
+  }
+  return null;
+}
+
 function observeQuestions(instruction: string): string[] {
-  const parts = quotedParts(instruction);
+  const task = quotedTask(instruction);
+  if (task) return [task];
+  const parts = quotedParts(instruction).filter((part, k, all) => !('quote' in part) || !/\b(?:if|when|unless)\b[^.]*$/i.test((all[k - 1] as { text?: string })?.text ?? ''));
   // The scenario may come before or after the task's own line ("Task 2: dispute a charge. Scenario: …").
   let scenario = parts.flatMap((part) => ('quote' in part ? [] : parse(part.text).map((s) => scenarioOf(toWords(s.tokens))))).find((x) => x) ?? '';
   for (const part of parts) {
