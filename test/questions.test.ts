@@ -1803,3 +1803,26 @@ describe('a nineteenth walkthrough: a usability test written as moderators write
     expect(followUp('last fri, 2pm', 1, 'When was that?\nCould you say a bit more about that?')).toBe('What happened that day?');
   });
 });
+
+describe('two short probe questions at the end of a line', () => {
+  it('does not throw ("Price ok? trial?")', () => {
+    expect(questionPlan({ mode: 'talk', title: 'Deciding', instruction: 'Deciding: the moment they committed. Price ok? trial?' }).questions).toEqual(['Price ok?', 'Trial?']);
+  });
+});
+
+describe('a nineteenth walkthrough: a pasted Google-doc guide and a switch interview in shorthand', () => {
+  const plan = (instruction: string) => questionPlan({ mode: 'talk', title: 'Part', instruction });
+
+  it('reads "◦" bullets, "◦ Probe:" and "(if they mention X) ask …" under a topic line', () => {
+    const warmup = plan("WARM-UP (3 min)\n• Role & team\n   ◦ What's your role? How big is your team?\n   ◦ Probe: who else looks at the numbers you pull?\n• Tools today\n   ◦ Which tools do they use for reporting today (besides Acme)?\n   ◦ (if they mention spreadsheets) ask how often they copy data across by hand");
+    expect(warmup.questions).toEqual(["What's your role?", 'How big is your team?', 'Who else looks at the numbers you pull?', 'Which tools do you use for reporting today?']);
+    expect(warmup.branches).toEqual([{ when: 'mentions', words: ['spreadsheets'], question: 'How often do you copy data across by hand?', after: 3 }]);
+  });
+
+  it('leaves out a switch interview\'s phase names and spells out its shorthand', () => {
+    expect(plan("1st thought — when did they 1st realise the old way (sheets / other tool) wasn't cutting it? What was going on that day, where were they. Who else involved.").questions).toEqual([
+      "When did you first realise the old way wasn't cutting it?", 'What was going on that day, and where were you?', 'Who else was involved?',
+    ]);
+    expect(plan('Passive looking: started noticing alternatives?').questions).toEqual(['Did you start noticing alternatives?']);
+  });
+});

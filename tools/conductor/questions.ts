@@ -414,6 +414,10 @@ function talkSentence(sentence: W[]): string[] {
     const next = lower(x[1]?.text ?? '');
     return lead === 'ask' || (lead === 'find' && next === 'out') || (LEARN.has(lead) && (ABOUT.has(next) || WH.has(next) || YESNO.has(next) || personAt(x, 1).length > 0));
   };
+  // "Started noticing alternatives?": a question noted without its subject, in the past.
+  if (last?.text === '?' && raw.length >= 2 && raw[0].pos === 'VERB' && past(raw[0]) && !/ing$/i.test(raw[0].text) && !instructs(raw)) {
+    return [`Did you ${render(secondPerson([{ ...raw[0], text: raw[0].lemma }, ...raw.slice(1)], false))}?`];
+  }
   if (last && last.text === '?' && !instructs(dropFiller(raw))) return [`${capitalise(render(secondPerson(raw, false)))}?`];
   let t = dropFiller(raw);
   if (!t.length) return [];
@@ -727,6 +731,10 @@ const SHORTHAND: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/\bhrs\b/gi, 'hours'],
   [/\bmins\b/gi, 'minutes'],
   [/\bthru\b/gi, 'through'],
+  [/\b1st\b/gi, 'first'],
+  [/\bwks?\b(?!\s*\d)/gi, (w: string) => (w.toLowerCase() === 'wk' ? 'week' : 'weeks')],
+  // "Who else involved?": who else was.
+  [/\bwho else (involved|there|affected|in the room)\b/gi, 'who else was $1'],
   [/\btil\b/gi, 'until'],
   [/\s&\s/g, ' and '],
   // Fragments of a guide written as notes: "How long using Peoplely?", "Magic wand: one change to the checklist?".
@@ -753,7 +761,7 @@ const ASKS = /^(?:what|how|why|when|where|which|who|whom|whose|any|anything|is|a
  */
 function withoutProbeWords(line: string): string {
   const pieces = line.split(/(?<=\?)[ \t]+/);
-  const listened = (k: number) => k > 0 && pieces[k].endsWith('?') && !ASKS.test(pieces[k].trim()) && pieces[k].trim().split(/\s+/).length <= 4;
+  const listened = (k: number) => k > 0 && k < pieces.length && pieces[k].endsWith('?') && !ASKS.test(pieces[k].trim()) && pieces[k].trim().split(/\s+/).length <= 4;
   const run = (k: number) => listened(k) && (listened(k - 1) || listened(k + 1));
   return pieces.filter((_, k) => !run(k)).join(' ');
 }
@@ -764,9 +772,12 @@ function withoutProbeWords(line: string): string {
  */
 function readable(instruction: string, kept: string[]): string {
   // "Q2 Which step took longest?": the number is the guide's, not a word of the question.
-  let text = instruction.replace(/(^|\n)([ \t]*)(?:[-•*][ \t]+)?[Qq]\d{1,2}(?:[.:)][ \t]*|[ \t]+(?=[A-Z]))/g, '$1$2- ');
+  // "◦", "▪", "•" and the like are bullets as "-" is.
+  let text = instruction.replace(/(^|\n)([ \t]*)[◦▪‣○·•*][ \t]+/g, '$1$2- ');
+  text = text.replace(/(^|\n)([ \t]*)(?:[-•*][ \t]+)?[Qq]\d{1,2}(?:[.:)][ \t]*|[ \t]+(?=[A-Z]))/g, '$1$2- ');
   // "- (if no) what did you do instead?": a branch on the answer to the question before it.
-  text = text.replace(/(^|\n)[ \t]*(?:[-•*][ \t]+)?\((if (?:yes|no|so|not))\)[ \t,:]*/gi, '$1- $2, ');
+  // "- (if they mention Slack) ask whether …": a branch on the answer before, as its own sentence.
+  text = text.replace(/(^|\n)[ \t]*(?:[-•*][ \t]+)?\(((?:if|when) [^()\n]{1,80})\)[ \t,:]*/gi, '$1- $2, ');
   text = text.split('\n').map(withoutProbeWords).join('\n');
   // "(if they say a google sheet, ask who keeps it up to date)": a branch of its own, after the sentence it hangs on.
   text = text.replace(/\s*\(((?:if|when)\b[^()]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|dig|explore|follow up|find out)\b[^()]*)\)\s*[.?!]?/gi, (_, inside: string) => `. ${capitalise(inside.trim())}.`);
@@ -779,7 +790,8 @@ function readable(instruction: string, kept: string[]): string {
   text = text
     .replace(/(^|\n)[ \t]*(?!(?:ask|probe|prompt|follow[- ]?ups?|task|activity|exercise|scenario|q\d*|notes?|nb|context|timing|(?:listen|look|watch) for)\s*:)[A-Za-z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:[ \t]*(?=(?:ask|find out|probe|explore|thank|check|learn|understand|dig|get|have|let)\b)/gi, '$1')
     // "Closing: anything we didn't ask?", "Wrap-up - anything else?": a section's name; a topic ("Q4 planning: how…?") stays.
-    .replace(/(^|\n)[ \t]*(?:wrap[- ]?up|closing|close|intro(?:duction)?|warm[- ]?up|outro|debrief|opening|final questions?)[ \t]*(?::|[ \t][-–—])[ \t]+/gi, '$1')
+    // So are a switch interview's phases ("1st thought —", "Passive looking:").
+    .replace(/(^|\n)[ \t]*(?:wrap[- ]?up|closing|close|intro(?:duction)?|warm[- ]?up|outro|debrief|opening|final questions?|(?:1st|first) thoughts?|passive looking|active looking|deciding|consuming|satisfaction)[ \t]*(?::|[ \t][-–—])[ \t]+/gi, '$1')
     .replace(/\bthank (?:them|the participant)(?: for [^.?!,]*)?\s+and\s+/gi, '')
     .replace(/,?\s*(?:and\s+)?thank (?:them|the participant)(?: for [^.?!,]*)?(?=[.?!]|$)/gim, '');
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
@@ -793,14 +805,14 @@ function readable(instruction: string, kept: string[]): string {
   // "Probe:", "Follow-up:" label a question; "Listen for:", "NB:", "Note:" a note, which goes whole.
   text = text
     .replace(/(^|\n|[.?!]\s+)\s*(?:listen for|look for|watch for|nb|note|notes|context|timing)\s*:[^\n]*?(?=[.?!](?:\s|$)|\n|$)[.?!]?/gi, '$1')
-    .replace(/(^|\n|[.?!]\s+)\s*(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1');
+    .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1$2');
   // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
   text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
   for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
   return text
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
     // "2.", "2.1", "3.1.2": an outline's numbers.
-    .replace(/(^|\n)\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|[-•*])\s+/g, '$1. ')
+    .replace(/(^|\n)\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|[-•*◦▪‣○·])\s+/g, '$1. ')
     .replace(/([.?!:;])\s*\.\s/g, '$1 ')
     .replace(/^\s*\.\s*/, '');
 }
