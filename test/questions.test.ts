@@ -1826,3 +1826,17 @@ describe('a nineteenth walkthrough: a pasted Google-doc guide and a switch inter
     expect(plan('Passive looking: started noticing alternatives?').questions).toEqual(['Did you start noticing alternatives?']);
   });
 });
+
+describe('any mix of guide fragments', () => {
+  it('never makes questionPlan throw', () => {
+    const pieces = ['Price ok?', 'trial?', 'Who signed off.', '(if yes) why?', '- Probe:', '◦ card? cash?', 'TASK 1: "Please find it."', 'If they ask, say: "Go on?"', '1st thought —', 'Same SEQ question (1–7).', 'Why?', 'w/ Acme', '→', ':', '""', '(', ')', '?'];
+    let n = 0;
+    for (const a of pieces) for (const b of pieces) for (const c of pieces) {
+      for (const mode of ['talk', 'observe'] as const) {
+        expect(() => questionPlan({ mode, title: 'T', instruction: `${a} ${b}\n${c}` })).not.toThrow();
+        n++;
+      }
+    }
+    expect(n).toBe(pieces.length ** 3 * 2);
+  });
+});
