@@ -1840,3 +1840,14 @@ describe('any mix of guide fragments', () => {
     expect(n).toBe(pieces.length ** 3 * 2);
   });
 });
+
+describe('probes a walk-through already answered ("What was it for?", "Who asked for it?")', () => {
+  it('are not asked after "Maria asked for it for the board deck"', async () => {
+    const workflow: Segment = { id: 'w', mode: 'talk', title: 'Reporting workflow', instruction: '- Walk me through the last report you built in Acme\n    - Probe: what was it for? who asked for it?\n    - Probe: where did you get stuck, if anywhere?' };
+    const told = 'Last Tuesday, the October revenue by region. I filtered the revenue dashboard by region, exported it, and pasted it into our Excel model. Maria asked for it for the board deck.';
+    expect((await talkThrough(workflow, [told]))[1]).toBe('Where did you get stuck, if anywhere?');
+    // Not said: asked.
+    expect((await talkThrough(workflow, ['I filtered the revenue dashboard by region, exported it, and pasted it into our Excel model.']))[1]).toBe('What was it for?');
+    expect(heardAs('Maria. I said that too.')).toBe('already');
+  });
+});

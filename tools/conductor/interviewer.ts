@@ -407,6 +407,11 @@ function answered(question: string, answers: string[], all: string[], notes: str
   // Their notes during the task said what they did ("converted it on some website").
   if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(saysWhatTheyDid)) return 'yes';
   const last = answers[answers.length - 1];
+  // "Who asked for it?" after "Maria asked for it for the board deck": the person is named doing it.
+  const who = /^who (\w+(?:ed|t)|\w+s)\b/i.exec(question);
+  if (who && !/^(?:else|is|was|does|did|has|had)$/i.test(who[1]) && last !== undefined && new RegExp(`\\b(?!(?:Then|And|But|So|It|That|This|They|We|He|She|You)\\b)(?:[A-Z][a-z]+|(?:my|our|the) [a-z]+) ${who[1]}\\b`).test(last)) return 'yes';
+  // "What was it for?" after "…for the board deck": what it was for is said.
+  if (/^what was (?:it|that|this) for\?$/i.test(question) && last !== undefined && /\bfor (?:the|a|an|my|our|his|her|their) \w+/i.test(last)) return 'yes';
   if (last !== undefined) {
     // What they did about the moment they just told, not about another one earlier in the segment; and only a
     // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
