@@ -1798,6 +1798,12 @@ describe('a nineteenth walkthrough: a usability test written as moderators write
     expect(plan('talk', 'Same SEQ question (1–7) for task 2.\nWhy?')).toEqual(['On a scale of 1 to 7, where 1 is very difficult and 7 is very easy, how easy or difficult was that task?', 'Why?']);
   });
 
+  it('does not tell a puzzled participant "This part is about task 2 — SEQ"', async () => {
+    expect(titleForParticipant('Task 2 — SEQ')).toBeNull();
+    const rating: Segment = { id: 'r', mode: 'talk', title: 'Task 2 — SEQ', instruction: 'Same SEQ question (1–7) for task 2.\nWhy?' };
+    expect((await talkThrough(rating, ['6', 'Why what?']))[2]).toBe('Sorry, that was unclear. What makes you say that?');
+  });
+
   it('takes a rating of "6" for a rating, not a day', () => {
     expect(followUp('6', 1, 'On a scale of 1 to 7, how easy was that?\nCould you say a bit more about that?')).not.toBe('What happened that day?');
     expect(followUp('last fri, 2pm', 1, 'When was that?\nCould you say a bit more about that?')).toBe('What happened that day?');

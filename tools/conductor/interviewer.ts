@@ -436,6 +436,7 @@ const PLAINER: Array<[RegExp, string]> = [
   [/^what did you use for it before\?$/i, 'Before this product, how did you do it?'],
   [/^could you tell me about the last time you did it\?$/i, 'When did you last do this, and what happened?'],
   [/^what did you do at that point\?$/i, 'What did you do next?'],
+  [/^why(?: or why not)?\?$/i, 'What makes you say that?'],
 ];
 /** A guide's section name ("Core questions", "Wrap-up", "Part 2"): no topic to tell the participant. */
 const SECTION = /^(?:(?:core|main|key|opening|closing|final|other|general|more) )?(?:questions?|section|part|topics?)(?: \w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|outro|debrief|close|context|background|main|core|opening|closing|tasks?|ratings?|scenario)$/i;

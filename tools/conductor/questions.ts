@@ -545,6 +545,8 @@ export const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).to
  * "Role & context" → "role and context"), or null when it still reads as written for the team.
  */
 export function titleForParticipant(title: string): string | null {
+  // "Task 2 — SEQ", "Part 3: export": the guide's numbering and its shorthand, no topic to tell.
+  if (/^\s*(?:task|part|section|step|activity|exercise|block|module|q)\s*\d/i.test(title)) return null;
   // "4. Rating", "2.1 Background": the outline's number is not part of the topic.
   const t = wordsOf(title.replace(/^\s*\d{1,2}(?:\.\d{1,2})*\.?\s+/, '').replace(/\s&\s/g, ' and '));
   const converted = lowerFirst(render(secondPerson(stripEnd(t), false)).trim());
