@@ -5,7 +5,7 @@ import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -1737,6 +1737,13 @@ describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic 
     const asked = await talkThrough(seg('friction'), ['Not good. The button not work, I not receive the file.', 'Sorry, what mean longer? The time?', 'the waiting for the file, I wait maybe one minute and nothing.']);
     expect(asked[2]).toBe('Sorry, that was unclear. This part is about how it went. Which part took more time than you thought it would?');
     expect(asked[3]).toBe('What did you do at that point?');
+  });
+
+  it('ends the task on giving up said in a longer note, or "I\'m stopping this task"', () => {
+    for (const done of ['The Checkout page is the same page?? Export does nothing. I give up, I can\'t find any PDF. This is useless.', "I don't know what you want me to do. I'm stopping this task."]) {
+      expect(endsTask(done), done).toBe(true);
+      expect(givesUp(done), done).toBe(true);
+    }
   });
 
   it('takes "When it broke? I\'d reconnect the Zap…" as an answer that checks what was meant, not a question to pass on', () => {

@@ -170,7 +170,7 @@ const ENDS_TASK = new RegExp(
   'i',
 );
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
-const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING})\s*(?:[.!?,]|$)`, 'i');
+const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING}|(?:i'?m|i am) stopping (?:this task|the task|this one|here)|i'?ll stop (?:this task|the task|here))\s*(?:[.!?,]|$)`, 'i');
 /** "done, well, it failed", "done! booked it", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
 const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?(?:all )?done[ \t]*(?:[,;:–—-]|[.!]+(?=\s))(?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
 /** "right, think that's it", "ok that's me", "all sorted", "that's it for now"; a bare "That's it!" may be the button found. */
@@ -180,10 +180,10 @@ export function endsTask(message: string): boolean {
   const text = plain(message);
   const last = sentencesOf(text).at(-1) ?? '';
   // "ok sent it. done": the last word on it.
-  return ENDS_TASK.test(text) || ENDS_TASK.test(last) || DONE_AND_HOW.test(text.trim()) || THATS_ALL.test(text.trim()) || (GIVES_UP_NOW.test(text) && words(text) <= 12);
+  return ENDS_TASK.test(text) || ENDS_TASK.test(last) || DONE_AND_HOW.test(text.trim()) || THATS_ALL.test(text.trim()) || (GIVES_UP_NOW.test(text) && words(text) <= 40);
 }
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
-const GIVES_UP = new RegExp(String.raw`\b(?:${GIVING_UP}|forget it)\b`, 'i');
+const GIVES_UP = new RegExp(String.raw`\b(?:${GIVING_UP}|forget it|(?:i'?m|i am) stopping (?:this task|the task|this one|here)|i'?ll stop (?:this task|the task|here))\b`, 'i');
 export const givesUp = (message: string) => GIVES_UP.test(message);
 const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
 
