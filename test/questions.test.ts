@@ -1739,6 +1739,13 @@ describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic 
     expect(asked[3]).toBe('What did you do at that point?');
   });
 
+  it('stays silent to a question to the screen among what they see, and still declines a request for help', () => {
+    expect(whileWorking('ok I see revenue grow 12%. but is 12% of what? I not see the euro number.', { said: '' })).toBeNull();
+    expect(whileWorking('Is that the total? I only see a percentage on the card.', { said: '' })).toBeNull();
+    expect(whileWorking("Where do I click? I can't find it.", { said: '' })).toBe(ON_YOUR_OWN);
+    expect(whileWorking('where i click?', { said: '' })).toBe(ON_YOUR_OWN);
+  });
+
   it('ends the task on giving up said in a longer note, or "I\'m stopping this task"', () => {
     for (const done of ['The Checkout page is the same page?? Export does nothing. I give up, I can\'t find any PDF. This is useless.', "I don't know what you want me to do. I'm stopping this task."]) {
       expect(endsTask(done), done).toBe(true);

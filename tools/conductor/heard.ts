@@ -423,6 +423,11 @@ export function whileWorking(message: string, context: Context & { task?: string
   if (kind === 'guess' && !said.includes(EITHER_WAY)) return EITHER_WAY;
   // "Do you know if it integrates with Square?": a question about the product, not help with the task.
   if (kind === 'question' && ASKS_ABOUT_PRODUCT.test(plain(message))) return PASSED_ON.slice(1).find((line) => !said.includes(line)) ?? null;
+  // "ok I see revenue grow 12%. but is 12% of what? I not see the euro number.": a question to the screen among
+  // what they see is thinking aloud; only a request for help is told the task is theirs.
+  if (kind === 'question' && !ASKS_FOR_HELP.test(plain(message)) && sentencesOf(plain(message)).some((x) => !/\?\s*$/.test(x) && !asksSomething(x))) return null;
   if (!said.includes(ON_YOUR_OWN)) return ON_YOUR_OWN;
   return said.includes(AS_YOU_WOULD) ? null : AS_YOU_WOULD;
 }
+/** "Where do I click?", "can you help me", "what should I do now": asking for help with the task. */
+const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;
