@@ -1861,6 +1861,16 @@ describe('any mix of guide fragments', () => {
   });
 });
 
+describe('a person named to "Who…?"', () => {
+  it('is the answer, said beside a question about the interview, and gets no follow-up', async () => {
+    const deciding: Segment = { id: 'd', mode: 'talk', title: 'Deciding', instruction: 'Who signed off?\nWhat almost stopped you buying?' };
+    expect(heardAs('Jordan. Are you even reading my answers?', 'Who signed off?')).toBe('question');
+    expect((await talkThrough(deciding, ['Jordan. Are you even reading my answers?']))[1]).toBe('What almost stopped you buying?');
+    expect((await talkThrough(deciding, ['just my boss, Kim']))[1]).toBe('What almost stopped you buying?');
+    expect(heardAs('Sorry, who are you?')).toBe('meta');
+  });
+});
+
 describe('probes a walk-through already answered ("What was it for?", "Who asked for it?")', () => {
   it('are not asked after "Maria asked for it for the board deck"', async () => {
     const workflow: Segment = { id: 'w', mode: 'talk', title: 'Reporting workflow', instruction: '- Walk me through the last report you built in Acme\n    - Probe: what was it for? who asked for it?\n    - Probe: where did you get stuck, if anywhere?' };

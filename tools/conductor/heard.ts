@@ -274,7 +274,9 @@ export function heardAs(message: string, asked?: string): Heard {
   if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return 'guess';
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
   // "…is this being recorded? like the screen?": a short question alongside is part of it.
-  if (said.some(isMeta) && said.every((s) => isMeta(s) || words(s) <= 2 || (words(s) <= 4 && /\?$/.test(s)) || (PUSHES_BACK.test(said.join(' ')) && words(s) <= 12))) return 'meta';
+  // "Jordan. Are you even reading my answers?": a name said first is the answer, with the question beside it.
+  const aside = (s: string) => words(s) <= 2 && (/\?\s*$/.test(s) || /^(?:ok(?:ay)?|hmm+|um+|uh+|er+m?|sorry|wait|well|so|huh|what|yes|yeah|yep|no|nope|hey|hi|hello|right|fine|sure|also|and|but|seriously|honestly|nothing|none|whatever|ugh|again|come on)\b[\s\w]*[.!,]*$/i.test(s));
+  if (said.some(isMeta) && said.every((s) => isMeta(s) || aside(s) || (words(s) <= 4 && /\?$/.test(s)) || (PUSHES_BACK.test(said.join(' ')) && words(s) <= 12 && !/^[A-Z][a-z]+[.!]*$/.test(s.trim())))) return 'meta';
   if (said.some(isGrumble) && said.every((s) => isGrumble(s) || words(s) <= 2)) return 'grumble';
   // "It went. Is that what you wanted to hear?": the grumble is no question to acknowledge.
   if (said.some((s, k) => asksSomething(s) && !isGrumble(s) && !echoes(s, asked) && !checksWhatWasMeant(said, k))) return 'question';

@@ -580,9 +580,11 @@ export const ruleInterviewer: Interviewer = {
     const named = asked === 0 && ASKS_WHAT_BEFORE.test(bare(lastAsked)) && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     // "Send money to friend" to "What did you come to do today?": more about that, not about "money".
     const goalNamed = asked === 0 && ASKS_FOR_GOAL.test(lastAsked) && goalOf(last.text) !== null;
+    // "Jordan." to "Who signed off?": a person named is the whole answer.
+    const personNamed = asked === 0 && /^who\b/i.test(bare(lastAsked)) && words(last.text) <= 8 && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     // "3 I guess" to a rating the script follows with "Why?": the script asks for the reason.
     const whyNext = asked === 0 && ASKS_WHY.test((questions[state.question + 1] ?? '').trim());
-    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named && !whyNext) {
+    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named && !whyNext && !personNamed) {
       if (goalNamed && !said.includes(MORE)) return { say: MORE, state: { question: state.question, follow_ups: asked + 1 } };
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
