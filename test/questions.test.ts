@@ -1861,6 +1861,13 @@ describe('any mix of guide fragments', () => {
   });
 });
 
+describe('"said already" as walkthrough 19\'s participants put it', () => {
+  it('hears "Also already said.", "Third time.", "I told you, …" and "as I wrote above"', () => {
+    for (const m of ['Wei. Also already said.', 'NetSuite. Third time.', 'I told you, it was month-end close, I was at my desk at 9pm.', 'as I wrote above']) expect(heardAs(m), m).toBe('already');
+    expect(heardAs('The third time it crashed I rang support.')).not.toBe('already');
+  });
+});
+
 describe('a person named to "Who…?"', () => {
   it('is the answer, said beside a question about the interview, and gets no follow-up', async () => {
     const deciding: Segment = { id: 'd', mode: 'talk', title: 'Deciding', instruction: 'Who signed off?\nWhat almost stopped you buying?' };
