@@ -1861,6 +1861,13 @@ describe('any mix of guide fragments', () => {
   });
 });
 
+describe('follow-ups walkthrough 19 found odd', () => {
+  it('names no season or workplace back, and meets a reading of the question with "Yes, go with that." before the question', async () => {
+    for (const a of ['no specific day. at work i guess', 'last spring', 'from home mostly']) expect(followUp(a, 0, 'What was going on that day?'), a).toBe('Could you say a bit more about that?');
+    expect(acknowledgement('Sorry, passive looking? Do you mean did I start looking at other tools?')).toBe('Yes, go with that.');
+  });
+});
+
 describe('"said already" as walkthrough 19\'s participants put it', () => {
   it('hears "Also already said.", "Third time.", "I told you, …" and "as I wrote above"', () => {
     for (const m of ['Wei. Also already said.', 'NetSuite. Third time.', 'I told you, it was month-end close, I was at my desk at 9pm.', 'as I wrote above']) expect(heardAs(m), m).toBe('already');

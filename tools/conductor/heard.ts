@@ -139,7 +139,7 @@ export const SKIPPED = 'Of course, we can skip that.';
 export const ALREADY_SAID = 'Sorry, you did. Thank you.';
 export const GOING_BACK = 'Of course.';
 /** The participant's own reading of the question is the one worth hearing: they are asked to go on with it. */
-export const YOUR_READING = 'Yes, tell me about that.';
+export const YOUR_READING = 'Yes, go with that.';
 export const NOT_ASSUMING = "Fair point: I'm not assuming anything. Good or bad, how it went for you is what helps.";
 /** "Does 'useful' mean for me or for my company?": the participant's own reading is the one to go with. */
 export const EITHER_WAY = 'Either is fine: whichever fits your own experience.';

@@ -59,7 +59,7 @@ const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|su
 const SHRUGS = /^(?:dunno|idk|no idea|no clue|not sure|i'?m not sure|i don'?t know|i don'?t remember|can'?t (?:say|remember))[,.!;]*\s+\S+\s+\S+/i;
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
 const EMPTY_HEADS =
-  /\b(?:week|weeks|day|days|month|months|year|years|term|semester|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|nights|mornings|evenings|afternoons|weekend|weekends|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question)$/i;
+  /\b(?:week|weeks|day|days|month|months|year|years|term|semester|spring|summer|autumn|fall|winter|season|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|nights|mornings|evenings|afternoons|weekend|weekends|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question)$/i;
 
 /** An answer that is only a shrug ("Fine.", "Not sure.", "Yes, all good."): nothing in it to name back. */
 const ONLY_VAGUE = new RegExp(`${VAGUE.source}(?:[,.!]? (?:all (?:good|fine)|no (?:issues|problems|complaints)|(?:it )?(?:went |was )?(?:fine|ok(?:ay)?|good|great|perfect)))?[.!?]*$|^(?:all (?:good|fine)|no (?:issues|problems|complaints))[.!?]*$`, 'i');
@@ -201,6 +201,8 @@ function mentionOf(answer: string, used: string, notes = false): string | null {
     if (!np.includes(' ') && (!before || /[.!?]$/.test(before)) && /^\s+(?:a|an|the|my|our|some|it|them)\b/i.test(answer.slice(at + np.length))) continue;
     // "By hand.", "In person.", "By email.": how it was done, not a thing to ask about.
     if (MANNER.test(np) && /\b(?:by|in|on|via|over the)$/i.test(before)) continue;
+    // "at work i guess", "from home": where, not a thing to ask about.
+    if (/^(?:work|home|school|the office|uni)$/i.test(np) && /\b(?:at|from|in)$/i.test(before)) continue;
     if (notes && NEGATED_BEFORE.test(`${before} `)) continue;
     // "Of course.": no course.
     if (/^course$/i.test(np) && /\bof$/i.test(before)) continue;
