@@ -149,6 +149,12 @@ describe('script review', () => {
     expect(checked.valid).toBe(false);
     expect(checked.errors).toEqual([expect.objectContaining({ code: 'empty_field', field: 'segments[0].conductor_context' })]);
     expect((await o.call('POST', '/studies', { title: 'Blank context', script: blank })).status).toBe(400);
+    // A question written as a note is shown to participants as it is: a warning, not a refusal.
+    const notes = { version: 2, segments: [{ id: 'deciding', mode: 'talk', title: 'Deciding', instruction: 'The moment they committed. Price ok? trial? who signed off. Almost didn\'t buy b/c ...?' }] };
+    const noted = (await o.call('POST', '/studies/validate-script', { script: notes })).body;
+    expect(noted.valid).toBe(true);
+    expect(noted.warnings.filter((w: any) => w.code === 'note_like_question').map((w: any) => w.message.split('"')[1])).toEqual(['Price ok?', 'Trial?', "Almost didn't buy because?"]);
+    expect(noted.warnings.find((w: any) => w.code === 'note_like_question')).toMatchObject({ field: 'segments[0].instruction', segment_id: 'deciding' });
   });
 });
 

@@ -850,6 +850,18 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [] };
 }
 
+/**
+ * A question written as a note to oneself: no verb and no question word ("Trial?", "Price ok?"), or one that
+ * stops mid-thought ("Almost didn't buy because?"). Participants read it as written.
+ */
+export function readsAsNote(question: string): boolean {
+  if (/\b(?:because|b\/c|and|or|but|vs\.?|versus)\s*\?$/i.test(question)) return true;
+  const tokens = parse(question).flatMap((s) => s.tokens).filter((t) => t.pos !== 'PUNCT' && t.pos !== 'SPACE');
+  if (!tokens.length || tokens.length > 4) return false;
+  // "Card or cash?" offers the choices of the question before it.
+  return !tokens.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || WH.has(lower(t.text)) || /^(?:any|anything|ever|so|or)$/i.test(t.text));
+}
+
 const DIRECTED: Array<[RegExp, string]> = [
   [/\b(?:the|a|each|every)\s+(?:participant|user|customer|respondent|interviewee|tester)s?\b|\bparticipants?'?s?\b/i, 'speaks of the participant in the third person'],
   [/\bserves\s+g-?\w*|\bg-[a-z][\w-]*/i, 'names a study goal'],
