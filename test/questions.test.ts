@@ -1875,6 +1875,15 @@ describe('"said already" as walkthrough 19\'s participants put it', () => {
   });
 });
 
+describe('"How big is your team?" after the size was told', () => {
+  it('is not asked', async () => {
+    const role: Segment = { id: 'r', mode: 'talk', title: 'Warm-up', instruction: "What's your role? How big is your team?\nWhich tools do you use?" };
+    expect((await talkThrough(role, ["I'm head of marketing at a small SaaS company, team of 3 marketers, and the founders look at the numbers."]))[1]).toBe('Which tools do you use?');
+    expect((await talkThrough(role, ["Um, I'm a finance analyst. Finance team is four of us."]))[1]).toBe('Which tools do you use?');
+    expect((await talkThrough(role, ["I'm a finance analyst at a logistics company, about 200 people."]))[1]).toBe('How big is your team?');
+  });
+});
+
 describe('a person named to "Who…?"', () => {
   it('is the answer, said beside a question about the interview, and gets no follow-up', async () => {
     const deciding: Segment = { id: 'd', mode: 'talk', title: 'Deciding', instruction: 'Who signed off?\nWhat almost stopped you buying?' };

@@ -364,6 +364,7 @@ const WHAT_TO_ADD = 'What would you like to add?';
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
 const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
 
+const NUMBERS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a dozen';
 /** "Why?", "Why or why not?": the reason for the answer just given. */
 const ASKS_WHY = /^(?:and |but )?(?:why(?: is that| so| not| or why not)?|how come|what makes you say (?:that|so))\?$/i;
 /** "Who else in the household picks the meals?": a question that takes other people for granted. */
@@ -412,6 +413,9 @@ function answered(question: string, answers: string[], all: string[], notes: str
   // "Who asked for it?" after "Maria asked for it for the board deck": the person is named doing it.
   const who = /^who (\w+(?:ed|t)|\w+s)\b/i.exec(question);
   if (who && !/^(?:else|is|was|does|did|has|had)$/i.test(who[1]) && last !== undefined && new RegExp(`\\b(?!(?:Then|And|But|So|It|That|This|They|We|He|She|You)\\b)(?:[A-Z][a-z]+|(?:my|our|the) [a-z]+) ${who[1]}\\b`).test(last)) return 'yes';
+  // "How big is your team?" after "team of 3 marketers" or "Finance team is four of us": the size is said.
+  const size = /^how (?:big|large) is your (\w+)\?$/i.exec(question);
+  if (size && all.some((a) => new RegExp(`\\b${size[1]}\\b\\W+(?:\\w+\\W+){0,3}(?:\\d+|${NUMBERS})\\b|\\b(?:\\d+|${NUMBERS})\\W+(?:\\w+\\W+){0,3}${size[1]}\\b`, 'i').test(a))) return 'yes';
   // "What was it for?" after "…for the board deck": what it was for is said.
   if (/^what was (?:it|that|this) for\?$/i.test(question) && last !== undefined && /\bfor (?:the|a|an|my|our|his|her|their) \w+/i.test(last)) return 'yes';
   if (last !== undefined) {
