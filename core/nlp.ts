@@ -79,7 +79,9 @@ export function join(tokens: Token[]): string {
 const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** Product names that are also English words: capitalised, they name the product ("Excel", "Slack"). */
-const NAMES_THAT_ARE_WORDS = new Set(['excel', 'outlook', 'teams', 'slack', 'notion', 'zoom', 'stripe', 'square', 'word', 'chrome', 'safari', 'windows', 'office', 'sage', 'access', 'pages', 'numbers', 'keynote', 'paypal', 'venmo']);
+const NAMES_THAT_ARE_WORDS = new Set(['excel', 'outlook', 'teams', 'slack', 'notion', 'zoom', 'stripe', 'square', 'word', 'chrome', 'safari', 'windows', 'office', 'sage', 'access', 'pages', 'numbers', 'keynote', 'paypal', 'venmo',
+  // First names that are also words ("Ben, and our investor…" is no "the ben").
+  'ben', 'max', 'jack', 'frank', 'dawn', 'jean', 'ray', 'don', 'rob', 'sue', 'pat', 'kim', 'amber', 'wei', 'will']);
 
 /**
  * A capital on a sentence's first word is not a name ("Invoices."): it is a word the model knows,

@@ -1875,6 +1875,15 @@ describe('"said already" as walkthrough 19\'s participants put it', () => {
   });
 });
 
+describe('a rating told with its reason, then probed', () => {
+  it('is not asked "Why?" after the probe, and Ben is named as Ben', async () => {
+    const rating: Segment = { id: 'r', mode: 'talk', title: 'Task 1 — SEQ', instruction: '"On a scale of 1 to 7, where 1 is very difficult and 7 is very easy, how easy or difficult was that task?"\nWhy?' };
+    const asked = await talkThrough(rating, ["4, because I didn't know what growth you meant and nobody would help me.", 'I read the whole page slowly until I saw the 12 percent.']);
+    expect(asked.slice(1)).not.toContain('Why?');
+    expect(followUp('Ben, and our investor recommended Acme too.', 0, 'Who did you ask for recommendations?')).toBe('You mentioned Ben. What happened next?');
+  });
+});
+
 describe('"How big is your team?" after the size was told', () => {
   it('is not asked', async () => {
     const role: Segment = { id: 'r', mode: 'talk', title: 'Warm-up', instruction: "What's your role? How big is your team?\nWhich tools do you use?" };

@@ -426,7 +426,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   }
   // "Why?" after "3, because I'm not sure I picked the right category": the reason is told.
   // So does a rating with its reason ("4 - quick, but I couldn't see where to mark runs").
-  if (ASKS_WHY.test(question.trim()) && last !== undefined && (/\b(?:because|cause|'cause|since|as it|due to|so (?:it|that)(?! (?:was|is)\b))\b/i.test(last) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(last))) return 'yes';
+  // Told in any answer of the part: "4, because…" followed by a probe still told why.
+  if (ASKS_WHY.test(question.trim()) && answers.some((a) => /\b(?:because|cause|'cause|since|as it|due to|so (?:it|that)(?! (?:was|is)\b))\b/i.test(a) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(a))) return 'yes';
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
   if (ANYTHING_MORE.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
