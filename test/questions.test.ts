@@ -1884,6 +1884,13 @@ describe('a rating told with its reason, then probed', () => {
   });
 });
 
+describe('a screening question', () => {
+  it('gets no follow-up when the notes say it is one', async () => {
+    const background: Segment = { id: 'b', mode: 'talk', title: 'Background', instruction: 'Ask how often they look at revenue numbers in Acme (daily / weekly / monthly / rarely).', conductor_context: "Screening check only. If 'never', continue anyway but flag in notes." };
+    expect(await talkThrough(background, ['Weekly, every Monday morning.'])).toEqual(['How often do you look at revenue numbers in Acme?', null]);
+  });
+});
+
 describe('"How big is your team?" after the size was told', () => {
   it('is not asked', async () => {
     const role: Segment = { id: 'r', mode: 'talk', title: 'Warm-up', instruction: "What's your role? How big is your team?\nWhich tools do you use?" };

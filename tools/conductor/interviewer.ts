@@ -49,6 +49,8 @@ const followUpsAllowed = (segment: Segment): number => {
   // Only the interviewer's notes set it: "no follow-up questions about pricing" in an instruction is about a topic.
   const notes = segment.conductor_context ?? '';
   if (/(?:^|[.;:]\s*)no follow[- ]?ups?\b(?! (?:questions? )?(?:about|on|for|to)\b)/i.test(notes)) return 0;
+  // "Screening check only.": the answer is all it is for.
+  if (/(?:^|[.;:]\s*)(?:a )?screening (?:check|question)s?(?: only)?\b/i.test(notes)) return 0;
   if (/\b(?<!at least )(?:only )?(?:one|a single|1) follow[- ]?up\b(?! (?:or|to)\b)/i.test(notes) && !/\bat least\b/i.test(notes)) return 1;
   return MAX_FOLLOW_UPS;
 };
