@@ -1888,6 +1888,8 @@ describe('a screening question', () => {
   it('gets no follow-up when the notes say it is one', async () => {
     const background: Segment = { id: 'b', mode: 'talk', title: 'Background', instruction: 'Ask how often they look at revenue numbers in Acme (daily / weekly / monthly / rarely).', conductor_context: "Screening check only. If 'never', continue anyway but flag in notes." };
     expect(await talkThrough(background, ['Weekly, every Monday morning.'])).toEqual(['How often do you look at revenue numbers in Acme?', null]);
+    // Nor does a how-often answered with one.
+    expect(await talkThrough({ ...background, conductor_context: undefined }, ['Weekly, every Monday morning.'])).toEqual(['How often do you look at revenue numbers in Acme?', null]);
   });
 });
 

@@ -346,7 +346,7 @@ const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_C
 const ASKS_A_COUNT = /\bhow (?:many|much|often|long)\b|^(?:(?:and|so)\s+)?when\b/i;
 /** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday"). */
 const A_COUNT =
-  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:\s+[\w-]+){0,3}[.!]*$/i;
+  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,3}[.!]*$/i;
 
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
