@@ -5,7 +5,7 @@ import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -697,7 +697,7 @@ describe('a third walkthrough: six participants, turn by turn', () => {
   });
 
   it('says nothing written for the interviewer in any of its own lines', () => {
-    const lines = [ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_CALL, YOUR_READING];
+    const lines = [ACKNOWLEDGEMENT, AS_YOU_WOULD, CLEAR_ENGLISH, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_RECORDED, ON_YOUR_OWN, RECORDED, SKIPPED, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_CALL, YOUR_READING, HERE_AND_NOW, EITHER_WAY];
     for (const line of lines) expect(directedText(line), line).toBeNull();
   });
 });
@@ -1920,5 +1920,15 @@ describe('probes a walk-through already answered ("What was it for?", "Who asked
     // Not said: asked.
     expect((await talkThrough(workflow, ['I filtered the revenue dashboard by region, exported it, and pasted it into our Excel model.']))[1]).toBe('What was it for?');
     expect(heardAs('Maria. I said that too.')).toBe('already');
+  });
+});
+
+describe('a twentieth walkthrough: the starter study misread and a usability task given up', () => {
+  it('hears "not sure what you mean", an answer with a guess after it, "do it right now, here?" and "I give up on this one"', () => {
+    expect(heardAs('not sure what you mean, more useful how?', 'What would make the product more useful to you?')).toBe('puzzled');
+    expect(heardAs('last time? that was like 2 years ago, I emailed support. do you mean how I did it today?', 'Could you tell me about the last time you had to update your billing address?')).toBeNull();
+    expect(whileWorking('wait, do you mean do it right now, here?', { said: '', task: 'Could you go ahead and update your billing address?' })).toBe(HERE_AND_NOW);
+    expect(endsTask('Tried again. Nothing downloads. I really can not find any way to do it, I give up on this one.')).toBe(true);
+    expect(endsTask('I give up on the search, going through the menu instead')).toBe(false);
   });
 });

@@ -170,7 +170,7 @@ const ENDS_TASK = new RegExp(
   'i',
 );
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
-const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING}|(?:i'?m|i am) stopping (?:this task|the task|this one|here)|i'?ll stop (?:this task|the task|here))\s*(?:[.!?,]|$)`, 'i');
+const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up(?: on (?:this|it|that)(?: one| task)?)?|i'?m giving up|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING}|(?:i'?m|i am) stopping (?:this task|the task|this one|here)|i'?ll stop (?:this task|the task|here))\s*(?:[.!?,]|$)`, 'i');
 /** "done, well, it failed", "done! booked it", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
 const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?(?:all )?done[ \t]*(?:[,;:–—-]|[.!]+(?=\s))(?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
 /** "right, think that's it", "ok that's me", "all sorted", "that's it for now"; a bare "That's it!" may be the button found. */
@@ -189,7 +189,7 @@ const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:sa
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
 const CLARIFY =
-  /^(?:sorry,?\s*|um,?\s*|wait,?\s*)?(?:(?:what (?:do |did )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again))\b.*|what means?\b.*|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|(?:am |'m )?not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
+  /^(?:sorry,?\s*|um,?\s*|wait,?\s*)?(?:(?:what (?:do |did )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again)|(?:i'?m |i am )?not sure what you(?:'re| are)? (?:mean|asking|want))\b.*|what means?\b.*|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|(?:am |'m )?not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
 /** A word of the question not known: "i not know this word", "waitlist? what is?". */
 const UNKNOWN_WORD = /^(?:i (?:don'?t|do not|(?:am |'m )?not|no) know (?:this|that|the|what (?:this|that|the)) word|[a-z' -]{1,30}\?\s*what (?:is|means?|does it mean)(?: this| that| it)?)[.!?]*$/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
@@ -271,7 +271,8 @@ export function heardAs(message: string, asked?: string): Heard {
   // "Can I go back to the first question? I also came to check the churn number.": going back, with what they went back to add.
   if (words(text) <= 30 && GOES_BACK.test(text)) return said.filter((x) => !GOES_BACK.test(x) && !ANNOUNCES_ADDING.test(x)).reduce((n, x) => n + words(x), 0) >= 5 ? 'added' : 'back';
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
-  if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return 'guess';
+  // "…that was like 2 years ago, I emailed support. do you mean how I did it today?": answered first, so the answer stands.
+  if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return words(said.slice(0, -1).join(' ')) < 10 ? 'guess' : null;
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
   // "…is this being recorded? like the screen?": a short question alongside is part of it.
   // "Jordan. Are you even reading my answers?": a name said first is the answer, with the question beside it.
@@ -421,6 +422,8 @@ export function whileWorking(message: string, context: Context & { task?: string
     return about && !said.includes(about) ? about : null;
   }
   if (kind !== 'question' && kind !== 'puzzled' && kind !== 'guess') return null;
+  // "wait, do you mean do it right now, here?": yes, as they would.
+  if ((kind === 'guess' || kind === 'question') && NOW_AND_HERE.test(plain(message)) && !said.includes(HERE_AND_NOW)) return HERE_AND_NOW;
   // "I don't have a housemate, do you mean my husband?": their reading of the task is the one to go with.
   if (kind === 'guess' && !said.includes(EITHER_WAY)) return EITHER_WAY;
   // "Do you know if it integrates with Square?": a question about the product, not help with the task.
@@ -431,5 +434,8 @@ export function whileWorking(message: string, context: Context & { task?: string
   if (!said.includes(ON_YOUR_OWN)) return ON_YOUR_OWN;
   return said.includes(AS_YOU_WOULD) ? null : AS_YOU_WOULD;
 }
+/** "do you mean do it right now, here?", "should I actually do it?" */
+const NOW_AND_HERE = /\b(?:(?:do|doing|try|trying) it (?:right )?(?:now|here)|right now|(?:for real|actually do it|on this (?:page|site)|really do it))\b/i;
+export const HERE_AND_NOW = 'Yes, here and now, as you normally would.';
 /** "Where do I click?", "can you help me", "what should I do now": asking for help with the task. */
 const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;
