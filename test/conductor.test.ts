@@ -259,7 +259,8 @@ describe('what the participant hears', () => {
     // A question of their own is heard before the interview goes on.
     expect(await ask()).toMatchObject({ kind: 'speak', text: ACKNOWLEDGEMENT });
     expect(await ask()).toMatchObject({ text: 'Is there anything else you would like to tell us?' });
-    c.send({ type: 'answer', text: 'No, thanks.' }); // to "anything else?", a no is the answer
+    // To "anything else?", a no is the answer, and a goodbye with it gets the study's own closing, not the early one.
+    c.send({ type: 'answer', text: 'No, thanks. Bye!' });
     const closing = await ask();
     expect(closing).toMatchObject({ kind: 'closing', segment_id: 'thanks', text: starterScript.segments.at(-1)!.speak_text });
     await c.next((f) => f.type === 'ended');

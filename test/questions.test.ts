@@ -1932,3 +1932,14 @@ describe('a twentieth walkthrough: the starter study misread and a usability tas
     expect(endsTask('I give up on the search, going through the menu instead')).toBe(false);
   });
 });
+
+describe('a twentieth walkthrough: a goal with its purpose, a story that says what they did, giving up on this', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+  it('asks about the report without "to send", does not ask what they did after "then gave up and rebuilt…", and ends the task', async () => {
+    const asked = await talkThrough(seg('context'), ['I came to export our March sales report to send to my manager', "before this we used Stripe's dashboard, it had a one-click CSV export", 'Last Tuesday. I clicked Export on the sales page and nothing happened, no file, no error. Tried three times in Chrome, then gave up and rebuilt the numbers by hand from Stripe.']);
+    expect(asked[1]).toBe('What did you use to export your sales report before?');
+    expect(asked[2]).toBe('Could you tell me about the last time you had to export your sales report?');
+    expect(asked[3]).toBeNull();
+    expect(endsTask("OK I'm giving up on this, it's not going to work and I've wasted enough time on it already today.")).toBe(true);
+  });
+});

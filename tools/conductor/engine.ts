@@ -197,14 +197,17 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       m.audio_chunk_index = input.spoken.chunk_index;
       if (input.spoken.started_ms !== null) m.timestamp_ms = Math.min(m.timestamp_ms, input.spoken.started_ms);
     }
-    if (heardAs(input.text) === 'stop') return letGo(segment);
+    const before = turnsIn(await conversation(), segment.id);
+    const asked = before.findLast((t) => t.role === 'conductor')?.text;
+    const lastPart = !segments.slice(state.segment + 1).some((s) => s.mode !== 'speak');
+    // "no. bye" to the last "anything else?" is the answer: the study's own closing follows, not the early goodbye.
+    const byeAtTheEnd = lastPart && ANYTHING_MORE.test(asked ?? '') && words(input.text) <= 6;
+    if (heardAs(input.text) === 'stop' && !byeAtTheEnd) return letGo(segment);
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const spoken = conductorSaid(await conversation());
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
-    const before = turnsIn(await conversation(), segment.id);
-    const asked = before.findLast((t) => t.role === 'conductor')?.text;
     const minutes = minutesOf(study?.invitation_json);
-    const heard = interviewer === ruleInterviewer ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes }), services.log) : null;
+    const heard = interviewer === ruleInterviewer && !(byeAtTheEnd && heardAs(input.text) === 'stop') ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes }), services.log) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...before, { role: 'participant' as const, text: input.text }];
     const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken, notes: notesBefore(await conversation(), segments, state.segment) }, services.log);
@@ -213,7 +216,6 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       state = { ...state, talk: next.state };
     } else {
       // Something added to "Is there anything else…?" at the end ("please, please fix the export") is heard before the closing.
-      const lastPart = !segments.slice(state.segment + 1).some((s) => s.mode !== 'speak');
       if (lastPart && !heard && interviewer === ruleInterviewer && ANYTHING_MORE.test(asked ?? '') && words(input.text) >= 3 && !addsNothing(input.text)) say('speak', NOTED_LAST, segment);
       state = { ...state, segment: state.segment + 1, talk: NEW_TALK, awaiting: null };
       await enter();

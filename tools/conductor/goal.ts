@@ -24,6 +24,12 @@ export function goalOf(answer: string): string | null {
   goal = goal.charAt(0).toLowerCase() + goal.slice(1);
   // Read after "I", so the tagger takes the first word for a verb where it can be one ("export the report").
   let tokens = (parse(`I ${goal}`)[0]?.tokens ?? []).slice(1);
+  // "export our March sales report to send to my manager": the goal ends before what it is for.
+  const purpose = tokens.findIndex((t, i) => i >= 2 && t.pos === 'PART' && t.text.toLowerCase() === 'to' && tokens[i + 1]?.pos === 'VERB');
+  if (purpose > 0) {
+    goal = join(tokens.slice(0, purpose));
+    tokens = tokens.slice(0, purpose);
+  }
   // "set up automatic payment reminders for my overdue invoices": a long goal ends before its first preposition.
   if (goal.split(/\s+/).length > 8) {
     const cut = tokens.findIndex((t, i) => i >= 3 && t.pos === 'ADP');
@@ -67,8 +73,8 @@ function withArticle(goal: string): string {
 function asAHabit(goal: string): string {
   const general = goal.replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a couple of|a few|several|\d+)\s+(?!of\b)(?=\w)/gi, '');
   const tokens = (parse(`I ${general}`)[0]?.tokens ?? []).slice(1);
-  // From the third word on: "set up a quote" keeps its particle.
-  const cut = tokens.findIndex((t, i) => i >= 2 && t.pos === 'ADP');
+  // From the third word on: "set up a quote" keeps its particle; "export the report to send to my manager" ends before its purpose.
+  const cut = tokens.findIndex((t, i) => i >= 2 && (t.pos === 'ADP' || (t.pos === 'PART' && t.text.toLowerCase() === 'to' && tokens[i + 1]?.pos === 'VERB')));
   const kept = cut > 0 ? join(tokens.slice(0, cut)) : general;
   return withArticle(kept);
 }
@@ -86,5 +92,5 @@ export function grounded(question: string, said: string | null): string {
     .replace(/\bwhat did you use for it before\?$/i, (m) => `${m.startsWith('W') ? 'W' : 'w'}hat did you use to ${habit} before?`)
     // "The last time you had to export last quarter's invoices" would ask about two times at once.
     .replace(/\bthe last time you did it\?$/i, (m) => (/\b(?:last|this|next|yesterday|tomorrow)\b/i.test(goal) ? m : `the last time you had to ${habit}?`))
-    .replace(/\bgo ahead with what you came to do today\b/i, `go ahead and ${withArticle(goal)}`);
+    .replace(/\bgo ahead with what you came to do today\b/i, `go ahead and ${withArticle(said)}`);
 }
