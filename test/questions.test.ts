@@ -1943,3 +1943,19 @@ describe('a twentieth walkthrough: a goal with its purpose, a story that says wh
     expect(endsTask("OK I'm giving up on this, it's not going to work and I've wasted enough time on it already today.")).toBe(true);
   });
 });
+
+describe('a twentieth walkthrough: a pasted guide and a usability test again', () => {
+  it('asks about "your work as a sales ops analyst", takes "just me and one other analyst" as the size, and asks for the last report after a job description', async () => {
+    expect(followUp("I'm a sales ops analyst", 0, "What's your role?")).toBe('Could you tell me more about your work as a sales ops analyst?');
+    const warmup: Segment = { id: 'w', mode: 'talk', title: 'Warm-up', instruction: "What's your role? How big is your team?\nWho else looks at the numbers you pull?" };
+    expect((await talkThrough(warmup, ['I build the weekly pipeline and forecast reports for our VP of Sales', 'just me and one other analyst']))[2]).toBe('Who else looks at the numbers you pull?');
+    const workflow: Segment = { id: 'f', mode: 'talk', title: 'Reporting workflow', instruction: '- Walk me through the last report you built in Acme\n    - Probe: what was it for? who asked for it?' };
+    const asked = await talkThrough(workflow, ['Monday I pulled last week closed-won from Acme, pasted it into the forecast spreadsheet, fixed the stage names by hand, then built the charts. Took about 3 hours.', 'For the Monday pipeline meeting. The VP asked for it.'], ['I build the weekly pipeline and forecast reports for our VP of Sales']);
+    expect(asked[0]).toBe('Could you walk me through the last report you built in Acme?');
+    expect(asked[2]).toBeNull();
+  });
+
+  it('ends the task on "I will stop" and "I am done with this task" said with more', () => {
+    for (const done of ["I've looked for a few minutes now and I can't find it, so I'll stop here and move on.", 'Fine, I will stop. I cannot find any export that works, so I am done with this task.']) expect(endsTask(done), done).toBe(true);
+  });
+});

@@ -46,6 +46,11 @@ const RECENT_ANSWERS = 30;
 const ASKS_FOR_WHOM = /^(?:and )?(?:who (?:was|is) (?:it|this|that) for|for whom)\?$/i;
 const FOR_SOMEONE = /\bfor (?:my|myself|our|ourselves|his|her|their|a (?:client|customer|friend|colleague|relative|neighbou?r))\b/i;
 
+/** A question that asks for one occasion. */
+const ASKS_FOR_AN_OCCASION = /\b(?:the last (?:time|\w+ you)|a time when|an example|the most recent)\b/i;
+/** An answer that says when something happened ("Monday I pulled…", "last week", "in March", "two days ago"). */
+const TELLS_WHEN = /\b(?:yesterday|today|last (?:week|month|time|year|\w+day)|(?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\w+ (?:days|weeks|months) ago|in (?:january|february|march|april|may|june|july|august|september|october|november|december))\b/i;
+
 /**
  * At least two of the question's content words, and half of them, in one earlier answer; a
  * question of three words or fewer with one content word, in the last two answers. Questions
@@ -53,6 +58,8 @@ const FOR_SOMEONE = /\bfor (?:my|myself|our|ourselves|his|her|their|a (?:client|
  */
 export function coveredBefore(question: string, answers: string[]): boolean {
   if (ASKS_FOR_WHOM.test(question.trim())) return answers.some((a) => FOR_SOMEONE.test(a));
+  // "Could you walk me through the last report you built?" asks for one occasion: "I build the weekly reports" is the job, not it.
+  if (ASKS_FOR_AN_OCCASION.test(question) && !answers.some((a) => TELLS_WHEN.test(a))) return false;
   const asked = contentOf(question, true);
   if (asked.size === 0) return false;
   // "Anything confusing?" just after "the calendar was the confusing part": one word, said in the answers just before.

@@ -206,6 +206,10 @@ function mentionOf(answer: string, used: string, notes = false): string | null {
     // "at work i guess", "from home": where, not a thing to ask about.
     if (/^(?:work|home|school|the office|uni)$/i.test(np) && /\b(?:at|from|in)$/i.test(before)) continue;
     if (notes && NEGATED_BEFORE.test(`${before} `)) continue;
+    // "I'm a sales ops analyst": their work, not "the sales ops analyst".
+    const role = /\b(?:i'?m|i am|i work as|working as)(?:\s+(an?))?$/i.exec(before);
+    const named = role ? /^(?:(an?)\s+)?(.+)$/i.exec(np)! : null;
+    if (role && named && (role[1] ?? named[1])) return `your work as ${(role[1] ?? named[1]).toLowerCase()} ${lowerFirst(named[2])}`;
     // "Of course.": no course.
     if (/^course$/i.test(np) && /\bof$/i.test(before)) continue;
     // "Pasted it back in." / "Uploaded a PDF": a particle or a verb the tagger took for a thing.
@@ -343,10 +347,10 @@ const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|wai
 /** The answer, or a note, says what they did. */
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);
 /** A question that asks how many, how often, how long or when. */
-const ASKS_A_COUNT = /\bhow (?:many|much|often|long)\b|^(?:(?:and|so)\s+)?when\b/i;
-/** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday"). */
+const ASKS_A_COUNT = /\bhow (?:many|much|often|long|big|large)\b|^(?:(?:and|so)\s+)?when\b/i;
+/** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday", "just me and one other analyst"). */
 const A_COUNT =
-  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,3}[.!]*$/i;
+  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:(?:me|myself) and (?:one|two|three|four|\d+)(?:\s+[\w-]+){0,3}[.!]*$|\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,3}[.!]*$/i;
 
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
@@ -414,7 +418,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
   const last = answers[answers.length - 1];
   // "Who asked for it?" after "Maria asked for it for the board deck": the person is named doing it.
   const who = /^who (\w+(?:ed|t)|\w+s)\b/i.exec(question);
-  if (who && !/^(?:else|is|was|does|did|has|had)$/i.test(who[1]) && last !== undefined && new RegExp(`\\b(?!(?:Then|And|But|So|It|That|This|They|We|He|She|You)\\b)(?:[A-Z][a-z]+|(?:my|our|the) [a-z]+) ${who[1]}\\b`).test(last)) return 'yes';
+  if (who && !/^(?:else|is|was|does|did|has|had)$/i.test(who[1]) && last !== undefined && new RegExp(`\\b(?!(?:Then|And|But|So|It|That|This|They|We|He|She|You)\\b)(?:[A-Z][a-z]+|[Mm]y \\w+|[Oo]ur \\w+|[Tt]he \\w+) ${who[1]}\\b`).test(last)) return 'yes';
   // "How big is your team?" after "team of 3 marketers" or "Finance team is four of us": the size is said.
   const size = /^how (?:big|large) is your (\w+)\?$/i.exec(question);
   if (size && all.some((a) => new RegExp(`\\b${size[1]}\\b\\W+(?:\\w+\\W+){0,3}(?:\\d+|${NUMBERS})\\b|\\b(?:\\d+|${NUMBERS})\\W+(?:\\w+\\W+){0,3}${size[1]}\\b`, 'i').test(a))) return 'yes';
