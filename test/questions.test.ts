@@ -1959,3 +1959,16 @@ describe('a twentieth walkthrough: a pasted guide and a usability test again', (
     for (const done of ["I've looked for a few minutes now and I can't find it, so I'll stop here and move on.", 'Fine, I will stop. I cannot find any export that works, so I am done with this task.']) expect(endsTask(done), done).toBe(true);
   });
 });
+
+describe('a concept read aloud before the questions about it (walkthrough 20, G4)', () => {
+  const concept = 'Imagine Acme Autopilot: every Monday morning it builds your weekly revenue report on its own and posts it to your team\'s Slack channel.';
+  it('is said with the question it leads to', () => {
+    for (const lead of ['Read aloud:', 'Say:']) {
+      const plan = questionPlan({ mode: 'talk', title: 'Concept', instruction: `PART 2: CONCEPT (4 min)\n${lead} "${concept}"\n- What are your first impressions?\n- On a scale of 1 to 5, how likely would you be to use this? Why?` });
+      expect(plan.questions[0], lead).toBe(`${concept} What are your first impressions?`);
+      expect(plan.questions.slice(1)).toEqual(['On a scale of 1 to 5, how likely would you be to use this?', 'Why?']);
+    }
+    // A quoted question after "Say:" is the question itself.
+    expect(questionPlan({ mode: 'talk', title: 'T', instruction: 'Say: "What did you do next?"\n- Anything else?' }).questions).toEqual(['What did you do next?', 'Anything else?']);
+  });
+});

@@ -705,6 +705,10 @@ function observeQuestions(instruction: string): string[] {
 }
 
 const MAX_QUESTION = 300;
+/** 'Read aloud: "…"', 'Say: …' on a line of its own: the words written for the participant, then the line they lead to. */
+const READ_ALOUD = /(^|\n)[ \t]*(?:[-•*][ \t]+)?(?:read(?: aloud| out)?|say|tell them|show and read)[ \t]*:[ \t]*(?:["“]([^"”\n]{10,600}[^"”\n?])["”]|(?!["“])([^\n]{10,600}[^\n?\s"”]))[ \t]*\n([ \t]*(?:[-•*◦]|\d{1,2}[.)])?[ \t]*)/i;
+/** Where the reading goes: a placeholder word the parser keeps with the question after it. */
+const READ = 'Zqxread';
 
 /** What in brackets the participant needs for a task: a path, a file, an address, a name or code to use, an amount ("(£84)"). */
 const NEEDED = /\w[/\\]\w|\w\.(?:csv|pdf|xlsx?|txt|png|jpe?g|docx?|zip|ofx|qif)\b|@\w|\b(?:name|use|password|code|email|login|pin)\s*:|^\s*[£$€]\s?\d[\d,.]*\s*$/i;
@@ -825,7 +829,14 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   // Runs of spaces and blank lines say nothing, and patterns that allow any amount of space around a word would try
   // every split of a long run: one space, and at most one blank line.
   const spaced = (segment.instruction ?? '').slice(0, 4000).replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n');
-  const instruction = readable(spaced, kept);
+  // "Read aloud: "Imagine Acme Autopilot: …"": said to the participant before the question that follows it.
+  let readAloud: string | null = null;
+  const withoutReading = segment.mode === 'talk' ? spaced.replace(READ_ALOUD, (all, start: string, quoted: string | undefined, plainText: string | undefined, lead: string) => {
+    if (readAloud !== null) return all;
+    readAloud = (quoted ?? plainText ?? '').trim().replace(/([^.!?])$/, '$1.');
+    return `${start}${lead}${READ} `;
+  }) : spaced;
+  const instruction = readable(withoutReading, kept);
   let drafted: string[] = [];
   const drafts: Branch[] = [];
   try {
@@ -835,7 +846,8 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   }
   const seen = new Set<string>();
   const tidy = (q: string) => q.replace(new RegExp(`${KEPT}([a-z])`, 'g'), (_, i: string) => kept[i.charCodeAt(0) - 97] ?? '').replace(/\s+/g, ' ').trim().replace(/(?<=[^\s.,;:])[\s.,;:]+\?$/, '?');
-  const sayable = (q: string) => q.length > 3 && q.length <= MAX_QUESTION && !interviewerDirected(q);
+  const unread = (q: string) => q.replace(new RegExp(`${READ}\\s*`), '');
+  const sayable = (q: string) => unread(q).length > 3 && unread(q).length <= MAX_QUESTION && !interviewerDirected(unread(q));
   // Where each drafted question ends up once the unsayable and the repeated are left out.
   const at = new Map<number, number>();
   const questions: string[] = [];
@@ -844,8 +856,13 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
     seen.add(lower(q));
     at.set(i, questions.push(q) - 1);
   });
-  const branches = drafts.flatMap((b) => (at.has(b.after) && sayable(tidy(b.question)) ? [{ ...b, after: at.get(b.after)!, question: tidy(b.question) }] : []));
-  if (questions.length) return { questions, generic: false, branches };
+  const branches = drafts.flatMap((b) => (at.has(b.after) && sayable(tidy(b.question)) ? [{ ...b, after: at.get(b.after)!, question: unread(tidy(b.question)) }] : []));
+  // The reading goes before the question it leads to; with none after it, before the first.
+  if (readAloud !== null && questions.length) {
+    const k = Math.max(0, questions.findIndex((q) => q.includes(READ)));
+    questions[k] = `${readAloud} ${unread(questions[k])}`;
+  }
+  if (questions.length) return { questions: questions.map(unread), generic: false, branches };
   const title = segment.title?.trim() || 'this part';
   return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [] };
 }
