@@ -1972,3 +1972,22 @@ describe('a concept read aloud before the questions about it (walkthrough 20, G4
     expect(questionPlan({ mode: 'talk', title: 'T', instruction: 'Say: "What did you do next?"\n- Anything else?' }).questions).toEqual(['What did you do next?', 'Anything else?']);
   });
 });
+
+describe('a twentieth walkthrough: branches on a mention, counts and sign-off already told, phase titles', () => {
+  it('asks the spreadsheet branch after "Google Sheets" or an earlier answer of the part names spreadsheets', async () => {
+    const tools: Segment = { id: 't', mode: 'talk', title: 'Warm-up', instruction: 'How big is your team?\nWhich tools do you use for reporting today?\n   (if they mention spreadsheets) ask how often they copy data across by hand\nWho else looks at the numbers?' };
+    expect((await talkThrough(tools, ['Four of us in finance.', 'Acme, and everything ends up in Google Sheets.']))[2]).toBe('How often do you copy data across by hand?');
+    expect((await talkThrough(tools, ['Four of us, and we live in Excel spreadsheets honestly.', 'Acme and Salesforce reports.']))[2]).toBe('How often do you copy data across by hand?');
+    expect((await talkThrough(tools, ['Four of us in finance.', 'We use Acme for dashboards and Salesforce reports for the pipeline numbers.']))[2]).toBe('Who else looks at the numbers?');
+    // A line with no mark before the next is a sentence of its own: the branch is not run into the next question.
+    expect(questionPlan(tools).branches[0].question).toBe('How often do you copy data across by hand?');
+  });
+
+  it('does not ask how many seats after "about 25 seats", nor who on the team signs off after "just me"', async () => {
+    const spend: Segment = { id: 's', mode: 'talk', title: 'Spend', instruction: 'What tools do you pay for?\nHow many seats do you pay for?\nWho on your team would have to sign off on it?\nWhat would change your mind?' };
+    const asked = await talkThrough(spend, ['We pay for Looker, about 25 seats, and it is just me who decides. I own the company.']);
+    expect(asked[1]).toBe('What would change your mind?');
+    expect(titleForParticipant('Passive looking')).toBeNull();
+    expect(endsTask("OK, that's as far as I can get — done with the task.")).toBe(true);
+  });
+});

@@ -170,7 +170,7 @@ const ENDS_TASK = new RegExp(
   'i',
 );
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
-const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up(?: on (?:this|it|that)(?: one| task)?)?|i'?m giving up(?: on (?:this|it|that)(?: one| task)?)?|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING}|(?:i'?m|i am) stopping (?:this task|the task|this one|here)|i(?:'ll| will) stop(?: (?:this task|the task|here))?(?: and move on)?|(?:i'?m|i am) done with (?:this|the) task)\s*(?:[.!?,]|$)`, 'i');
+const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up(?: on (?:this|it|that)(?: one| task)?)?|i'?m giving up(?: on (?:this|it|that)(?: one| task)?)?|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING}|(?:i'?m|i am) stopping (?:this task|the task|this one|here)|i(?:'ll| will) stop(?: (?:this task|the task|here))?(?: and move on)?|(?:(?:i'?m|i am) )?done with (?:this|the) task)\s*(?:[.!?,]|$)`, 'i');
 /** "done, well, it failed", "done! booked it", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
 const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?(?:all )?done[ \t]*(?:[,;:–—-]|[.!]+(?=\s))(?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
 /** "right, think that's it", "ok that's me", "all sorted", "that's it for now"; a bare "That's it!" may be the button found. */

@@ -156,7 +156,7 @@ export const CHECK_IN = 'No pressure to answer everything: you can stop at any t
 
 /** Nouns named without an article ("payroll", "login"), unlike a thing ("the bank", "the monthly run"). */
 const UNCOUNTED = new Set(
-  'mode payroll software time money email mail data information work paperwork admin support feedback login signup access help advice research accounting bookkeeping billing invoicing banking shipping pricing cash tax vat insurance equipment traffic storage security privacy training marketing sales management staff stuff paper trust sync performance speed quality everything nothing something anything'.split(' '),
+  'mode payroll software time money email mail data information work paperwork admin support feedback login signup access help advice research accounting bookkeeping billing invoicing banking shipping pricing cash tax vat insurance equipment traffic storage security privacy training marketing sales finance management staff stuff paper trust sync performance speed quality everything nothing something anything'.split(' '),
 );
 /** "Bank." is asked about as "the bank": a bare singular thing takes an article; names, plurals, activities, comparatives and uncounted nouns do not. */
 function withArticle(phrase: string): string {
@@ -350,7 +350,7 @@ const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_C
 const ASKS_A_COUNT = /\bhow (?:many|much|often|long|big|large)\b|^(?:(?:and|so)\s+)?when\b/i;
 /** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday", "just me and one other analyst"). */
 const A_COUNT =
-  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:(?:me|myself) and (?:one|two|three|four|\d+)(?:\s+[\w-]+){0,3}[.!]*$|\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,3}[.!]*$/i;
+  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:(?:me|myself) and (?:one|two|three|four|\d+)(?:\s+[\w-]+){0,3}[.!]*$|\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,4}[.!]*$/i;
 
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
@@ -374,7 +374,7 @@ const NUMBERS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fift
 /** "Why?", "Why or why not?": the reason for the answer just given. */
 const ASKS_WHY = /^(?:and |but )?(?:why(?: is that| so| not| or why not)?|how come|what makes you say (?:that|so))\?$/i;
 /** "Who else in the household picks the meals?": a question that takes other people for granted. */
-const ASKS_WHO_ELSE = /\b(?:who else|anyone else|anybody else|someone else|other people) (?:in (?:the|your) (?:household|home|house|family|flat)|at home|(?:do|does|did|is|are|was|were|helps?|picks?|decides?|pays?|uses?|shares?|chooses?))\b/i;
+const ASKS_WHO_ELSE = /\bwho (?:on|in) your (?:team|company|business|household|family)\b|\b(?:who else|anyone else|anybody else|someone else|other people) (?:in (?:the|your) (?:household|home|house|family|flat)|at home|(?:do|does|did|is|are|was|were|helps?|picks?|decides?|pays?|uses?|shares?|chooses?))\b/i;
 /** "I was living alone": nobody else to ask about. */
 const TOLD_ALONE = /\b(?:liv(?:e|es|ing) (?:alone|on my own|by myself)|(?:i'?m|i am|i was) (?:on my own|by myself)|(?:just|only) me\b(?! and| or)|nobody else|no one else|single[- ]person household)\b/i;
 /** "What did you use for it before?" */
@@ -420,7 +420,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   const who = /^who (\w+(?:ed|t)|\w+s)\b/i.exec(question);
   if (who && !/^(?:else|is|was|does|did|has|had)$/i.test(who[1]) && last !== undefined && new RegExp(`\\b(?!(?:Then|And|But|So|It|That|This|They|We|He|She|You)\\b)(?:[A-Z][a-z]+|[Mm]y \\w+|[Oo]ur \\w+|[Tt]he \\w+) ${who[1]}\\b`).test(last)) return 'yes';
   // "How big is your team?" after "team of 3 marketers" or "Finance team is four of us": the size is said.
-  const size = /^how (?:big|large) is your (\w+)\?$/i.exec(question);
+  const size = /^how (?:big|large) is your (\w+)\?$|^how many (\w+?)s? (?:do|did|does|are|were|have)\b/i.exec(question);
+  if (size) size[1] = size[1] ?? `${size[2]}s?`;
   if (size && all.some((a) => new RegExp(`\\b${size[1]}\\b\\W+(?:\\w+\\W+){0,3}(?:\\d+|${NUMBERS})\\b|\\b(?:\\d+|${NUMBERS})\\W+(?:\\w+\\W+){0,3}${size[1]}\\b`, 'i').test(a))) return 'yes';
   // "What was it for?" after "…for the board deck": what it was for is said.
   if (/^what was (?:it|that|this) for\?$/i.test(question) && last !== undefined && /\bfor (?:the|a|an|my|our|his|her|their) \w+/i.test(last)) return 'yes';
@@ -579,7 +580,7 @@ export const ruleInterviewer: Interviewer = {
     if (ANNOUNCES_MORE.test(last.text.trim()) && !said.endsWith(GO_AHEAD)) return { say: GO_AHEAD, state };
     if (all.length >= 3 && all.slice(-3).every(contentless) && !interview.includes(CHECK_IN)) return ahead(state.question + 1, `${CHECK_IN} `);
     // "If they say yes, ask how …": the guide's own next question, in place of a follow-up.
-    const branch = asked === 0 ? branches.find((b) => b.after === state.question && branchApplies(b, last.text) && !said.includes(b.question)) : undefined;
+    const branch = asked === 0 ? branches.find((b) => b.after === state.question && branchApplies(b, b.when === 'mentions' ? answers.join('\n') : last.text) && !said.includes(b.question)) : undefined;
     // An answer that already says what the branch would ask ("No, nothing fit, so I came back the next day") is complete;
     // a bare "No." is what opens the branch, not an answer to it.
     if (branch && !declines(last.text) && answered(branch.question, answers, all, notes) !== 'no') return ahead(state.question + 1);

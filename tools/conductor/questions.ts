@@ -40,7 +40,8 @@ export function branchApplies(branch: Branch, answer: string): boolean {
   const said = answer.trim().replace(LEAD_IN, '');
   if (branch.when === 'yes') return SAYS_YES.test(said) && !TAKEN_BACK.test(said);
   if (branch.when === 'no') return SAYS_NO.test(said) || TAKEN_BACK.test(said);
-  return branch.words.some((w) => new RegExp(`\\b${w}`, 'i').test(said));
+  // "spreadsheets" is mentioned by "a spreadsheet" and "Google Sheets".
+  return branch.words.some((w) => new RegExp(`\\b${w.replace(/s$/, '')}|${/^spreadsheets?$/.test(w) ? '\\bsheets?\\b' : '(?!)'}`, 'i').test(said));
 }
 
 const CONDITION_YES = /^if (?:yes|so|they (?:say|answer) yes|(?:they|the participant) (?:do|does|did|have|has|are|is)(?! not|n't))\b/i;
@@ -545,8 +546,9 @@ export const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).to
  * "Role & context" → "role and context"), or null when it still reads as written for the team.
  */
 export function titleForParticipant(title: string): string | null {
-  // "Task 2 — SEQ", "Part 3: export": the guide's numbering and its shorthand, no topic to tell.
+  // "Task 2 — SEQ", "Part 3: export": the guide's numbering and its shorthand, no topic to tell; nor a switch interview's phases.
   if (/^\s*(?:task|part|section|step|activity|exercise|block|module|q)\s*\d/i.test(title)) return null;
+  if (/^\s*(?:(?:1st|first) thoughts?|passive looking|active looking|deciding|consuming|satisfaction)\s*$/i.test(title)) return null;
   // "4. Rating", "2.1 Background": the outline's number is not part of the topic.
   const t = wordsOf(title.replace(/^\s*\d{1,2}(?:\.\d{1,2})*\.?\s+/, '').replace(/\s&\s/g, ' and '));
   const converted = lowerFirst(render(secondPerson(stripEnd(t), false)).trim());
@@ -816,6 +818,8 @@ function readable(instruction: string, kept: string[]): string {
   text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
   for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
   return text
+    // A line that ends without a mark before a line that starts a new one: two sentences, not one.
+    .replace(/([^\s.?!:;,—–-])[ \t]*\n(?=[ \t]*[A-Z])/g, '$1.\n')
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
     // "2.", "2.1", "3.1.2": an outline's numbers.
     .replace(/(^|\n)\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|[-•*◦▪‣○·])\s+/g, '$1. ')
