@@ -1991,3 +1991,12 @@ describe('a twentieth walkthrough: branches on a mention, counts and sign-off al
     expect(endsTask("OK, that's as far as I can get — done with the task.")).toBe(true);
   });
 });
+
+describe('a twentieth walkthrough: rates, "what old way?", and what did not happen', () => {
+  it('asks "How many hours a week do you…", hears "what old way?" as puzzlement, and names no "trial" after "no trial"', () => {
+    expect(questionPlan({ mode: 'talk', title: 'T', instruction: 'Ask how many hours a week they spend on it.' }).questions).toEqual(['How many hours a week do you spend on it?']);
+    expect(heardAs('what old way?', "When did you first realise the old way wasn't cutting it?")).toBe('puzzled');
+    expect(heardAs('what old way?', 'How did it go?')).not.toBe('puzzled');
+    expect(followUp('trial? no trial, just paid', 0, 'Did you do a trial first?')).not.toMatch(/trial/);
+  });
+});

@@ -244,7 +244,11 @@ const asksWhatItMeans = (text: string, asked?: string) => {
 
 /** "subscribed to what, the meal boxes?", "use what?", "what happened next with what?": a word of the question said back with "what". */
 const SAID_BACK_WITH_WHAT = /^(?:(?:sorry|um|uh|hmm)[,.]?\s*)?((?:[\p{L}'-]+\s+){1,4})what\s*(?:,\s*([^?]{2,60}))?\?+$/iu;
+/** "what old way?", "which step?": the question's own words asked about. */
+const WHAT_THE_WORDS = /^(?:(?:sorry|um|uh|hmm)[,.]?\s*)?(?:what|which)\s+((?:[\p{L}'-]+\s*){1,3})\?+$/iu;
 const saidBackWithWhat = (text: string, asked?: string): 'puzzled' | 'guess' | null => {
+  const w = WHAT_THE_WORDS.exec(text.trim());
+  if (w && asked && w[1].trim().split(/\s+/).every((x) => new RegExp(`\\b${escapeRegExp(x)}\\b`, 'i').test(asked))) return 'puzzled';
   const m = SAID_BACK_WITH_WHAT.exec(text.trim());
   if (!m || !asked) return null;
   const echoed = m[1].toLowerCase().split(/\s+/).filter((x) => x.length >= 3 && new RegExp(`\\b${escapeRegExp(x)}`, 'i').test(asked));

@@ -6,6 +6,7 @@ import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
 import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
+import { escapeRegExp } from '../../core/regexp.ts';
 import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
 import { coveredBefore } from './covered.ts';
 import { branchApplies, lowerFirst, questionPlan, titleForParticipant } from './questions.ts';
@@ -206,6 +207,8 @@ function mentionOf(answer: string, used: string, notes = false): string | null {
     // "at work i guess", "from home": where, not a thing to ask about.
     if (/^(?:work|home|school|the office|uni)$/i.test(np) && /\b(?:at|from|in)$/i.test(before)) continue;
     if (notes && NEGATED_BEFORE.test(`${before} `)) continue;
+    // "no trial, just paid": what did not happen is no thing to ask what happened next in.
+    if (new RegExp(`\\b(?:no|never had an?|without an?) ${escapeRegExp(np)}\\b`, 'i').test(answer)) continue;
     // "I'm a sales ops analyst": their work, not "the sales ops analyst".
     const role = /\b(?:i'?m|i am|i work as|working as)(?:\s+(an?))?$/i.exec(before);
     const named = role ? /^(?:(an?)\s+)?(.+)$/i.exec(np)! : null;

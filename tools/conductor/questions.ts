@@ -198,7 +198,11 @@ function whPhraseLength(t: W[]): number {
   let n = 1;
   if (wh === 'how') while (t[n] && (t[n].pos === 'ADJ' || t[n].pos === 'ADV') && !isPerson(t[n])) n++;
   // "how many people they pay": the counted noun belongs to the wh-phrase.
-  if (wh === 'how' && /^(?:many|much)$/i.test(t[n - 1]?.text ?? '')) while (t[n] && t[n].pos === 'NOUN') n++;
+  if (wh === 'how' && /^(?:many|much)$/i.test(t[n - 1]?.text ?? '')) {
+    while (t[n] && t[n].pos === 'NOUN') n++;
+    // "how many hours a week": the rate is part of it.
+    if (/^(?:a|an|per|each|every)$/i.test(t[n]?.text ?? '') && /^(?:day|week|month|year|quarter|shift|term)$/i.test(t[n + 1]?.text ?? '')) n += 2;
+  }
   if (wh === 'what' || wh === 'which' || wh === 'whose') {
     // "what year and programme": nouns joined by "and"/"or" are one wh-phrase.
     while (t[n] && (t[n].pos === 'NOUN' || t[n].pos === 'ADJ' || (n > 1 && /^(?:and|or)$/i.test(t[n].text) && t[n + 1]?.pos === 'NOUN')) && !isPerson(t[n])) n++;
