@@ -2000,3 +2000,10 @@ describe('a twentieth walkthrough: rates, "what old way?", and what did not happ
     expect(followUp('trial? no trial, just paid', 0, 'Did you do a trial first?')).not.toMatch(/trial/);
   });
 });
+
+describe('something added to an earlier answer inside this one', () => {
+  it('is thanked before the interview goes on', () => {
+    expect(acknowledgement('The CMO asked. Oh and going back to tools — I forgot, we also use Looker Studio for dashboards.')).toBe('Thank you for adding that.');
+    expect(acknowledgement('We went back to the old tool because the export failed.')).toBeNull();
+  });
+});

@@ -227,6 +227,8 @@ export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'back' |
 const GOES_BACK =
   /\b(?:go (?:back|back one)(?: (?:one|a) (?:more )?(?:question|step))?(?: to (?:the )?(?:previous|last|earlier|other) (?:question|one))?|back to (?:the )?(?:previous|last|earlier) (?:question|one)|(?:answer|add (?:something|more) to|change my answer to) (?:the )?(?:previous|last|earlier) (?:question|one)|(?:go back|back|add (?:something|more)|come back) to (?:the |your )?first (?:question|one))\b/i;
 
+/** "Oh and going back to tools — I forgot, we also use Looker Studio": something added to an earlier answer, along with this one. */
+const ADDS_TO_EARLIER = /\b(?:going back to (?:the |what i said about |my answer about )?\w+|(?:oh|and|also),? i forgot(?: to (?:say|mention))?,? (?:we|i|that|there)|one more thing about \w+)\b/i;
 /** "Wait.", "I want to add something.": going back announced, nothing added yet. */
 const ANNOUNCES_ADDING =
   /^(?:(?:wait|sorry|hang on|hold on|actually|um+|oh)\b[,.!\s]*)+$|\b(?:add (?:something|a thing|one thing|more|to (?:it|that|my answer))|something (?:to add|else to say)|one more thing|forgot (?:something|to (?:say|mention) (?:something|a thing)))[.!]*$/i;
@@ -385,7 +387,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID);
   else if (kind === 'back') lines.push(GOING_BACK);
-  else if (kind === 'added') lines.push(NOTED_LAST);
+  else if (kind === 'added' || (kind === null && ADDS_TO_EARLIER.test(plain(message)))) lines.push(NOTED_LAST);
   else if (kind === 'guess') lines.push(/\bor\b/i.test(message) ? EITHER_WAY : YOUR_READING);
   // A grumble alone, or one said along with an answer: no argument, what is left, the way out (once).
   else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
