@@ -2007,3 +2007,12 @@ describe('something added to an earlier answer inside this one', () => {
     expect(acknowledgement('We went back to the old tool because the export failed.')).toBeNull();
   });
 });
+
+describe('a topic with a dash and a list of what to cover (walkthrough 20, G2)', () => {
+  it('asks about the topic and the list, keeping "first" before a noun', () => {
+    expect(questionPlan({ mode: 'talk', title: 'Consuming', instruction: "Consuming: 1st wk w/ Acme — 1st thing they did, 1st 'aha', 1st disappointment." }).questions).toEqual([
+      "Could you tell me about your first week with Acme: first thing you did, first 'aha', first disappointment?",
+    ]);
+    expect(questionPlan({ mode: 'talk', title: 'T', instruction: 'Onboarding — the emails, the setup call, the first invoice.' }).questions).toEqual(['Could you tell me about onboarding: the emails, the setup call, the first invoice?']);
+  });
+});

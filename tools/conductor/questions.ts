@@ -331,7 +331,8 @@ const stripEnd = (t: W[]) => {
 
 function dropFiller(t: W[]): W[] {
   let i = 0;
-  while (t[i] && (LEADING_FILLER.has(lower(t[i].text)) || t[i].text === ',')) i++;
+  // "First week with Acme": an adjective of the thing named, not "First, …".
+  while (t[i] && (LEADING_FILLER.has(lower(t[i].text)) || t[i].text === ',') && !(/^(?:first|next)$/i.test(t[i].text) && t[i + 1]?.pos === 'NOUN')) i++;
   return t.slice(i);
 }
 
@@ -401,7 +402,9 @@ const wordsOf = (text: string): W[] => toWords(parse(text).flatMap((s) => s.toke
 function dashTopic(t: W[]): string[] | null {
   // A hyphen inside a word ("no-show") is no dash.
   const dash = t.findIndex((x) => /^(?:—|–|:)$/.test(x.text) || (x.text === '-' && x.space !== ''));
-  if (dash < 1 || !WH.has(lower(t[dash + 1]?.text ?? ''))) return null;
+  // After the dash, a question word ("— what happened, …") or a list of things ("— first thing they did, first 'aha', first disappointment").
+  const listed = !WH.has(lower(t[0]?.text ?? '')) && !YESNO.has(lower(t[0]?.text ?? '')) && t.slice(dash + 1).filter((x) => x.text === ',').length >= 1 && t[dash + 1]?.pos !== 'VERB' && !t.slice(dash + 1).some((x) => x.text === '?');
+  if (dash < 1 || (!WH.has(lower(t[dash + 1]?.text ?? '')) && !listed)) return null;
   const topic = secondPerson(t.slice(0, dash), true);
   if (/^(?:last|first|current|previous|next|recent)$/i.test(topic[0].text)) topic.splice(0, 1, w('your', 'PRON'), { ...topic[0], text: lowerFirst(topic[0].text), space: ' ' });
   const parts = splitParts(t.slice(dash + 1)).map((part) => render(secondPerson(stripEnd(part), true)));
