@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { branchApplies, questionPlan, titleForParticipant } from '../tools/conductor/questions.ts';
+import { branchApplies, questionPlan, readsAsNote, titleForParticipant } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
@@ -2005,6 +2005,14 @@ describe('something added to an earlier answer inside this one', () => {
   it('is thanked before the interview goes on', () => {
     expect(acknowledgement('The CMO asked. Oh and going back to tools — I forgot, we also use Looker Studio for dashboards.')).toBe('Thank you for adding that.');
     expect(acknowledgement('We went back to the old tool because the export failed.')).toBeNull();
+  });
+});
+
+describe('"Using it how vs expected?" and "Export top right" (walkthrough 20)', () => {
+  it('is a note-like question, and the recap names the export, not its corner', () => {
+    expect(readsAsNote('Using it how vs expected?')).toBe(true);
+    expect(readsAsNote('Thinking about last week, how did it go?')).toBe(false);
+    expect(notesHeard(['Clicking Export top right. Nothing happened. Hmm.'])).toBe('Thank you for your notes about the export. ');
   });
 });
 

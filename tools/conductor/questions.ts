@@ -884,6 +884,8 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
  */
 export function readsAsNote(question: string): boolean {
   if (/\b(?:because|b\/c|and|or|but|vs\.?|versus)\s*\?$/i.test(question)) return true;
+  // "Using it how vs expected?": a gerund with its question word left at the end.
+  if (/^\w+ing\b[^?]*\bhow\b/i.test(question) && !/^(?:\w+ing\b[^?]*\b(?:is|was|are|were|do|does|did)\b)/i.test(question)) return true;
   const tokens = parse(question).flatMap((s) => s.tokens).filter((t) => t.pos !== 'PUNCT' && t.pos !== 'SPACE');
   if (!tokens.length || tokens.length > 4) return false;
   // "Card or cash?" offers the choices of the question before it.
