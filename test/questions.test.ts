@@ -2024,3 +2024,14 @@ describe('a topic with a dash and a list of what to cover (walkthrough 20, G2)',
     expect(questionPlan({ mode: 'talk', title: 'T', instruction: 'Onboarding — the emails, the setup call, the first invoice.' }).questions).toEqual(['Could you tell me about onboarding: the emails, the setup call, the first invoice?']);
   });
 });
+
+describe('a pricing interview (walkthrough 20, G4)', () => {
+  it('does not ask who approves a budget of zero or who signs off after "I own the company", nor about "one user"', async () => {
+    const spend: Segment = { id: 's', mode: 'talk', title: 'Spend', instruction: 'Roughly how much does your team spend per month on reporting tools?\n   Probe: who approves that budget?\nWhat else do you use?' };
+    expect((await talkThrough(spend, ['Zero, basically. The sheet is free. It takes us about 3 hours a week though.']))[1]).toBe('What else do you use?');
+    const wtp: Segment = { id: 'w', mode: 'talk', title: 'Pricing', instruction: 'Would you pay $15 per user per month for Autopilot?\nWho on your team would have to sign off on it?' };
+    const asked = await talkThrough(wtp, ['Yes, probably, for one user that is nothing.', 'I own the company, so nobody.'], ['There is no budget, I own the company.']);
+    expect(asked[1]).not.toMatch(/one user/);
+    expect(asked.slice(1)).not.toContain('Who on your team would have to sign off on it?');
+  });
+});

@@ -193,6 +193,8 @@ function mentionOf(answer: string, used: string, notes = false): string | null {
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
     // "Fine overall.": how it went, not a thing.
     if (/^(?:fine|good|great|ok|okay|alright|bad|terrible|awful|easy|hard|smooth|nice)\b/i.test(np)) continue;
+    // "one user", "two seats": a count, not a thing to ask about ("3 bills" in a note is what they did).
+    if (/^(?:one|two|three|four|five|six|seven|eight|nine|ten)\s/i.test(np)) continue;
     // "the same page", "the whole thing": a thing named by another, not by itself.
     if (/^(?:(?:the|a|this|that)\s+)?(?:same|other|whole|entire|next|previous|rest)\b/i.test(np)) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
@@ -379,7 +381,7 @@ const ASKS_WHY = /^(?:and |but )?(?:why(?: is that| so| not| or why not)?|how co
 /** "Who else in the household picks the meals?": a question that takes other people for granted. */
 const ASKS_WHO_ELSE = /\bwho (?:on|in) your (?:team|company|business|household|family)\b|\b(?:who else|anyone else|anybody else|someone else|other people) (?:in (?:the|your) (?:household|home|house|family|flat)|at home|(?:do|does|did|is|are|was|were|helps?|picks?|decides?|pays?|uses?|shares?|chooses?))\b/i;
 /** "I was living alone": nobody else to ask about. */
-const TOLD_ALONE = /\b(?:liv(?:e|es|ing) (?:alone|on my own|by myself)|(?:i'?m|i am|i was) (?:on my own|by myself)|(?:just|only) me\b(?! and| or)|nobody else|no one else|single[- ]person household)\b/i;
+const TOLD_ALONE = /\b(?:i (?:own|run) the (?:company|business)(?: alone| myself| on my own)?|(?:i'?m|i am) the only (?:one|user|person|employee)|liv(?:e|es|ing) (?:alone|on my own|by myself)|(?:i'?m|i am|i was) (?:on my own|by myself)|(?:just|only) me\b(?! and| or)|nobody else|no one else|single[- ]person household)\b/i;
 /** "What did you use for it before?" */
 const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
@@ -426,6 +428,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   const size = /^how (?:big|large) is your (\w+)\?$|^how many (\w+?)s? (?:do|did|does|are|were|have)\b/i.exec(question);
   if (size) size[1] = size[1] ?? `${size[2]}s?`;
   if (size && all.some((a) => new RegExp(`\\b${size[1]}\\b\\W+(?:\\w+\\W+){0,3}(?:\\d+|${NUMBERS})\\b|\\b(?:\\d+|${NUMBERS})\\W+(?:\\w+\\W+){0,3}${size[1]}\\b`, 'i').test(a))) return 'yes';
+  // "Who approves that budget?" after "Zero, basically. The sheet is free.": there is none to ask about.
+  if (/\bthat (?:budget|spend|spending|cost|money)\b/i.test(question) && last !== undefined && /^(?:zero|nothing|none|no budget|free|we don'?t (?:pay|spend))\b/i.test(last.trim())) return 'yes';
   // "What was it for?" after "…for the board deck": what it was for is said.
   if (/^what was (?:it|that|this) for\?$/i.test(question) && last !== undefined && /\bfor (?:the|a|an|my|our|his|her|their) \w+/i.test(last)) return 'yes';
   if (last !== undefined) {
