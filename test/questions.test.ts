@@ -1872,6 +1872,8 @@ describe('"said already" as walkthrough 19\'s participants put it', () => {
   it('hears "Also already said.", "Third time.", "I told you, …" and "as I wrote above"', () => {
     for (const m of ['Wei. Also already said.', 'NetSuite. Third time.', 'I told you, it was month-end close, I was at my desk at 9pm.', 'as I wrote above']) expect(heardAs(m), m).toBe('already');
     expect(heardAs('The third time it crashed I rang support.')).not.toBe('already');
+    expect(heardAs('I said there was no trial.')).toBe('already');
+    expect(heardAs('I said to my boss that we should switch and he agreed, so we did.')).not.toBe('already');
   });
 });
 
