@@ -5,7 +5,7 @@ import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ANYTHING_MORE, ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -2035,5 +2035,28 @@ describe('a pricing interview (walkthrough 20, G4)', () => {
     const asked = await talkThrough(wtp, ['Yes, probably, for one user that is nothing.', 'I own the company, so nobody.'], ['There is no budget, I own the company.']);
     expect(asked[1]).not.toMatch(/one user/);
     expect(asked.slice(1)).not.toContain('Who on your team would have to sign off on it?');
+  });
+});
+
+describe('a twenty-first walkthrough: a diary debrief, an admin outline with sub-letters, chat shorthand', () => {
+  const plan = (mode: 'talk' | 'observe', instruction: string) => questionPlan({ mode, title: 'Part', instruction }).questions;
+
+  it('reads "1a." outline labels, "Close with:", "[probe: …?]" and "stood out most to them"', () => {
+    expect(plan('talk', '1. Setup\n1a. What was the first thing you did after creating the workspace?\n1b. Which settings did you change on day one, and why?\nNote: don\'t mention SSO unless they bring it up.')).toEqual([
+      'What was the first thing you did after creating the workspace?', 'Which settings did you change on day one, and why?',
+    ]);
+    expect(plan('observe', '2. Task: invite a teammate\n2a. Ask them to invite one teammate to the workspace from the admin console, thinking aloud.\nNote: time the task.')).toEqual([
+      'Could you show me how you would invite one teammate to the workspace from the admin console, thinking aloud as you go?',
+    ]);
+    expect(plan('talk', "Close with: anything you'd want us to know before next week's diary?")).toEqual(["Anything you'd want us to know before next week's diary?"]);
+    expect(plan('talk', 'Ask them to summarise the week. [probe: which days did they skip an entry, and why?] [note: keep it light]')).toEqual(['Could you summarize the week?', 'Which days did you skip an entry, and why?']);
+    expect(plan('talk', 'Ask them to pick the entry that stood out most to them, good or bad.')).toEqual(['Could you pick the entry that stood out most to you, good or bad?']);
+  });
+
+  it('hears "idk. skip" and "no i said skip lol" as a skip, and reads "the tiers r confusing"', () => {
+    for (const m of ['idk. skip', 'no i said skip lol', 'Skip this one please']) expect(heardAs(m), m).toBe('skip');
+    expect(heardAs('I had to skip the tutorial')).not.toBe('skip');
+    expect(plain('the tiers r kinda confusing')).toBe('the tiers are kinda confusing');
+    expect(ANYTHING_MORE.test("Anything you'd want us to know before next week's diary?")).toBe(true);
   });
 });

@@ -30,8 +30,8 @@ export function plain(message: string): string {
   return shouted(text) ? text.charAt(0) + text.slice(1).toLowerCase() : text;
 }
 /** Chat shorthand read as the words it stands for; "tbh" and "lol" say nothing and go. */
-const CHAT_WORDS: Record<string, string> = { idk: "I don't know", wdym: 'what do you mean', rly: 'really', we: 'whatever', w: 'with', u: 'you', ur: 'your', thx: 'thanks', pls: 'please', plz: 'please', gtg: 'got to go', g2g: 'got to go', n: 'and', tbh: '', imo: '', imho: '', ngl: '', lol: '', lmao: '', tho: 'though' };
-const CHAT = /\b(?:idk|wdym|rly|w\/e|u|ur|thx|pls|plz|gtg|g2g|tbh|imo|imho|ngl|lol|lmao|tho)\b|\bw\/?(?=\s+[a-z])|(?<=\w )n(?= \w)/gi;
+const CHAT_WORDS: Record<string, string> = { idk: "I don't know", wdym: 'what do you mean', rly: 'really', we: 'whatever', w: 'with', u: 'you', ur: 'your', thx: 'thanks', pls: 'please', plz: 'please', gtg: 'got to go', g2g: 'got to go', n: 'and', r: 'are', tbh: '', imo: '', imho: '', ngl: '', lol: '', lmao: '', tho: 'though' };
+const CHAT = /\b(?:idk|wdym|rly|w\/e|u|ur|thx|pls|plz|gtg|g2g|tbh|imo|imho|ngl|lol|lmao|tho)\b|\bw\/?(?=\s+[a-z])|(?<=\w )[nr](?= \w)/gi;
 /** Written in capitals ("THE EXPORT NEVER WORKS!!!"), not an acronym or two. */
 const shouted = (text: string) => {
   const letters = text.replace(/[^\p{L}]/gu, '');
@@ -106,7 +106,7 @@ export const UP_TO_YOU = 'That is fine: you can skip this task with "I\'m done",
 
 /** "I'd rather not answer that.", "Can we skip this one?" */
 const SKIPS =
-  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could|may) (?:we|i) (?:just )?skip|(?:i'?d|i would) (?:rather|like to) skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$/i;
+  /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could|may) (?:we|i) (?:just )?skip|(?:i'?d|i would) (?:rather|like to) skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$|(?:^|[.,!;]\s*|\bsaid )skip(?: (?:it|this|that|one|please)){0,3}[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
 const ALREADY = /(?:^|[.!]\s+)i (?:said|told you|wrote) (?:there (?:was|were|is|are)|that|it was|we|i)\b[^.?!]{0,40}[.!]*$|(?:^|[.!]\s+)(?:(?:i )?told you|like i (?:said|wrote)|as i wrote|(?:also |already )?said (?:that|it|so|this)|also said|(?:also )?already said|said already|i say (?:it )?already)\b|(?:^|[.!]\s+)(?:(?:that'?s|for) the )?(?:second|third|fourth|fifth) time[.!]*$|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier| too| as well)?[.!]*$|,\s*like i (?:said|told you)[.!]*$|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 const SAID_IT_ALREADY = /^(?:i (?:already|just|literally just) (?:told you|said(?: (?:that|it|so))?|answered(?: that)?|explained(?: (?:that|it|why))?)|(?:i )?told you(?: already)?|already said|said already|(?:see|as|same as) (?:above|before)|same (?:reason|answer|as what i said)(?: as (?:above|before))?)[.!]*$/i;
@@ -309,7 +309,7 @@ export const onlyAsks = (message: string, asked?: string) => {
 };
 
 /** "Is there anything else…?", "…anything we didn't cover?": a no to it is the answer. */
-export const ANYTHING_MORE = /\banything (?:else|more|we (?:didn'?t|did not|haven'?t|have not) (?:cover|ask(?: about)?|talk about|discuss)|(?:you'?d|you would) like to add|to add|we missed|i missed)\b/i;
+export const ANYTHING_MORE = /\banything (?:else|more|we (?:didn'?t|did not|haven'?t|have not) (?:cover|ask(?: about)?|talk about|discuss)|(?:you'?d|you would) (?:like to add|(?:want|like) (?:us|me) to know)|to add|we missed|i missed)\b/i;
 
 /** A question that asks for a change in the product. */
 const WISH_QUESTION = /^(?:(?:and|but|so|also),?\s+)?(?:(?:could|can|would|will) (?:it|you|they|the (?:app|product|system|tool|site))\b|is there (?:a|any) way\b|why (?:can'?t|doesn'?t|isn'?t|won'?t) (?:it|the|they)\b)/i;

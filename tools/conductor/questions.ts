@@ -144,7 +144,8 @@ function secondPerson(words: W[], interviewerYou: boolean, theySaid = false, the
     const t = lower(words[i].text);
     if (WH.has(t) || /^(?:SCONJ|CCONJ|PUNCT)$/.test(words[i].pos)) theyInClause = false;
     if (t === 'they') theyInClause = true;
-    else if (t === 'them' && (theyInClause || themIsAThing)) {
+    // "…the entry that stood out most to them": to or for them is the participant.
+    else if (t === 'them' && (theyInClause || (themIsAThing && !/^(?:to|for)$/i.test(words[i - 1]?.text ?? '')))) {
       // Said as "those": a participant question never says "them" (see DIRECTED).
       out.push({ ...words[i], text: 'those', lemma: 'those' });
       continue;
@@ -806,7 +807,7 @@ function readable(instruction: string, kept: string[]): string {
     .replace(/(^|\n)[ \t]*(?!(?:ask|probe|prompt|follow[- ]?ups?|task|activity|exercise|scenario|q\d*|notes?|nb|context|timing|(?:listen|look|watch) for)\s*:)[A-Za-z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:[ \t]*(?=(?:ask|find out|probe|explore|thank|check|learn|understand|dig|get|have|let)\b)/gi, '$1')
     // "Closing: anything we didn't ask?", "Wrap-up - anything else?": a section's name; a topic ("Q4 planning: how…?") stays.
     // So are a switch interview's phases ("1st thought —", "Passive looking:").
-    .replace(/(^|\n)[ \t]*(?:wrap[- ]?up|closing|close|intro(?:duction)?|warm[- ]?up|outro|debrief|opening|final questions?|(?:1st|first) thoughts?|passive looking|active looking|deciding|consuming|satisfaction)[ \t]*(?::|[ \t][-–—])[ \t]+/gi, '$1')
+    .replace(/(^|\n)[ \t]*(?:wrap[- ]?up|closing|close|intro(?:duction)?|warm[- ]?up|outro|debrief|opening|final questions?|(?:1st|first) thoughts?|passive looking|active looking|deciding|consuming|satisfaction|(?:close|end|finish|wrap up|open|start) with)[ \t]*(?::|[ \t][-–—])[ \t]+/gi, '$1')
     .replace(/\bthank (?:them|the participant)(?: for [^.?!,]*)?\s+and\s+/gi, '')
     .replace(/,?\s*(?:and\s+)?thank (?:them|the participant)(?: for [^.?!,]*)?(?=[.?!]|$)/gim, '');
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
@@ -815,7 +816,9 @@ function readable(instruction: string, kept: string[]): string {
     // A file, address or name the participant needs for the task stays ("(Downloads/march.csv)", "(name: Priya)"):
     // held out of the parse as one placeholder word and put back in the question (see KEPT).
     .replace(/\s*\(([^()]*)\)/g, (all, inside: string) => (!/^\s*(?:e\.g|i\.e)\b/i.test(inside) && NEEDED.test(inside) && kept.length < 26 ? ` ${KEPT}${String.fromCharCode(97 + kept.push(all.trim()) - 1)}` : ''))
-    // Square brackets hold notes and branches for the interviewer ("[If they've never had one, ask about …]").
+    // "[probe: which days did they skip an entry, and why?]": a question the guide wants asked.
+    .replace(/\s*\[\s*(?:probe|ask|follow[- ]?up)\s*:\s*([^[\]]*\?)\s*\]/gi, '. $1')
+    // Other square brackets hold notes and branches for the interviewer ("[If they've never had one, ask about …]").
     .replace(/\s*\[[^[\]]*\]/g, '');
   // "Probe:", "Follow-up:" label a question; "Listen for:", "NB:", "Note:" a note, which goes whole.
   text = text
@@ -826,10 +829,10 @@ function readable(instruction: string, kept: string[]): string {
   for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
   return text
     // A line that ends without a mark before a line that starts a new one: two sentences, not one.
-    .replace(/([^\s.?!:;,—–-])[ \t]*\n(?=[ \t]*[A-Z])/g, '$1.\n')
+    .replace(/([^\s.?!:;,—–-])[ \t]*\n(?=[ \t]*(?:[A-Z]|\d{1,2}[a-z]?[.)]\s))/g, '$1.\n')
     .replace(/(^|\s)\(?\d{1,2}\)\s+/g, '$1. ')
     // "2.", "2.1", "3.1.2": an outline's numbers.
-    .replace(/(^|\n)\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|[-•*◦▪‣○·])\s+/g, '$1. ')
+    .replace(/(^|\n)\s*(?:\d{1,2}(?:\.\d{1,2})*\.?|\d{1,2}[a-z][.)]|[-•*◦▪‣○·])\s+/g, '$1. ')
     .replace(/([.?!:;])\s*\.\s/g, '$1 ')
     .replace(/^\s*\.\s*/, '');
 }
