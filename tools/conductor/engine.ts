@@ -202,12 +202,13 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     const lastPart = !segments.slice(state.segment + 1).some((s) => s.mode !== 'speak');
     // "no. bye" to the last "anything else?" is the answer: the study's own closing follows, not the early goodbye.
     const byeAtTheEnd = lastPart && ANYTHING_MORE.test(asked ?? '') && words(input.text) <= 6;
-    if (heardAs(input.text) === 'stop' && !byeAtTheEnd) return letGo(segment);
+    const stops = heardAs(input.text) === 'stop';
+    if (stops && !byeAtTheEnd) return letGo(segment);
     // The built-in interviewer cannot answer a participant's question, but says it heard it (and what it is) before going on.
     const spoken = conductorSaid(await conversation());
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
     const minutes = minutesOf(study?.invitation_json);
-    const heard = interviewer === ruleInterviewer && !(byeAtTheEnd && heardAs(input.text) === 'stop') ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes }), services.log) : null;
+    const heard = interviewer === ruleInterviewer && !stops ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes }), services.log) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...before, { role: 'participant' as const, text: input.text }];
     const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken, notes: notesBefore(await conversation(), segments, state.segment) }, services.log);

@@ -12,6 +12,9 @@ const OPENERS = /^(?:(?:um|uh|so|well|oh|ok(?:ay)?|like|you know|just|basically|
 const LEAD_IN = /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going)\s+(?:in |here |on |over |by )?to\s+|^(?:i|we)(?:'m| am) here to\s+|^to\s+/i;
 const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|when|while|until)\s/i;
 
+/** "to send …" after a goal's object: what the goal is for, not part of it. */
+const opensPurpose = (tokens: Array<{ pos: string; text: string }>, i: number) => tokens[i].pos === 'PART' && tokens[i].text.toLowerCase() === 'to' && tokens[i + 1]?.pos === 'VERB';
+
 /** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
 export function goalOf(answer: string): string | null {
   // Corrected in the same breath ("Sorry, I meant the invoices page, not bills"): too unsure to say back.
@@ -25,7 +28,7 @@ export function goalOf(answer: string): string | null {
   // Read after "I", so the tagger takes the first word for a verb where it can be one ("export the report").
   let tokens = (parse(`I ${goal}`)[0]?.tokens ?? []).slice(1);
   // "export our March sales report to send to my manager": the goal ends before what it is for.
-  const purpose = tokens.findIndex((t, i) => i >= 2 && t.pos === 'PART' && t.text.toLowerCase() === 'to' && tokens[i + 1]?.pos === 'VERB');
+  const purpose = tokens.findIndex((_, i) => i >= 2 && opensPurpose(tokens, i));
   if (purpose > 0) {
     goal = join(tokens.slice(0, purpose));
     tokens = tokens.slice(0, purpose);
@@ -74,7 +77,7 @@ function asAHabit(goal: string): string {
   const general = goal.replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a couple of|a few|several|\d+)\s+(?!of\b)(?=\w)/gi, '');
   const tokens = (parse(`I ${general}`)[0]?.tokens ?? []).slice(1);
   // From the third word on: "set up a quote" keeps its particle; "export the report to send to my manager" ends before its purpose.
-  const cut = tokens.findIndex((t, i) => i >= 2 && (t.pos === 'ADP' || (t.pos === 'PART' && t.text.toLowerCase() === 'to' && tokens[i + 1]?.pos === 'VERB')));
+  const cut = tokens.findIndex((t, i) => i >= 2 && (t.pos === 'ADP' || opensPurpose(tokens, i)));
   const kept = cut > 0 ? join(tokens.slice(0, cut)) : general;
   return withArticle(kept);
 }

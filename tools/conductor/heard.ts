@@ -164,13 +164,15 @@ export const ENGLISH_PLEASE = 'Sorry, I can only follow English here. Could you 
 const CANT_DO = String.raw`(?:can'?t|cannot|can not) do (?:it|this)`;
 const NOT_DOING = String.raw`not doing (?:it|this|the task)`;
 const GIVING_UP = String.raw`give up|gave up|giving up|${CANT_DO}|quit|${NOT_DOING}`;
+/** "I'm stopping this task", "I am stopping here". */
+const STOPPING_TASK = String.raw`(?:i'?m|i am) stopping (?:this task|the task|this one|here)`;
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
 const ENDS_TASK = new RegExp(
   String.raw`^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is|that'?s me) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|${GIVING_UP}|skip(?:ping)? (?:this|it|the task))(?: now| here| then| with (?:this|it|the \w+))?(?:,? i think)?(?:,? (?:thank you|thanks))?[.!?]*$`,
   'i',
 );
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
-const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up(?: on (?:this|it|that)(?: one| task)?)?|i'?m giving up(?: on (?:this|it|that)(?: one| task)?)?|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING}|(?:i'?m|i am) stopping (?:this task|the task|this one|here)|i(?:'ll| will) stop(?: (?:this task|the task|here))?(?: and move on)?|(?:(?:i'?m|i am) )?done with (?:this|the) task)\s*(?:[.!?,]|$)`, 'i');
+const GIVES_UP_NOW = new RegExp(String.raw`\b(?:i give up(?: on (?:this|it|that)(?: one| task)?)?|i'?m giving up(?: on (?:this|it|that)(?: one| task)?)?|i quit|i ${CANT_DO}|(?:i'?m|i am) ${NOT_DOING}|${STOPPING_TASK}|i(?:'ll| will) stop(?: (?:this task|the task|here))?(?: and move on)?|(?:(?:i'?m|i am) )?done with (?:this|the) task)\s*(?:[.!?,]|$)`, 'i');
 /** "done, well, it failed", "done! booked it", "…, consent, done - connected.": done, and how it ended; not "done, now the payment page". */
 const DONE_AND_HOW = /^(?:ok(?:ay)?[,.!\s]+)?(?:all )?done[ \t]*(?:[,;:–—-]|[.!]+(?=\s))(?![ \t]*(?:now|next|then|moving|on to|going|with)\b)[^.?!]{1,60}[.!]*$|(?:^|,[ \t]*)done[ \t]*[–—-][ \t]*\w+(?: \w+)?[.!]*$/i;
 /** "right, think that's it", "ok that's me", "all sorted", "that's it for now"; a bare "That's it!" may be the button found. */
@@ -183,7 +185,7 @@ export function endsTask(message: string): boolean {
   return ENDS_TASK.test(text) || ENDS_TASK.test(last) || DONE_AND_HOW.test(text.trim()) || THATS_ALL.test(text.trim()) || (GIVES_UP_NOW.test(text) && words(text) <= 40);
 }
 export const GAVE_UP = "That's fine: where it gets hard is useful for the team to see.";
-const GIVES_UP = new RegExp(String.raw`\b(?:${GIVING_UP}|forget it|(?:i'?m|i am) stopping (?:this task|the task|this one|here)|i'?ll stop (?:this task|the task|here))\b`, 'i');
+const GIVES_UP = new RegExp(String.raw`\b(?:${GIVING_UP}|forget it|${STOPPING_TASK}|i'?ll stop (?:this task|the task|here))\b`, 'i');
 export const givesUp = (message: string) => GIVES_UP.test(message);
 const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:safe|secure) to (?:give|enter|type|put)|should i (?:give|enter|type|put) (?:my|the) (?:password|card|bank|details))\b/i;
 

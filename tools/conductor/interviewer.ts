@@ -426,8 +426,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   if (who && !/^(?:else|is|was|does|did|has|had)$/i.test(who[1]) && last !== undefined && new RegExp(`\\b(?!(?:Then|And|But|So|It|That|This|They|We|He|She|You)\\b)(?:[A-Z][a-z]+|[Mm]y \\w+|[Oo]ur \\w+|[Tt]he \\w+) ${who[1]}\\b`).test(last)) return 'yes';
   // "How big is your team?" after "team of 3 marketers" or "Finance team is four of us": the size is said.
   const size = /^how (?:big|large) is your (\w+)\?$|^how many (\w+?)s? (?:do|did|does|are|were|have)\b/i.exec(question);
-  if (size) size[1] = size[1] ?? `${size[2]}s?`;
-  if (size && all.some((a) => new RegExp(`\\b${size[1]}\\b\\W+(?:\\w+\\W+){0,3}(?:\\d+|${NUMBERS})\\b|\\b(?:\\d+|${NUMBERS})\\W+(?:\\w+\\W+){0,3}${size[1]}\\b`, 'i').test(a))) return 'yes';
+  const counted = size ? size[1] ?? `${size[2]}s?` : null;
+  if (counted && all.some((a) => new RegExp(`\\b${counted}\\b\\W+(?:\\w+\\W+){0,3}(?:\\d+|${NUMBERS})\\b|\\b(?:\\d+|${NUMBERS})\\W+(?:\\w+\\W+){0,3}${counted}\\b`, 'i').test(a))) return 'yes';
   // "Who approves that budget?" after "Zero, basically. The sheet is free.": there is none to ask about.
   if (/\bthat (?:budget|spend|spending|cost|money)\b/i.test(question) && last !== undefined && /^(?:zero|nothing|none|no budget|free|we don'?t (?:pay|spend))\b/i.test(last.trim())) return 'yes';
   // "What was it for?" after "…for the board deck": what it was for is said.

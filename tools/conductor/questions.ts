@@ -549,6 +549,15 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
 /** A capital that only starts the sentence, lowered ("Invoices" → "invoices"; "PDF" stays). */
 export const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 
+/** A switch interview's phases, as guides name their parts. */
+const SWITCH_PHASES = String.raw`(?:1st|first) thoughts?|passive looking|active looking|deciding|consuming|satisfaction`;
+const SWITCH_PHASE_TITLE = new RegExp(String.raw`^\s*(?:${SWITCH_PHASES})\s*$`, 'i');
+/** A section's name before what is said in it: "Closing:", "Wrap-up -", "Passive looking:", "Close with:". */
+const SECTION_LABEL = new RegExp(
+  String.raw`(^|\n)[ \t]*(?:wrap[- ]?up|closing|close|intro(?:duction)?|warm[- ]?up|outro|debrief|opening|final questions?|${SWITCH_PHASES}|(?:close|end|finish|wrap up|open|start) with)[ \t]*(?::|[ \t][-–—])[ \t]+`,
+  'gi',
+);
+
 /**
  * A segment title as the participant may hear it ("How they book today" → "how you book today",
  * "Role & context" → "role and context"), or null when it still reads as written for the team.
@@ -556,7 +565,7 @@ export const lowerFirst = (s: string) => (/^[A-Z][a-z]/.test(s) ? s.charAt(0).to
 export function titleForParticipant(title: string): string | null {
   // "Task 2 — SEQ", "Part 3: export": the guide's numbering and its shorthand, no topic to tell; nor a switch interview's phases.
   if (/^\s*(?:task|part|section|step|activity|exercise|block|module|q)\s*\d/i.test(title)) return null;
-  if (/^\s*(?:(?:1st|first) thoughts?|passive looking|active looking|deciding|consuming|satisfaction)\s*$/i.test(title)) return null;
+  if (SWITCH_PHASE_TITLE.test(title)) return null;
   // "4. Rating", "2.1 Background": the outline's number is not part of the topic.
   const t = wordsOf(title.replace(/^\s*\d{1,2}(?:\.\d{1,2})*\.?\s+/, '').replace(/\s&\s/g, ' and '));
   const converted = lowerFirst(render(secondPerson(stripEnd(t), false)).trim());
@@ -807,7 +816,7 @@ function readable(instruction: string, kept: string[]): string {
     .replace(/(^|\n)[ \t]*(?!(?:ask|probe|prompt|follow[- ]?ups?|task|activity|exercise|scenario|q\d*|notes?|nb|context|timing|(?:listen|look|watch) for)\s*:)[A-Za-z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:[ \t]*(?=(?:ask|find out|probe|explore|thank|check|learn|understand|dig|get|have|let)\b)/gi, '$1')
     // "Closing: anything we didn't ask?", "Wrap-up - anything else?": a section's name; a topic ("Q4 planning: how…?") stays.
     // So are a switch interview's phases ("1st thought —", "Passive looking:").
-    .replace(/(^|\n)[ \t]*(?:wrap[- ]?up|closing|close|intro(?:duction)?|warm[- ]?up|outro|debrief|opening|final questions?|(?:1st|first) thoughts?|passive looking|active looking|deciding|consuming|satisfaction|(?:close|end|finish|wrap up|open|start) with)[ \t]*(?::|[ \t][-–—])[ \t]+/gi, '$1')
+    .replace(SECTION_LABEL, '$1')
     .replace(/\bthank (?:them|the participant)(?: for [^.?!,]*)?\s+and\s+/gi, '')
     .replace(/,?\s*(?:and\s+)?thank (?:them|the participant)(?: for [^.?!,]*)?(?=[.?!]|$)/gim, '');
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
@@ -861,7 +870,10 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   const seen = new Set<string>();
   const tidy = (q: string) => q.replace(new RegExp(`${KEPT}([a-z])`, 'g'), (_, i: string) => kept[i.charCodeAt(0) - 97] ?? '').replace(/\s+/g, ' ').trim().replace(/(?<=[^\s.,;:])[\s.,;:]+\?$/, '?');
   const unread = (q: string) => q.replace(new RegExp(`${READ}\\s*`), '');
-  const sayable = (q: string) => unread(q).length > 3 && unread(q).length <= MAX_QUESTION && !interviewerDirected(unread(q));
+  const sayable = (q: string) => {
+    const said = unread(q);
+    return said.length > 3 && said.length <= MAX_QUESTION && !interviewerDirected(said);
+  };
   // Where each drafted question ends up once the unsayable and the repeated are left out.
   const at = new Map<number, number>();
   const questions: string[] = [];
