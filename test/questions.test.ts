@@ -2060,3 +2060,41 @@ describe('a twenty-first walkthrough: a diary debrief, an admin outline with sub
     expect(ANYTHING_MORE.test("Anything you'd want us to know before next week's diary?")).toBe(true);
   });
 });
+
+describe('what the twenty-first walkthrough left open', () => {
+  it('asks a card sort with its list intact, thinking aloud before it', () => {
+    const sort: Segment = { id: 's', mode: 'observe', title: 'Sort the features', instruction: "Ask them to sort these five features by importance: offline mode, calendar sync, shared lists, recurring tasks, dark mode. Let them think aloud; don't explain the features unless asked." };
+    expect(questionPlan(sort).questions).toEqual(['Could you show me, thinking aloud as you go, how you would sort these five features by importance: offline mode, calendar sync, shared lists, recurring tasks and dark mode?']);
+    // A list that already has its "and", and a task with no list, as before.
+    expect(questionPlan({ ...sort, instruction: 'Ask them to rank these: price, speed, and support.' }).questions).toEqual(['Could you show me, thinking aloud as you go, how you would rank these: price, speed, and support?']);
+    expect(questionPlan({ ...sort, instruction: 'Ask them to pay an invoice.' }).questions).toEqual(['Could you show me how you would pay an invoice, thinking aloud as you go?']);
+  });
+
+  it('puts "put", "set" and "read" in the past when the part asks about the past, and in the present for a habit', () => {
+    const plan = (instruction: string) => questionPlan({ mode: 'talk', title: 'Top and bottom', instruction }).questions;
+    expect(plan('Ask why they put their top one first. Then ask why the bottom one ended up last.')).toEqual(['Why did you put your top one first?', 'Why did the bottom one end up last?']);
+    expect(plan('Ask whether they read the email we sent. Ask what they did next.')).toEqual(['Did you read the email we sent?', 'What did you do next?']);
+    expect(plan('Ask where they usually put their receipts. Ask what they did last year.')).toEqual(['Where do you usually put your receipts?', 'What did you do last year?']);
+    expect(plan('Ask how they set the budget.')).toEqual(['How do you set the budget?']);
+  });
+
+  it('does not ask about "that day" after the participant said none stood out', async () => {
+    const pick: Segment = { id: 'p', mode: 'talk', title: 'Pick', instruction: 'Ask them to pick the entry that stood out most to them, good or bad. Ask them to walk you through what happened that day.' };
+    expect(await talkThrough(pick, ['none really stood out tbh', 'no, nothing'])).toEqual(['Could you pick the entry that stood out most to you, good or bad?', 'Could you say a bit more about that?', null]);
+    // A day told after the "none" is walked through.
+    expect((await talkThrough(pick, ['none really stood out tbh', 'well monday the chicken was still frozen when I got home']))[2]).toBe('Could you walk me through what happened that day?');
+  });
+
+  it('asks again, more plainly, when "What did you come to do today?" gets only "it was good"', async () => {
+    const context = starterScript.segments[1] as Segment;
+    expect(await talkThrough(context, ['it was good', 'checking my invoices', 'excel', 'yesterday'])).toEqual([
+      'What did you come to do today?',
+      'And what were you hoping to get done here today?',
+      'What did you use for it before?',
+      'Could you tell me about the last time you did it?',
+      'What happened that day?',
+    ]);
+    // A judgement is an answer to a question that asks for one.
+    expect((await talkThrough(starterScript.segments[3] as Segment, ['it was good']))[1]).not.toMatch(/^And /);
+  });
+});

@@ -68,7 +68,7 @@ const EMPTY_HEADS =
 const ONLY_VAGUE = new RegExp(`${VAGUE.source}(?:[,.!]? (?:all (?:good|fine)|no (?:issues|problems|complaints)|(?:it )?(?:went |was )?(?:fine|ok(?:ay)?|good|great|perfect)))?[.!?]*$|^(?:all (?:good|fine)|no (?:issues|problems|complaints))[.!?]*$`, 'i');
 /** An answer that says no ("No.", "Nothing else.", "Not really."): asked about once, never for an example of it. */
 const DECLINE =
-  /^(?:no|nope|nah|none|nothing(?: else| really| much| more| to add)?|not really|all good|(?:(?:no|nope|nah),? )?(?:thanks|thank you)|(?:(?:no|nope|nah),? )?(?:i think )?(?:(?:that'?s|thats|that is) (?:it|all|everything)|i'?ve covered (?:it|everything)))(?:,? (?:thanks|thank you)(?: very much)?)?(?:,? honestly)?[.!]*$/i;
+  /^(?:(?:(?:no|nope|nah),? )?(?:none|nothing)(?: else| really| much| more| to add)?|no|nope|nah|not really|all good|(?:(?:no|nope|nah),? )?(?:thanks|thank you)|(?:(?:no|nope|nah),? )?(?:i think )?(?:(?:that'?s|thats|that is) (?:it|all|everything)|i'?ve covered (?:it|everything)))(?:,? (?:thanks|thank you)(?: very much)?)?(?:,? honestly)?[.!]*$/i;
 /** A first sentence that says nothing happened: "Nothing took long.", "None, really." */
 const NOTHING_HAPPENED = /^(?:nothing|none)\b[^.?!]{0,60}[.!]*$|\b(?:didn'?t|did not) (?:do|try) anything\b/i;
 /** "no i think is all", "No, that's it really": nothing more to say. */
@@ -299,7 +299,8 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   const plainly = mention && (/^(?:(?:the |your )?[A-Z]{2,6}s?|\d.*)$/.test(mention) || mention.replace(/^(?:the|your|too many|way too|too|so) /i, '').split(/\s+/).every((w) => (isKnownWord(w.toLowerCase()) || isKnownWord(w.toLowerCase().replace(/e?s$/, ''))) && !/[-']/.test(w)));
   // To "What would make it more useful?", "Saved parts list." is a wish, not a story to ask what happened next in.
   const story = narrates(answer) && !ASKS_FOR_WISHES.test(previous);
-  const frames = mention ? (story ? [next, more] : [more, plainly ? toKnow : standsOut]) : [MORE, second];
+  // "Yesterday." is asked about that day before anything else.
+  const frames = mention ? (story ? [next, more] : [more, plainly ? toKnow : standsOut]) : onlyADay(answer) ? [second, MORE] : [MORE, second];
   // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
   const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
   const options = [...frames].sort((a, b) => uses(a) - uses(b));
@@ -374,6 +375,8 @@ const GO_AHEAD = 'Of course, go ahead.';
 const WHAT_TO_ADD = 'What would you like to add?';
 /** A question that leans on a moment the participant described ("What did you expect to happen instead?", "how did you work around it?"). */
 const LEANS_ON_A_MOMENT = /\b(?:instead|around it|that moment|at that point|after that)\b/i;
+/** A question about the occasion the previous one asked them to pick ("what happened that day"). */
+const ON_THAT_MOMENT = /\bthat (?:day|time|entry|week|evening|night|morning|moment|visit|session|trip)\b/i;
 
 const NUMBERS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a dozen';
 /** "Why?", "Why or why not?": the reason for the answer just given. */
@@ -438,6 +441,9 @@ function answered(question: string, answers: string[], all: string[], notes: str
     if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(last)) return 'yes';
     if (declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
+  // "Walk me through what happened that day" after "None really stood out" (and nothing told since): there is no day.
+  const none = answers.findIndex(declines);
+  if (none >= 0 && ON_THAT_MOMENT.test(question) && !answers.slice(none + 1).some((a) => tellsAnOccasion(a) || (narrates(a) && words(a) >= 4))) return 'yes';
   // "Why?" after "3, because I'm not sure I picked the right category": the reason is told.
   // So does a rating with its reason ("4 - quick, but I couldn't see where to mark runs").
   // Told in any answer of the part: "4, because…" followed by a probe still told why.
@@ -458,7 +464,12 @@ const PLAINER: Array<[RegExp, string]> = [
   [/^could you tell me about the last time you did it\?$/i, 'When did you last do this, and what happened?'],
   [/^what did you do at that point\?$/i, 'What did you do next?'],
   [/^why(?: or why not)?\?$/i, 'What makes you say that?'],
+  [/^what did you come to do today\?$/i, 'What were you hoping to get done here today?'],
 ];
+/** A question that asks for a thing they did or used, not for a judgement ("What did you come to do today?"). */
+const ASKS_WHAT_THEY_DID_OR_USED = /^what (?:did|do|were|are) you (?!think|feel|like|make of)\w+/i;
+/** An answer that only judges ("it was good", "Fine."): no answer to a question about what they did. */
+const ONLY_JUDGES = /^(?:(?:it|that|this|everything|all) (?:was|is|went|has been) )?(?:(?:really|very|pretty|quite|so|all|all in all) )?(?:good|great|fine|ok(?:ay)?|alright|nice|bad|terrible|awful|well|not bad|not great|decent|cool|amazing|excellent|smooth)[.!]*$/i;
 /** A guide's section name ("Core questions", "Wrap-up", "Part 2"): no topic to tell the participant. */
 const SECTION = /^(?:(?:core|main|key|opening|closing|final|other|general|more) )?(?:questions?|section|part|topics?)(?: \w{1,3})?$|^(?:warm[- ]?up|wrap[- ]?up|intro(?:duction)?|outro|debrief|close|context|background|main|core|opening|closing|tasks?|ratings?|scenario)$/i;
 const MOVE_ON = "No problem, let's move on. ";
@@ -607,6 +618,12 @@ export const ruleInterviewer: Interviewer = {
     const whyNext = asked === 0 && ASKS_WHY.test((questions[state.question + 1] ?? '').trim());
     if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named && !whyNext && !personNamed) {
       if (goalNamed && !said.includes(MORE)) return { say: MORE, state: { question: state.question, follow_ups: asked + 1 } };
+      // "it was good" to "What did you come to do today?": a judgement, not the answer; the question again, more plainly.
+      const question = bare(lastAsked);
+      if (asked === 0 && ASKS_WHAT_THEY_DID_OR_USED.test(question) && ONLY_JUDGES.test(last.text.trim())) {
+        const again = PLAINER.find(([re]) => re.test(question))?.[1] ?? question;
+        return { say: `And ${lowerFirst(again)}`, state: { question: state.question, follow_ups: asked + 1 } };
+      }
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
       // So does "What did you use before?": "Nothing." / "Never." is what they used.

@@ -192,6 +192,12 @@ function past(v: W): boolean {
   return true;
 }
 const thirdSingular = (v: W) => !past(v) && lower(v.text) !== v.lemma && !/ing$/.test(lower(v.text));
+/** Verbs spelled the same in the present and the past ("why they put their top one first"). */
+const SAME_FORM = new Set(['put', 'set', 'cut', 'let', 'hit', 'read', 'quit', 'shut', 'spread', 'split', 'cost', 'hurt', 'upset']);
+/** Words that make a clause a habit, asked in the present ("where they usually put receipts"). */
+const HABIT = /^(?:usually|always|often|normally|typically|generally|sometimes|ever|never|each|every|regularly|currently|now|still|tend)$/i;
+/** The "do" of such a verb, decided once the other questions of the part are known (`questionPlan`). */
+const SAME_FORM_DO = 'Zqxdo';
 
 /** The wh-phrase at the start of an embedded clause: "what", "how long", "which tools", "what kind of tools". */
 function whPhraseLength(t: W[]): number {
@@ -287,7 +293,8 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
     tail = [...adverbs, ...after];
   } else {
     const plural = toYou || (subject.length === 1 && ['they', 'we', 'i'].includes(lower(subject[0].text)));
-    front.push(w(past(verb) ? 'did' : thirdSingular(verb) && !plural ? 'does' : 'do', 'AUX', 'do'));
+    const either = plural && SAME_FORM.has(lower(verb.text)) && ![...adverbs, ...ownClause].some((x) => HABIT.test(x.text));
+    front.push(w(either ? SAME_FORM_DO : past(verb) ? 'did' : thirdSingular(verb) && !plural ? 'does' : 'do', 'AUX', 'do'));
     tail = [...adverbs, { ...verb, text: verb.lemma }, ...after];
   }
   const they = rest.slice(0, subjLen).some((x) => lower(x.text) === 'they');
@@ -580,11 +587,22 @@ function genericTalk(title: string): string {
   return `Could you tell me about ${lowerFirst(converted)}?`;
 }
 
+/**
+ * The task as asked. A list at its end ("sort these features: offline mode, calendar sync, dark mode") gets its
+ * "and", and thinking aloud comes before it, so it does not read as the list's last item.
+ */
+function taskQuestion({ task, show }: { task: string; show: boolean }): string {
+  const how = show ? '' : 'how you would ';
+  if (!/:[^:,]+(?:,[^:,]+){2,}$/.test(task)) return `Could you show me ${how}${task}, thinking aloud as you go?`;
+  const listed = /,\s*(?:and|or)\s+[^,]+$/i.test(task) ? task : task.replace(/,\s*([^,]+)$/, ' and $1');
+  return `Could you show me, thinking aloud as you go, ${how}${listed}?`;
+}
+
 function genericObserve(title: string): string {
   // A title that names the task ("Task: submit a receipt") gives it in the participant's words, not quoted as the team wrote it.
   const words = wordsOf(title);
   const task = labelLength(words, /^(?:task|scenario|activity|exercise)$/i) > 0 ? observeTask(words) : null;
-  if (task) return `Could you show me ${task.show ? '' : 'how you would '}${task.task}, thinking aloud as you go?`;
+  if (task) return taskQuestion(task);
   return `For this part, "${title.trim()}", could you use the product as you normally would, thinking aloud as you go?`;
 }
 
@@ -717,7 +735,7 @@ function observeQuestions(instruction: string): string[] {
       }
       if (words[words.length - 1]?.text === '?' && !words.some((x, k) => personAt(words, k).length > 0)) return [`${scenario}${capitalise(render(stripEnd(words)))}?`];
       const task = observeTask(words);
-      if (task) return [`${scenario}Could you show me ${task.show ? '' : 'how you would '}${task.task}, thinking aloud as you go?`];
+      if (task) return [`${scenario}${taskQuestion(task)}`];
     }
   }
   return [];
@@ -888,7 +906,10 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
     const k = Math.max(0, questions.findIndex((q) => q.includes(READ)));
     questions[k] = `${readAloud} ${unread(questions[k])}`;
   }
-  if (questions.length) return { questions: questions.map(unread), generic: false, branches };
+  // "Why do/did you put your top one first?": in the past when another question of the part is ("…ended up last?").
+  const inThePast = questions.some((q) => !q.includes(SAME_FORM_DO) && /\b(?:did|was|were|had)\b/i.test(q));
+  const tensed = (q: string) => q.replace(new RegExp(`^${SAME_FORM_DO}`), inThePast ? 'Did' : 'Do').replaceAll(SAME_FORM_DO, inThePast ? 'did' : 'do');
+  if (questions.length) return { questions: questions.map((q) => tensed(unread(q))), generic: false, branches: branches.map((b) => ({ ...b, question: tensed(b.question) })) };
   const title = segment.title?.trim() || 'this part';
   return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [] };
 }
