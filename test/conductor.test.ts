@@ -5,7 +5,7 @@ import { openConductor } from './helpers/conductor.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { conductorScript, directedText } from './helpers/participant-text.ts';
 import { starterScript } from '../tools/studies/starter.ts';
-import { ACKNOWLEDGEMENT, ALREADY_SAID, AS_YOU_WOULD, GAVE_UP, NOTED_LAST, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, UP_TO_YOU, WHO_WE_ARE, YOUR_CALL } from '../tools/conductor/heard.ts';
+import { ACKNOWLEDGEMENT, ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, AS_YOU_WOULD, GAVE_UP, NOTED_LAST, NOT_RECORDED, ON_YOUR_OWN, SKIPPED, STOPPING, UP_TO_YOU, WHO_WE_ARE, YOUR_CALL } from '../tools/conductor/heard.ts';
 
 const SHOP = 'http://shop.example';
 const script = conductorScript;
@@ -273,6 +273,24 @@ describe('what the participant hears', () => {
         const text = (s as Record<string, string | undefined>)[written];
         if (text) for (const t of turns) expect(t.text).not.toContain(text.split('. ')[0]);
       }
+    }
+  });
+
+  it('tells a participant who asks whether it is anonymous what is kept with their answers, and asks the question again', async () => {
+    for (const [extra, line] of [[{}, ANONYMITY_NAMED], [{ participant_name: undefined }, ANONYMITY]] as const) {
+      const id = await consentedInterview(extra, 'starter-study');
+      const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+      const c = await openConductor(start.body.ws_url, { origin: SHOP });
+      const ask = () => c.next((f) => f.type === 'message' && f.role === 'conductor');
+      await ask(); // welcome
+      expect(await ask()).toMatchObject({ text: 'What did you come to do today?' });
+      // Read as a choice between two readings before ("Either is fine…"), and as the answer.
+      c.send({ type: 'answer', text: 'Will this be linked to my email or my account?' });
+      expect(await ask()).toMatchObject({ kind: 'speak', text: line });
+      expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you come to do today?' });
+      c.send({ type: 'end' });
+      await c.next((f) => f.type === 'ended');
+      await c.close();
     }
   });
 

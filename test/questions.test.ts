@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { branchApplies, questionPlan, readsAsNote, titleForParticipant } from '../tools/conductor/questions.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
-import { CHECK_IN, TOUCHED, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
+import { CHECK_IN, TOUCHED, addsNothing, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ANYTHING_MORE, ACKNOWLEDGEMENT, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, ANYTHING_MORE, ACKNOWLEDGEMENT, WHY_IT_HELPS, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -2096,5 +2096,59 @@ describe('what the twenty-first walkthrough left open', () => {
     ]);
     // A judgement is an answer to a question that asks for one.
     expect((await talkThrough(starterScript.segments[3] as Segment, ['it was good']))[1]).not.toMatch(/^And /);
+  });
+});
+
+describe('a twenty-second walkthrough: six starter-study participants (privacy-wary, front-loading, dictating, a team lead)', () => {
+  const whyWeAsk = WHY_WE_ASK;
+  it('answers whether it is anonymous, alone, beside an answer, asked again, and never as a choice of readings', () => {
+    expect(heardAs('Will this be linked to my email or my account?', 'What did you come to do today?')).toBe('meta');
+    expect(acknowledgement('Only this: is what I wrote tied to my name or account?', { asked: 'Is there anything else you would like to tell us?' })).toBe(ANONYMITY);
+    expect(acknowledgement('Are my answers anonymous?', { named: true })).toBe(ANONYMITY_NAMED);
+    // Why first, then whether it is anonymous, in the order asked.
+    expect(acknowledgement('Why do you need to know that? Is this anonymous?', { asked: 'What did you come to do today?' })).toBe(`${whyWeAsk} ${ANONYMITY}`);
+    // Beside an answer, the question about the interview is still answered.
+    expect(acknowledgement('You did not answer whether it is anonymous. Anyway, I came to look at the revenue numbers.', { asked: 'What did you come to do today?' })).toBe(ANONYMITY);
+    // Asked again: answered again, in other words.
+    const again = acknowledgement('Nothing, it is new. Again: are my answers anonymous or not?', { said: ANONYMITY });
+    expect(again).toMatch(/only the team that makes the product sees your answers/);
+    expect(again).not.toBe(ANONYMITY);
+    // Said of something else, it is an answer.
+    expect(acknowledgement('I posted anonymously on the forum about it.', { asked: 'What did you use for it before?' })).toBeNull();
+  });
+
+  it('says why in other words when asked why a second time, even inside an answer', () => {
+    expect(acknowledgement('It was ok. Why do you need to know how it went, you can see my clicks anyway.', { said: whyWeAsk })).toBe(WHY_IT_HELPS);
+    expect(acknowledgement('Nothing took longer. You still have not told me why any of this is needed.', { said: whyWeAsk })).toBe(WHY_IT_HELPS);
+  });
+
+  it('hears "No, nothing else" after a complaint as the answer, and "Well, one: …" or "Oh, and …" after a no as something added', () => {
+    expect(addsNothing('That makes no sense. No, nothing else.')).toBe(true);
+    expect(addsNothing('No. Well, one: I would pay 2x the current plan if exports matched Airtable.')).toBe(false);
+    expect(addsNothing('No, that is all. Oh, and when I said I would recommend it, that was about the charts.')).toBe(false);
+  });
+
+  it('leaves fillers out of what it names back from the notes', () => {
+    expect(notesHeard(['ok so i clicked export report and um nothing really happened, theres no like message'])).toBe('Thank you for your notes about the export report. ');
+    expect(notesHeard(['so basically yeah i am like scrolling and um the thing is there'])).not.toMatch(/\b(?:like|um)\.? $/);
+  });
+
+  it('hears "i kind of just said it", and says "you did" in other words each time', () => {
+    expect(heardAs('i mean i kind of just said it didnt really work out um it took half an hour when it should take two minutes')).toBe('already');
+    const first = acknowledgement('I already said that.', {});
+    expect(first).toBe(ALREADY_SAID);
+    const second = acknowledgement('Already said. The filtering.', { said: first! });
+    expect(second).not.toBe(ALREADY_SAID);
+    expect(acknowledgement('I already told you.', { said: `${first} ${second}` })).not.toBe(second);
+  });
+
+  it('does not ask again what a front-loaded first answer told, once the participant says so', async () => {
+    const story = "Ok so the whole story: I came to export last month's revenue by region for our board deck. Before this we used Google Sheets plus a Stripe export. The problem is the export gives no feedback and I cannot choose a date range, so my workaround is to export everything and filter in Sheets, which takes about 20 minutes. Last time was Oct 2 and it was the same.";
+    // The workaround's cost is told: no "How did that work out for you?".
+    expect(await talkThrough(starterScript.segments[1] as Segment, [story])).toEqual(['What did you come to do today?', null]);
+    const friction = starterScript.segments[3] as Segment;
+    expect(await talkThrough(friction, ['I already told you. No feedback, no date range.'], [story])).toEqual(['How did it go for you?', null]);
+    // Without the complaint, the questions are asked as written.
+    expect(await talkThrough(friction, ['No feedback, no date range.', 'The export just spins and nothing arrives.'], [story])).toContainEqual(expect.stringMatching(/took longer than you expected\?$/));
   });
 });

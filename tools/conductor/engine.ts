@@ -184,7 +184,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       // A question while they work is heard (the interviewer cannot help with the task); thinking aloud is not answered.
       const said = await conversation();
       const task = turnsIn(said, segment.id).find((t) => t.role === 'conductor')?.text;
-      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task, minutes: minutesOf(study?.invitation_json) }), services.log);
+      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task, minutes: minutesOf(study?.invitation_json), named: Boolean(interview.participant_name || interview.participant_email) }), services.log);
       if (reply) say('speak', reply, segment);
     }
   } else if (input.type === 'answer') {
@@ -208,7 +208,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     const spoken = conductorSaid(await conversation());
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
     const minutes = minutesOf(study?.invitation_json);
-    const heard = interviewer === ruleInterviewer && !stops ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes }), services.log) : null;
+    const heard = interviewer === ruleInterviewer && !stops ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes, named: Boolean(interview.participant_name || interview.participant_email) }), services.log) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...before, { role: 'participant' as const, text: input.text }];
     const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken, notes: notesBefore(await conversation(), segments, state.segment) }, services.log);

@@ -77,10 +77,13 @@ export const asksSomething = (sentence: string) => /\?\s*$/.test(sentence) && !T
 const ASKS_WHO = /\b(?:who are you|who is this|who (?:made|built|wrote) (?:you|this)|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to)\b/i;
 /** "What is this for?", "Why are you asking?" */
 const ASKS_WHY =
-  /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know|why (?:does|would) (?:that|this|it) matter|why (?:do|would) you care)\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
+  /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know|why (?:does|would) (?:that|this|it) matter|why (?:do|would) you care|why (?:any of )?(?:this|it|that) (?:is|was) (?:needed|necessary)|why you need (?:this|it|that|to know))\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
 /** "Is my manager going to see this?": who else could read it. */
 const ASKS_WHO_SEES =
   /\bwho (?:actually |really |even |else )?(?:reads|sees|gets|looks at|will (?:read|see))(?: (?:this|these|it|them|(?:my|the|our) answers|this stuff|any of this|what i (?:write|say|type)))?\b|\b(?:(?:is|will|would|can|could|does|do) (?:my|the|our) (?:manager|boss|employer|owner|company|school|teacher|landlord|supervisor|work|university|college)s? (?:be able to |going to |gonna |ever )?(?:see|read|know|find out|hear|get)|(?:is|will|does) (?:this|it|any of this) (?:going to |gonna )?(?:get back to|be shared with|go to) (?:my|the|our))\b/i;
+/** "Is this anonymous?", "Is what I wrote tied to my name or account?", "Will they know it was me?" */
+const ASKS_ANONYMOUS =
+  /\b(?:(?:is|are|will|stay|be|remain|kept) (?:(?:this|it|that|these|my answers?|(?:what|everything) i (?:write|wrote|say|said|type|typed)) )?(?:\w+ )?(?:anonymous|anonymi[sz]ed|confidential)|(?:tied|linked|connected|attached|traced|matched) (?:back )?(?:to|with) (?:me|my (?:name|account|e-?mail|profile|id|identity))|(?:know|see|find out|tell) (?:it'?s|it is|it was) me|(?:know|see|find out) who i am)\b/i;
 /** "Does anyone read these?" */
 const ASKS_WHO_READS = /\b(?:(?:does|will|do) (?:any(?:one|body)|someone|a (?:real )?person|people|the team) (?:actually |really |even )?read(?: (?:this|these|it|them|(?:my|the|our) answers|what i (?:write|say|type))\b|\s*\?)|are you (?:even |actually |really )?(?:reading|listening))\b/i;
 /** "Can I go now?", "I have to go": leaving, not going somewhere or stopping something ("I have to go through the invoices", "I want to stop paying for two tools"). */
@@ -108,9 +111,9 @@ export const UP_TO_YOU = 'That is fine: you can skip this task with "I\'m done",
 const SKIPS =
   /\b(?:(?:i'?d|i would) rather not(?: (?:answer|say|talk about|go into|discuss|share)\b[^.?!,]{0,30})?(?:,?\s*(?:to be honest|honestly|sorry|if (?:that'?s|it'?s) ok(?:ay)?|if you don'?t mind))?[.!]*$|(?:i'?d )?prefer not to (?:answer|say|talk|go into|discuss|share)|(?:can|could|may) (?:we|i) (?:just )?skip|(?:i'?d|i would) (?:rather|like to) skip|(?:can|could) we (?:just )?move on|let'?s (?:just )?move on|skip (?:this|that)(?: one| question)?[.!?]*$|(?:i )?(?:don'?t|do not) want to (?:answer|say|talk about)|not comfortable (?:answering|saying|talking)|no comment|(?:that'?s|it'?s) (?:private|personal)[.!]*$|none of your business)|^(?:pass|next question(?:,? please)?)[.!]*$|(?:^|[.,!;]\s*|\bsaid )skip(?: (?:it|this|that|one|please)){0,3}[.!]*$/i;
 /** "I already told you.", "Said already." — a complaint, not a new answer (a long answer that says "as I said" is still an answer). */
-const ALREADY = /(?:^|[.!]\s+)i (?:said|told you|wrote) (?:there (?:was|were|is|are)|that|it was|we|i)\b[^.?!]{0,40}[.!]*$|(?:^|[.!]\s+)(?:(?:i )?told you|like i (?:said|wrote)|as i wrote|(?:also |already )?said (?:that|it|so|this)|also said|(?:also )?already said|said already|i say (?:it )?already)\b|(?:^|[.!]\s+)(?:(?:that'?s|for) the )?(?:second|third|fourth|fifth) time[.!]*$|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier| too| as well)?[.!]*$|,\s*like i (?:said|told you)[.!]*$|\b(?:i (?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
+const ALREADY = /(?:^|[.!]\s+)i (?:said|told you|wrote) (?:there (?:was|were|is|are)|that|it was|we|i)\b[^.?!]{0,40}[.!]*$|(?:^|[.!]\s+)(?:(?:i )?told you|like i (?:said|wrote)|as i wrote|(?:also |already )?said (?:that|it|so|this)|also said|(?:also )?already said|said already|i say (?:it )?already)\b|(?:^|[.!]\s+)(?:(?:that'?s|for) the )?(?:second|third|fourth|fifth) time[.!]*$|\bi (?:mentioned|said) (?:that|it|this)(?: already| before| earlier| too| as well)?[.!]*$|,\s*like i (?:said|told you)[.!]*$|\b(?:i (?:kind of |sort of |basically )?(?:already|just|literally just) (?:told|said|answered|mentioned)|(?:said|told you|answered|covered) (?:that |this |it )?already|as i (?:said|told you|mentioned)|i (?:told|said) (?:you|that) (?:before|already|earlier))\b/i;
 const SAID_IT_ALREADY = /^(?:i (?:already|just|literally just) (?:told you|said(?: (?:that|it|so))?|answered(?: that)?|explained(?: (?:that|it|why))?)|(?:i )?told you(?: already)?|already said|said already|(?:see|as|same as) (?:above|before)|same (?:reason|answer|as what i said)(?: as (?:above|before))?)[.!]*$/i;
-const OPENS_ALREADY = /^(?:(?:um|uh|well|yeah|yes|no|ugh|sorry)[,.!]?\s+)?(?:i (?:already|just) (?:told you|said|answered)|(?:i )?told you(?: already)?|already said|said already)\b/i;
+const OPENS_ALREADY = /^(?:(?:um|uh|well|yeah|yes|no|ugh|sorry|i mean)[,.!]?\s+){0,2}(?:i (?:kind of |sort of )?(?:already|just) (?:told you|said|answered)|(?:i )?told you(?: already)?|already said|said already)\b/i;
 /** "Oh, you mean paying the bill?" */
 const GUESSES = /^(?:(?:oh|so|ah|or|wait|like)[,.!]?\s*)*(?:you mean|do you mean|did you mean)\b.{2,80}\?+$|^(?:(?:so|and|but|sorry|wait)[,.]?\s*)*(?:does|do|is|did) ["“'][^"”']{2,30}["”'] mean\b.{2,80}\?+$/i;
 /** Readings of the question offered to choose from: "…, is that the whole monthly thing or just one claim?", "The logout thing or the bank account?" */
@@ -132,11 +135,20 @@ const PASSED_ON = [ACKNOWLEDGEMENT, NOTED, "I'll pass that question on to the te
 export const WHO_WE_ARE = 'These questions are asked automatically, not by a person. The team reads every answer.';
 export const WHY_WE_ASK = 'This short interview helps the team that makes the product understand how people use it, and the team reads every answer.';
 export const WHO_READS = 'Yes, the team that makes the product reads every answer.';
+/** How anonymous the answers are, as far as the interview knows: a name or e-mail given with it, or none. */
+export const ANONYMITY = "You weren't asked for your name here: your answers go only to the team that makes the product, for research, and you can skip any question you'd rather not answer.";
+export const ANONYMITY_NAMED = "Your answers go only to the team that makes the product, for research. They are kept with the name or e-mail you gave, and you can skip any question you'd rather not answer.";
+const ANONYMITY_AGAIN = 'No name is asked for here, and only the team that makes the product sees your answers.';
+const ANONYMITY_NAMED_AGAIN = 'Your answers are kept with the name or e-mail you gave, and only the team that makes the product sees them.';
+/** "Why do you need to know?" asked a second time: what the answers are for, in other words. */
+export const WHY_IT_HELPS = 'Your answers show the team where the product gets in the way, so they know what to fix first.';
 export const ONLY_THE_TEAM = 'Only the team that makes the product reads your answers, and you can skip any question you would rather not answer.';
 export const FREE_TO_GO = 'You can stop at any time with "End interview".';
 export const STOPPING = 'Of course, we can stop here. Thank you for your time: what you told us goes to the team.';
 export const SKIPPED = 'Of course, we can skip that.';
 export const ALREADY_SAID = 'Sorry, you did. Thank you.';
+/** The same, worded differently each time it is needed again in one interview. */
+const ALREADY_SAID_AGAIN = [ALREADY_SAID, 'Right, you said so. Thanks.', 'Yes, you did.'];
 export const GOING_BACK = 'Of course.';
 /** The participant's own reading of the question is the one worth hearing: they are asked to go on with it. */
 export const YOUR_READING = 'Yes, go with that.';
@@ -236,7 +248,7 @@ const ANNOUNCES_ADDING =
   /^(?:(?:wait|sorry|hang on|hold on|actually|um+|oh)\b[,.!\s]*)+$|\b(?:add (?:something|a thing|one thing|more|to (?:it|that|my answer))|something (?:to add|else to say)|one more thing|forgot (?:something|to (?:say|mention) (?:something|a thing)))[.!]*$/i;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
-const isMeta = (sentence: string) => PUSHES_BACK.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
+const isMeta = (sentence: string) => PUSHES_BACK.test(sentence) || ASKS_ANONYMOUS.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
 /** "What are covers?" after a question about covers: a word of the question was not understood. */
 const WHAT_IS = /^(?:sorry,?\s*)?what(?: is| are|'s| does| do)(?: a| an| the)? ["“']?([\p{L}' -]{3,40}?)["”']?(?: mean)?\s*\?+$/iu;
@@ -280,7 +292,8 @@ export function heardAs(message: string, asked?: string): Heard {
   if (words(text) <= 30 && GOES_BACK.test(text)) return said.filter((x) => !GOES_BACK.test(x) && !ANNOUNCES_ADDING.test(x)).reduce((n, x) => n + words(x), 0) >= 5 ? 'added' : 'back';
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
   // "…that was like 2 years ago, I emailed support. do you mean how I did it today?": answered first, so the answer stands.
-  if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return words(said.slice(0, -1).join(' ')) < 10 ? 'guess' : null;
+  // "Is what I wrote tied to my name or account?" is about the interview, not a reading of the question.
+  if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !isMeta(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return words(said.slice(0, -1).join(' ')) < 10 ? 'guess' : null;
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
   // "…is this being recorded? like the screen?": a short question alongside is part of it.
   // "Jordan. Are you even reading my answers?": a name said first is the answer, with the question beside it.
@@ -346,20 +359,24 @@ export interface Context {
   recorded?: boolean;
   /** How long the study says it takes ("About 10 minutes" on its invitation). */
   minutes?: number;
+  /** The participant gave a name or e-mail with this interview. */
+  named?: boolean;
 }
 
 /** "There are 3 short parts left. " ("" when not known). */
 const partsLeftLine = (partsLeft?: number) => (partsLeft === undefined ? '' : `${partsLeft <= 1 ? 'This is the last part' : `There are ${partsLeft} short parts left`}. `);
 
 /** The line for a question about the interview itself, or null. */
-function aboutTheInterview(text: string, { partsLeft, recorded, minutes }: Context): string | null {
+function aboutTheInterview(text: string, { partsLeft, recorded, minutes, named, said = '' }: Context): string | null {
+  const anonymity = ASKS_ANONYMOUS.test(text);
   // "…in minutes? and will my manager see what I write?": each question asked is answered.
   const lines = [
     PUSHES_BACK.test(text) && NOT_ASSUMING,
-    ASKS_WHO_SEES.test(text) && ONLY_THE_TEAM,
+    ASKS_WHO_SEES.test(text) && !anonymity && ONLY_THE_TEAM,
     ASKS_WHO.test(text) && WHO_WE_ARE,
     ASKS_ABOUT_RECORDING.test(text) && (recorded ? RECORDED : NOT_RECORDED),
-    ASKS_WHY.test(text) && !ASKS_WHO_SEES.test(text) && WHY_WE_ASK,
+    ASKS_WHY.test(text) && !ASKS_WHO_SEES.test(text) && (said.includes(WHY_WE_ASK) ? WHY_IT_HELPS : WHY_WE_ASK),
+    anonymity && (named ? ANONYMITY_NAMED : ANONYMITY),
     ASKS_WHO_READS.test(text) && !ASKS_WHO_SEES.test(text) && WHO_READS,
     (ASKS_HOW_LONG.test(text) || (minutes && IN_MINUTES.test(text))) && `${minutes ? `It takes about ${minutes} minutes in all. ` : ''}${partsLeftLine(partsLeft)}${FREE_TO_GO}`,
   ].filter((l): l is string => !!l);
@@ -387,16 +404,18 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   if (scale) lines.push(scale);
   else if (kind === 'stop') lines.push(STOPPING);
   else if (kind === 'skip') lines.push(SKIPPED);
-  else if (kind === 'already') lines.push(ALREADY_SAID);
+  else if (kind === 'already') lines.push(ALREADY_SAID_AGAIN.find((line) => !said.includes(line)) ?? ALREADY_SAID);
   else if (kind === 'back') lines.push(GOING_BACK);
   else if (kind === 'added' || (kind === null && ADDS_TO_EARLIER.test(plain(message)))) lines.push(NOTED_LAST);
   else if (kind === 'guess') lines.push(/\bor\b/i.test(message) ? EITHER_WAY : YOUR_READING);
   // A grumble alone, or one said along with an answer: no argument, what is left, the way out (once).
   else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
-  else if (kind === 'meta' || (kind === 'question' && !wishAsked(message, context.asked))) {
+  // "You did not answer whether it is anonymous. Anyway, I came to…": the question about the interview, beside the answer.
+  else if (kind === 'meta' || (kind === 'question' && !wishAsked(message, context.asked)) || (kind === null && sentencesOf(plain(message)).some(isMeta))) {
     const about = aboutTheInterview(message.trim(), context);
-    if (about) lines.push(once(about));
-    else lines.push(PASSED_ON.find((line) => !said.includes(line)) ?? NOTED);
+    // Asked again whether it is anonymous ("Again: are my answers anonymous or not?"): answered again, briefly.
+    if (about) lines.push(once(about) ?? (ASKS_ANONYMOUS.test(message) ? (context.named ? ANONYMITY_NAMED_AGAIN : ANONYMITY_AGAIN) : null));
+    else if (kind !== null) lines.push(PASSED_ON.find((line) => !said.includes(line)) ?? NOTED);
   }
   const out = lines.filter((l): l is string => !!l);
   return out.length ? out.join(' ') : null;

@@ -180,7 +180,12 @@ const isVerb = (word: string) => /ed$/i.test(word) && parse(`I ${word.toLowerCas
 /** Said of something they did not have or did not see ("I dont have a lunch receipt"): nothing their notes were about. */
 const NEGATED_BEFORE = /\b(?:don'?t|dont|do not|didn'?t|didnt|no longer)\s+(?:have|own|need|use|got)\s+(?:\w+\s+)?$/i;
 
-function mentionOf(answer: string, used: string, notes = false): string | null {
+/** Fillers inside an answer ("export report and um nothing", "i am like scrolling"): never part of a thing named back. */
+const withoutFillers = (text: string) =>
+  text.replace(/\s*\b(?:u+m+|u+h+|e+r+m+|h+m+|basically)\b,?/gi, '').replace(/\b(no|am|is|was|are|were|i'?m|it'?s|just|and|so)\s+like,?\s+/gi, '$1 ').trim();
+
+function mentionOf(said: string, used: string, notes = false): string | null {
+  const answer = withoutFillers(said);
   if (ONLY_VAGUE.test(answer.trim())) return null;
   // A label the participant quotes ("I see "Place hold"") is named as they quoted it.
   const labels = [...answer.matchAll(/["“]([^"”]{2,60})["”]/g)].map(([, quoted]) => quoted.trim());
@@ -347,7 +352,7 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid))\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:(?:my|our|the) (?:workaround|fix|solution) (?:is|was) to|(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid))\b/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
 const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** The answer, or a note, says what they did. */
@@ -361,11 +366,13 @@ const A_COUNT =
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
 /** "No, actually one more thing…", "Nothing. Oh wait, the export…": the no is taken back. */
-const TAKES_IT_BACK = /\b(?:actually|one more|one last|wait|hold on|oh and|although|except|but)\b/i;
+const TAKES_IT_BACK = /\b(?:actually|one more|one last|wait|hold on|oh,? and|well,? one|although|except|but)\b/i;
 /** To "anything else?", an answer that adds nothing ("No thanks, all good", "That's all from me"), as the interviewer hears it. */
 export const addsNothing = (answer: string) => {
   const text = plain(answer).trim();
-  return (declines(text) || SAYS_NO.test(text)) && !TAKES_IT_BACK.test(text);
+  // "That makes no sense. No, nothing else.": a short message that ends on a no.
+  const last = sentencesOf(text).at(-1) ?? '';
+  return (declines(text) || SAYS_NO.test(text) || (words(text) <= 10 && (declines(last) || SAYS_NO.test(last)))) && !TAKES_IT_BACK.test(text);
 };
 /** More is announced but not said yet ("Actually, one more thing.", "Wait."). */
 const ANNOUNCES_MORE =
@@ -423,6 +430,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   // Their notes during the task said what they did ("converted it on some website").
   if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(saysWhatTheyDid)) return 'yes';
+  // "Already said. The filtering.": they told it all at the start, so what earlier answers told is not asked again.
+  if (answers.some((a) => heardAs(a) === 'already') && ((ASKS_HOW_LONG.test(question) && all.some((a) => TOLD_HOW_LONG.test(a))) || (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && all.some(saysWhatTheyDid)))) return 'yes';
   const last = answers[answers.length - 1];
   // "Who asked for it?" after "Maria asked for it for the board deck": the person is named doing it.
   const who = /^who (\w+(?:ed|t)|\w+s)\b/i.exec(question);
@@ -483,7 +492,7 @@ export const TOUCHED = 'You may have touched on this already, so just add anythi
  */
 /** How it ended is already told: "it worked", "they paid two days later", "it went through", "got paid". */
 const OUTCOME_TOLD =
-  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b|\bended up (?:finishing|fixing|sorting) (?:it|them)\b|\b(?:got it done|managed to (?:finish|fix|sort|get it))\b/i;
+  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b|\bended up (?:finishing|fixing|sorting) (?:it|them)\b|\b(?:got it done|managed to (?:finish|fix|sort|get it))\b|\b(?:which|it|that) takes? (?:me |us )?(?:about |around |like |~ ?|over |almost )?\d+ (?:minutes|mins|hours)\b/i;
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp; told?: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: OUTCOME_TOLD },
   {
