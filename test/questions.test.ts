@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { branchApplies, questionPlan, readsAsNote, titleForParticipant } from '../tools/conductor/questions.ts';
+import { withEarlierQuestions } from '../tools/conductor/script.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, addsNothing, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
@@ -2150,5 +2151,85 @@ describe('a twenty-second walkthrough: six starter-study participants (privacy-w
     expect(await talkThrough(friction, ['I already told you. No feedback, no date range.'], [story])).toEqual(['How did it go for you?', null]);
     // Without the complaint, the questions are asked as written.
     expect(await talkThrough(friction, ['No feedback, no date range.', 'The export just spins and nothing arrives.'], [story])).toContainEqual(expect.stringMatching(/took longer than you expected\?$/));
+  });
+});
+
+describe('a twenty-second walkthrough: a Notion export, a churn exit interview, an onboarding test', () => {
+  const plan = (instruction: string, mode = 'talk') => questionPlan({ mode, title: 'Part', instruction });
+
+  it('reads a guide pasted from Notion: headings, checkboxes, bold "Ask:" labels and emoji never reach the participant', () => {
+    expect(plan("## Warm-up (5 min)\n- [ ] Ask about their role and how long they've been at the company\n- [ ] **Ask:** How often do you submit expenses? (weekly / monthly / \"whenever finance chases me\" 😅)\n\nNotes for moderator: keep it casual").questions).toEqual([
+      'Could you tell me about your role?',
+      'How long have you been at the company?',
+      'How often do you submit expenses?',
+    ]);
+    // "Ask:" before a request that is not quoted: the request is asked, first; "Ask about what…" is the question itself.
+    const last = plan('## Last expense report (8 min) 🧾\n**Ask:** Walk me through the last time you submitted an expense report.\n- [ ] Where were the receipts? (paper, email, photos)\n- [ ] Ask about what was the most annoying part\n- [ ] If they mention approvals → probe on who approves and how long it takes\n[timebox: 8 min — move on even if mid-story]');
+    expect(last.questions).toEqual(['Could you walk me through the last time you submitted an expense report?', 'Where were the receipts?', 'What was the most annoying part?']);
+    expect(last.branches).toEqual([{ after: 2, when: 'mentions', words: ['approvals'], question: 'Who approves, and how long does it take?' }]);
+    expect(plan('## Wrap-up (2 min)\n- [ ] **Ask:** If you could wave a magic wand ✨ and change one thing about expenses, what would it be?\n\n> Notes for moderator: thank them & mention the gift card 🎁').questions).toEqual([
+      'If you could wave a magic wand and change one thing about expenses, what would it be?',
+    ]);
+    // A heading that asks something is a question.
+    expect(plan('## What did you try first?').questions).toEqual(['What did you try first?']);
+  });
+
+  it('makes a branch of "If price comes up, dig into …" and of a score ("If 3 or lower → ask …")', () => {
+    expect(plan('Are you switching to another tool, or just stopping? If price comes up, dig into what they compared us with. Which features did you actually use day to day?').branches).toEqual([
+      { after: 0, when: 'mentions', words: ['price'], question: 'What did you compare us with?' },
+    ]);
+    const low = { after: 0, when: 'at most' as const, words: ['3'], question: 'Q' };
+    expect(['2', 'a 3 I guess', 'three', 'Two, honestly'].every((a) => branchApplies(low, a))).toBe(true);
+    expect(['4', 'five', 'fine'].some((a) => branchApplies(low, a))).toBe(false);
+    expect(plan('How easy was it, from 1 to 7? If below 4, ask what got in the way.').branches).toEqual([{ after: 0, when: 'at most', words: ['3'], question: 'What got in the way?' }]);
+    expect(plan('How likely are you to recommend us, from 0 to 10? If they give 9 or higher, ask what they would tell a friend.').branches[0]).toMatchObject({ when: 'at least', words: ['9'] });
+  });
+
+  it('keeps what the ends of a scale mean, and drops labels before a question', () => {
+    expect(plan('Post-task rating: On a scale of 1-5, how easy was that? (1 = very difficult, 5 = very easy). Ask why they gave that number.').questions).toEqual([
+      'On a scale of 1-5, where 1 is very difficult and 5 is very easy, how easy was that?',
+      'Why did you give that number?',
+    ]);
+    expect(plan('How satisfied are you? (1 = not at all, 10 = completely)').questions).toEqual(['How satisfied are you, where 1 is not at all and 10 is completely?']);
+    expect(plan('Debrief:\n- Overall, what was the hardest part of getting started?\n- What did you expect to see that wasn\'t there?').questions).toEqual([
+      'Overall, what was the hardest part of getting started?',
+      "What did you expect to see that wasn't there?",
+    ]);
+  });
+
+  it('asks a lettered task and a quoted task with its scenario as a participant reads them', () => {
+    expect(plan('Task B: add a due date to a task and assign it to the colleague you invited.\nSuccess = uses the date picker in the task panel.', 'observe').questions).toEqual([
+      'Could you show me how you would add a due date to a task and assign it to the colleague you invited, thinking aloud as you go?',
+    ]);
+    expect(plan('Task A: set up your first project.\nSay: "Imagine you\'ve just signed up. Please create a project called Launch Plan and invite a colleague."\nSuccess = they find the Invite button without help.', 'observe').questions).toEqual([
+      "Imagine you've just signed up. Could you create a project called Launch Plan and invite a colleague?",
+    ]);
+  });
+
+  it('asks "Same rating q for Task B" as the earlier rating question', () => {
+    const segments = withEarlierQuestions([
+      { id: 'a', mode: 'talk', title: 'A', instruction: 'On a scale of 1-5, how easy was that? Ask why.' },
+      { id: 't', mode: 'observe', title: 'Task B', instruction: 'Task B: add a due date.' },
+      { id: 'b', mode: 'talk', title: 'B', instruction: 'Same rating q for Task B (1-5). If 3 or lower → ask what tripped them up.' },
+    ]);
+    expect(questionPlan(segments[2]).questions).toEqual(['On a scale of 1-5, how easy was that?']);
+    // No earlier rating: left as written.
+    expect(withEarlierQuestions([{ id: 'b', mode: 'talk', title: 'B', instruction: 'Same question as above.' }])[0].instruction).toBe('Same question as above.');
+  });
+
+  it('takes a no as the answer where the guide says so, and does not ask why again after a reason', async () => {
+    const stay: Segment = { id: 's', mode: 'talk', title: 'Stay', instruction: 'What would have made you stay? Be honest, we can take it! If they say "nothing", thank them and move on — no save offers here.' };
+    expect(await talkThrough(stay, ['nothing really'])).toEqual(['What would have made you stay?', null]);
+    const rate: Segment = { id: 'r', mode: 'talk', title: 'Rate', instruction: 'On a scale of 1-5, how easy was that? Ask why they gave that number.' };
+    // A bare number: the reason is asked at once, not "Could you say a bit more about that?" first.
+    expect(await talkThrough(rate, ['4'])).toEqual(['On a scale of 1-5, how easy was that?', 'Why did you give that number?']);
+    const confident: Segment = { id: 'c', mode: 'talk', title: 'Confident', instruction: 'Would you feel confident setting this up for your real team? Why / why not?' };
+    expect(await talkThrough(confident, ["Mostly yes. I'd want to check permissions first though."])).toEqual(['Would you feel confident setting this up for your real team?', null]);
+    expect((await talkThrough(confident, ['Yes.']))[1]).toMatch(/^(?:Why or why not\?|Could you say a bit more about that\?)$/);
+  });
+
+  it('tells which end of the scale is which when asked after a follow-up to the rating', () => {
+    const rating = 'On a scale of 1-5, how easy was that?';
+    expect(acknowledgement('is 1 easy or hard? I assumed 1 was easy. so actually I mean 4 I guess, it was hard', { asked: 'Could you say a bit more about that?', rating })).toBe('1 means not at all easy and 5 means very easy.');
   });
 });

@@ -156,6 +156,22 @@ describe('script review', () => {
     expect(noted.warnings.filter((w: any) => w.code === 'note_like_question').map((w: any) => w.message.split('"')[1])).toEqual(['Price ok?', 'Trial?', "Almost didn't buy because?"]);
     expect(noted.warnings.find((w: any) => w.code === 'note_like_question')).toMatchObject({ field: 'segments[0].instruction', segment_id: 'deciding' });
   });
+
+  it('shows a rating referred to as "Same rating q" as the earlier rating question, with its branch on the score', async () => {
+    const script = {
+      version: 2,
+      segments: [
+        { id: 'rateA', mode: 'talk', title: 'Rating A', instruction: 'Post-task rating: On a scale of 1-5, how easy was that? (1 = very difficult, 5 = very easy). Ask why they gave that number.' },
+        { id: 'rateB', mode: 'talk', title: 'Rating B', instruction: 'Same rating q for Task B (1-5). If 3 or lower → ask what tripped them up.' },
+      ],
+    };
+    const checked = (await o.call('POST', '/studies/validate-script', { script })).body;
+    const rating = 'On a scale of 1-5, where 1 is very difficult and 5 is very easy, how easy was that?';
+    expect(checked.participant_questions).toEqual([
+      { segment_id: 'rateA', mode: 'talk', questions: [rating, 'Why did you give that number?'], if_answered: [] },
+      { segment_id: 'rateB', mode: 'talk', questions: [rating], if_answered: [{ after: rating, when: 'at most 3', question: 'What tripped you up?' }] },
+    ]);
+  });
 });
 
 describe('what participants will hear', () => {

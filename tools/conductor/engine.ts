@@ -7,7 +7,7 @@ import { modelAccess } from '../interviews/model-access.ts';
 import { elapsedMs, recordEvent } from '../sdk/session-access.ts';
 import { questionsOf, segmentsOf, type Segment } from './script.ts';
 import { NEW_TALK, addsNothing, modelInterviewer, notesHeard, ruleInterviewer, type Interviewer, type TalkState, type Turn } from './interviewer.ts';
-import { ANYTHING_MORE, acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, NOTED_LAST, SKIPPED, STOPPING, whileWorking, words } from './heard.ts';
+import { ANYTHING_MORE, acknowledgement, endsTask, GAVE_UP, givesUp, heardAs, NOTED_LAST, RATING_SCALE, SKIPPED, STOPPING, whileWorking, words } from './heard.ts';
 import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
 import { lineOrNone, nextTurn } from './fallback.ts';
@@ -208,7 +208,8 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     const spoken = conductorSaid(await conversation());
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
     const minutes = minutesOf(study?.invitation_json);
-    const heard = interviewer === ruleInterviewer && !stops ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes, named: Boolean(interview.participant_name || interview.participant_email) }), services.log) : null;
+    const rating = before.findLast((t) => t.role === 'conductor' && RATING_SCALE.test(t.text))?.text;
+    const heard = interviewer === ruleInterviewer && !stops ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes, named: Boolean(interview.participant_name || interview.participant_email), rating }), services.log) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...before, { role: 'participant' as const, text: input.text }];
     const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken, notes: notesBefore(await conversation(), segments, state.segment) }, services.log);

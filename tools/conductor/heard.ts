@@ -335,14 +335,14 @@ const INVITES_WISHES = new RegExp(`\\b(?:more useful|what would (?:make|you chan
 const wishAsked = (message: string, asked?: string) => !!asked && INVITES_WISHES.test(asked) && sentencesOf(plain(message)).some((x) => WISH_QUESTION.test(x));
 
 /** A rating scale in the question: "On a scale of 1-5, how easy…", "from 1 to 10, how likely…". */
-const SCALE = /\b(0|1)\s*(?:-|–|to)\s*(5|7|10)\b/;
+export const RATING_SCALE = /\b(0|1)\s*(?:-|–|to)\s*(5|7|10)\b/;
 /** Which end of the scale is which: "is 5 easy or hard?", "what does 1 mean?", "is higher better?", "1 being the best?" */
 const ASKS_ABOUT_SCALE =
   /\b(?:is|does|would) (?:a )?(?:\d{1,2}|one|five|ten)\b[^?]{0,25}\b(?:good|bad|easy|hard|easier|harder|high|low|best|worst|better|worse|top|bottom|mean)\b|\bwhich (?:way|end|number)\b[^?]{0,20}\b(?:round|good|best|better|easy|easiest|high|highest)\b|\bwhat does (?:a )?(?:\d{1,2}|one|five|ten) mean\b|\bis (?:high|higher|low|lower|bigger|smaller) (?:good|better|easy|easier|best)\b|\b(?:\d{1,2}|one|five|ten) (?:being|is|=) (?:the )?(?:best|worst|easiest|hardest|highest|lowest|good|bad|easy|hard)\b[^.]*\?/i;
 
 /** Which end of the question's scale is which, for a participant who asks; null when the question has no scale. */
 export function scaleExplained(message: string, asked?: string): string | null {
-  const scale = asked ? SCALE.exec(asked) : null;
+  const scale = asked ? RATING_SCALE.exec(asked) : null;
   if (!scale || !ASKS_ABOUT_SCALE.test(message)) return null;
   const how = /\bhow ([a-z]+)\b/i.exec(asked!.slice(scale.index))?.[1]?.toLowerCase();
   return how && !['much', 'many', 'often', 'long', 'would', 'do', 'did', 'was', 'is'].includes(how)
@@ -361,6 +361,8 @@ export interface Context {
   minutes?: number;
   /** The participant gave a name or e-mail with this interview. */
   named?: boolean;
+  /** The rating question of this part, when a follow-up came after it: "is 1 easy or hard?" is about its scale. */
+  rating?: string;
 }
 
 /** "There are 3 short parts left. " ("" when not known). */
@@ -400,7 +402,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
   if (DISTRESS.test(message)) lines.push(once(THANK_YOU_FOR_TELLING));
   const kind = heardAs(message, context.asked);
-  const scale = kind !== 'stop' && kind !== 'skip' ? scaleExplained(message, context.asked) : null;
+  const scale = kind !== 'stop' && kind !== 'skip' ? scaleExplained(message, context.asked) ?? scaleExplained(message, context.rating) : null;
   if (scale) lines.push(scale);
   else if (kind === 'stop') lines.push(STOPPING);
   else if (kind === 'skip') lines.push(SKIPPED);

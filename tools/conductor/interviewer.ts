@@ -79,6 +79,8 @@ const declines = (answer: string) => {
   return DECLINE.test(answer.trim()) || DECLINE.test(first) || NOTHING_HAPPENED.test(first) || THATS_ALL.test(first);
 };
 const MORE = 'Could you say a bit more about that?';
+/** 'If they say "nothing", thank them and move on': the guide takes a no as the answer. */
+const ACCEPTS_NO = /\bif they say ["“']?(?:nothing|no|none|not really)["”']?,?\s*(?:just\s+)?(?:thank them|move on|accept (?:it|that)|leave it|(?:do not|don'?t) (?:push|probe|press|dig))/i;
 
 const INTERJECTIONS = /^(?:no|yes|yeah|yep|yup|nope|nah|dunno|meh|idk|whatever|ok|okay|sure|hmm|um|uh|well|thanks|thank you|cheers)$/i;
 
@@ -387,7 +389,7 @@ const ON_THAT_MOMENT = /\bthat (?:day|time|entry|week|evening|night|morning|mome
 
 const NUMBERS = 'two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a dozen';
 /** "Why?", "Why or why not?": the reason for the answer just given. */
-const ASKS_WHY = /^(?:and |but )?(?:why(?: is that| so| not| or why not)?|how come|what makes you say (?:that|so))\?$/i;
+const ASKS_WHY = /^(?:and |but )?(?:why(?: is that| so| not| or why not)?|how come|what makes you say (?:that|so)|why did you (?:give|choose|pick) (?:that|this|it) (?:a |an )?(?:number|score|rating|grade))\?$/i;
 /** "Who else in the household picks the meals?": a question that takes other people for granted. */
 const ASKS_WHO_ELSE = /\bwho (?:on|in) your (?:team|company|business|household|family)\b|\b(?:who else|anyone else|anybody else|someone else|other people) (?:in (?:the|your) (?:household|home|house|family|flat)|at home|(?:do|does|did|is|are|was|were|helps?|picks?|decides?|pays?|uses?|shares?|chooses?))\b/i;
 /** "I was living alone": nobody else to ask about. */
@@ -456,6 +458,9 @@ function answered(question: string, answers: string[], all: string[], notes: str
   // "Why?" after "3, because I'm not sure I picked the right category": the reason is told.
   // So does a rating with its reason ("4 - quick, but I couldn't see where to mark runs").
   // Told in any answer of the part: "4, because…" followed by a probe still told why.
+  // "Mostly yes. I'd want to check permissions first.": a yes or no with the reason after it.
+  const [yesOrNo = '', ...reason] = sentencesOf(last ?? '');
+  if (ASKS_WHY.test(question.trim()) && words(yesOrNo) <= 4 && /^(?:\w+ )?(?:yes|yeah|no|nope|not really|probably|definitely|maybe)\b/i.test(yesOrNo) && words(reason.join(' ')) >= 4) return 'yes';
   if (ASKS_WHY.test(question.trim()) && answers.some((a) => /\b(?:because|cause|'cause|since|as it|due to|so (?:it|that)(?! (?:was|is)\b))\b/i.test(a) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(a))) return 'yes';
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
@@ -636,7 +641,7 @@ export const ruleInterviewer: Interviewer = {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
       // So does "What did you use before?": "Nothing." / "Never." is what they used.
-      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || lastAsked.includes(TOUCHED) || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '') || ASKS_WHAT_BEFORE.test(bare(questions[state.question] ?? ''));
+      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || ACCEPTS_NO.test(segment.instruction ?? '') || lastAsked.includes(TOUCHED) || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '') || ASKS_WHAT_BEFORE.test(bare(questions[state.question] ?? ''));
       if (invited && addsNothing(last.text)) return ahead(state.question + 1);
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };

@@ -23,7 +23,8 @@ export interface QuestionPlan {
 /** A question asked after question `after` when its answer says yes, says no, or mentions one of `words`. */
 export interface Branch {
   after: number;
-  when: 'yes' | 'no' | 'mentions';
+  when: 'yes' | 'no' | 'mentions' | 'at most' | 'at least';
+  /** The words mentioned, or for a score the one number it is compared with. */
   words: string[];
   question: string;
 }
@@ -35,32 +36,50 @@ const LEAD_IN = /^(?:(?:um+|uh+|er+m?|well|oh|ah|hmm+|hm|so|actually|honestly|to
 /** "Yeah, no, not really": a yes that takes itself back. */
 const TAKEN_BACK = /^(?:yes|yeah)[,.]?\s+(?:no|not really)\b/i;
 
+const NUMBER_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+/** The first number an answer gives ("4", "a 3 I guess", "maybe two"), or null. */
+function scoreIn(answer: string): number | null {
+  const m = new RegExp(`\\b(\\d{1,2}|${NUMBER_WORDS.join('|')})\\b`, 'i').exec(answer);
+  if (!m) return null;
+  return /^\d/.test(m[1]) ? Number(m[1]) : NUMBER_WORDS.indexOf(m[1].toLowerCase());
+}
+
 /** Whether an answer to question `branch.after` calls for the branch. */
 export function branchApplies(branch: Branch, answer: string): boolean {
   const said = answer.trim().replace(LEAD_IN, '');
   if (branch.when === 'yes') return SAYS_YES.test(said) && !TAKEN_BACK.test(said);
   if (branch.when === 'no') return SAYS_NO.test(said) || TAKEN_BACK.test(said);
+  if (branch.when === 'at most' || branch.when === 'at least') {
+    const given = scoreIn(said);
+    return given !== null && (branch.when === 'at most' ? given <= Number(branch.words[0]) : given >= Number(branch.words[0]));
+  }
   // "spreadsheets" is mentioned by "a spreadsheet" and "Google Sheets".
   return branch.words.some((w) => new RegExp(`\\b${w.replace(/s$/, '')}|${/^spreadsheets?$/.test(w) ? '\\bsheets?\\b' : '(?!)'}`, 'i').test(said));
 }
 
 const CONDITION_YES = /^if (?:yes|so|they (?:say|answer) yes|(?:they|the participant) (?:do|does|did|have|has|are|is)(?! not|n't))\b/i;
 const CONDITION_NO = /^if (?:no|not|they (?:say|answer) no|(?:they|the participant) (?:don'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|aren'?t|isn'?t))\b/i;
-const CONDITION_MENTIONS = /^if (?:they|the participant) (?:mention|mentions|bring up|brings up|talk about|talks about|raise|raises|say|says)\s+(.+?)\s*(?:[,:—–]|\s-\s)/i;
+const CONDITION_MENTIONS = /^if (?:they|the participant) (?:mention|mentions|bring up|brings up|talk about|talks about|raise|raises|say|says)\s+(.+?)\s*(?:[,:—–]|\s-\s)|^if (.{2,40}?) (?:comes? up|(?:is|are|gets?) (?:mentioned|brought up|raised))\s*(?:[,:—–]|\s-\s)/i;
+/** "If 3 or lower", "If they rate it below 4", "if 5 or higher": a branch on the number given. */
+const CONDITION_SCORE = /^if (?:(?:they|the participant) (?:give|gives|rate|rates|score|scores|say|says|answer|answers|pick|picks) (?:it |a |an )?)?(?:(\d{1,2}) or (lower|less|below|under|higher|more|above)|(below|under|less than|lower than|above|over|more than|higher than) (\d{1,2}))\s*(?:[,:—–]|\s-\s)/i;
 const NOT_A_CUE = new Set(['the', 'a', 'an', 'or', 'and', 'any', 'other', 'some', 'things', 'stuff', 'their', 'them', 'they', 'it', 'that', 'this', 'something', 'anything', 'about']);
 
 /** The branch of a sentence such as "If they say yes, ask how they decide by how much.", or null. */
 function branchOf(sentence: string): Omit<Branch, 'after'> | null {
   const yesOrNo = CONDITION_YES.test(sentence) ? 'yes' : CONDITION_NO.test(sentence) ? 'no' : null;
-  const mentions = yesOrNo ? null : CONDITION_MENTIONS.exec(sentence);
-  const when = yesOrNo ?? (mentions ? 'mentions' : null);
+  const score = yesOrNo ? null : CONDITION_SCORE.exec(sentence);
+  const mentions = yesOrNo || score ? null : CONDITION_MENTIONS.exec(sentence);
+  const low = score && /^(?:lower|less|below|under)/i.test(score[2] ?? score[3]);
+  const when = yesOrNo ?? (score ? (low ? 'at most' : 'at least') : mentions ? 'mentions' : null);
   const cut = /[,:—–]|\s-\s/.exec(sentence);
   if (!when || !cut) return null;
-  const words = mentions ? mentions[1].toLowerCase().split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x)) : [];
+  const mentioned = mentions ? mentions[1] ?? mentions[2] : '';
+  // "below 4" is at most 3; "3 or lower" at most 3.
+  const words = score ? [String(score[1] ? Number(score[1]) : Number(score[4]) + (low ? -1 : 1))] : mentioned.toLowerCase().split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x));
   if (when === 'mentions' && !words.length) return null;
   let then = sentence.slice(cut.index + cut[0].length);
   // "If they mention arguments, ask what usually triggers them": "them" is the arguments, not the participant.
-  const named = mentions && /^(?:(?:the|a|an|any|some)\s+)?([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})$/i.exec(mentions[1].trim());
+  const named = mentions && /^(?:(?:the|a|an|any|some)\s+)?([a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2})$/i.exec(mentioned.trim());
   if (named && !/\b(?:or|and|their|his|her)\b/i.test(named[1])) then = then.replace(/(?<!\b(?:ask|have|let|get|tell|help|invite|encourage|prompt|watch)\s+)\bthem\b/gi, `the ${named[1]}`);
   const [question] = talkSentence(wordsOf(then));
   return question ? { when, words, question } : null;
@@ -373,7 +392,11 @@ function questionsFromBody(body: W[], lead: 'ask' | 'learn'): string[] {
       continue;
     }
     flush();
-    if (head === 'about' || (head === 'for' && lead === 'learn')) {
+    // "Ask about what was the most annoying part": the question itself ("What was the most annoying part?").
+    const about = head === 'about' && WH.has(lower(part[1]?.text ?? '')) ? directQuestion(part.slice(1), true) : null;
+    if (about) {
+      out.push(`${capitalise(about)}?`);
+    } else if (head === 'about' || (head === 'for' && lead === 'learn')) {
       if (part.length > 1) out.push(`Could you tell me about ${render(secondPerson(part.slice(1), true))}?`);
     } else if (head === 'for') {
       if (part.length > 1) out.push(`Could you share ${render(secondPerson(part.slice(1), true))}?`);
@@ -502,7 +525,9 @@ function bareVerbFirst(rest: W[]): W[] {
 
 /** The task of an observe instruction as "pay an invoice" (base form, second person), or null. */
 /** How many words a label takes that opens `t`, one of `labels` ("Task:", "Task 1:", "TASK —"), or 0. */
-const labelLength = (t: W[], labels: RegExp) => (!labels.test(t[0]?.text ?? '') ? 0 : LABEL_END.test(t[1]?.text ?? '') ? 2 : t[1]?.pos === 'NUM' && LABEL_END.test(t[2]?.text ?? '') ? 3 : 0);
+/** "Task 2:", "Task B —", "Task iii:": a label with its number or letter. */
+const labelLength = (t: W[], labels: RegExp) =>
+  !labels.test(t[0]?.text ?? '') ? 0 : LABEL_END.test(t[1]?.text ?? '') ? 2 : (t[1]?.pos === 'NUM' || /^(?:[A-Za-z]|[ivx]{2,4}|\d{1,2}[a-z])$/.test(t[1]?.text ?? '')) && LABEL_END.test(t[2]?.text ?? '') ? 3 : 0;
 /** What ends a label: "Task:", "TASK —", "Task 2 -". */
 const LABEL_END = /^(?::|—|–|-)$/;
 
@@ -707,13 +732,16 @@ function quotedTask(instruction: string): string | null {
   for (const m of instruction.matchAll(/["“]([^"”]{8,400}?)([.!?]?)\s*["”]/g)) {
     const before = instruction.slice(Math.max(0, m.index - 60), m.index);
     if (/\b(?:if|when|unless)\b[^"“.]*\b(?:say|tell them|answer|reply|respond|prompt)\b[^"“.]*$/i.test(before)) continue;
-    const said = m[1].trim().replace(/^(?:please|now|next|first|ok(?:ay)?|so),?\s+/i, '');
-    if (m[2] === '?') return capitalise(`${said}?`);
+    // '"Imagine you've just signed up. Please create a project…"': the scenario is said as written, the last sentence asked.
+    const sentences = m[1].trim().split(/(?<=[.!?])\s+(?=[A-Z])/);
+    const scenario = sentences.length > 1 ? `${sentences.slice(0, -1).join(' ').replace(/([^.!?])$/, '$1.')} ` : '';
+    const said = sentences.at(-1)!.replace(/^(?:please|now|next|first|ok(?:ay)?|so),?\s+/i, '');
+    if (m[2] === '?') return `${scenario}${capitalise(`${said}?`)}`;
     // Read after "you", so the tagger takes "export" or "book" for the verb it is here.
     const first = toWords(parse(`you ${lowerFirst(said)}`)[0]?.tokens ?? [])[1];
     if (!first || first.pos !== 'VERB' || lower(first.text) !== first.lemma) continue;
     // Asked, as every task is: "Could you find how much revenue grew last month…?"
-    return `Could you ${lowerFirst(said).replace(/[.!]+$/, '')}?`;
+    return `${scenario}Could you ${lowerFirst(said).replace(/[.!]+$/, '')}?`;
   }
   return null;
 }
@@ -813,6 +841,20 @@ function withoutProbeWords(line: string): string {
  * An instruction as the parser should read it: brackets (context for the interviewer) out,
  * shorthand spelled out, and numbered or bulleted items as sentences of their own.
  */
+/**
+ * A guide pasted from Notion or another markdown editor, as plain text: a heading is a section's name (unless it
+ * asks something), a checkbox is a bullet, bold and quote marks go, and so do emoji.
+ */
+function fromMarkdown(text: string): string {
+  return text
+    .replace(/(^|\n)[ \t]*#{1,6}[ \t]+([^\n]*)/g, (_, start: string, heading: string) => (/\?\s*$/.test(heading) ? `${start}${heading}` : start))
+    .replace(/(^|\n)([ \t]*)(?:[-*+][ \t]+)?\[[ xX]?\][ \t]+/g, '$1$2- ')
+    .replace(/(^|\n)[ \t]*>[ \t]?/g, '$1')
+    .replace(/\*\*|__/g, '')
+    .replace(/[\p{Extended_Pictographic}\u{FE0F}\u{200D}]/gu, '')
+    .replace(/[ \t]+(?=\n|$)/g, '');
+}
+
 function readable(instruction: string, kept: string[]): string {
   // "Q2 Which step took longest?": the number is the guide's, not a word of the question.
   // "◦", "▪", "•" and the like are bullets as "-" is.
@@ -835,8 +877,19 @@ function readable(instruction: string, kept: string[]): string {
     // "Closing: anything we didn't ask?", "Wrap-up - anything else?": a section's name; a topic ("Q4 planning: how…?") stays.
     // So are a switch interview's phases ("1st thought —", "Passive looking:").
     .replace(SECTION_LABEL, '$1')
+    // "Debrief:" on a line of its own: the name of what follows.
+    .replace(/(^|\n)[ \t]*[A-Z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:[ \t]*(?=\n)/g, '$1')
+    // "Post-task rating: On a scale…?", "Debrief: Overall, what…?": a label before a question written out in full.
+    .replace(/(^|\n|[.?!][ \t]+)([ \t]*(?:[-•*][ \t]+)?)(?!(?:task|scenario|activity|exercise)\b)[A-Z][\w'-]*(?:[ \t]+[\w'-]+){0,2}[ \t]*:[ \t]+(?=[A-Z][^\n?:]{3,200}\?)/g, '$1$2')
     .replace(/\bthank (?:them|the participant)(?: for [^.?!,]*)?\s+and\s+/gi, '')
     .replace(/,?\s*(?:and\s+)?thank (?:them|the participant)(?: for [^.?!,]*)?(?=[.?!]|$)/gim, '');
+  // "How easy was that? (1 = very difficult, 5 = very easy)": what the ends of the scale mean is said with it.
+  text = text.replace(/([^.?!\n]*)\?[ \t]*\(((?:[^()]*?\b\d{1,2}\s*=\s*[^(),]+,?\s*){2,})\)/g, (_, question: string, anchors: string) => {
+    const ends = [...anchors.matchAll(/\b(\d{1,2})\s*=\s*([^,()]+)/g)].map(([, n, means]) => `${n} is ${means.trim()}`);
+    const where = `where ${ends.slice(0, -1).join(', ')} and ${ends.at(-1)}`;
+    const scale = /on a scale (?:of|from) \d{1,2}\s*(?:-|–|to)\s*\d{1,2}/i.exec(question);
+    return scale ? `${question.replace(scale[0], `${scale[0]}, ${where}`)}?` : `${question}, ${where}?`;
+  });
   // A condition in brackets is for the participant too ("(if they have one)"); other brackets are context.
   text = text
     .replace(/\s*\(((?:if|when|unless)\b[^()]*)\)/gi, ', $1,')
@@ -850,9 +903,12 @@ function readable(instruction: string, kept: string[]): string {
   // "Probe:", "Follow-up:" label a question; "Listen for:", "NB:", "Note:" a note, which goes whole.
   text = text
     .replace(/(^|\n|[.?!]\s+)\s*(?:listen for|look for|watch for|nb|note|notes|context|timing)\s*:[^\n]*?(?=[.?!](?:\s|$)|\n|$)[.?!]?/gi, '$1')
-    .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1$2');
+    .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1$2')
+    // "Ask: Walk me through the last time…", "Ask: How often…?": the label of what follows; a quoted question keeps it (quotedParts).
+    .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?ask\s*:(?!\s*["“])\s*/gi, '$1$2');
   // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
-  text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
+  // "If they mention approvals → probe on who approves": the arrow leads from a condition to what to do about it.
+  text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\b((?:if|when)\s[^.?!\n→]{2,60}?)\s*→\s*/gi, '$1, ').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
   for (const [re, by] of SHORTHAND) text = typeof by === 'string' ? text.replace(re, by) : text.replace(re, by);
   return text
     // A line that ends without a mark before a line that starts a new one: two sentences, not one.
@@ -869,7 +925,7 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   const kept: string[] = [];
   // Runs of spaces and blank lines say nothing, and patterns that allow any amount of space around a word would try
   // every split of a long run: one space, and at most one blank line.
-  const spaced = (segment.instruction ?? '').slice(0, 4000).replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n');
+  const spaced = fromMarkdown((segment.instruction ?? '').slice(0, 4000)).replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n');
   // "Read aloud: "Imagine Acme Autopilot: …"": said to the participant before the question that follows it.
   let readAloud: string | null = null;
   const withoutReading = segment.mode === 'talk' ? spaced.replace(READ_ALOUD, (all, start: string, quoted: string | undefined, plainText: string | undefined, lead: string) => {
@@ -942,7 +998,7 @@ export function interviewerDirected(text: string): string | null {
   for (const s of parse(text)) {
     if (s.text.trim().endsWith('?')) continue;
     const first = s.tokens.find((t) => !LEADING_FILLER.has(lower(t.text)));
-    if (first && first.pos === 'VERB' && lower(first.text) === lower(first.lemma) && !['thank', 'welcome'].includes(lower(first.lemma))) return 'is an instruction';
+    if (first && first.pos === 'VERB' && lower(first.text) === lower(first.lemma) && !['thank', 'welcome', 'imagine', 'suppose', 'pretend', 'picture'].includes(lower(first.lemma))) return 'is an instruction';
   }
   return null;
 }

@@ -19,7 +19,23 @@ const FALLBACK: Segment[] = [
 export function segmentsOf(scriptJson: string | null | undefined): Segment[] {
   if (!scriptJson) return FALLBACK;
   const script = JSON.parse(scriptJson) as { segments?: Segment[] };
-  return script.segments?.length ? script.segments : FALLBACK;
+  return script.segments?.length ? withEarlierQuestions(script.segments) : FALLBACK;
+}
+
+/** "Same rating q for Task B (1-5).", "Same question as above for task 2": a rating question of an earlier part, referred to. */
+const SAME_QUESTION = /(^|\n|[.?!][ \t]+)[ \t]*(?:[-•*][ \t]+)?same\s+(?:[\w-]+\s+){0,2}(?:question|q|rating|scale)\b[^.?!\n]*[.?!]?/i;
+const RATING = /\b\d{1,2}\s*(?:-|–|to)\s*\d{1,2}\b/;
+
+/** The segments with such a reference replaced by the rating question it refers to, asked as written. */
+export function withEarlierQuestions<S extends { mode: string; title: string; instruction?: string }>(segments: S[]): S[] {
+  if (!segments.some((s) => s.mode === 'talk' && SAME_QUESTION.test(s.instruction ?? ''))) return segments;
+  let rating: string | null = null;
+  return segments.map((s) => {
+    if (s.mode !== 'talk' || !s.instruction) return s;
+    const resolved = rating && SAME_QUESTION.test(s.instruction) ? { ...s, instruction: s.instruction.replace(SAME_QUESTION, (_, start: string) => `${start}Ask: "${rating}"\n`) } : s;
+    rating = questionPlan(resolved).questions.find((q) => RATING.test(q)) ?? rating;
+    return resolved;
+  });
 }
 
 /**

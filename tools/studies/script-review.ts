@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { questionPlan, readsAsNote } from '../conductor/questions.ts';
+import { withEarlierQuestions } from '../conductor/script.ts';
 import { servesGoal } from './serves.ts';
 import { MAX_GOALS, MAX_SEGMENTS } from './schemas.ts';
 
@@ -24,7 +25,7 @@ export const ReviewResult = z.object({
         mode: z.enum(['talk', 'observe']),
         questions: z.array(z.string()),
         if_answered: z
-          .array(z.object({ after: z.string(), when: z.string().describe('"yes", "no", or "mentions <words>"'), question: z.string() }))
+          .array(z.object({ after: z.string(), when: z.string().describe('"yes", "no", "mentions <words>", or a score: "at most <n>" or "at least <n>"'), question: z.string() }))
           .describe('Questions the guide asks only on some answers ("If they say yes, ask …"), asked right after the question they follow'),
       }),
     )
@@ -97,6 +98,9 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
     issue(errors, 'empty_script', 'The script has no segments: add at least one speak, observe or talk segment', 'segments');
   } else {
     const seen = new Map<string, number>();
+    // As the conductor runs them: "Same rating q for Task B" is the earlier rating question (conductor/script.ts).
+    const text = (raw: unknown, key: string) => (isObject(raw) && typeof raw[key] === 'string' ? (raw[key] as string) : undefined);
+    const runnable = withEarlierQuestions(segments.map((raw) => ({ mode: text(raw, 'mode') ?? '', title: text(raw, 'title') ?? '', instruction: text(raw, 'instruction') })));
     segments.forEach((raw, index) => {
       const field = (f: string) => `segments[${index}].${f}`;
       if (!isObject(raw)) {
@@ -135,8 +139,8 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
       }
       if ((mode === 'talk' || mode === 'observe') && (raw.instruction === undefined || (typeof raw.instruction === 'string' && raw.instruction.length <= LIMITS.instruction))) {
         const title = typeof raw.title === 'string' ? raw.title : '';
-        const plan = questionPlan({ mode, title, instruction: raw.instruction as string | undefined });
-        const if_answered = plan.branches.map((b) => ({ after: plan.questions[b.after], when: b.when === 'mentions' ? `mentions ${b.words.join(' or ')}` : b.when, question: b.question }));
+        const plan = questionPlan({ mode, title, instruction: runnable[index].instruction });
+        const if_answered = plan.branches.map((b) => ({ after: plan.questions[b.after], when: b.when === 'mentions' ? `mentions ${b.words.join(' or ')}` : b.when === 'yes' || b.when === 'no' ? b.when : `${b.when} ${b.words[0]}`, question: b.question }));
         participantQuestions.push({ segment_id: id, mode, questions: plan.questions, if_answered });
         for (const question of [...plan.questions, ...plan.branches.map((b) => b.question)].filter(readsAsNote)) {
           issue(warnings, 'note_like_question', `"${question}" reads as a note, and participants see it as written: write it as you would ask it aloud.`, field('instruction'), seg);
