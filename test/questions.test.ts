@@ -6,7 +6,7 @@ import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, addsNothing, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, ANYTHING_MORE, ACKNOWLEDGEMENT, WHY_IT_HELPS, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ALLOWED, CLARIFIED, ON_THE_PAGE, STILL_HERE, ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, ANYTHING_MORE, ACKNOWLEDGEMENT, WHY_IT_HELPS, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -2231,5 +2231,48 @@ describe('a twenty-second walkthrough: a Notion export, a churn exit interview, 
   it('tells which end of the scale is which when asked after a follow-up to the rating', () => {
     const rating = 'On a scale of 1-5, how easy was that?';
     expect(acknowledgement('is 1 easy or hard? I assumed 1 was easy. so actually I mean 4 I guess, it was hard', { asked: 'Could you say a bit more about that?', rating })).toBe('1 means not at all easy and 5 means very easy.');
+  });
+});
+
+describe('what else the twenty-second walkthrough heard', () => {
+  it('thanks a participant who puts a misread answer right, and goes on from the right question', async () => {
+    const context = starterScript.segments[1] as Segment;
+    const fixed = 'wait no, sorry, I misread that. I meant: I came to check the October revenue numbers and export the report';
+    expect(heardAs(fixed)).toBe('added');
+    expect(acknowledgement(fixed, {})).toBe(CLARIFIED);
+    // Put right in answer to the next question: that question again.
+    expect(await talkThrough(context, ['I use it mostly on my laptop, sometimes on my phone.', fixed])).toEqual(['What did you come to do today?', 'What did you use for it before?', 'What did you use for it before?']);
+    // Put right in answer to a follow-up: the answer to the question it followed, and on.
+    const friction = starterScript.segments[3] as Segment;
+    const asked = await talkThrough(friction, ['It was fine I guess, did not see any file appear.', 'The export never finished.', 'Yes I would recommend it to my colleagues probably.', 'wait no, sorry, I misread the question again. waiting for the export took longest']);
+    // "did not see any file": no "You mentioned the file".
+    expect(asked.slice(0, 4)).toEqual(['How did it go for you?', 'Could you say a bit more about that?', 'What, if anything, took longer than you expected?', 'Could you tell me more about your colleagues?']);
+    expect(asked[4]).toBe('What did you do at that point?');
+    expect(heardAs('I meant the other report, not this one.')).toBeNull();
+  });
+
+  it('answers where, whether and hello during a task, and a step given up; thinking aloud still gets nothing', () => {
+    expect(whileWorking('wait, do I do this here or on the page behind? where am I supposed to create it?')).toBe(ON_THE_PAGE);
+    expect(whileWorking("hmm, I don't see a date field anywhere. Is it ok if I use the calendar view instead?")).toBe(ALLOWED);
+    expect(whileWorking('hello?')).toBe(STILL_HERE);
+    expect(whileWorking('hello?', { said: STILL_HERE })).toBeNull();
+    expect(whileWorking("made the project. but I can't find any invite button. giving up on that part, sorry")).toBe(GAVE_UP);
+    expect(whileWorking('ok clicking export now')).toBeNull();
+  });
+
+  it('hears "can we speed this up" as impatience with the interview', () => {
+    expect(acknowledgement('the whole thing is slow. can we speed this up', { partsLeft: 2 })).toMatch(/^Fair enough/);
+  });
+
+  it('does not ask how long after "2 yrs", nor say "This part is about what next"', async () => {
+    const role: Segment = { id: 'r', mode: 'talk', title: 'Role', instruction: "Ask about their role and how long they've been at the company." };
+    expect(await talkThrough(role, ['accountant', '2 yrs'])).toEqual(['Could you tell me about your role?', 'Could you tell me more about your work as an accountant?', null]);
+    expect(titleForParticipant('What next')).toBeNull();
+    expect(titleForParticipant('Why they left')).toBe('why you left');
+  });
+
+  it('names back neither a piece of a web address, nor "the point", nor a count', () => {
+    expect(followUp('monday.com, 4 people', 0, 'What tool do you use today, and how many people are on your team?')).not.toMatch(/\bcom\b|4 people/);
+    expect(followUp("there wasn't one, that's the point", 0, 'Could you tell me more about the invite button?')).not.toMatch(/the point/);
   });
 });

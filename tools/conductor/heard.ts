@@ -231,7 +231,7 @@ const GRUMBLE =
 export const isGrumble = (sentence: string) => GRUMBLE.test(sentence.trim());
 /** Annoyance at the interview said along with an answer ("Ugh, another survey. I pay by card.", "These questions are getting long, but I use Excel."). */
 const ANNOYED =
-  /\b(?:(?:these|your|all these|all your|so many of your) questions|this (?:interview|survey|questionnaire))(?: (?:are|is))? (?:so |really |a bit |getting |way too |very )?(?:annoying|tedious|boring|pointless|long|endless|repetitive|a lot)\b|\bhow many more questions\b|\b(?:another|yet another) (?:feedback )?(?:survey|questionnaire|popup|pop-up|form)\b|^(?:ugh|sigh)\b|\bthis is taking (?:forever|ages|so long)\b/i;
+  /\b(?:(?:these|your|all these|all your|so many of your) questions|this (?:interview|survey|questionnaire))(?: (?:are|is))? (?:so |really |a bit |getting |way too |very )?(?:annoying|tedious|boring|pointless|long|endless|repetitive|a lot)\b|\bhow many more questions\b|\bcan we (?:please )?(?:speed (?:this|it) up|hurry(?: (?:this|it))? up|go (?:a bit )?faster|make (?:this|it) (?:quick|quicker|faster))\b|\b(?:another|yet another) (?:feedback )?(?:survey|questionnaire|popup|pop-up|form)\b|^(?:ugh|sigh)\b|\bthis is taking (?:forever|ages|so long)\b/i;
 const annoyedAlongTheWay = (text: string) => sentencesOf(text).some((s) => isGrumble(s) || ANNOYED.test(s));
 
 /** What a message is, besides (or instead of) an answer. */
@@ -241,6 +241,10 @@ export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'back' |
 const GOES_BACK =
   /\b(?:go (?:back|back one)(?: (?:one|a) (?:more )?(?:question|step))?(?: to (?:the )?(?:previous|last|earlier|other) (?:question|one))?|back to (?:the )?(?:previous|last|earlier) (?:question|one)|(?:answer|add (?:something|more) to|change my answer to) (?:the )?(?:previous|last|earlier) (?:question|one)|(?:go back|back|add (?:something|more)|come back) to (?:the |your )?first (?:question|one))\b/i;
 
+/** "wait no, sorry, I misread that. I meant: …": an answer put right; what follows is the answer they meant. */
+export const CORRECTS =
+  /^(?:(?:wait|sorry|oh|oops|hang on|hold on|no|ah|actually)[,.!:]*\s+)*(?:i (?:misread|misunderstood|mixed up|got (?:that|it) wrong)(?: (?:that|it|this|the question|your question))?(?: again)?|that'?s not what i meant|(?:let me|i'?ll|i (?:need|want) to) correct (?:that|myself|my answer))\b/i;
+export const CLARIFIED = 'Thanks for clarifying.';
 /** "Oh and going back to tools — I forgot, we also use Looker Studio": something added to an earlier answer, along with this one. */
 const ADDS_TO_EARLIER = /\b(?:going back to (?:the |what i said about |my answer about )?\w+|(?:oh|and|also),? i forgot(?: to (?:say|mention))?,? (?:we|i|that|there)|one more thing about \w+)\b/i;
 /** "Wait.", "I want to add something.": going back announced, nothing added yet. */
@@ -289,6 +293,7 @@ export function heardAs(message: string, asked?: string): Heard {
   // "Are you even reading this? I literally just told you. Letter. …": said alone as a sentence, anywhere.
   if (ALREADY.test(text) && (words(text) < 10 || OPENS_ALREADY.test(text) || saysItAlready)) return 'already';
   // "Can I go back to the first question? I also came to check the churn number.": going back, with what they went back to add.
+  if (CORRECTS.test(text) && words(text.replace(CORRECTS, '')) >= 4) return 'added';
   if (words(text) <= 30 && GOES_BACK.test(text)) return said.filter((x) => !GOES_BACK.test(x) && !ANNOUNCES_ADDING.test(x)).reduce((n, x) => n + words(x), 0) >= 5 ? 'added' : 'back';
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
   // "…that was like 2 years ago, I emailed support. do you mean how I did it today?": answered first, so the answer stands.
@@ -408,7 +413,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   else if (kind === 'skip') lines.push(SKIPPED);
   else if (kind === 'already') lines.push(ALREADY_SAID_AGAIN.find((line) => !said.includes(line)) ?? ALREADY_SAID);
   else if (kind === 'back') lines.push(GOING_BACK);
-  else if (kind === 'added' || (kind === null && ADDS_TO_EARLIER.test(plain(message)))) lines.push(NOTED_LAST);
+  else if (kind === 'added' || (kind === null && ADDS_TO_EARLIER.test(plain(message)))) lines.push(CORRECTS.test(plain(message)) ? CLARIFIED : NOTED_LAST);
   else if (kind === 'guess') lines.push(/\bor\b/i.test(message) ? EITHER_WAY : YOUR_READING);
   // A grumble alone, or one said along with an answer: no argument, what is left, the way out (once).
   else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
@@ -438,6 +443,15 @@ export function whileWorking(message: string, context: Context & { task?: string
   const said = context.said ?? '';
   if (UNSURE_TO_GO_ON.test(message)) return said.includes(UP_TO_YOU) ? null : UP_TO_YOU;
   if (ASKS_IF_SAFE.test(message)) return said.includes(YOUR_CALL) ? null : YOUR_CALL;
+  const text = plain(message);
+  // "do I do this here or on the page behind?": where, not how.
+  if (WHERE_TO_WORK.test(text)) return said.includes(ON_THE_PAGE) ? null : ON_THE_PAGE;
+  // "Is it ok if I use the calendar view instead?": their way is the one to see.
+  if (ASKS_PERMISSION.test(text)) return said.includes(ALLOWED) ? null : ALLOWED;
+  // "hello?" while they work: the interviewer is there, once.
+  if (CALLS_OUT.test(text)) return said.includes(STILL_HERE) ? null : STILL_HERE;
+  // "giving up on that part, sorry": one step given up, the task goes on.
+  if (givesUp(text) && !said.includes(GAVE_UP)) return GAVE_UP;
   // "WHY DOES THIS KEEP HAPPENING???" is said to the screen, not to the interviewer.
   if (shouted(message) || /^why (?:does|is|won'?t|can'?t|doesn'?t|isn'?t|do|did) (?:this|it|that)\b/i.test(plain(message))) return null;
   const kind = heardAs(message);
@@ -466,5 +480,11 @@ export function whileWorking(message: string, context: Context & { task?: string
 /** "do you mean do it right now, here?", "should I actually do it?" */
 const NOW_AND_HERE = /\b(?:(?:do|doing|try|trying) it (?:right )?(?:now|here)|right now|(?:for real|actually do it|on this (?:page|site)|really do it))\b/i;
 export const HERE_AND_NOW = 'Yes, here and now, as you normally would.';
+const WHERE_TO_WORK = /\b(?:here or (?:on|in) the (?:page|site|app|window)|(?:on|in) the (?:page|site|window) (?:behind|underneath|below)|(?:do i|should i) (?:do|type|work) (?:it|this) in this (?:window|box|chat)|where do i do (?:it|this|the task))\b/i;
+export const ON_THE_PAGE = `On the page itself: this window stays open while you work, and "I'm done" is here when you have finished.`;
+const ASKS_PERMISSION = /\b(?:is it (?:ok(?:ay)?|alright|fine|allowed) (?:if i|to)|(?:can|may) i (?:just )?(?:use|try|go (?:to|via|through)|do it (?:with|in|via|another))|am i allowed to)\b/i;
+export const ALLOWED = 'Yes: do it however you normally would.';
+const CALLS_OUT = /^(?:hello+|hi|hey|anyone there|are you (?:still )?there|still there)\?*[.!?]*$/i;
+export const STILL_HERE = `I'm here. Carry on as you would, and press "I'm done" when you have finished.`;
 /** "Where do I click?", "can you help me", "what should I do now": asking for help with the task. */
 const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;

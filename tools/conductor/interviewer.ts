@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, CORRECTS, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { escapeRegExp } from '../../core/regexp.ts';
 import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
@@ -62,7 +62,7 @@ const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|su
 const SHRUGS = /^(?:dunno|idk|no idea|no clue|not sure|i'?m not sure|i don'?t know|i don'?t remember|can'?t (?:say|remember))[,.!;]*\s+\S+\s+\S+/i;
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
 const EMPTY_HEADS =
-  /\b(?:week|weeks|day|days|month|months|year|years|term|semester|spring|summer|autumn|fall|winter|season|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|nights|mornings|evenings|afternoons|weekend|weekends|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question)$/i;
+  /\b(?:week|weeks|day|days|month|months|year|years|term|semester|spring|summer|autumn|fall|winter|season|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|nights|mornings|evenings|afternoons|weekend|weekends|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question|point)$/i;
 
 /** An answer that is only a shrug ("Fine.", "Not sure.", "Yes, all good."): nothing in it to name back. */
 const ONLY_VAGUE = new RegExp(`${VAGUE.source}(?:[,.!]? (?:all (?:good|fine)|no (?:issues|problems|complaints)|(?:it )?(?:went |was )?(?:fine|ok(?:ay)?|good|great|perfect)))?[.!?]*$|^(?:all (?:good|fine)|no (?:issues|problems|complaints))[.!?]*$`, 'i');
@@ -181,6 +181,8 @@ const isVerb = (word: string) => /ed$/i.test(word) && parse(`I ${word.toLowerCas
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
 /** Said of something they did not have or did not see ("I dont have a lunch receipt"): nothing their notes were about. */
 const NEGATED_BEFORE = /\b(?:don'?t|dont|do not|didn'?t|didnt|no longer)\s+(?:have|own|need|use|got)\s+(?:\w+\s+)?$/i;
+/** "did not see any file appear", "never got an email": a thing that was not there. */
+const NOT_THERE_BEFORE = /\b(?:didn'?t|didnt|did not|couldn'?t|could not|never|can'?t|cannot)\s+(?:see|get|find|receive|spot|notice)\s+(?:(?:any|an?|the)\s+)?$/i;
 
 /** Fillers inside an answer ("export report and um nothing", "i am like scrolling"): never part of a thing named back. */
 const withoutFillers = (text: string) =>
@@ -198,10 +200,12 @@ function mentionOf(said: string, used: string, notes = false): string | null {
     const np = found.replace(/[.]+$/, '');
     // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
+    // "com" out of "monday.com": a piece of an address is no thing either.
+    if (new RegExp(`\\w\\.${escapeRegExp(np)}\\b|\\b${escapeRegExp(np)}\\.\\w`, 'i').test(answer)) continue;
     // "Fine overall.": how it went, not a thing.
     if (/^(?:fine|good|great|ok|okay|alright|bad|terrible|awful|easy|hard|smooth|nice)\b/i.test(np)) continue;
     // "one user", "two seats": a count, not a thing to ask about ("3 bills" in a note is what they did).
-    if (/^(?:one|two|three|four|five|six|seven|eight|nine|ten)\s/i.test(np)) continue;
+    if (/^(?:one|two|three|four|five|six|seven|eight|nine|ten)\s/i.test(np) || (!notes && /^\d+\s/.test(np))) continue;
     // "the same page", "the whole thing": a thing named by another, not by itself.
     if (/^(?:(?:the|a|this|that)\s+)?(?:same|other|whole|entire|next|previous|rest)\b/i.test(np)) continue;
     if (!/[a-z]{2}/i.test(np) || INTERJECTIONS.test(np) || NOT_A_THING.test(np) || EMPTY_HEADS.test(np) || isForeignWord(np) || GIBBERISH.test(np) || /^no\s/i.test(np) || np.split(/\s+/).length > 6) continue;
@@ -216,6 +220,7 @@ function mentionOf(said: string, used: string, notes = false): string | null {
     // "at work i guess", "from home": where, not a thing to ask about.
     if (/^(?:work|home|school|the office|uni)$/i.test(np) && /\b(?:at|from|in)$/i.test(before)) continue;
     if (notes && NEGATED_BEFORE.test(`${before} `)) continue;
+    if (!notes && NOT_THERE_BEFORE.test(`${before} `)) continue;
     // "no trial, just paid": what did not happen is no thing to ask what happened next in.
     if (new RegExp(`\\b(?:no|never had an?|without an?) ${escapeRegExp(np)}\\b`, 'i').test(answer)) continue;
     // "I'm a sales ops analyst": their work, not "the sales ops analyst".
@@ -284,7 +289,10 @@ const narrates = (answer: string) =>
  */
 export function followUp(answer: string, n: number, said: string, planned: string[] = [], interview = ''): string | null {
   if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return WORKS_FOR_YOU;
-  const mention = mentionOf(answer, said);
+  const found = mentionOf(answer, said);
+  // "accountant" to "Could you tell me about your role?": their work, not "the accountant".
+  const role = found && words(answer) <= 4 && /\byour (?:role|job|position|(?:job )?title)\b/i.test(said.split('\n').at(-1) ?? '') ? /^(?:the|your) (.+)$/i.exec(found) : null;
+  const mention = role ? `your work as ${/^[aeiou]/i.test(role[1]) ? 'an' : 'a'} ${role[1]}` : found;
   // The script asks for an example later, or already did: a follow-up does not.
   const previous = said.split('\n').at(-1) ?? '';
   said = [said, ...planned.filter((q) => ASKS_FOR_EXAMPLE.test(q))].join('\n');
@@ -407,6 +415,9 @@ const NOTHING_ELSE = /\b(?:nothing else|that'?s (?:all|everything) i (?:have|can
 const NOTHING_BEFORE = /\b(?:nothing|none|never|not) (?:before|previously)\b|\b(?:my |our )?first (?:business|company|shop|job|time doing)\b/i;
 /** "What, if anything, took longer than you expected?" */
 const ASKS_HOW_LONG = /\btook longer\b/i;
+/** "How long have you been at the company?", "How long have you used it?" */
+const ASKS_HOW_LONG_SINCE = /^how long (?:have|has|had) you\b/i;
+const TELLS_A_SPAN = new RegExp(`\\b(?:\\d+(?:\\.\\d)?|a|an|one|a couple of|a few|${NUMBERS})\\s*(?:yrs?|years?|months?|mos|weeks?|wks?)\\b|\\bsince (?:19|20)\\d\\d\\b`, 'i');
 /** An answer that says what took long ("reconnecting took 20 minutes"). */
 const TOLD_HOW_LONG =
   /\b(?:took|takes|take|spent|wasted|waited)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\s+(?:to|of|just|trying|waiting|looking|on hold)\b|\b(?:dragged|the longest|the slowest)\b/i;
@@ -432,6 +443,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   // Their notes during the task said what they did ("converted it on some website").
   if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(saysWhatTheyDid)) return 'yes';
+  // "How long have you been at the company?" after "accountant" – "2 yrs": the time is told.
+  if (ASKS_HOW_LONG_SINCE.test(question) && answers.some((a) => TELLS_A_SPAN.test(a))) return 'yes';
   // "Already said. The filtering.": they told it all at the start, so what earlier answers told is not asked again.
   if (answers.some((a) => heardAs(a) === 'already') && ((ASKS_HOW_LONG.test(question) && all.some((a) => TOLD_HOW_LONG.test(a))) || (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && all.some(saysWhatTheyDid)))) return 'yes';
   const last = answers[answers.length - 1];
@@ -605,7 +618,8 @@ export const ruleInterviewer: Interviewer = {
     // Back to the question before this one, whose answer they want to give or add to; then on from there.
     // At the first question of a part the question before is in the part before: they are asked what to add.
     // What they went back to add is said in the same message: thanked (engine.ts), and the question they were asked, again.
-    if (heard === 'added') return { say: bare(lastAsked), state };
+    // A misread answer put right after a follow-up is the answer to the question the follow-up was about: on from there.
+    if (heard === 'added') return CORRECTS.test(plain(last.text)) && followUpsOf(state) > 0 ? ahead(state.question + 1) : { say: bare(lastAsked), state };
     // "the first question" is in this part or an earlier one: they are asked what to add, as at a part's first question.
     if (heard === 'back' && /\bfirst (?:question|one)\b/i.test(last.text)) return { say: WHAT_TO_ADD, state };
     if (heard === 'back') return state.question > 0 ? { say: grounded(questions[state.question - 1], goalIn(turns)), state: { question: state.question - 1, follow_ups: MAX_FOLLOW_UPS } } : { say: WHAT_TO_ADD, state };

@@ -598,6 +598,8 @@ export function titleForParticipant(title: string): string | null {
   // "Task 2 — SEQ", "Part 3: export": the guide's numbering and its shorthand, no topic to tell; nor a switch interview's phases.
   if (/^\s*(?:task|part|section|step|activity|exercise|block|module|q)\s*\d/i.test(title)) return null;
   if (SWITCH_PHASE_TITLE.test(title)) return null;
+  // "What next", "Why now": a heading, not a topic to say "This part is about …" of.
+  if (/^\s*(?:what|which|why|how|when|where|who)\s+\S+\s*[?.!]?\s*$/i.test(title)) return null;
   // "4. Rating", "2.1 Background": the outline's number is not part of the topic.
   const t = wordsOf(title.replace(/^\s*\d{1,2}(?:\.\d{1,2})*\.?\s+/, '').replace(/\s&\s/g, ' and '));
   const converted = lowerFirst(render(secondPerson(stripEnd(t), false)).trim());
