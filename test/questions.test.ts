@@ -2260,6 +2260,18 @@ describe('what else the twenty-second walkthrough heard', () => {
     expect(whileWorking('ok clicking export now')).toBeNull();
   });
 
+  it('after a real answer, puzzlement at a follow-up moves on rather than asking the answered question again', async () => {
+    const alt: Segment = { id: 'a', mode: 'talk', title: 'What next', instruction: 'Are you switching to another tool, or just stopping? Which features did you actually use day to day?' };
+    expect(await talkThrough(alt, ['switching, something cheaper', "how so what? it's cheaper. half the price."])).toEqual([
+      'Are you switching to another tool, or just stopping?',
+      'Could you say a bit more about that?',
+      'Sorry, that was unclear. Which features did you actually use day to day?',
+    ]);
+    // After a "not really", the question itself is what needs saying again.
+    const slow: Segment = { id: 'b', mode: 'talk', title: 'Friction', instruction: 'Ask about any moment where the product slowed them down. Ask what they would change first.' };
+    expect((await talkThrough(slow, ['not really', 'more about what?']))[2]).toMatch(/^Sorry, that was unclear\. .*slowed you down\?$/);
+  });
+
   it('hears "can we speed this up" as impatience with the interview', () => {
     expect(acknowledgement('the whole thing is slow. can we speed this up', { partsLeft: 2 })).toMatch(/^Fair enough/);
   });

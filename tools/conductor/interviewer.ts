@@ -491,6 +491,7 @@ const PLAINER: Array<[RegExp, string]> = [
   [/^could you tell me about the last time you did it\?$/i, 'When did you last do this, and what happened?'],
   [/^what did you do at that point\?$/i, 'What did you do next?'],
   [/^why(?: or why not)?\?$/i, 'What makes you say that?'],
+  [/^how so\?$/i, 'What makes you say that?'],
   [/^what did you come to do today\?$/i, 'What were you hoping to get done here today?'],
 ];
 /** A question that asks for a thing they did or used, not for a judgement ("What did you come to do today?"). */
@@ -594,6 +595,12 @@ export const ruleInterviewer: Interviewer = {
     if (heard === 'puzzled') {
       // Once the question again, with what this part of the interview is about; puzzled again, the interview moves on.
       if (lastAsked.startsWith(UNCLEAR)) return ahead(state.question + 1, MOVE_ON);
+      // Puzzled by "How so?" after a real answer ("switching, something cheaper"): the follow-up in plainer words, or on.
+      const answeredFirst = asked === 1 && turns.at(-3)?.role === 'participant' ? turns.at(-3)!.text : '';
+      if (answeredFirst && words(answeredFirst) >= 3 && !VAGUE.test(answeredFirst.trim()) && !declines(answeredFirst)) {
+        const plainerFollowUp = PLAINER.find(([re]) => re.test(bare(lastAsked)))?.[1];
+        return plainerFollowUp && !said.includes(plainerFollowUp) ? { say: `${UNCLEAR}${plainerFollowUp}`, state: { question: state.question, follow_ups: asked + 1 } } : ahead(state.question + 1, UNCLEAR);
+      }
       // Puzzled by a follow-up ("How so?"), they hear the scripted question again: it says what this part is after.
       const scripted = asked > 0 && questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : bare(lastAsked);
       // "Sorry, what mean longer?": a plainer wording where there is one, as a researcher would rephrase.
