@@ -2272,6 +2272,17 @@ describe('what else the twenty-second walkthrough heard', () => {
     expect((await talkThrough(slow, ['not really', 'more about what?']))[2]).toMatch(/^Sorry, that was unclear\. .*slowed you down\?$/);
   });
 
+  it('asks a team lead who does not do it themself about their team', async () => {
+    const context = starterScript.segments[1] as Segment;
+    expect(await talkThrough(context, ['I do not really use it day to day myself. My team mostly uses it to pull the monthly revenue report for the board.', 'They used a shared Excel workbook.'])).toEqual([
+      'What did you come to do today?',
+      'What did your team use for it before?',
+      'Could you tell me about the last time your team did it?',
+    ]);
+    // Their team working with them is no reason to ask about the team instead.
+    expect((await talkThrough(context, ['I came to pull the monthly revenue report for the board, my team uses it with me.']))[1]).toBe('What did you use to pull the monthly revenue report before?');
+  });
+
   it('hears "can we speed this up" as impatience with the interview', () => {
     expect(acknowledgement('the whole thing is slow. can we speed this up', { partsLeft: 2 })).toMatch(/^Fair enough/);
   });

@@ -403,7 +403,7 @@ const ASKS_WHO_ELSE = /\bwho (?:on|in) your (?:team|company|business|household|f
 /** "I was living alone": nobody else to ask about. */
 const TOLD_ALONE = /\b(?:i (?:own|run) the (?:company|business)(?: alone| myself| on my own)?|(?:i'?m|i am) the only (?:one|user|person|employee)|liv(?:e|es|ing) (?:alone|on my own|by myself)|(?:i'?m|i am|i was) (?:on my own|by myself)|(?:just|only) me\b(?! and| or)|nobody else|no one else|single[- ]person household)\b/i;
 /** "What did you use for it before?" */
-const ASKS_WHAT_BEFORE = /\bwhat did you use\b[^?]*\bbefore\b/i;
+const ASKS_WHAT_BEFORE = /\bwhat did (?:you|your \w+) use\b[^?]*\bbefore\b/i;
 /** An answer that already says what they used before ("Until March we did it all in Excel", "I used to…"). */
 const TOLD_WHAT_BEFORE =
   /\b(?:(?:normally|usually) (?:i|we)(?:'d| would)? (?!(?:don'?t|do not|never|just|like|love|want)\b)\w+|used to|previously|switched from|until now|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b|\bbefore (?:i|we) (?:found|started|had|got|switched|signed up|joined|moved)\b|(?<!\b(?:never|not|n't)\s)\b(?:used|was using|were using|kept|had)\b[^.?!]{1,40}\bbefore(?: (?:this|that|now))?\s*(?:[.,;!?]|$)/i;
@@ -564,7 +564,7 @@ export const ruleInterviewer: Interviewer = {
       while (told === 'yes' && ++question < questions.length) told = answered(questions[question], answers, all, notes);
       if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
       const partly = told === 'partly' && !prefix;
-      const scripted = grounded(questions[question], goalIn(turns));
+      const scripted = forTheTeam(grounded(questions[question], goalIn(turns)), all);
       // Said already, as far as the words go: asked all the same, but as a chance to add to it.
       const touched = told === 'no' && !prefix && !ANYTHING_MORE.test(questions[question]) && coveredBefore(questions[question], all);
       const text = partly ? `${APART}${lowerFirst(scripted)}` : touched ? `${TOUCHED}${scripted}` : scripted;
@@ -673,6 +673,18 @@ export const ruleInterviewer: Interviewer = {
     return ahead(state.question + 1);
   },
 };
+
+/** "I do not really use it day to day myself. My team mostly uses it": they answer for the people who do it. */
+const SPEAKS_FOR_OTHERS =
+  /\b(?:i (?:don'?t|do not) (?:really |actually |personally )?(?:use|do) (?:it|this|that)(?: (?:myself|day to day|day-to-day|much|directly|personally))+|i'?m not the one who (?:does|uses|handles)|(?:my|our) (?:team|staff|analysts|people|reports|colleagues) (?:mostly |usually |actually )?(?:use|uses|do|does) (?:it|this|that)\b(?! (?:with|for) me))/i;
+/** A question about what was done before, or the last time, asked of whoever does it: "What did your team use…?" */
+function forTheTeam(question: string, said: string[]): string {
+  const team = said.map((a) => /\b(?:my|our) (team|staff|analysts|people|colleagues)\b/i.exec(a)?.[1]).find(Boolean);
+  if (!team || !said.some((a) => SPEAKS_FOR_OTHERS.test(a))) return question;
+  return question
+    .replace(/\b(what|how) did you (use|do)\b/i, `$1 did your ${team.toLowerCase()} $2`)
+    .replace(/\bthe last time you (did|used|had to)\b/i, `the last time your ${team.toLowerCase()} $1`);
+}
 
 /** A question as the script words it, without what was said before it ("Sorry, that was unclear. …", "Apart from …"). */
 function bare(question: string): string {
