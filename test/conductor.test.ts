@@ -364,6 +364,29 @@ describe('what the participant hears', () => {
     await c.close();
   });
 
+  it("answers a question during a task with the guide's own reply ('If they ask, say: \"…\"'), once", async () => {
+    const guided = { version: 2, segments: [
+      { id: 'hi', mode: 'speak', title: 'Hi', speak_text: 'Thanks for testing the revenue page.' },
+      { id: 'export', mode: 'observe', title: 'Export', instruction: 'TASK: "Now export the monthly revenue report so you could send it to a colleague."\nDon\'t help them. If they ask, say: "What would you do if I weren\'t here?" Note time on task.' },
+      { id: 'bye', mode: 'speak', title: 'Bye', speak_text: 'Thanks, that is all.' },
+    ] };
+    const created = await o.call('POST', '/studies', { title: 'Guided export', status: 'active', script: guided, invitation: validInvitation, visibility: visibility([['include', 'subtree', '/revenue']]), allowed_origins: [SHOP] });
+    expect(created.status).toBe(201);
+    const id = await consentedInterview({}, created.body.study.ref);
+    const start = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(start.body.ws_url, { origin: SHOP });
+    await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+    const replyTo = async (text: string) => {
+      c.send({ type: 'answer', text });
+      await c.next((f) => f.type === 'state' && f.awaiting === 'observe');
+      return conductorTurns(c).at(-1)!.text;
+    };
+    expect(await replyTo('What am I supposed to do here?')).toBe("What would you do if I weren't here?");
+    // Asked again: the interviewer's own line, as without a reply in the guide.
+    expect(await replyTo('Where is the export button?')).toBe(ON_YOUR_OWN);
+    await c.close();
+  });
+
   it('thanks a participant for what they add at the end, before the closing words, and not for a no', async () => {
     for (const [last, heard] of [['Please, please fix the export, it costs me an hour every month.', true], ['No, that is all, thanks.', false], ['No thanks, all good', false], ["That's all from me, thanks!", false]] as const) {
       const c = await atTheTask();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { branchApplies, questionPlan, readsAsNote, titleForParticipant } from '../tools/conductor/questions.ts';
+import { branchApplies, guideReply, questionPlan, readsAsNote, titleForParticipant } from '../tools/conductor/questions.ts';
 import { withEarlierQuestions } from '../tools/conductor/script.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, addsNothing, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
@@ -2281,6 +2281,16 @@ describe('what else the twenty-second walkthrough heard', () => {
     ]);
     // Their team working with them is no reason to ask about the team instead.
     expect((await talkThrough(context, ['I came to pull the monthly revenue report for the board, my team uses it with me.']))[1]).toBe('What did you use to pull the monthly revenue report before?');
+  });
+
+  it("finds the guide's own reply to a question during the task", () => {
+    expect(guideReply('Don\'t help them. If they ask, say: "What would you do if I weren\'t here?" Note time on task.')).toBe("What would you do if I weren't here?");
+    expect(guideReply('If they get stuck, tell them: "Take your time, there is no wrong way."')).toBe('Take your time, there is no wrong way.');
+    expect(guideReply('Ask them to export the report. Do not help.')).toBeNull();
+    const reply = "What would you do if I weren't here?";
+    expect(whileWorking('where is the export button?', { reply })).toBe(reply);
+    expect(whileWorking('ok clicking export now', { reply })).toBeNull();
+    expect(whileWorking('where is the export button?', { reply, said: reply })).toBe(ON_YOUR_OWN);
   });
 
   it('hears "can we speed this up" as impatience with the interview', () => {

@@ -12,6 +12,7 @@ import { goalIn, grounded } from './goal.ts';
 import { endInterview, isEnded } from './end.ts';
 import { lineOrNone, nextTurn } from './fallback.ts';
 import { studyById } from '../studies/record.ts';
+import { guideReply } from './questions.ts';
 
 /** Persisted on the interview (`conductor_state`), so any process can pick the interview up. */
 export interface ConductorState {
@@ -184,7 +185,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       // A question while they work is heard (the interviewer cannot help with the task); thinking aloud is not answered.
       const said = await conversation();
       const task = turnsIn(said, segment.id).find((t) => t.role === 'conductor')?.text;
-      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task, minutes: minutesOf(study?.invitation_json), named: Boolean(interview.participant_name || interview.participant_email) }), services.log);
+      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task, minutes: minutesOf(study?.invitation_json), named: Boolean(interview.participant_name || interview.participant_email), reply: guideReply(segment.instruction ?? '') }), services.log);
       if (reply) say('speak', reply, segment);
     }
   } else if (input.type === 'answer') {

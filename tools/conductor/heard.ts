@@ -439,7 +439,7 @@ const ASKS_ABOUT_PRODUCT = /\b(?:do you know if|does (?:it|this|the (?:app|produ
 /** A question about what the task asks for ("which one do you want me to…", "what am I supposed to do"), not how to do it. */
 const ASKS_WHAT_THE_TASK_IS = /\b(?:(?:which|what) (?:\w+ )?(?:do|did) you want me to|(?:what|which \w+) (?:am i|was i) (?:supposed|meant) to|what (?:is|was) the task|what should i (?:do|submit|use|pick|choose) (?:here|now|for (?:this|the task))?\s*\?*$)/i;
 
-export function whileWorking(message: string, context: Context & { task?: string } = {}): string | null {
+export function whileWorking(message: string, context: Context & { task?: string; reply?: string | null } = {}): string | null {
   const said = context.said ?? '';
   if (UNSURE_TO_GO_ON.test(message)) return said.includes(UP_TO_YOU) ? null : UP_TO_YOU;
   if (ASKS_IF_SAFE.test(message)) return said.includes(YOUR_CALL) ? null : YOUR_CALL;
@@ -455,6 +455,8 @@ export function whileWorking(message: string, context: Context & { task?: string
   // "WHY DOES THIS KEEP HAPPENING???" is said to the screen, not to the interviewer.
   if (shouted(message) || /^why (?:does|is|won'?t|can'?t|doesn'?t|isn'?t|do|did) (?:this|it|that)\b/i.test(plain(message))) return null;
   const kind = heardAs(message);
+  // The guide's own answer to a question during the task ('If they ask, say: "…"'), once, before anything of ours.
+  if ((kind === 'question' || kind === 'puzzled') && context.reply && !said.includes(context.reply) && !ASKS_ABOUT_PRODUCT.test(text)) return context.reply;
   // "What must I do now?": the task again, once.
   const again = context.task ? `Sorry, that was unclear. ${context.task}` : null;
   if (kind === 'puzzled' && again && !said.includes(again)) return again;

@@ -726,6 +726,12 @@ function situationOf(words: W[]): string | null {
   return said && !interviewerDirected(said) ? `${capitalise(said)}. ` : null;
 }
 
+/** 'If they ask, say: "What would you do if I weren't here?"': the guide's own answer to a question during the task. */
+export function guideReply(instruction: string): string | null {
+  const m = /\bif (?:they|the participant) (?:ask|asks|ask for help|asks for help|are stuck|get stuck|gets stuck)\b[^"“\n]{0,40}?,?\s*(?:say|tell them|reply|answer|respond(?: with)?)\s*:?\s*["“]([^"”]{3,200}?)["”]/i.exec(instruction);
+  return m ? capitalise(m[1].trim()) : null;
+}
+
 /**
  * A task quoted for the participant to read ('TASK 1: "Please find how much revenue grew last month."'), asked in
  * its own words; a reply the moderator keeps for a question ('If they ask, say: "What would you do if I weren't here?"') is not it.
