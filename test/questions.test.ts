@@ -131,7 +131,7 @@ describe('questions from instructions', () => {
     ];
     for (const instruction of odd) {
       const plan = questionPlan({ mode: 'talk', title: 'Paying invoices', instruction });
-      expect(plan).toEqual({ questions: ['Could you tell me about paying invoices?'], generic: true, branches: [] });
+      expect(plan).toEqual({ questions: ['Could you tell me about paying invoices?'], generic: true, branches: [], notes: [] });
       const seen = questionPlan({ mode: 'observe', title: 'Paying invoices', instruction });
       expect(seen.generic).toBe(true);
       expect(seen.questions[0]).toMatch(/^For this part, "Paying invoices", could you .* thinking aloud as you go\?$/);
@@ -1827,7 +1827,15 @@ describe('a nineteenth walkthrough: a usability test written as moderators write
 
 describe('two short probe questions at the end of a line', () => {
   it('does not throw ("Price ok? trial?")', () => {
-    expect(questionPlan({ mode: 'talk', title: 'Deciding', instruction: 'Deciding: the moment they committed. Price ok? trial?' }).questions).toEqual(['Price ok?', 'Trial?']);
+    const plan = questionPlan({ mode: 'talk', title: 'Deciding', instruction: 'Deciding: the moment they committed. Price ok? trial?' });
+    // Asked as a researcher would say them; the notes as written are kept for validate-script's warning.
+    expect(plan.questions).toEqual(['Was the price ok for you?', 'Could you tell me about the trial?']);
+    expect(plan.notes).toEqual(['Price ok?', 'Trial?']);
+  });
+
+  it('leaves a note it cannot say more fully as written: a name, a cut-off reason', () => {
+    expect(questionPlan({ mode: 'talk', title: 'Tools', instruction: 'How did you pick it? Xero?' }).questions).toEqual(['How did you pick it?', 'Xero?']);
+    expect(questionPlan({ mode: 'talk', title: 'Deciding', instruction: "Almost didn't buy b/c ...?" }).questions).toEqual(["Almost didn't buy because?"]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { parse, type Token } from '../../core/nlp.ts';
+import { isKnownWord, parse, type Token } from '../../core/nlp.ts';
 
 /**
  * What the built-in conductor says to the participant, derived from a segment written for the
@@ -18,6 +18,8 @@ export interface QuestionPlan {
   generic: boolean;
   /** Questions the guide asks only on some answers ("If they say yes, ask how …"): asked right after question `after`. */
   branches: Branch[];
+  /** Questions written as notes ("Price ok?", "Trial?"), as the guide wrote them, whether or not they could be asked more fully. */
+  notes: string[];
 }
 
 /** A question asked after question `after` when its answer says yes, says no, or mentions one of `words`. */
@@ -973,9 +975,27 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   // "Why do/did you put your top one first?": in the past when another question of the part is ("…ended up last?").
   const inThePast = questions.some((q) => !q.includes(SAME_FORM_DO) && /\b(?:did|was|were|had)\b/i.test(q));
   const tensed = (q: string) => q.replace(new RegExp(`^${SAME_FORM_DO}`), inThePast ? 'Did' : 'Do').replaceAll(SAME_FORM_DO, inThePast ? 'did' : 'do');
-  if (questions.length) return { questions: questions.map((q) => tensed(unread(q))), generic: false, branches: branches.map((b) => ({ ...b, question: tensed(b.question) })) };
+  if (questions.length) {
+    const asked = questions.map((q) => tensed(unread(q)));
+    const notes = [...asked, ...branches.map((b) => b.question)].filter(readsAsNote);
+    return { questions: asked.map(spokenNote), generic: false, branches: branches.map((b) => ({ ...b, question: spokenNote(tensed(b.question)) })), notes };
+  }
   const title = segment.title?.trim() || 'this part';
-  return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [] };
+  return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [], notes: [] };
+}
+
+/**
+ * A question written as a note, asked as a researcher would say it: "Price ok?" → "Was the price ok for you?",
+ * "Trial?" → "Could you tell me about the trial?". A name ("Slack?") or anything longer stays as written.
+ */
+function spokenNote(question: string): string {
+  // Read in lower case, as the tagger takes a capital at the start for a name ("Price"); a word it never saw is one.
+  const words = parse(question.toLowerCase()).flatMap((s) => s.tokens).filter((t) => t.pos !== 'PUNCT');
+  if (!readsAsNote(question) || words.some((t) => t.pos === 'PROPN' || t.pos === 'NUM' || !isKnownWord(t.text))) return question;
+  const judged = /^(?:(?:the|your|their) )?([a-z][a-z -]{1,30}?) (ok|okay|fine|clear|good|alright)\?$/i.exec(question);
+  if (judged) return `Was the ${judged[1].toLowerCase()} ${judged[2].toLowerCase()} for you?`;
+  const thing = /^(?:(?:the|your|their|a|an) )?([a-z][a-z -]{1,30}?)\?$/i.exec(question);
+  return thing && !/\b(?:because|and|or|but|vs|versus|how)\b/i.test(thing[1]) ? `Could you tell me about the ${thing[1].toLowerCase()}?` : question;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { questionPlan, readsAsNote } from '../conductor/questions.ts';
+import { questionPlan } from '../conductor/questions.ts';
 import { withEarlierQuestions } from '../conductor/script.ts';
 import { servesGoal } from './serves.ts';
 import { MAX_GOALS, MAX_SEGMENTS } from './schemas.ts';
@@ -142,7 +142,7 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
         const plan = questionPlan({ mode, title, instruction: runnable[index].instruction });
         const if_answered = plan.branches.map((b) => ({ after: plan.questions[b.after], when: b.when === 'mentions' ? `mentions ${b.words.join(' or ')}` : b.when === 'yes' || b.when === 'no' ? b.when : `${b.when} ${b.words[0]}`, question: b.question }));
         participantQuestions.push({ segment_id: id, mode, questions: plan.questions, if_answered });
-        for (const question of [...plan.questions, ...plan.branches.map((b) => b.question)].filter(readsAsNote)) {
+        for (const question of plan.notes) {
           issue(warnings, 'note_like_question', `"${question}" reads as a note, and participants see it as written: write it as you would ask it aloud.`, field('instruction'), seg);
         }
         if (plan.generic && nonEmpty(raw.instruction)) {
