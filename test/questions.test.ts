@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { branchApplies, guideReply, questionPlan, readsAsNote, titleForParticipant } from '../tools/conductor/questions.ts';
+import { branchApplies, guideReply, interviewerDirected, questionPlan, readsAsNote, titleForParticipant } from '../tools/conductor/questions.ts';
 import { withEarlierQuestions } from '../tools/conductor/script.ts';
 import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, addsNothing, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
@@ -2315,5 +2315,37 @@ describe('what else the twenty-second walkthrough heard', () => {
   it('names back neither a piece of a web address, nor "the point", nor a count', () => {
     expect(followUp('monday.com, 4 people', 0, 'What tool do you use today, and how many people are on your team?')).not.toMatch(/\bcom\b|4 people/);
     expect(followUp("there wasn't one, that's the point", 0, 'Could you tell me more about the invite button?')).not.toMatch(/the point/);
+  });
+});
+
+describe('a twenty-third walkthrough: a pricing study and a guide exported from Google Docs', () => {
+  const plan = (instruction: string, mode = 'talk') => questionPlan({ mode, title: 'Part', instruction }).questions;
+
+  it('never says a moderator note, however it is labelled', () => {
+    expect(plan("Wrap up: anything else about pricing we should know?\nMod note – don't mention the new Team tier, it's under NDA until Q3.")).toEqual(['Anything else about pricing we should know?']);
+    expect(plan('What did you try first?\nInterviewer note: they may be nervous.\nModerator notes — keep it short.')).toEqual(['What did you try first?']);
+  });
+
+  it("drops an outline's headings and time-boxes, never a line that asks", () => {
+    expect(plan('2. Current workflow (10 mins)\n2.1 Weekly reporting\nAsk: Talk me through how you put together your weekly report.\n2.2 Sharing\nAsk: Who do you share the report with, and how?')).toEqual([
+      'Could you talk me through how you put together your weekly report?',
+      'Who do you share the report with, and how?',
+    ]);
+    expect(plan('- Ask about their role (5 min)\n- Ask how long they have been there')).toEqual(['Could you tell me about your role?', 'How long have you been there?']);
+    expect(plan('2.1 Ask about their role\n1. What did you do first?')).toEqual(['Could you tell me about your role?', 'What did you do first?']);
+  });
+
+  it('keeps a quoted scenario as written, and an "Observe: do they…?" line is not the task', () => {
+    expect(plan('Scenario: “You’re going on holiday for two weeks and don’t want the daily digest emails, but your manager still needs to get them.”\nAsk them to go to Settings › Notifications and make the change.\nObserve: do they find “Pause my digests” or do they turn digests off for the whole workspace?\nDo NOT help unless stuck for > 2 mins.', 'observe')).toEqual([
+      'You’re going on holiday for two weeks and don’t want the daily digest emails, but your manager still needs to get them. Could you show me how you would go to Settings › Notifications and make the change, thinking aloud as you go?',
+    ]);
+  });
+
+  it('does not turn "they" round in a question already asked of "you"', () => {
+    expect(plan('Ask: Who do you share the report with?\nProbe: How do you know whether they’ve read it?')).toEqual(['Who do you share the report with?', 'How do you know whether they’ve read it?']);
+    expect(plan('How do you pay your HOA dues today, and how do you keep track of when they\'re due?')).toEqual(["How do you pay your HOA dues today, and how do you keep track of when they're due?"]);
+    // "they" before any "you" is still the participant, and held back.
+    expect(interviewerDirected('What did they expect you to show?')).toBe('speaks of the participant as "they"');
+    expect(plan('Probe: what tools do they use?')).toEqual(['What tools do you use?']);
   });
 });

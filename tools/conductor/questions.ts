@@ -459,7 +459,9 @@ function talkSentence(sentence: W[]): string[] {
   if (last?.text === '?' && raw.length >= 2 && raw[0].pos === 'VERB' && past(raw[0]) && !/ing$/i.test(raw[0].text) && !instructs(raw)) {
     return [`Did you ${render(secondPerson([{ ...raw[0], text: raw[0].lemma }, ...raw.slice(1)], false))}?`];
   }
-  if (last && last.text === '?' && !instructs(dropFiller(raw))) return [`${capitalise(render(secondPerson(raw, false)))}?`];
+  // "How do you know whether they've read it?": asked of "you" already, so "they" are other people, and the question is
+  // left as written (then held back by interviewerDirected, as it cannot say who "they" are), never turned round.
+  if (last && last.text === '?' && !instructs(dropFiller(raw))) return [`${capitalise(render(raw.some((x) => /^(?:you|your)$/i.test(x.text)) && raw.some((x) => /^(?:they|them|their|they've|they're)$/i.test(x.text)) ? stripEnd(raw) : secondPerson(raw, false)))}?`];
   let t = dropFiller(raw);
   if (!t.length) return [];
   // "Without pointing at the pack, ask how …": the instruction starts after the opening phrase.
@@ -868,8 +870,16 @@ function fromMarkdown(text: string): string {
 function readable(instruction: string, kept: string[]): string {
   // "Q2 Which step took longest?": the number is the guide's, not a word of the question.
   // "◦", "▪", "•" and the like are bullets as "-" is.
-  let text = instruction.replace(/(^|\n)([ \t]*)[◦▪‣○·•*][ \t]+/g, '$1$2- ');
+  // 'Scenario: "You're going on holiday…"': written for the participant, so held out of the parse and said as written.
+  let text = instruction.replace(/(^|\n)([ \t]*)scenario[ \t]*:[ \t]*["“]([^"”\n]{8,400}?)[.!]?["”][ \t]*\.?/gi, (all, start: string, lead: string, said: string) =>
+    kept.length < 26 ? `${start}${lead}Scenario: ${KEPT}${String.fromCharCode(97 + kept.push(said.trim()) - 1)}` : all,
+  );
+  text = text.replace(/(^|\n)([ \t]*)[◦▪‣○·•*][ \t]+/g, '$1$2- ');
   text = text.replace(/(^|\n)([ \t]*)(?:[-•*][ \t]+)?[Qq]\d{1,2}(?:[.:)][ \t]*|[ \t]+(?=[A-Z]))/g, '$1$2- ');
+  // "2.2 Sharing", "1. Intro (5 mins)": an outline's headings, not something to ask or do.
+  text = text
+    .replace(/(^|\n)[ \t]*\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?!(?:ask|probe|find|learn|explore|show|have|let|get|watch|observe|check|discuss|cover|review|see|go)\b)[^\n?]{1,40}(?=\n|$)/gi, (line, start: string) => (line.trim().split(/\s+/).length <= 5 ? start : line))
+    .replace(/(^|\n)[ \t]*(?!(?:\d{1,2}[.)][ \t]+)?(?:[-•*][ \t]+)?(?:ask|probe|find|learn|explore|show|have|let|get|watch|observe|check|discuss|cover|review|see|go)\b)(?:\d{1,2}[.)][ \t]+)?(?:[-•*][ \t]+)?((?:[^\s?(]+[ \t]+){0,4}[^\s?(]+)[ \t]*\(\s*(?:~\s*)?\d{1,2}(?:\s*[-–]\s*\d{1,2})?\s*(?:min|mins|minutes|m)\s*\)[ \t]*(?=\n|$)/gi, '$1');
   // "- (if no) what did you do instead?": a branch on the answer to the question before it.
   // "- (if they mention Slack) ask whether …": a branch on the answer before, as its own sentence.
   text = text.replace(/(^|\n)[ \t]*(?:[-•*][ \t]+)?\(((?:if|when) [^()\n]{1,80})\)[ \t,:]*/gi, '$1- $2, ');
@@ -912,7 +922,10 @@ function readable(instruction: string, kept: string[]): string {
     .replace(/\s*\[[^[\]]*\]/g, '');
   // "Probe:", "Follow-up:" label a question; "Listen for:", "NB:", "Note:" a note, which goes whole.
   text = text
-    .replace(/(^|\n|[.?!]\s+)\s*(?:listen for|look for|watch for|nb|note|notes|context|timing)\s*:[^\n]*?(?=[.?!](?:\s|$)|\n|$)[.?!]?/gi, '$1')
+    // "Observe: do they find "Pause my digests"…?": what to watch for, a question about them, not the task.
+    .replace(/(^|\n|[.?!]\s+)\s*(?:[-•*]\s+)?(?:observe|watch|look)\s*:\s*(?=(?:do|does|did|will|can|whether|if|how|which|where|what|when|who)\b)[^\n]*/gi, '$1')
+    // "Mod note – don't mention the Team tier": a note however it is labelled, and with a dash as well as a colon.
+    .replace(/(^|\n|[.?!]\s+)\s*(?:[-•*]\s+)?(?:(?:mod(?:erator)?|interviewer|researcher|facilitator|internal)'?s?\s+)?(?:listen for|look for|watch for|nb|note to self|notes?|context|timing)\s*(?::|[ \t][–—-][ \t])[^\n]*?(?=[.?!](?:\s|$)|\n|$)[.?!]?/gi, '$1')
     .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1$2')
     // "Ask: Walk me through the last time…", "Ask: How often…?": the label of what follows; a quoted question keeps it (quotedParts).
     .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?ask\s*:(?!\s*["“])\s*/gi, '$1$2');
@@ -961,8 +974,10 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   // Where each drafted question ends up once the unsayable and the repeated are left out.
   const at = new Map<number, number>();
   const questions: string[] = [];
-  drafted.map(tidy).forEach((q, i) => {
-    if (!sayable(q) || seen.has(lower(q))) return;
+  // What the guide quoted for the participant (held as KEPT) is theirs as written: only the rest is checked.
+  drafted.forEach((draft, i) => {
+    const q = tidy(draft);
+    if (!sayable(draft.replace(new RegExp(`${KEPT}[a-z]`, 'g'), 'it')) || seen.has(lower(q))) return;
     seen.add(lower(q));
     at.set(i, questions.push(q) - 1);
   });
@@ -1012,17 +1027,20 @@ export function readsAsNote(question: string): boolean {
   return !tokens.some((t) => t.pos === 'VERB' || t.pos === 'AUX' || WH.has(lower(t.text)) || /^(?:any|anything|ever|so|or)$/i.test(t.text));
 }
 
+const THEY = 'speaks of the participant as "they"';
 const DIRECTED: Array<[RegExp, string]> = [
   [/\b(?:the|a|each|every)\s+(?:participant|user|customer|respondent|interviewee|tester)s?\b|\bparticipants?'?s?\b/i, 'speaks of the participant in the third person'],
   [/\bserves\s+g-?\w*|\bg-[a-z][\w-]*/i, 'names a study goal'],
   [/(?:^|[.!?]\s+)(?:do not|don't|never|avoid|note|make sure|be sure|remember|prefer|stay|keep|resist|wait|let them)\b/i, 'coaches the interviewer'],
-  [/\b(?:they|them|their|theirs|themselves)\b/i, 'speaks of the participant as "they"'],
+  [/\b(?:they|them|their|theirs|themselves)\b/i, THEY],
   [/\b(?:interviewer|conductor|instructions?|moderator)\b/i, 'mentions the interviewer\'s instructions'],
 ];
 
 /** Why a text is written for the interviewer rather than the participant, or null when it is fine to say. */
 export function interviewerDirected(text: string): string | null {
-  for (const [re, why] of DIRECTED) if (re.test(text)) return why;
+  // "…how do you keep track of when they're due?": asked of "you" first, its "they" are things or other people.
+  const othersOnly = /\?\s*$/.test(text) && /\b(?:you|your)\b/i.test(text) && !/\b(?:they|them|their|theirs|themselves)\b/i.test(text.split(/\b(?:you|your)\b/i)[0]);
+  for (const [re, why] of DIRECTED) if (re.test(text) && !(why === THEY && othersOnly)) return why;
   for (const s of parse(text)) {
     if (s.text.trim().endsWith('?')) continue;
     const first = s.tokens.find((t) => !LEADING_FILLER.has(lower(t.text)));
