@@ -1242,7 +1242,7 @@ describe('questions typed without their question mark', () => {
     expect(acknowledgement('are there many more', context)).toBe('There are 2 short parts left. You can stop at any time with "End interview".');
     expect(acknowledgement('is this recorded', context)).toBe(NOT_RECORDED);
     expect(acknowledgement('Last week, it was slow. so can I see the results after', context)).toBe(ACKNOWLEDGEMENT);
-    expect(acknowledgement('do you work for Ledgerly', context)).toBe(ACKNOWLEDGEMENT);
+    expect(acknowledgement('do you work for Ledgerly', context)).toBe(WHO_WE_ARE); // who asks: automatically, for the team
   });
   it('leave answers, fillers and exclamations in question order alone', () => {
     for (const answer of ['Did it by hand', 'Did it the old way', 'we used excel before', 'What I did was call them', 'When I got there it was closed', 'it was slow, do you know what i mean', 'how do i put it, slow', 'are you kidding me', 'Is what it is', 'Was fine'])
@@ -2347,5 +2347,39 @@ describe('a twenty-third walkthrough: a pricing study and a guide exported from 
     // "they" before any "you" is still the participant, and held back.
     expect(interviewerDirected('What did they expect you to show?')).toBe('speaks of the participant as "they"');
     expect(plan('Probe: what tools do they use?')).toEqual(['What tools do you use?']);
+  });
+});
+
+describe('what the twenty-third walkthrough heard from starter-study participants', () => {
+  it('answers a question about the interview asked along with thinking aloud during a task', () => {
+    expect(whileWorking('Wait, are you recording my screen? I would be typing my bank account number.')).toBe(NOT_RECORDED);
+    expect(whileWorking('it spins for ages — by the way, do you work for them? — I clicked export again and got two files.')).toBe(WHO_WE_ARE);
+  });
+
+  it('hears "do you work for them?", "does that include my employer?", "can we wrap up?" and "Can I skip the rest?"', () => {
+    expect(acknowledgement('Meh. The spinning was the worst part. And you never answered me — do you actually work for them or is this an agency thing?')).toBe(WHO_WE_ARE);
+    expect(acknowledgement('Who exactly is "the team"? Does that include my employer?')).toBe(ONLY_THE_TEAM);
+    expect(acknowledgement('fine. it went fine. can we wrap up?', { partsLeft: 2, minutes: 10 })).toBe('It takes about 10 minutes in all. There are 2 short parts left. You can stop at any time with "End interview".');
+    expect(heardAs('Last month. It took an hour. Can I skip the rest?')).toBe('stop');
+    expect(heardAs("I'd rather not say, next question.")).toBe('skip');
+    // Told to friends, not to the interviewer.
+    expect(heardAs('9, I already told two freelancer friends about it.')).toBeNull();
+  });
+
+  it('does not press an impatient participant for more', async () => {
+    const friction = starterScript.segments[3] as Segment;
+    expect((await talkThrough(friction, ['fine. it went fine. can we wrap up?']))[1]).toBe('What, if anything, took longer than you expected?');
+  });
+
+  it('does not ask what took longer after it was told, or after the task failed outright', async () => {
+    const friction = starterScript.segments[3] as Segment;
+    expect((await talkThrough(friction, ['It go ok. But button is hidden, I lose maybe five minute.']))[1]).toBe('What did you do at that point?');
+    expect((await talkThrough(friction, ['For them? Slow. The filter reset is the main thing.']))[1]).toBe('What did you do at that point?');
+    expect((await talkThrough(friction, ['It did not work. Same error as last time.']))[1]).toBe('What did you do at that point?');
+  });
+
+  it('never says back a detail the participant may be typing', () => {
+    expect(notesHeard(['ok typing my bank number now. Same error: invalid routing number.'])).not.toMatch(/bank number|routing number/);
+    expect(notesHeard(["Can't find his IBAN field"])).toBe('Thank you for your notes about the IBAN field. ');
   });
 });

@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, CORRECTS, ENGLISH_PLEASE, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, CORRECTS, ENGLISH_PLEASE, impatient, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { escapeRegExp } from '../../core/regexp.ts';
 import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
@@ -200,6 +200,8 @@ function mentionOf(said: string, used: string, notes = false): string | null {
     const np = found.replace(/[.]+$/, '');
     // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
+    // "your bank number", "my card": details the participant may be typing are never said back.
+    if (/\b(?:(?:bank|account|routing|card|iban|passport|phone|social security|tax) (?:number|details|no)|password|passcode|pin|ssn|sort code|salary)\b/i.test(np)) continue;
     // "com" out of "monday.com": a piece of an address is no thing either.
     if (new RegExp(`\\w\\.${escapeRegExp(np)}\\b|\\b${escapeRegExp(np)}\\.\\w`, 'i').test(answer)) continue;
     // "Fine overall.": how it went, not a thing.
@@ -368,10 +370,10 @@ const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|wai
 /** The answer, or a note, says what they did. */
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);
 /** A question that asks how many, how often, how long or when. */
-const ASKS_A_COUNT = /\bhow (?:many|much|often|long|big|large)\b|^(?:(?:and|so)\s+)?when\b/i;
+const ASKS_A_COUNT = /\bhow (?:many|much|often|long|big|large)\b|^(?:(?:and|so)\s+)?when\b|\bat what price\b|\bwhat (?:price|would you (?:pay|expect to pay))\b/i;
 /** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday", "just me and one other analyst"). */
 const A_COUNT =
-  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost)\s+)?(?:(?:me|myself) and (?:one|two|three|four|\d+)(?:\s+[\w-]+){0,3}[.!]*$|\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,4}[.!]*$/i;
+  /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost|probably|somewhere (?:around|between))\s+)?(?:[$€£]\s?\d[\d.,]*|(?:me|myself) and (?:one|two|three|four|\d+)(?:\s+[\w-]+){0,3}[.!]*$|\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,4}[.!]*$/i;
 
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
@@ -420,7 +422,9 @@ const ASKS_HOW_LONG_SINCE = /^how long (?:have|has|had) you\b/i;
 const TELLS_A_SPAN = new RegExp(`\\b(?:\\d+(?:\\.\\d)?|a|an|one|a couple of|a few|${NUMBERS})\\s*(?:yrs?|years?|months?|mos|weeks?|wks?)\\b|\\bsince (?:19|20)\\d\\d\\b`, 'i');
 /** An answer that says what took long ("reconnecting took 20 minutes"). */
 const TOLD_HOW_LONG =
-  /\b(?:took|takes|take|spent|wasted|waited)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\s+(?:to|of|just|trying|waiting|looking|on hold)\b|\b(?:dragged|the longest|the slowest)\b/i;
+  /\b(?:lose|lost|losing|wasted?|wasting)\b[^.?!]{0,20}\b(?:minutes?|minute|hours?|time|ages)\b|\bthe (?:worst|hardest|slowest|main) (?:part|thing|bit)\b|\b(?:took|takes|take|spent|wasted|waited)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\s+(?:to|of|just|trying|waiting|looking|on hold)\b|\b(?:dragged|the longest|the slowest)\b/i;
+/** The task failed outright ("It did not work", "it just failed", "I gave up"). */
+const IT_FAILED = /\b(?:(?:it|that) (?:did(?:n'?t| not)|does(?:n'?t| not)) work|it (?:just |simply )?failed|(?:couldn'?t|could not|can'?t|cannot) (?:do it|finish|complete|get it to work|make it work)|i gave up|same error)\b/i;
 /** "What would make the product more useful to you?" */
 const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
 /** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
@@ -441,6 +445,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   if (ASKS_WHAT_BEFORE.test(question) && all.some((a) => TOLD_WHAT_BEFORE.test(a) || BEFORE_A_NAME.test(a) || NOTHING_BEFORE.test(a))) return 'yes';
   // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
+  // "It did not work. Same error as last time.": nothing took longer; it failed.
+  if (ASKS_HOW_LONG.test(question) && answers.some((a) => IT_FAILED.test(a))) return 'yes';
   // Their notes during the task said what they did ("converted it on some website").
   if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(saysWhatTheyDid)) return 'yes';
   // "How long have you been at the company?" after "accountant" – "2 yrs": the time is told.
@@ -651,7 +657,8 @@ export const ruleInterviewer: Interviewer = {
     const personNamed = asked === 0 && /^who\b/i.test(bare(lastAsked)) && words(last.text) <= 8 && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     // "3 I guess" to a rating the script follows with "Why?": the script asks for the reason.
     const whyNext = asked === 0 && ASKS_WHY.test((questions[state.question + 1] ?? '').trim());
-    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named && !whyNext && !personNamed) {
+    // "fine. it went fine. can we wrap up?": an impatient participant is not asked for more.
+    if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named && !whyNext && !personNamed && !impatient(last.text)) {
       if (goalNamed && !said.includes(MORE)) return { say: MORE, state: { question: state.question, follow_ups: asked + 1 } };
       // "it was good" to "What did you come to do today?": a judgement, not the answer; the question again, more plainly.
       const question = bare(lastAsked);
