@@ -2383,3 +2383,24 @@ describe('what the twenty-third walkthrough heard from starter-study participant
     expect(notesHeard(["Can't find his IBAN field"])).toBe('Thank you for your notes about the IBAN field. ');
   });
 });
+
+describe('a pricing study: score ranges and prices', () => {
+  const nps: Segment = { id: 'n', mode: 'talk', title: 'NPS', instruction: "NPS: On a scale of 0–10, how likely are you to recommend Acme to a friend or colleague?\nIf 9–10: ask what they'd tell a friend. If 0–6: ask what's missing.\n(7–8 = passive, just thank them and move on)" };
+  it('branches on a range of scores', async () => {
+    expect(questionPlan(nps).branches).toEqual([
+      { after: 0, when: 'between', words: ['9', '10'], question: 'What would you tell a friend?' },
+      { after: 0, when: 'between', words: ['0', '6'], question: "What's missing?" },
+    ]);
+    expect((await talkThrough(nps, ['9, I already told two freelancer friends about it.']))[1]).toBe('What would you tell a friend?');
+    expect((await talkThrough(nps, ['3']))[1]).toBe("What's missing?");
+  });
+
+  it('takes a price named as the answer to "At what price…?"', async () => {
+    const vw: Segment = { id: 'v', mode: 'talk', title: 'Price', instruction: "Q1. At what price would you consider the Pro plan so expensive that you wouldn't buy it?\nQ2. At what price would you think it's a bargain?" };
+    expect(await talkThrough(vw, ['Maybe around 60 dollars a month? Somewhere between 50 and 70.', '25 a month would be a steal.'])).toEqual([
+      "At what price would you consider the Pro plan so expensive that you wouldn't buy it?",
+      "At what price would you think it's a bargain?",
+      null,
+    ]);
+  });
+});

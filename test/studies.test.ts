@@ -171,6 +171,10 @@ describe('script review', () => {
       { segment_id: 'rateA', mode: 'talk', questions: [rating, 'Why did you give that number?'], if_answered: [] },
       { segment_id: 'rateB', mode: 'talk', questions: [rating], if_answered: [{ after: rating, when: 'at most 3', question: 'What tripped you up?' }] },
     ]);
+    const nps = { version: 2, segments: [{ id: 'nps', mode: 'talk', title: 'NPS', instruction: "On a scale of 0-10, how likely are you to recommend us? If 9-10: ask what they'd tell a friend." }] };
+    expect((await o.call('POST', '/studies/validate-script', { script: nps })).body.participant_questions[0].if_answered).toEqual([
+      { after: 'On a scale of 0-10, how likely are you to recommend us?', when: 'between 9 and 10', question: 'What would you tell a friend?' },
+    ]);
   });
 });
 

@@ -370,6 +370,7 @@ const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|wai
 /** The answer, or a note, says what they did. */
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);
 /** A question that asks how many, how often, how long or when. */
+const ASKS_A_PRICE = /\bat what price\b|\bwhat (?:price|would you (?:pay|expect to pay))\b|\bhow much would you (?:pay|expect to pay)\b/i;
 const ASKS_A_COUNT = /\bhow (?:many|much|often|long|big|large)\b|^(?:(?:and|so)\s+)?when\b|\bat what price\b|\bwhat (?:price|would you (?:pay|expect to pay))\b/i;
 /** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday", "just me and one other analyst"). */
 const A_COUNT =
@@ -648,7 +649,8 @@ export const ruleInterviewer: Interviewer = {
     // "dunno. it worked" to a follow-up: they have said what they can; a second one would press.
     const answeredTersely = asked >= 1 && ((!narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text)) || SHRUGS.test(last.text.trim()));
     // "How many did you invite?" – "eight.": a count or a time is the whole answer to a question that asks for one.
-    const counted = ASKS_A_COUNT.test(lastAsked) && !/\band (?:why|how|what|who|where)\b/i.test(lastAsked) && A_COUNT.test(last.text.trim());
+    // "25 a month would be a steal." to "At what price…?": a price named is the answer, however it is put.
+    const counted = ASKS_A_COUNT.test(lastAsked) && !/\band (?:why|how|what|who|where)\b/i.test(lastAsked) && (A_COUNT.test(last.text.trim()) || (ASKS_A_PRICE.test(lastAsked) && /\d/.test(last.text)));
     // "Cash mostly" to "What did you use before?": named, and the next question asks about it ("What should I know about cash?" would not).
     const named = asked === 0 && ASKS_WHAT_BEFORE.test(bare(lastAsked)) && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     // "Send money to friend" to "What did you come to do today?": more about that, not about "money".

@@ -25,7 +25,7 @@ export interface QuestionPlan {
 /** A question asked after question `after` when its answer says yes, says no, or mentions one of `words`. */
 export interface Branch {
   after: number;
-  when: 'yes' | 'no' | 'mentions' | 'at most' | 'at least';
+  when: 'yes' | 'no' | 'mentions' | 'at most' | 'at least' | 'between';
   /** The words mentioned, or for a score the one number it is compared with. */
   words: string[];
   question: string;
@@ -51,9 +51,10 @@ export function branchApplies(branch: Branch, answer: string): boolean {
   const said = answer.trim().replace(LEAD_IN, '');
   if (branch.when === 'yes') return SAYS_YES.test(said) && !TAKEN_BACK.test(said);
   if (branch.when === 'no') return SAYS_NO.test(said) || TAKEN_BACK.test(said);
-  if (branch.when === 'at most' || branch.when === 'at least') {
+  if (branch.when === 'at most' || branch.when === 'at least' || branch.when === 'between') {
     const given = scoreIn(said);
-    return given !== null && (branch.when === 'at most' ? given <= Number(branch.words[0]) : given >= Number(branch.words[0]));
+    const [n, m] = branch.words.map(Number);
+    return given !== null && (branch.when === 'at most' ? given <= n : branch.when === 'at least' ? given >= n : given >= n && given <= m);
   }
   // "spreadsheets" is mentioned by "a spreadsheet" and "Google Sheets".
   return branch.words.some((w) => new RegExp(`\\b${w.replace(/s$/, '')}|${/^spreadsheets?$/.test(w) ? '\\bsheets?\\b' : '(?!)'}`, 'i').test(said));
@@ -63,7 +64,7 @@ const CONDITION_YES = /^if (?:yes|so|they (?:say|answer) yes|(?:they|the partici
 const CONDITION_NO = /^if (?:no|not|they (?:say|answer) no|(?:they|the participant) (?:don'?t|doesn'?t|didn'?t|haven'?t|hasn'?t|aren'?t|isn'?t))\b/i;
 const CONDITION_MENTIONS = /^if (?:they|the participant) (?:mention|mentions|bring up|brings up|talk about|talks about|raise|raises|say|says)\s+(.+?)\s*(?:[,:—–]|\s-\s)|^if (.{2,40}?) (?:comes? up|(?:is|are|gets?) (?:mentioned|brought up|raised))\s*(?:[,:—–]|\s-\s)/i;
 /** "If 3 or lower", "If they rate it below 4", "if 5 or higher": a branch on the number given. */
-const CONDITION_SCORE = /^if (?:(?:they|the participant) (?:give|gives|rate|rates|score|scores|say|says|answer|answers|pick|picks) (?:it |a |an )?)?(?:(\d{1,2}) or (lower|less|below|under|higher|more|above)|(below|under|less than|lower than|above|over|more than|higher than) (\d{1,2}))\s*(?:[,:—–]|\s-\s)/i;
+const CONDITION_SCORE = /^if (?:(?:they|the participant) (?:give|gives|rate|rates|score|scores|say|says|answer|answers|pick|picks) (?:it |a |an )?)?(?:(\d{1,2}) or (lower|less|below|under|higher|more|above)|(below|under|less than|lower than|above|over|more than|higher than) (\d{1,2})|(\d{1,2})\s*(?:–|-|to)\s*(\d{1,2}))\s*(?:[,:—–]|\s-\s)/i;
 const NOT_A_CUE = new Set(['the', 'a', 'an', 'or', 'and', 'any', 'other', 'some', 'things', 'stuff', 'their', 'them', 'they', 'it', 'that', 'this', 'something', 'anything', 'about']);
 
 /** The branch of a sentence such as "If they say yes, ask how they decide by how much.", or null. */
@@ -71,13 +72,15 @@ function branchOf(sentence: string): Omit<Branch, 'after'> | null {
   const yesOrNo = CONDITION_YES.test(sentence) ? 'yes' : CONDITION_NO.test(sentence) ? 'no' : null;
   const score = yesOrNo ? null : CONDITION_SCORE.exec(sentence);
   const mentions = yesOrNo || score ? null : CONDITION_MENTIONS.exec(sentence);
-  const low = score && /^(?:lower|less|below|under)/i.test(score[2] ?? score[3]);
-  const when = yesOrNo ?? (score ? (low ? 'at most' : 'at least') : mentions ? 'mentions' : null);
-  const cut = /[,:—–]|\s-\s/.exec(sentence);
+  const range = score && score[5] !== undefined;
+  const low = score && !range && /^(?:lower|less|below|under)/i.test(score[2] ?? score[3]);
+  const when = yesOrNo ?? (score ? (range ? 'between' : low ? 'at most' : 'at least') : mentions ? 'mentions' : null);
+  // For a score the condition ends after it ("If 9–10: ask…"), not at its dash.
+  const cut = score ? { index: score[0].length - 1, 0: sentence[score[0].length - 1] } : /[,:—–]|\s-\s/.exec(sentence);
   if (!when || !cut) return null;
   const mentioned = mentions ? mentions[1] ?? mentions[2] : '';
   // "below 4" is at most 3; "3 or lower" at most 3.
-  const words = score ? [String(score[1] ? Number(score[1]) : Number(score[4]) + (low ? -1 : 1))] : mentioned.toLowerCase().split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x));
+  const words = range ? [score[5], score[6]].map((x) => String(Number(x))) : score ? [String(score[1] ? Number(score[1]) : Number(score[4]) + (low ? -1 : 1))] : mentioned.toLowerCase().split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x));
   if (when === 'mentions' && !words.length) return null;
   let then = sentence.slice(cut.index + cut[0].length);
   // "If they mention arguments, ask what usually triggers them": "them" is the arguments, not the participant.
@@ -661,7 +664,7 @@ const ASK_COLON = /^\s*(?:then\s+)?(?:ask|probe|follow[- ]?up)\s*:\s*/i;
 /** "We want to understand their role before diving in.": the aim of the part, asked only when nothing else is. */
 const AIM = /^(?:so,?\s+)?(?:we|i)\s+(?:(?:really\s+)?want|'d like|would like|need|hope)\s+to\s+(?:know|understand|learn|hear)\b/i;
 /** "If they mention the receptionist, probe on …": a branch the interviewer takes or not; asked only when nothing else is. */
-const BRANCH = /^(?:if|when|unless)\b[^,:]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|dig|explore|follow up|find out)\b|^if (?:yes|no|so|not|they (?:do|did|have|are|say (?:yes|no)))\s*[,:—–-]/i;
+const BRANCH = /^(?:if|when|unless)\b[^,:]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|dig|explore|follow up|find out)\b|^if \d{1,2}\s*(?:–|-|to)\s*\d{1,2}\s*[,:—–]|^if (?:yes|no|so|not|they (?:do|did|have|are|say (?:yes|no)))\s*[,:—–-]/i;
 /** "We've heard from other patients that reminders come too late.": what "Does that match …?" refers to. */
 const HEARD = /^(?:we've|we have|we|i've|i have)\s+heard\s+(?:from\s+[^,]+?\s+)?that\s+(.+?)[.!]?$/i;
 

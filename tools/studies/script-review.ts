@@ -25,7 +25,7 @@ export const ReviewResult = z.object({
         mode: z.enum(['talk', 'observe']),
         questions: z.array(z.string()),
         if_answered: z
-          .array(z.object({ after: z.string(), when: z.string().describe('"yes", "no", "mentions <words>", or a score: "at most <n>" or "at least <n>"'), question: z.string() }))
+          .array(z.object({ after: z.string(), when: z.string().describe('"yes", "no", "mentions <words>", or a score: "at most <n>", "at least <n>" or "between <n> and <m>"'), question: z.string() }))
           .describe('Questions the guide asks only on some answers ("If they say yes, ask …"), asked right after the question they follow'),
       }),
     )
@@ -140,7 +140,7 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
       if ((mode === 'talk' || mode === 'observe') && (raw.instruction === undefined || (typeof raw.instruction === 'string' && raw.instruction.length <= LIMITS.instruction))) {
         const title = typeof raw.title === 'string' ? raw.title : '';
         const plan = questionPlan({ mode, title, instruction: runnable[index].instruction });
-        const if_answered = plan.branches.map((b) => ({ after: plan.questions[b.after], when: b.when === 'mentions' ? `mentions ${b.words.join(' or ')}` : b.when === 'yes' || b.when === 'no' ? b.when : `${b.when} ${b.words[0]}`, question: b.question }));
+        const if_answered = plan.branches.map((b) => ({ after: plan.questions[b.after], when: b.when === 'mentions' ? `mentions ${b.words.join(' or ')}` : b.when === 'yes' || b.when === 'no' ? b.when : b.when === 'between' ? `between ${b.words[0]} and ${b.words[1]}` : `${b.when} ${b.words[0]}`, question: b.question }));
         participantQuestions.push({ segment_id: id, mode, questions: plan.questions, if_answered });
         for (const question of plan.notes) {
           issue(warnings, 'note_like_question', `"${question}" reads as a note, and participants see it as written: write it as you would ask it aloud.`, field('instruction'), seg);
