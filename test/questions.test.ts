@@ -2378,6 +2378,11 @@ describe('what the twenty-third walkthrough heard from starter-study participant
     expect((await talkThrough(friction, ['It did not work. Same error as last time.']))[1]).toBe('What did you do at that point?');
   });
 
+  it('reads a list typed on one line, and "doing it now", as notes', () => {
+    expect(notesHeard(['ok doing it now: 1. opened Invoices 2. clicked New 3. typed the client name, it did not find the client'])).not.toMatch(/doing it now|\d/);
+    expect(whileWorking('Who do I ask for access?')).toBe(ON_YOUR_OWN);
+  });
+
   it('never says back a detail the participant may be typing', () => {
     expect(notesHeard(['ok typing my bank number now. Same error: invalid routing number.'])).not.toMatch(/bank number|routing number/);
     expect(notesHeard(["Can't find his IBAN field"])).toBe('Thank you for your notes about the IBAN field. ');

@@ -495,4 +495,4 @@ export const ALLOWED = 'Yes: do it however you normally would.';
 const CALLS_OUT = /^(?:hello+|hi|hey|anyone there|are you (?:still )?there|still there)\?*[.!?]*$/i;
 export const STILL_HERE = `I'm here. Carry on as you would, and press "I'm done" when you have finished.`;
 /** "Where do I click?", "can you help me", "what should I do now": asking for help with the task. */
-const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;
+const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which|who) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;

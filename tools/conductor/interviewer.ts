@@ -267,7 +267,11 @@ export function notesHeard(notes: string[]): string {
   const fullest = [...noted].sort((a, b) => rank(b) - rank(a))[0];
   // A menu path ("Account > Membership > Manage") and the clicking through it ("clicking Kids Lessons now") are where
   // they went, not what the notes were about.
-  const told = fullest?.replace(/[\p{L}\d'’ -]+(?:\s*>\s*[\p{L}\d'’ -]+)+/gu, ' ').replace(/\s*\b(?:(?:at|in|on) the )?(?:top|bottom)[ -](?:right|left)(?: corner)?\b/gi, '').replace(/(^|[.!?]\s+)(?:(?:ok|okay|so|right|now)[,.]?\s+)*(?:clicking|opening|picking|choosing|tapping|selecting|going to|downloading|skipping|swapping|scrolling|searching)\s+(?:on\s+)?/gi, '$1');
+  const told = fullest?.replace(/[\p{L}\d'’ -]+(?:\s*>\s*[\p{L}\d'’ -]+)+/gu, ' ').replace(/\s*\b(?:(?:at|in|on) the )?(?:top|bottom)[ -](?:right|left)(?: corner)?\b/gi, '').replace(/(^|[.!?]\s+)(?:(?:ok|okay|so|right|now)[,.]?\s+)*(?:clicking|opening|picking|choosing|tapping|selecting|going to|downloading|skipping|swapping|scrolling|searching)\s+(?:on\s+)?/gi, '$1')
+    // "1. opened Invoices 2. clicked New": a list typed on one line is sentences.
+    .replace(/\s+\d{1,2}[.)]\s+/g, '. ')
+    // "ok doing it now: 1. opened…": what they are about to do, not what the notes are about.
+    .replace(/(^|[.!?]\s+)(?:(?:ok|okay|so|right)[,.]?\s+)*(?:doing|trying|starting) (?:it|this|that) (?:now|again)[:,.]?\s*/gi, '$1');
   const mention = told ? mentionOf(told, '', true) : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
