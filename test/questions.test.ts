@@ -2409,3 +2409,21 @@ describe('a pricing study: score ranges and prices', () => {
     ]);
   });
 });
+
+describe('what the twenty-fourth walkthrough found', () => {
+  it('takes a no to "Anything confusing?" as the answer', async () => {
+    const page: Segment = { id: 'p', mode: 'talk', title: 'Page', instruction: "What's the first thing you noticed? Anything confusing?" };
+    expect(await talkThrough(page, ['The green Most popular badge on the Pro plan, and that the annual toggle was on by default.', 'No, it was clear.'])).toEqual(["What's the first thing you noticed?", 'Anything confusing?', null]);
+  });
+
+  it('does not ask what they did then about something that has not happened', async () => {
+    const confident: Segment = { id: 'c', mode: 'talk', title: 'Confident', instruction: 'Would you feel confident setting this up for your real team? Why / why not?' };
+    expect(await talkThrough(confident, ['Not yet, no.', "Because I'd worry my team would get stuck assigning tasks."])).toEqual(['Would you feel confident setting this up for your real team?', 'Why or why not?', null]);
+  });
+
+  it('thanks a correction typed during a task, answers "can we speed this up?", and never names an e-mail address back', () => {
+    expect(whileWorking('wait no, sorry, I misread that. I meant: the last time my team pulled the revenue report was on the 1st')).toBe(CLARIFIED);
+    expect(acknowledgement('can we speed this up?', { partsLeft: 4 })).toBe('There are 4 short parts left. You can stop at any time with "End interview".');
+    expect(notesHeard(['ok inviting jo@example.com now'])).not.toMatch(/@/);
+  });
+});

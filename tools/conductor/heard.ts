@@ -100,6 +100,8 @@ const ASKS_ABOUT_RECORDING =
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG =
   /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions|how many more|are there (?:many|lots|a lot)(?: of)? more|is there (?:much|a lot) more|(?:is|was) (?:this|that|it) the last (?:question|one|part|bit)|can we (?:please )?wrap (?:this |it )?up|are we (?:almost|nearly) (?:done|there)|(?:is it|are we) (?:done|over) yet)\b[^.!?]*\?/i;
+/** "can we speed this up?": asked of the interview, with or without its mark. */
+const SPEEDS_UP = /\bcan we (?:please )?(?:speed (?:this|it) up|hurry(?: (?:this|it))? up|go (?:a bit )?faster|make (?:this|it) (?:quick|quicker|faster))\b/i;
 /** "Is this a leading question?", "You're assuming it was a hassle." */
 const PUSHES_BACK = /\b(?:leading question|you(?:'re| are) assuming|(?:you'?re|you are) putting words in my mouth)\b/i;
 
@@ -136,9 +138,9 @@ export const WHO_WE_ARE = 'These questions are asked automatically, not by a per
 export const WHY_WE_ASK = 'This short interview helps the team that makes the product understand how people use it, and the team reads every answer.';
 export const WHO_READS = 'Yes, the team that makes the product reads every answer.';
 /** How anonymous the answers are, as far as the interview knows: a name or e-mail given with it, or none. */
-export const ANONYMITY = "You weren't asked for your name here: your answers go only to the team that makes the product, for research, and you can skip any question you'd rather not answer.";
+export const ANONYMITY = "You weren't asked for your name, e-mail or account here: your answers go only to the team that makes the product, for research, and you can skip any question you'd rather not answer.";
 export const ANONYMITY_NAMED = "Your answers go only to the team that makes the product, for research. They are kept with the name or e-mail you gave, and you can skip any question you'd rather not answer.";
-const ANONYMITY_AGAIN = 'No name is asked for here, and only the team that makes the product sees your answers.';
+const ANONYMITY_AGAIN = 'No name, e-mail or account is asked for here, and only the team that makes the product sees your answers.';
 const ANONYMITY_NAMED_AGAIN = 'Your answers are kept with the name or e-mail you gave, and only the team that makes the product sees them.';
 /** "Why do you need to know?" asked a second time: what the answers are for, in other words. */
 export const WHY_IT_HELPS = 'Your answers show the team where the product gets in the way, so they know what to fix first.';
@@ -257,7 +259,7 @@ const ANNOUNCES_ADDING =
   /^(?:(?:wait|sorry|hang on|hold on|actually|um+|oh)\b[,.!\s]*)+$|\b(?:add (?:something|a thing|one thing|more|to (?:it|that|my answer))|something (?:to add|else to say)|one more thing|forgot (?:something|to (?:say|mention) (?:something|a thing)))[.!]*$/i;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
-const isMeta = (sentence: string) => PUSHES_BACK.test(sentence) || ASKS_ANONYMOUS.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
+const isMeta = (sentence: string) => SPEEDS_UP.test(sentence) || PUSHES_BACK.test(sentence) || ASKS_ANONYMOUS.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
 /** "What are covers?" after a question about covers: a word of the question was not understood. */
 const WHAT_IS = /^(?:sorry,?\s*)?what(?: is| are|'s| does| do)(?: a| an| the)? ["“']?([\p{L}' -]{3,40}?)["”']?(?: mean)?\s*\?+$/iu;
@@ -390,7 +392,7 @@ function aboutTheInterview(text: string, { partsLeft, recorded, minutes, named, 
     ASKS_WHY.test(text) && !ASKS_WHO_SEES.test(text) && (said.includes(WHY_WE_ASK) ? WHY_IT_HELPS : WHY_WE_ASK),
     anonymity && (named ? ANONYMITY_NAMED : ANONYMITY),
     ASKS_WHO_READS.test(text) && !ASKS_WHO_SEES.test(text) && WHO_READS,
-    (ASKS_HOW_LONG.test(text) || (minutes && IN_MINUTES.test(text))) && `${minutes ? `It takes about ${minutes} minutes in all. ` : ''}${partsLeftLine(partsLeft)}${FREE_TO_GO}`,
+    (ASKS_HOW_LONG.test(text) || SPEEDS_UP.test(text) || (minutes && IN_MINUTES.test(text))) && `${minutes ? `It takes about ${minutes} minutes in all. ` : ''}${partsLeftLine(partsLeft)}${FREE_TO_GO}`,
   ].filter((l): l is string => !!l);
   return lines.length ? lines.join(' ') : null;
 }
@@ -453,6 +455,8 @@ export function whileWorking(message: string, context: Context & { task?: string
   if (WHERE_TO_WORK.test(text)) return said.includes(ON_THE_PAGE) ? null : ON_THE_PAGE;
   // "Is it ok if I use the calendar view instead?": their way is the one to see.
   if (ASKS_PERMISSION.test(text)) return said.includes(ALLOWED) ? null : ALLOWED;
+  // "wait no, sorry, I misread that. I meant: …" typed during the task: heard, once.
+  if (CORRECTS.test(text) && words(text.replace(CORRECTS, '')) >= 4) return said.includes(CLARIFIED) ? null : CLARIFIED;
   // "hello?" while they work: the interviewer is there, once.
   if (CALLS_OUT.test(text)) return said.includes(STILL_HERE) ? null : STILL_HERE;
   // "giving up on that part, sorry": one step given up, the task goes on.

@@ -201,7 +201,7 @@ function mentionOf(said: string, used: string, notes = false): string | null {
     // "Place" out of a quoted label ("I see "Place hold", I click"): a piece of a name is no thing.
     if (labels.some((l) => l.toLowerCase().includes(np.toLowerCase()) && l.toLowerCase() !== np.toLowerCase())) continue;
     // "your bank number", "my card": details the participant may be typing are never said back.
-    if (/\b(?:(?:bank|account|routing|card|iban|passport|phone|social security|tax) (?:number|details|no)|password|passcode|pin|ssn|sort code|salary)\b/i.test(np)) continue;
+    if (/\b(?:(?:bank|account|routing|card|iban|passport|phone|social security|tax) (?:number|details|no)|password|passcode|pin|ssn|sort code|salary)\b|@|https?:/i.test(np)) continue;
     // "com" out of "monday.com": a piece of an address is no thing either.
     if (new RegExp(`\\w\\.${escapeRegExp(np)}\\b|\\b${escapeRegExp(np)}\\.\\w`, 'i').test(answer)) continue;
     // "Fine overall.": how it went, not a thing.
@@ -536,7 +536,7 @@ const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegE
   { cue: /\b(?:not sure (?:is|it'?s|if|whether|that)\b[^.?!]{0,20}\b(?:safe|secure|right|legit)|worried|worries|scared|afraid|nervous|don'?t trust|do not trust|didn'?t trust)\b/i, question: 'What makes you say that?', story: false, asked: /\bmakes you say that\b/i },
 ];
 /** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
-const HYPOTHETICAL = /\b(?:i'?d|i would|we'?d|we would) (?:really )?(?:want|love|like|prefer)\b|\bi wish\b|^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
+const HYPOTHETICAL = /\b(?:i'?d|i would|we'?d|we would) (?:really )?(?:want|love|like|prefer|worry|be worried|be afraid)\b|\b(?:would|might) (?:get|be|end up|have to)\b|\bi wish\b|^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
 
 /** A probe, unless the answer is short, the script digs into the moment anyway, or it was asked already. */
 function probeFor(answer: string, said: string, later: string[]): string | null {
@@ -675,7 +675,8 @@ export const ruleInterviewer: Interviewer = {
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.
       // "What, if anything, took longer…?" asks for a no as much as a yes.
       // So does "What did you use before?": "Nothing." / "Never." is what they used.
-      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || ACCEPTS_NO.test(segment.instruction ?? '') || lastAsked.includes(TOUCHED) || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '') || ASKS_WHAT_BEFORE.test(bare(questions[state.question] ?? ''));
+      // "Anything confusing?", "Any problems?": a no is as much an answer as a yes.
+      const invited = ANYTHING_MORE.test(questions[state.question] ?? '') || ACCEPTS_NO.test(segment.instruction ?? '') || /^(?:anything|any)\b/i.test(bare(questions[state.question] ?? '')) || lastAsked.includes(TOUCHED) || /\bif any(?:thing)?\b/i.test(questions[state.question] ?? '') || ASKS_WHAT_BEFORE.test(bare(questions[state.question] ?? ''));
       if (invited && addsNothing(last.text)) return ahead(state.question + 1);
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
