@@ -32,7 +32,9 @@ export function withEarlierQuestions<S extends { mode: string; title: string; in
   let rating: string | null = null;
   return segments.map((s) => {
     if (s.mode !== 'talk' || !s.instruction) return s;
-    const resolved = rating && SAME_QUESTION.test(s.instruction) ? { ...s, instruction: s.instruction.replace(SAME_QUESTION, (_, start: string) => `${start}Ask: "${rating}"\n`) } : s;
+    // Quoted, so it is asked as written; its own quotation marks would end the quote early.
+    const asked = rating?.replace(/["“”]/g, "'");
+    const resolved = asked && SAME_QUESTION.test(s.instruction) ? { ...s, instruction: s.instruction.replace(SAME_QUESTION, (_, start: string) => `${start}Ask: "${asked}"\n`) } : s;
     rating = questionPlan(resolved).questions.find((q) => RATING.test(q)) ?? rating;
     return resolved;
   });

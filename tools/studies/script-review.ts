@@ -143,7 +143,7 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
         const if_answered = plan.branches.map((b) => ({ after: plan.questions[b.after], when: b.when === 'mentions' ? `mentions ${b.words.join(' or ')}` : b.when === 'yes' || b.when === 'no' ? b.when : b.when === 'between' ? `between ${b.words[0]} and ${b.words[1]}` : `${b.when} ${b.words[0]}`, question: b.question }));
         participantQuestions.push({ segment_id: id, mode, questions: plan.questions, if_answered });
         for (const question of plan.notes) {
-          issue(warnings, 'note_like_question', `"${question}" reads as a note, and participants see it as written: write it as you would ask it aloud.`, field('instruction'), seg);
+          issue(warnings, 'note_like_question', `"${question}" reads as a note: write it as you would ask it aloud. Without a model, participants see it as written or as the built-in conductor rewords it (participant_questions shows which).`, field('instruction'), seg);
         }
         if (plan.generic && nonEmpty(raw.instruction)) {
           issue(
