@@ -2427,3 +2427,15 @@ describe('what the twenty-fourth walkthrough found', () => {
     expect(notesHeard(['ok inviting jo@example.com now'])).not.toMatch(/@/);
   });
 });
+
+describe('after walkthrough 24: places and empty notes', () => {
+  it('takes a place named as the whole answer to "Where…?"', async () => {
+    const receipts: Segment = { id: 'r', mode: 'talk', title: 'Receipts', instruction: 'Where were the receipts? What was the most annoying part?' };
+    expect(await talkThrough(receipts, ['In the hotel, on paper.'])).toEqual(['Where were the receipts?', 'What was the most annoying part?']);
+  });
+
+  it('thanks for no notes when all that was typed during the task were questions', () => {
+    expect(notesHeard(['hello?', 'is it ok if I just use the search?'])).toBe('');
+    expect(notesHeard(['typed invoice 1042 in search, found it'])).toMatch(/^Thank you for your notes/);
+  });
+});

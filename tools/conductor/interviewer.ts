@@ -260,7 +260,7 @@ export function notesHeard(notes: string[]): string {
   const noted = notes
     .map(plain)
     .filter((n) => heardAs(n) !== 'meta')
-    .map((n) => sentencesOf(n).filter((x) => !asksSomething(x) && !/^(?:what|where|how|why|which|who)\b/i.test(x)).join(' '))
+    .map((n) => sentencesOf(n).filter((x) => !asksSomething(x) && !/^(?:what|where|how|why|which|who)\b/i.test(x) && !/^(?:hello+|hi|hey|anyone there|are you (?:still )?there|still there)[?.!]*$/i.test(x.trim())).join(' '))
     .filter((n) => n.trim() !== '');
   // The note that tells of trouble is the one worth naming; then the fullest.
   const rank = (n: string) => (TROUBLE_NOTE.test(n) ? 1000 : 0) + words(n);
@@ -272,6 +272,8 @@ export function notesHeard(notes: string[]): string {
     .replace(/\s+\d{1,2}[.)]\s+/g, '. ')
     // "ok doing it now: 1. opened…": what they are about to do, not what the notes are about.
     .replace(/(^|[.!?]\s+)(?:(?:ok|okay|so|right)[,.]?\s+)*(?:doing|trying|starting) (?:it|this|that) (?:now|again)[:,.]?\s*/gi, '$1');
+  // Only questions while they worked ("hello?", "is it ok if I use search?"): no notes to thank them for.
+  if (!noted.length) return '';
   const mention = told ? mentionOf(told, '', true) : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
@@ -660,7 +662,8 @@ export const ruleInterviewer: Interviewer = {
     // "Send money to friend" to "What did you come to do today?": more about that, not about "money".
     const goalNamed = asked === 0 && ASKS_FOR_GOAL.test(lastAsked) && goalOf(last.text) !== null;
     // "Jordan." to "Who signed off?": a person named is the whole answer.
-    const personNamed = asked === 0 && /^who\b/i.test(bare(lastAsked)) && words(last.text) <= 8 && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
+    // "In the hotel, on paper." to "Where were the receipts?": a place named is the whole answer too.
+    const personNamed = asked === 0 && /^(?:who|where)\b/i.test(bare(lastAsked)) && words(last.text) <= 8 && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     // "3 I guess" to a rating the script follows with "Why?": the script asks for the reason.
     const whyNext = asked === 0 && ASKS_WHY.test((questions[state.question + 1] ?? '').trim());
     // "fine. it went fine. can we wrap up?": an impatient participant is not asked for more.
