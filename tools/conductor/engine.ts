@@ -113,6 +113,8 @@ const conductorSaid = (said: Said[]): string => said.filter((t) => t.role === 'c
 async function plan(services: Services, interview: InterviewRow, input: Input): Promise<Plan> {
   const study = interview.study_id ? await studyById(interview.study_id, services.db.pool) : null;
   const segments = segmentsOf(study?.script_json);
+  /** A name or e-mail came with the interview: what is kept with the answers, for "Is this anonymous?". */
+  const named = Boolean(interview.participant_name || interview.participant_email);
   let state = stateOf(interview);
   const messages: Message[] = [];
   const events: Plan['events'] = [];
@@ -185,7 +187,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       // A question while they work is heard (the interviewer cannot help with the task); thinking aloud is not answered.
       const said = await conversation();
       const task = turnsIn(said, segment.id).find((t) => t.role === 'conductor')?.text;
-      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task, minutes: minutesOf(study?.invitation_json), named: Boolean(interview.participant_name || interview.participant_email), reply: guideReply(segment.instruction ?? '') }), services.log);
+      const reply = lineOrNone(() => whileWorking(input.text, { said: conductorSaid(said), recorded: interview.consent_recording === true, task, minutes: minutesOf(study?.invitation_json), named, reply: guideReply(segment.instruction ?? '') }), services.log);
       if (reply) say('speak', reply, segment);
     }
   } else if (input.type === 'answer') {
@@ -210,7 +212,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
     const partsLeft = segments.slice(state.segment).filter((s) => s.mode !== 'speak').length;
     const minutes = minutesOf(study?.invitation_json);
     const rating = before.findLast((t) => t.role === 'conductor' && RATING_SCALE.test(t.text))?.text;
-    const heard = interviewer === ruleInterviewer && !stops ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes, named: Boolean(interview.participant_name || interview.participant_email), rating }), services.log) : null;
+    const heard = interviewer === ruleInterviewer && !stops ? lineOrNone(() => acknowledgement(input.text, { said: spoken, partsLeft, recorded: interview.consent_recording === true, asked, minutes, named, rating }), services.log) : null;
     if (heard) say('speak', heard, segment);
     const turns = [...before, { role: 'participant' as const, text: input.text }];
     const next = await nextTurn(interviewer, { segment, turns, state: state.talk, earlier: saidBefore(await conversation(), segment.id), interview: spoken, notes: notesBefore(await conversation(), segments, state.segment) }, services.log);

@@ -462,7 +462,7 @@ export function whileWorking(message: string, context: Context & { task?: string
   // "giving up on that part, sorry": one step given up, the task goes on.
   if (givesUp(text) && !said.includes(GAVE_UP)) return GAVE_UP;
   // "WHY DOES THIS KEEP HAPPENING???" is said to the screen, not to the interviewer.
-  if (shouted(message) || /^why (?:does|is|won'?t|can'?t|doesn'?t|isn'?t|do|did) (?:this|it|that)\b/i.test(plain(message))) return null;
+  if (shouted(message) || /^why (?:does|is|won'?t|can'?t|doesn'?t|isn'?t|do|did) (?:this|it|that)\b/i.test(text)) return null;
   const kind = heardAs(message);
   // The guide's own answer to a question during the task ('If they ask, say: "…"'), once, before anything of ours.
   if ((kind === 'question' || kind === 'puzzled') && context.reply && !said.includes(context.reply) && !ASKS_ABOUT_PRODUCT.test(text)) return context.reply;
@@ -470,7 +470,7 @@ export function whileWorking(message: string, context: Context & { task?: string
   const again = context.task ? `Sorry, that was unclear. ${context.task}` : null;
   if (kind === 'puzzled' && again && !said.includes(again)) return again;
   // "Which receipt do you want me to submit?": what the task is, not help with doing it; the task again, once.
-  if (kind === 'question' && again && !said.includes(again) && ASKS_WHAT_THE_TASK_IS.test(plain(message))) return again;
+  if (kind === 'question' && again && !said.includes(again) && ASKS_WHAT_THE_TASK_IS.test(text)) return again;
   // "Wait, are you recording my screen? I would be typing my bank account number.": asked along with thinking aloud, still answered.
   if (kind === 'meta' || sentencesOf(text).some(isMeta)) {
     const about = aboutTheInterview(message.trim(), context);
@@ -478,14 +478,14 @@ export function whileWorking(message: string, context: Context & { task?: string
   }
   if (kind !== 'question' && kind !== 'puzzled' && kind !== 'guess') return null;
   // "wait, do you mean do it right now, here?": yes, as they would.
-  if ((kind === 'guess' || kind === 'question') && NOW_AND_HERE.test(plain(message)) && !said.includes(HERE_AND_NOW)) return HERE_AND_NOW;
+  if ((kind === 'guess' || kind === 'question') && NOW_AND_HERE.test(text) && !said.includes(HERE_AND_NOW)) return HERE_AND_NOW;
   // "I don't have a housemate, do you mean my husband?": their reading of the task is the one to go with.
   if (kind === 'guess' && !said.includes(EITHER_WAY)) return EITHER_WAY;
   // "Do you know if it integrates with Square?": a question about the product, not help with the task.
-  if (kind === 'question' && ASKS_ABOUT_PRODUCT.test(plain(message))) return PASSED_ON.slice(1).find((line) => !said.includes(line)) ?? null;
+  if (kind === 'question' && ASKS_ABOUT_PRODUCT.test(text)) return PASSED_ON.slice(1).find((line) => !said.includes(line)) ?? null;
   // "ok I see revenue grow 12%. but is 12% of what? I not see the euro number.": a question to the screen among
   // what they see is thinking aloud; only a request for help is told the task is theirs.
-  if (kind === 'question' && !ASKS_FOR_HELP.test(plain(message)) && sentencesOf(plain(message)).some((x) => !/\?\s*$/.test(x) && !asksSomething(x))) return null;
+  if (kind === 'question' && !ASKS_FOR_HELP.test(text) && sentencesOf(text).some((x) => !/\?\s*$/.test(x) && !asksSomething(x))) return null;
   if (!said.includes(ON_YOUR_OWN)) return ON_YOUR_OWN;
   return said.includes(AS_YOU_WOULD) ? null : AS_YOU_WOULD;
 }
@@ -496,7 +496,8 @@ const WHERE_TO_WORK = /\b(?:here or (?:on|in) the (?:page|site|app|window)|(?:on
 export const ON_THE_PAGE = `On the page itself: this window stays open while you work, and "I'm done" is here when you have finished.`;
 const ASKS_PERMISSION = /\b(?:is it (?:ok(?:ay)?|alright|fine|allowed) (?:if i|to)|(?:can|may) i (?:just )?(?:use|try|go (?:to|via|through)|do it (?:with|in|via|another))|am i allowed to)\b/i;
 export const ALLOWED = 'Yes: do it however you normally would.';
-const CALLS_OUT = /^(?:hello+|hi|hey|anyone there|are you (?:still )?there|still there)\?*[.!?]*$/i;
+/** "hello?", "anyone there?": calling out to the interviewer, not a note or a question about the task. */
+export const CALLS_OUT = /^(?:hello+|hi|hey|anyone there|are you (?:still )?there|still there)\?*[.!?]*$/i;
 export const STILL_HERE = `I'm here. Carry on as you would, and press "I'm done" when you have finished.`;
 /** "Where do I click?", "can you help me", "what should I do now": asking for help with the task. */
 const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which|who) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;

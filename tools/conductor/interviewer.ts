@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, CORRECTS, ENGLISH_PLEASE, impatient, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
+import { ANYTHING_MORE, CALLS_OUT, CORRECTS, ENGLISH_PLEASE, impatient, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { escapeRegExp } from '../../core/regexp.ts';
 import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
@@ -260,7 +260,7 @@ export function notesHeard(notes: string[]): string {
   const noted = notes
     .map(plain)
     .filter((n) => heardAs(n) !== 'meta')
-    .map((n) => sentencesOf(n).filter((x) => !asksSomething(x) && !/^(?:what|where|how|why|which|who)\b/i.test(x) && !/^(?:hello+|hi|hey|anyone there|are you (?:still )?there|still there)[?.!]*$/i.test(x.trim())).join(' '))
+    .map((n) => sentencesOf(n).filter((x) => !asksSomething(x) && !/^(?:what|where|how|why|which|who)\b/i.test(x) && !CALLS_OUT.test(x.trim())).join(' '))
     .filter((n) => n.trim() !== '');
   // The note that tells of trouble is the one worth naming; then the fullest.
   const rank = (n: string) => (TROUBLE_NOTE.test(n) ? 1000 : 0) + words(n);
@@ -377,7 +377,7 @@ const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|wai
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);
 /** A question that asks how many, how often, how long or when. */
 const ASKS_A_PRICE = /\bat what price\b|\bwhat (?:price|would you (?:pay|expect to pay))\b|\bhow much would you (?:pay|expect to pay)\b/i;
-const ASKS_A_COUNT = /\bhow (?:many|much|often|long|big|large)\b|^(?:(?:and|so)\s+)?when\b|\bat what price\b|\bwhat (?:price|would you (?:pay|expect to pay))\b/i;
+const ASKS_A_COUNT = new RegExp(String.raw`\bhow (?:many|much|often|long|big|large)\b|^(?:(?:and|so)\s+)?when\b|${ASKS_A_PRICE.source}`, 'i');
 /** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday", "just me and one other analyst"). */
 const A_COUNT =
   /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost|probably|somewhere (?:around|between))\s+)?(?:[$€£]\s?\d[\d.,]*|(?:me|myself) and (?:one|two|three|four|\d+)(?:\s+[\w-]+){0,3}[.!]*$|\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,4}[.!]*$/i;
@@ -507,6 +507,7 @@ const PLAINER: Array<[RegExp, string]> = [
   [/^how so\?$/i, 'What makes you say that?'],
   [/^what did you come to do today\?$/i, 'What were you hoping to get done here today?'],
 ];
+const plainerOf = (question: string) => PLAINER.find(([re]) => re.test(question))?.[1];
 /** A question that asks for a thing they did or used, not for a judgement ("What did you come to do today?"). */
 const ASKS_WHAT_THEY_DID_OR_USED = /^what (?:did|do|were|are) you (?!think|feel|like|make of)\w+/i;
 /** An answer that only judges ("it was good", "Fine."): no answer to a question about what they did. */
@@ -611,13 +612,13 @@ export const ruleInterviewer: Interviewer = {
       // Puzzled by "How so?" after a real answer ("switching, something cheaper"): the follow-up in plainer words, or on.
       const answeredFirst = asked === 1 && turns.at(-3)?.role === 'participant' ? turns.at(-3)!.text : '';
       if (answeredFirst && words(answeredFirst) >= 3 && !VAGUE.test(answeredFirst.trim()) && !declines(answeredFirst)) {
-        const plainerFollowUp = PLAINER.find(([re]) => re.test(bare(lastAsked)))?.[1];
+        const plainerFollowUp = plainerOf(bare(lastAsked));
         return plainerFollowUp && !said.includes(plainerFollowUp) ? { say: `${UNCLEAR}${plainerFollowUp}`, state: { question: state.question, follow_ups: asked + 1 } } : ahead(state.question + 1, UNCLEAR);
       }
       // Puzzled by a follow-up ("How so?"), they hear the scripted question again: it says what this part is after.
       const scripted = asked > 0 && questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : bare(lastAsked);
       // "Sorry, what mean longer?": a plainer wording where there is one, as a researcher would rephrase.
-      const plainer = PLAINER.find(([re]) => re.test(scripted))?.[1];
+      const plainer = plainerOf(scripted);
       // "Sorry, what's 'it'? I haven't said yet.": the question again without the "it" nobody named.
       const asksWhatItIs = /\bwhat(?:'s| is| do you mean by) ["“']?it\b/i.test(last.text);
       const again = plainer && !asksWhatItIs && !said.includes(plainer) ? plainer : asksWhatItIs ? scripted.replace(/\s+for it\b/i, '').replace(/\bdid it\b/i, 'did that') : scripted;
@@ -672,7 +673,7 @@ export const ruleInterviewer: Interviewer = {
       // "it was good" to "What did you come to do today?": a judgement, not the answer; the question again, more plainly.
       const question = bare(lastAsked);
       if (asked === 0 && ASKS_WHAT_THEY_DID_OR_USED.test(question) && ONLY_JUDGES.test(last.text.trim())) {
-        const again = PLAINER.find(([re]) => re.test(question))?.[1] ?? question;
+        const again = plainerOf(question) ?? question;
         return { say: `And ${lowerFirst(again)}`, state: { question: state.question, follow_ups: asked + 1 } };
       }
       // A "no" is heard: asked once to say more, then taken as the answer; to "anything else?" it is the answer at once.

@@ -463,7 +463,7 @@ function talkSentence(sentence: W[]): string[] {
     return [`Did you ${render(secondPerson([{ ...raw[0], text: raw[0].lemma }, ...raw.slice(1)], false))}?`];
   }
   // "How do you know whether they've read it?": asked of "you" already, so "they" are other people, and the question is
-  // left as written (then held back by interviewerDirected, as it cannot say who "they" are), never turned round.
+  // left as written, never turned round (interviewerDirected lets a "they" after "you" through).
   if (last && last.text === '?' && !instructs(dropFiller(raw))) return [`${capitalise(render(raw.some((x) => /^(?:you|your)$/i.test(x.text)) && raw.some((x) => /^(?:they|them|their|they've|they're)$/i.test(x.text)) ? stripEnd(raw) : secondPerson(raw, false)))}?`];
   let t = dropFiller(raw);
   if (!t.length) return [];
@@ -794,6 +794,10 @@ const READ = 'Zqxread';
 const NEEDED = /\w[/\\]\w|\w\.(?:csv|pdf|xlsx?|txt|png|jpe?g|docx?|zip|ofx|qif)\b|@\w|\b(?:name|use|password|code|email|login|pin)\s*:|^\s*[£$€]\s?\d[\d,.]*\s*$/i;
 /** A placeholder word the parser reads as a name; KEPT + "a", "b", … stand for kept brackets in order. */
 const KEPT = 'Zqxkept';
+/** Holds `text` out of the parse: the placeholder word that `questionPlan` puts it back for ("Zqxkepta", "Zqxkeptb", …). */
+const keep = (kept: string[], text: string) => `${KEPT}${String.fromCharCode(97 + kept.push(text) - 1)}`;
+/** What opens a line that says what to ask or do ("Ask about…", "Probe:", "Have them…"), never an outline's heading. */
+const SAYS_WHAT_TO_DO = String.raw`(?:ask|probe|find|learn|explore|show|have|let|get|watch|observe|check|discuss|cover|review|see|go)\b`;
 
 /** Shorthand of discussion guides, spelled out before parsing ("w/" would read as "w /"). */
 const SHORTHAND: Array<[RegExp, string | ((...m: string[]) => string)]> = [
@@ -875,14 +879,14 @@ function readable(instruction: string, kept: string[]): string {
   // "◦", "▪", "•" and the like are bullets as "-" is.
   // 'Scenario: "You're going on holiday…"': written for the participant, so held out of the parse and said as written.
   let text = instruction.replace(/(^|\n)([ \t]*)scenario[ \t]*:[ \t]*["“]([^"”\n]{8,400}?)[.!]?["”][ \t]*\.?/gi, (all, start: string, lead: string, said: string) =>
-    kept.length < 26 ? `${start}${lead}Scenario: ${KEPT}${String.fromCharCode(97 + kept.push(said.trim()) - 1)}` : all,
+    kept.length < 26 ? `${start}${lead}Scenario: ${keep(kept, said.trim())}` : all,
   );
   text = text.replace(/(^|\n)([ \t]*)[◦▪‣○·•*][ \t]+/g, '$1$2- ');
   text = text.replace(/(^|\n)([ \t]*)(?:[-•*][ \t]+)?[Qq]\d{1,2}(?:[.:)][ \t]*|[ \t]+(?=[A-Z]))/g, '$1$2- ');
   // "2.2 Sharing", "1. Intro (5 mins)": an outline's headings, not something to ask or do.
   text = text
-    .replace(/(^|\n)[ \t]*\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?!(?:ask|probe|find|learn|explore|show|have|let|get|watch|observe|check|discuss|cover|review|see|go)\b)[^\n?]{1,40}(?=\n|$)/gi, (line, start: string) => (line.trim().split(/\s+/).length <= 5 ? start : line))
-    .replace(/(^|\n)[ \t]*(?!(?:\d{1,2}[.)][ \t]+)?(?:[-•*][ \t]+)?(?:ask|probe|find|learn|explore|show|have|let|get|watch|observe|check|discuss|cover|review|see|go)\b)(?:\d{1,2}[.)][ \t]+)?(?:[-•*][ \t]+)?((?:[^\s?(]+[ \t]+){0,4}[^\s?(]+)[ \t]*\(\s*(?:~\s*)?\d{1,2}(?:\s*[-–]\s*\d{1,2})?\s*(?:min|mins|minutes|m)\s*\)[ \t]*(?=\n|$)/gi, '$1');
+    .replace(new RegExp(String.raw`(^|\n)[ \t]*\d{1,2}(?:\.\d{1,2})+\.?[ \t]+(?!${SAYS_WHAT_TO_DO})[^\n?]{1,40}(?=\n|$)`, 'gi'), (line, start: string) => (line.trim().split(/\s+/).length <= 5 ? start : line))
+    .replace(new RegExp(String.raw`(^|\n)[ \t]*(?!(?:\d{1,2}[.)][ \t]+)?(?:[-•*][ \t]+)?${SAYS_WHAT_TO_DO})(?:\d{1,2}[.)][ \t]+)?(?:[-•*][ \t]+)?((?:[^\s?(]+[ \t]+){0,4}[^\s?(]+)[ \t]*\(\s*(?:~\s*)?\d{1,2}(?:\s*[-–]\s*\d{1,2})?\s*(?:min|mins|minutes|m)\s*\)[ \t]*(?=\n|$)`, 'gi'), '$1');
   // "- (if no) what did you do instead?": a branch on the answer to the question before it.
   // "- (if they mention Slack) ask whether …": a branch on the answer before, as its own sentence.
   text = text.replace(/(^|\n)[ \t]*(?:[-•*][ \t]+)?\(((?:if|when) [^()\n]{1,80})\)[ \t,:]*/gi, '$1- $2, ');
@@ -918,7 +922,7 @@ function readable(instruction: string, kept: string[]): string {
     .replace(/\s*\(((?:if|when|unless)\b[^()]*)\)/gi, ', $1,')
     // A file, address or name the participant needs for the task stays ("(Downloads/march.csv)", "(name: Priya)"):
     // held out of the parse as one placeholder word and put back in the question (see KEPT).
-    .replace(/\s*\(([^()]*)\)/g, (all, inside: string) => (!/^\s*(?:e\.g|i\.e)\b/i.test(inside) && NEEDED.test(inside) && kept.length < 26 ? ` ${KEPT}${String.fromCharCode(97 + kept.push(all.trim()) - 1)}` : ''))
+    .replace(/\s*\(([^()]*)\)/g, (all, inside: string) => (!/^\s*(?:e\.g|i\.e)\b/i.test(inside) && NEEDED.test(inside) && kept.length < 26 ? ` ${keep(kept, all.trim())}` : ''))
     // "[probe: which days did they skip an entry, and why?]": a question the guide wants asked.
     .replace(/\s*\[\s*(?:probe|ask|follow[- ]?up)\s*:\s*([^[\]]*\?)\s*\]/gi, '. $1')
     // Other square brackets hold notes and branches for the interviewer ("[If they've never had one, ask about …]").
@@ -995,21 +999,23 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   const tensed = (q: string) => q.replace(new RegExp(`^${SAME_FORM_DO}`), inThePast ? 'Did' : 'Do').replaceAll(SAME_FORM_DO, inThePast ? 'did' : 'do');
   if (questions.length) {
     const asked = questions.map((q) => tensed(unread(q)));
-    const notes = [...asked, ...branches.map((b) => b.question)].filter(readsAsNote);
-    return { questions: asked.map(spokenNote), generic: false, branches: branches.map((b) => ({ ...b, question: spokenNote(tensed(b.question)) })), notes };
+    const branched = branches.map((b) => ({ ...b, question: tensed(b.question) }));
+    const notes = [...asked, ...branched.map((b) => b.question)].filter(readsAsNote);
+    const spoken = (q: string) => (notes.includes(q) ? spokenNote(q) : q);
+    return { questions: asked.map(spoken), generic: false, branches: branched.map((b) => ({ ...b, question: spoken(b.question) })), notes };
   }
   const title = segment.title?.trim() || 'this part';
   return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [], notes: [] };
 }
 
 /**
- * A question written as a note, asked as a researcher would say it: "Price ok?" → "Was the price ok for you?",
+ * A question written as a note (`readsAsNote`), asked as a researcher would say it: "Price ok?" → "Was the price ok for you?",
  * "Trial?" → "Could you tell me about the trial?". A name ("Slack?") or anything longer stays as written.
  */
 function spokenNote(question: string): string {
   // Read in lower case, as the tagger takes a capital at the start for a name ("Price"); a word it never saw is one.
   const words = parse(question.toLowerCase()).flatMap((s) => s.tokens).filter((t) => t.pos !== 'PUNCT');
-  if (!readsAsNote(question) || words.some((t) => t.pos === 'PROPN' || t.pos === 'NUM' || !isKnownWord(t.text))) return question;
+  if (words.some((t) => t.pos === 'PROPN' || t.pos === 'NUM' || !isKnownWord(t.text))) return question;
   const judged = /^(?:(?:the|your|their) )?([a-z][a-z -]{1,30}?) (ok|okay|fine|clear|good|alright)\?$/i.exec(question);
   if (judged) return `Was the ${judged[1].toLowerCase()} ${judged[2].toLowerCase()} for you?`;
   const thing = /^(?:(?:the|your|their|a|an) )?([a-z][a-z -]{1,30}?)\?$/i.exec(question);
