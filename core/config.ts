@@ -28,6 +28,8 @@ export interface Config {
     transcriptionUrl: string | null;
     transcriptionKey: string | null;
     transcriptionModel: string;
+    /** `on` (default): with no transcription service, recordings are transcribed on this machine (English, tools/interviews/local-transcription.ts). */
+    localTranscription: boolean;
     llmUrl: string | null;
     llmKey: string | null;
     llmModel: string;
@@ -124,6 +126,7 @@ const EnvSchema = z
     TRANSCRIPTION_URL: httpUrl,
     TRANSCRIPTION_API_KEY: text,
     TRANSCRIPTION_MODEL: text,
+    LOCAL_TRANSCRIPTION: oneOf(['on', 'off']),
     LLM_API_KEY: text,
     LLM_BASE_URL: httpUrl,
     LLM_MODEL: text,
@@ -241,6 +244,7 @@ export function loadConfig(raw: NodeJS.ProcessEnv = process.env): Config {
       transcriptionUrl: env.TRANSCRIPTION_URL?.replace(/\/+$/, '') || null,
       transcriptionKey: env.TRANSCRIPTION_API_KEY || null,
       transcriptionModel: env.TRANSCRIPTION_MODEL || 'whisper-1',
+      localTranscription: env.LOCAL_TRANSCRIPTION !== 'off',
       llmUrl: env.LLM_BASE_URL?.replace(/\/+$/, '') || null,
       llmKey: env.LLM_API_KEY || null,
       llmModel: env.LLM_MODEL || 'gpt-4o-mini',

@@ -16,7 +16,8 @@ let o: Awaited<ReturnType<typeof ownerWithProject>>;
 let admin: { token: string };
 
 beforeAll(async () => {
-  svc = await startTestService({ env: { WORKER: 'on', BILLING_WEBHOOK_SECRET: `${OLD_SECRET}, ${SECRET}` } });
+  // Built-in transcription off: an upload fails for want of a service, which the failure ledger test needs.
+  svc = await startTestService({ env: { WORKER: 'on', LOCAL_TRANSCRIPTION: 'off', BILLING_WEBHOOK_SECRET: `${OLD_SECRET}, ${SECRET}` } });
   o = await ownerWithProject(svc, 'billing-owner@example.com');
   admin = await svc.login('billing-ops@example.com', { admin: true });
 });

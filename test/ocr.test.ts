@@ -4,11 +4,12 @@ import path from 'node:path';
 import { runOnce } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { ownerWithProject, postForm } from './helpers/fixtures.ts';
+import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { ffmpeg, form, mediaDir } from './helpers/media.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { loadTasks } from '../jobs/runner.ts';
+import { recordScreens as recordScreensSaying } from './helpers/app-screens.ts';
 
 let svc: TestService;
 let o: Awaited<ReturnType<typeof ownerWithProject>>;
@@ -140,6 +141,43 @@ describe('reading the screen of a recording (OCR)', () => {
     expect(found.map((s: any) => s.id)).toEqual([lost.id]);
     const shipping = (await o.call('GET', `/signals?session_id=${id}&search=shipping`)).body.signals;
     expect(shipping.map((s: any) => s.id)).toEqual([address.id]);
+  }, 120_000);
+
+  it('with no model anywhere, hears what was said on this machine and gives the evidence from each moment the screen shown then', async () => {
+    const offline = await ownerWithProject(svc, 'ocr-offline@example.com', 'Offline');
+    const browser = await launchBrowser();
+    const shots: Buffer[] = [];
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+      for (const [title, ...lines] of PAGES) {
+        await page.setContent(`<body style="font-family:sans-serif;margin:60px"><h1 style="font-size:64px">${title}</h1>${lines.map((l) => `<p style="font-size:40px">${l}</p>`).join('')}</body>`);
+        shots.push(await page.screenshot());
+      }
+    } finally {
+      await browser.close();
+    }
+    const said = ['I am typing my shipping address now.', "I can't find where this report goes. It is really confusing."];
+    const recording = await recordScreensSaying(ffmpeg, fs.mkdtempSync(path.join(mediaDir, 'spoken-')), 'spoken', shots, said, 6);
+    const res = await postForm(svc, offline.token, `${offline.P}/sessions/upload-video`, form({ media: { file: recording.file, filename: 'spoken.mp4', type: 'video/mp4' } }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const id = res.body.session.id;
+    const status = await settled(offline.call, id);
+    expect(status).toMatchObject({ status: 'processed', warnings: [], error_code: null });
+
+    const texts = ((await offline.call('GET', `/sessions/${id}/artifacts`)).body.artifacts as Array<{ kind: string; meta: any }>).filter((a) => a.kind === 'screen_text');
+    expect(texts.map((t) => t.meta.prominent_line)).toEqual([expect.stringMatching(/checkout/i), expect.stringMatching(/invoice settings/i)]);
+    const segments = (await offline.call('GET', `/sessions/${id}/transcript`)).body.segments as Array<{ start_ms: number; text: string }>;
+    const report = segments.find((s) => /report/i.test(s.text));
+    expect(report?.text).toMatch(/find where this report goes/i);
+    // Heard when it was said: a second after the second screen appeared (the speech chunk starts a little before).
+    expect(Math.abs(report!.start_ms - 7000)).toBeLessThanOrEqual(500);
+
+    const signals = (await offline.call('GET', `/signals?session_id=${id}`)).body.signals;
+    const lost = signals.find((s: any) => /report/i.test(s.quote));
+    expect(lost, JSON.stringify(signals)).toBeDefined();
+    expect(lost.page_title).toMatch(/invoice settings/i);
+    const found = (await offline.call('GET', `/signals?session_id=${id}&search=zebra`)).body.signals;
+    expect(found.map((s: any) => s.id)).toContain(lost.id);
   }, 120_000);
 
   it('reads the page a brief loading screen leads to, once it has drawn, in steady and in browser-style (changes only) recordings', async () => {

@@ -7,11 +7,25 @@ import { probe, run, tools } from '../../tools/interviews/media.ts';
 import { downloadTo } from '../../tools/interviews/artifacts.ts';
 import { CONFIGURE_TRANSCRIPTION, modelAccess, recordKeyUse } from '../../tools/interviews/model-access.ts';
 import { transcribeFile, type TimedText } from '../../tools/interviews/transcription.ts';
+import { readsLanguage, transcribeLocally } from '../../tools/interviews/local-transcription.ts';
+import { projectSettings } from '../../tools/settings/rows.ts';
+import type { Services } from '../../core/context.ts';
 import { newId } from '../../core/ids.ts';
 import { artifacts, insertSegments, interviews } from '../../tools/interviews/rows.ts';
 
 /** Ten-minute pieces keep every request well under provider upload limits. */
 const PIECE_SECONDS = 600;
+
+/** With no service, the built-in model transcribes, unless the operator turned it off or the interviews are not in English. */
+async function canReadLocally(services: Services, projectId: string): Promise<void> {
+  if (!services.config.models.localTranscription) {
+    throw new StepFailure('transcription_unconfigured', 'No transcription service is configured for this project, and built-in transcription is off (LOCAL_TRANSCRIPTION=off)', { action: CONFIGURE_TRANSCRIPTION });
+  }
+  const language = (await projectSettings(services.db.pool, projectId)).find((s) => s.key === 'interview_language')?.value;
+  if (!readsLanguage(language)) {
+    throw new StepFailure('transcription_unconfigured', `Built-in transcription reads English only, and this project's interview_language is ${language}`, { action: CONFIGURE_TRANSCRIPTION });
+  }
+}
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
@@ -31,10 +45,11 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const { transcription: endpoint, keyProblem } = await modelAccess(services, interview.project_id);
     if (keyProblem && !endpoint) throw new StepFailure(keyProblem.code, `${keyProblem.message}, so the recording cannot be transcribed`, { action: keyProblem.action });
     if (keyProblem) await warn({ code: keyProblem.code, message: `${keyProblem.message}; the operator's transcription service (TRANSCRIPTION_URL) was used instead`, action: keyProblem.action });
-    if (!endpoint) {
-      throw new StepFailure('transcription_unconfigured', 'No transcription service is configured for this project', { action: CONFIGURE_TRANSCRIPTION });
-    }
+    if (!endpoint) await canReadLocally(services, interview.project_id);
     const dir = await scratch();
+    const transcribe = endpoint
+      ? (file: string, offset: number) => transcribeFile(endpoint, file, offset)
+      : (file: string, offset: number) => transcribeLocally(bin.ffmpeg, file, offset, dir);
     const file = path.join(dir, 'audio.mp3');
     await downloadTo(services, audio.storage_key, file, 'audio');
     await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);
@@ -45,15 +60,18 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     for (const [i, piece] of pieces.entries()) {
       const full = path.join(dir, piece);
       try {
-        texts.push(...(await transcribeFile(endpoint, full, offset)));
+        texts.push(...(await transcribe(full, offset)));
       } catch (err) {
-        await recordKeyUse(services, interview.project_id, endpoint, err instanceof Error ? err.message : 'transcription failed');
+        if (endpoint) await recordKeyUse(services, interview.project_id, endpoint, err instanceof Error ? err.message : 'transcription failed');
         throw err;
       }
       offset += Math.round(((await probe(bin.ffprobe, full)).durationSeconds ?? PIECE_SECONDS) * 1000);
       await interviews.save(pool, interview, { transcription_completed: i + 1 });
     }
-    await recordKeyUse(services, interview.project_id, endpoint, null);
+    if (endpoint) await recordKeyUse(services, interview.project_id, endpoint, null);
+    if (texts.length === 0) {
+      await warn({ code: 'no_speech_heard', message: 'No speech was heard in the recording, so it has no transcript and no evidence', action: 'Check that the recording has the participant\'s voice, or import a transcript' });
+    }
     return {
       finish: async (sql) => {
         await sql.query('DELETE FROM transcript_segments WHERE interview_id = $1', [interview.id]);
