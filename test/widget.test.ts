@@ -470,9 +470,10 @@ describe('widget in Chromium', () => {
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Start the conversation' }).click();
     await dialog.getByLabel('I agree that my answers may be used for research.').check();
-    // Without a voice, nothing is recorded, so nothing asks to record (the widget never records the screen).
-    expect(await dialog.getByRole('checkbox').count()).toBe(1);
-    expect(await dialog.getByText(/record|screen/i).count()).toBe(0);
+    // Voice is offered with no model (built-in transcription), so recording the voice is asked for, optionally; the screen never is.
+    expect(await dialog.getByRole('checkbox').count()).toBe(2);
+    expect(await dialog.getByLabel('You may record my voice if I choose to answer out loud (optional).').isChecked()).toBe(false);
+    expect(await dialog.getByText(/screen/i).count()).toBe(0);
     expect(await dialog.getByText(/Consent copy|widget-20/).count()).toBe(0); // the copy's version is recorded, not shown
     await dialog.getByText('While you show us a task, we also note what you click on this page.', { exact: false }).waitFor(); // clicks are recorded while observing
     await dialog.getByRole('button', { name: 'Continue' }).click();

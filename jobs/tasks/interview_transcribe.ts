@@ -7,25 +7,12 @@ import { probe, run, tools } from '../../tools/interviews/media.ts';
 import { downloadTo } from '../../tools/interviews/artifacts.ts';
 import { CONFIGURE_TRANSCRIPTION, modelAccess, recordKeyUse } from '../../tools/interviews/model-access.ts';
 import { transcribeFile, type TimedText } from '../../tools/interviews/transcription.ts';
-import { readsLanguage, transcribeLocally } from '../../tools/interviews/local-transcription.ts';
-import { projectSettings } from '../../tools/settings/rows.ts';
-import type { Services } from '../../core/context.ts';
+import { localTranscriptionRefusal, transcribeLocally } from '../../tools/interviews/local-transcription.ts';
 import { newId } from '../../core/ids.ts';
 import { artifacts, insertSegments, interviews } from '../../tools/interviews/rows.ts';
 
 /** Ten-minute pieces keep every request well under provider upload limits. */
 const PIECE_SECONDS = 600;
-
-/** With no service, the built-in model transcribes, unless the operator turned it off or the interviews are not in English. */
-async function canReadLocally(services: Services, projectId: string): Promise<void> {
-  if (!services.config.models.localTranscription) {
-    throw new StepFailure('transcription_unconfigured', 'No transcription service is configured for this project, and built-in transcription is off (LOCAL_TRANSCRIPTION=off)', { action: CONFIGURE_TRANSCRIPTION });
-  }
-  const language = (await projectSettings(services.db.pool, projectId)).find((s) => s.key === 'interview_language')?.value;
-  if (!readsLanguage(language)) {
-    throw new StepFailure('transcription_unconfigured', `Built-in transcription reads English only, and this project's interview_language is ${language}`, { action: CONFIGURE_TRANSCRIPTION });
-  }
-}
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
@@ -45,7 +32,8 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const { transcription: endpoint, keyProblem } = await modelAccess(services, interview.project_id);
     if (keyProblem && !endpoint) throw new StepFailure(keyProblem.code, `${keyProblem.message}, so the recording cannot be transcribed`, { action: keyProblem.action });
     if (keyProblem) await warn({ code: keyProblem.code, message: `${keyProblem.message}; the operator's transcription service (TRANSCRIPTION_URL) was used instead`, action: keyProblem.action });
-    if (!endpoint) await canReadLocally(services, interview.project_id);
+    const refusal = endpoint ? null : await localTranscriptionRefusal(services, interview.project_id);
+    if (refusal) throw new StepFailure('transcription_unconfigured', `No transcription service is configured for this project, and ${refusal}`, { action: CONFIGURE_TRANSCRIPTION });
     const dir = await scratch();
     const transcribe = endpoint
       ? (file: string, offset: number) => transcribeFile(endpoint, file, offset)

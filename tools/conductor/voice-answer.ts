@@ -7,6 +7,8 @@ import { downloadTo } from '../interviews/artifacts.ts';
 import { modelAccess, recordKeyUse } from '../interviews/model-access.ts';
 import { StepFailure } from '../interviews/pipeline.ts';
 import { transcribeFile } from '../interviews/transcription.ts';
+import { localTranscriptionRefusal, transcribeLocally } from '../interviews/local-transcription.ts';
+import { tools } from '../interviews/media.ts';
 import type { SpokenFrom } from './engine.ts';
 import { mediaChunks } from '../interviews/rows.ts';
 
@@ -14,7 +16,8 @@ const EXTENSION: Record<string, string> = { 'audio/webm': 'webm', 'audio/ogg': '
 
 /**
  * The text of one recorded answer (an audio chunk of a voice interview), from the project's
- * transcription service. Failures keep the recording: the participant may retry or type.
+ * transcription service or else the built-in model. Failures keep the recording: the
+ * participant may retry or type.
  */
 export async function transcribeAnswer(services: Services, interviewId: string, projectId: string, chunkIndex: number): Promise<{ text: string; spoken: SpokenFrom }> {
   const [chunk] = await mediaChunks.select(services.db.pool, `interview_id = $1 AND type = 'audio' AND chunk_index = $2`, [interviewId, chunkIndex]);
@@ -22,8 +25,9 @@ export async function transcribeAnswer(services: Services, interviewId: string, 
     throw new NotFoundError(`No recorded answer ${chunkIndex} in this interview`, { code: 'audio_chunk_not_found', action: 'POST /api/sdk/audio/upload with this chunk_index first' });
   }
   const { transcription, keyProblem } = await modelAccess(services, projectId);
-  if (!transcription) {
-    throw new UnavailableError('Spoken answers cannot be transcribed: no transcription service is configured', {
+  const refusal = transcription || keyProblem ? null : await localTranscriptionRefusal(services, projectId);
+  if (keyProblem && !transcription || refusal) {
+    throw new UnavailableError(`Spoken answers cannot be transcribed: ${keyProblem ? keyProblem.message : `no transcription service is configured, and ${refusal}`}`, {
       code: keyProblem?.code ?? 'transcription_unavailable',
       retryable: false,
       action: `Type the answer instead. ${keyProblem?.action ?? "To take spoken answers, set the project's openai_api_key or TRANSCRIPTION_URL on the server"}`,
@@ -35,11 +39,15 @@ export async function transcribeAnswer(services: Services, interviewId: string, 
     let pieces;
     try {
       await downloadTo(services, chunk.storage_key, file, `audio chunk ${chunkIndex}`);
-      pieces = await transcribeFile(transcription, file, 0, { mime: chunk.mime_type, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
-      await recordKeyUse(services, projectId, transcription, null);
+      if (transcription) {
+        pieces = await transcribeFile(transcription, file, 0, { mime: chunk.mime_type, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
+        await recordKeyUse(services, projectId, transcription, null);
+      } else {
+        pieces = await transcribeLocally(tools(services.config).ffmpeg, file, 0, dir);
+      }
     } catch (err) {
       if (!(err instanceof StepFailure)) throw err;
-      await recordKeyUse(services, projectId, transcription, err.message);
+      if (transcription) await recordKeyUse(services, projectId, transcription, err.message);
       throw new AppError(502, `The answer could not be transcribed: ${err.message}`, {
         code: 'transcription_failed',
         retryable: err.retryable || err.code === 'transcription_provider_error',

@@ -2,13 +2,15 @@ import { z } from 'zod';
 import type { Services } from '../../core/context.ts';
 import type { StudyRow } from '../studies/record.ts';
 import { modelAccess } from '../interviews/model-access.ts';
+import { localTranscriptionRefusal } from '../interviews/local-transcription.ts';
 
 /**
  * Which voice interview the widget can offer for a study, and why not when it cannot.
  * `realtime`: a WebRTC call with the realtime model (a project key or the operator's
  * LLM_API_KEY, model REALTIME_MODEL) speaks the conductor's turns and transcribes the answers.
  * `transcription`: the browser speaks the conductor's turns and records each answer, which the
- * server transcribes (a project key, or the operator's TRANSCRIPTION_URL).
+ * server transcribes (a project key, the operator's TRANSCRIPTION_URL, or else the built-in
+ * English model).
  */
 export const VoiceOption = z.object({
   available: z.boolean().describe('Whether the widget offers a voice interview beside text'),
@@ -35,7 +37,9 @@ export async function projectVoice(services: Services, projectId: string): Promi
   if (llm?.apiKey) return { available: true, path: 'realtime', reason: null };
   if (transcription) return { available: true, path: 'transcription', reason: null };
   if (keyProblem) return off(`${keyProblem.message}. ${keyProblem.action}`);
-  return off('No realtime model or transcription service: set the project\'s openai_api_key, or LLM_API_KEY or TRANSCRIPTION_URL on the server');
+  const refusal = await localTranscriptionRefusal(services, projectId);
+  if (!refusal) return { available: true, path: 'transcription', reason: null };
+  return off(`No realtime model or transcription service, and ${refusal}: set the project's openai_api_key, or LLM_API_KEY or TRANSCRIPTION_URL on the server`);
 }
 
 /** The voice a study offers: the project's, unless the study keeps to text. */

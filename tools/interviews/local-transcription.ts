@@ -4,7 +4,10 @@ import { fileURLToPath } from 'node:url';
 import type { InferenceSession, Tensor as TensorType } from 'onnxruntime-node';
 import { run } from './media.ts';
 import { speechChunks } from './speech-chunks.ts';
+import { StepFailure } from './pipeline.ts';
 import type { TimedText } from './transcription.ts';
+import type { Services } from '../../core/context.ts';
+import { projectSettings } from '../settings/rows.ts';
 
 /**
  * Offline speech-to-text, the default when no transcription service is configured: Moonshine
@@ -110,7 +113,11 @@ export function withoutLoops(tokens: number[]): number[] {
  */
 export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<TimedText[]> {
   const raw = path.join(scratch, `${path.basename(file)}.f32`);
-  await run(ffmpeg, ['-v', 'error', '-y', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', raw]);
+  try {
+    await run(ffmpeg, ['-v', 'error', '-y', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', raw]);
+  } catch {
+    throw new StepFailure('media_unreadable', 'The recording is not readable audio', { action: 'Record it again' });
+  }
   const bytes = await fs.readFile(raw);
   await fs.rm(raw, { force: true });
   const whole = bytes.subarray(0, bytes.length - (bytes.length % 4));
@@ -129,4 +136,11 @@ export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: 
 }
 
 /** Whether the built-in model can read a project's interview language (unset means English). */
-export const readsLanguage = (tag: string | null | undefined): boolean => !tag || /^en(-|$)/i.test(tag);
+const readsLanguage = (tag: string | null | undefined): boolean => !tag || /^en(-|$)/i.test(tag);
+
+/** Why the built-in model cannot transcribe this project's recordings, or null when it can. */
+export async function localTranscriptionRefusal(services: Services, projectId: string): Promise<string | null> {
+  if (!services.config.models.localTranscription) return 'built-in transcription is off (LOCAL_TRANSCRIPTION=off)';
+  const language = (await projectSettings(services.db.pool, projectId)).find((s) => s.key === 'interview_language')?.value;
+  return readsLanguage(language) ? null : `built-in transcription reads English only, and this project's interview_language is ${language}`;
+}

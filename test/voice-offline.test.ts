@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { chooseVoice, customerPage, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
+import { ownerWithProject, validInvitation, visibility } from './helpers/fixtures.ts';
+import { launchBrowser } from './helpers/browser.ts';
+import { ffmpeg, form, mediaDir, speech } from './helpers/media.ts';
+import { openConductor } from './helpers/conductor.ts';
+
+/**
+ * Voice interviews with no model and no transcription service anywhere: the widget offers
+ * voice, and each recorded answer is transcribed by the built-in English model.
+ */
+const script = voiceScript('Ask: When did you last export a report, and how did it go?', 'Ask: What would make exporting easier for you?');
+
+let svc: TestService;
+let browser: Browser;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+let site: Awaited<ReturnType<typeof customerPage>>;
+let studyRef: string;
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { WORKER: 'on' } });
+  o = await ownerWithProject(svc, 'voice-offline@example.com', 'Offline voice');
+  site = await customerPage(`${svc.url}/sdk/widget.js`, o.project.public_key);
+  const res = await o.call('POST', '/studies', {
+    title: 'Voice study', status: 'active', goals: script.goals, script, invitation: validInvitation,
+    visibility: visibility([['include', 'subtree', '/']]), allowed_origins: [site.origin],
+  });
+  expect(res.status).toBe(201);
+  studyRef = res.body.study.ref;
+  const spoken = await speech('I exported the monthly report on Monday and it took ages.', 'offline-voice-answer');
+  const mic = path.join(mediaDir, 'offline-voice-mic.wav');
+  // 3 s of silence after the answer (espeak's 22,050 Hz; this ffmpeg's apad counts samples), so the widget hears a pause.
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', spoken, '-af', 'apad=pad_len=66150', '-ar', '48000', '-ac', '1', '-c:a', 'pcm_s16le', mic]);
+  browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${mic}`, '--autoplay-policy=no-user-gesture-required']);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await svc?.stop();
+});
+
+describe('voice interviews with no transcription service', () => {
+  it('offers voice through built-in transcription, and not for a project interviewed in another language', async () => {
+    const study = (await o.call('GET', '/widget-setup')).body.studies.find((s: any) => s.study_ref === studyRef);
+    expect(study.voice).toEqual({ available: true, path: 'transcription', reason: null });
+
+    // A new project's starter study, in a project whose interviews are in German.
+    const german = await ownerWithProject(svc, 'voice-de@example.com', 'Deutsch');
+    expect((await german.call('GET', '/widget-setup')).body.studies[0].voice).toEqual({ available: true, path: 'transcription', reason: null });
+    expect((await german.call('PATCH', '/settings', { interview_language: 'de' })).status).toBe(200);
+    expect((await german.call('GET', '/widget-setup')).body.studies[0].voice).toMatchObject({ available: false, path: null, reason: expect.stringMatching(/English only.*de/) });
+  });
+
+  it('transcribes a recorded answer on this machine into the participant\'s message, and says when no words were heard', async () => {
+    const sdk = (method: string, p: string, body?: unknown) => svc.api(method, p, { body, headers: { 'x-project-key': o.project.public_key, origin: site.origin } });
+    const id = (await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'voice' })).body.session.id as string;
+    await sdk('POST', `/api/sdk/sessions/${id}/consent`, { consent_recording: true, consent_data_use: true, consent_version: 'v1' });
+    const started = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+    const c = await openConductor(started.body.ws_url, { origin: site.origin });
+    expect((await c.next((f) => f.type === 'state')).awaiting).toBe('answer');
+    const upload = (index: number, file: string) =>
+      fetch(`${svc.url}/api/sdk/audio/upload`, { method: 'POST', headers: { 'x-project-key': o.project.public_key, origin: site.origin }, body: form({ session_id: id, chunk_index: String(index), started_ms: '100', audio: { file } }) });
+
+    const quiet = path.join(mediaDir, 'offline-quiet.wav');
+    execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '3', '-c:a', 'pcm_s16le', quiet]);
+    expect((await upload(0, quiet)).status).toBe(201);
+    c.send({ type: 'voice_answer', chunk_index: 0 });
+    expect(await c.next((f) => f.type === 'error', 15_000)).toMatchObject({ code: 'transcription_empty', retryable: true, chunk_index: 0 });
+
+    expect((await upload(1, await speech('The export was slow, and I had to do it twice.', 'offline-short'))).status).toBe(201);
+    c.send({ type: 'voice_answer', chunk_index: 1 });
+    const said = await c.next((f) => f.type === 'message' && f.role === 'participant', 15_000);
+    expect(said).toMatchObject({ audio_chunk_index: 1 });
+    expect(said.text).toMatch(/the export was/i);
+    expect(said.text).toMatch(/twice/i);
+    await c.close();
+  }, 60_000);
+
+  it('runs in the widget: the spoken answer becomes the first message', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await chooseVoice(page, `${site.origin}/reports`);
+    await waitFor(page, `root.querySelectorAll('.vb-msg-participant').length >= 1`, 90_000);
+    const first = (await shadow(page, `root.querySelector('.vb-msg-participant').textContent`)) as string;
+    expect(first).toMatch(/monthly report/i);
+    await page.close();
+  }, 120_000);
+});
