@@ -9,6 +9,7 @@ import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { appBundle } from '../rest/app-routes.ts';
 import { gzipSync } from 'node:zlib';
 import { ocrSecondsPerVideoMinute } from './ocr.ts';
+import { localTranscription } from './transcription.ts';
 import { interviewViewMs } from './app-view.ts';
 import { explainEvidenceList } from './explain.ts';
 import { stackCosts } from './stack.ts';
@@ -354,6 +355,12 @@ try {
     await db.end();
   }
   if (!SKIP.has('ocr')) line('ocr_seconds_per_video_minute', await ocrSecondsPerVideoMinute(), 's');
+  if (!SKIP.has('transcription')) {
+    const asr = await localTranscription();
+    line('local_transcription_seconds_per_audio_minute', asr.secondsPerMinute, 's');
+    line('local_transcription_model_load', asr.loadSeconds, 's');
+    line('local_transcription_word_error_rate', asr.wordErrorRate, 'ratio');
+  }
 } finally {
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 1500));
