@@ -4,7 +4,7 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { execFileSync } from 'node:child_process';
-import { ffmpeg, form, mediaDir, speech, video } from './helpers/media.ts';
+import { conversation, ffmpeg, form, mediaDir, speech, video } from './helpers/media.ts';
 import { CaseFile } from '../tools/evidence/record.ts';
 
 let svc: TestService;
@@ -47,6 +47,41 @@ describe('media upload and the processing pipeline', () => {
     const signals = (await o.call('GET', `/signals?session_id=${id}`)).body.signals;
     expect(signals.length).toBeGreaterThan(0);
     for (const sig of signals) expect(said.toLowerCase()).toContain(sig.quote.toLowerCase().replace(/[.!?]$/, ''));
+  });
+
+  it('tells the interviewer from the participant by voice in a recorded interview, and keeps the interviewer\'s words out of the evidence', async () => {
+    const [asks, answers] = ['en-us', 'en-us+f3'];
+    const mp3 = await conversation('two-voices', [
+      [asks, 'Thanks for joining. Can you tell me about the last time you exported a report?'],
+      [answers, 'Last Monday I exported the monthly report and it took ages, about ten minutes of spinning.'],
+      [asks, 'What was frustrating about that, if anything?'],
+      [answers, 'Honestly I just hate waiting. I ended up doing it at night.'],
+      [asks, 'And what would make it easier for you?'],
+      [answers, 'I wish it just emailed the report to my manager every Friday.'],
+    ]);
+    const res = await upload({ audio: { file: mp3, filename: 'interview.mp3', type: 'audio/mpeg' } });
+    const id = res.body.session.id;
+    expect(await settled(o.call, id)).toMatchObject({ status: 'processed', warnings: [] });
+    const segments = (await o.call('GET', `/sessions/${id}/transcript`)).body.segments as Array<{ role: string; text: string }>;
+    expect(segments).toHaveLength(6);
+    expect(segments.map((s) => s.role)).toEqual(['interviewer', 'participant', 'interviewer', 'participant', 'interviewer', 'participant']);
+    const signals = (await o.call('GET', `/signals?session_id=${id}`)).body.signals as Array<{ quote: string }>;
+    expect(signals.length).toBeGreaterThan(0);
+    const asked = segments.filter((s) => s.role === 'interviewer').map((s) => s.text.toLowerCase());
+    for (const sig of signals) expect(asked.some((q) => q.includes(sig.quote.toLowerCase().replace(/[.?!]$/, '')))).toBe(false);
+
+    // One voice thinking aloud, questions and all: nobody is taken for an interviewer.
+    const alone = await conversation('one-voice', [
+      [answers, 'Where is the export button?'],
+      [answers, 'Oh, there it is, under the three dots. That is a strange place for it.'],
+      [answers, 'Why is it greyed out now?'],
+      [answers, 'I have no idea what it wants from me.'],
+    ]);
+    const single = (await upload({ audio: { file: alone, filename: 'think-aloud.mp3', type: 'audio/mpeg' } })).body.session.id;
+    await settled(o.call, single);
+    const heard = (await o.call('GET', `/sessions/${single}/transcript`)).body.segments as Array<{ role: string }>;
+    expect(heard.length).toBeGreaterThanOrEqual(3);
+    expect(heard.every((s) => s.role === 'unknown')).toBe(true);
   });
 
   it('hears nobody in a recording of a tone or of noise, and invents nothing', async () => {

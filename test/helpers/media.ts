@@ -11,13 +11,24 @@ export const ffmpeg = tools({ ffmpegPath: process.env.FFMPEG_PATH || null, ffpro
 export const mediaDir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-media-'));
 
 /** Real speech from espeak-ng (its WebAssembly build from npm), as WAV then converted by ffmpeg to the format asked for. */
-export async function speech(text: string, name: string, format: 'wav' | 'mp3' | 'ogg' | 'flac' = 'wav'): Promise<string> {
+export async function speech(text: string, name: string, format: 'wav' | 'mp3' | 'ogg' | 'flac' = 'wav', voice = 'en-us'): Promise<string> {
   const wav = path.join(mediaDir, `${name}.wav`);
-  const espeak = await ESpeakNg({ arguments: ['-w', 'out.wav', '-v', 'en-us', text] });
+  const espeak = await ESpeakNg({ arguments: ['-w', 'out.wav', '-v', voice, text] });
   fs.writeFileSync(wav, espeak.FS.readFile('out.wav'));
   if (format === 'wav') return wav;
   const out = path.join(mediaDir, `${name}.${format}`);
   execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', wav, out]);
+  return out;
+}
+
+/** A conversation: each line spoken in its voice (an espeak-ng voice such as `en-us` or `en-us+f3`), with a pause of `pauseSeconds` after it. */
+export async function conversation(name: string, lines: Array<[voice: string, text: string]>, pauseSeconds = 0.8): Promise<string> {
+  const files: string[] = [];
+  for (const [i, [voice, text]] of lines.entries()) files.push(await speech(text, `${name}-${i}`, 'wav', voice));
+  const out = path.join(mediaDir, `${name}.mp3`);
+  // espeak speaks at 22,050 Hz; this ffmpeg's apad counts samples.
+  const pads = files.map((_, i) => `[${i}]apad=pad_len=${Math.round(pauseSeconds * 22_050)}[a${i}]`).join(';');
+  execFileSync(ffmpeg, ['-v', 'error', '-y', ...files.flatMap((f) => ['-i', f]), '-filter_complex', `${pads};${files.map((_, i) => `[a${i}]`).join('')}concat=n=${files.length}:v=0:a=1`, out]);
   return out;
 }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { InferenceSession, Tensor as TensorType } from 'onnxruntime-node';
 import { run } from './media.ts';
 import { speechChunks } from './speech-chunks.ts';
+import { pitchOf } from './speakers.ts';
 import { StepFailure } from './pipeline.ts';
 import type { TimedText } from './transcription.ts';
 import type { Services } from '../../core/context.ts';
@@ -107,11 +108,16 @@ export function withoutLoops(tokens: number[]): number[] {
   return out;
 }
 
+/** An utterance heard, with the pitch of its voice (speakers.ts tells voices apart by it). */
+export interface LocalText extends TimedText {
+  pitch: number | null;
+}
+
 /**
  * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
  * or more ends one; none is longer than 20 s). `offsetMs` is where the file starts in the recording.
  */
-export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<TimedText[]> {
+export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<LocalText[]> {
   const raw = path.join(scratch, `${path.basename(file)}.f32`);
   try {
     await run(ffmpeg, ['-v', 'error', '-y', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', raw]);
@@ -126,11 +132,12 @@ export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: 
   const chunks = speechChunks(samples);
   if (chunks.length === 0) return [];
   const m = await model();
-  const texts: TimedText[] = [];
+  const texts: LocalText[] = [];
   for (const chunk of chunks) {
-    const text = await read(m, samples.subarray(chunk.start, chunk.end));
+    const audio = samples.subarray(chunk.start, chunk.end);
+    const text = await read(m, audio);
     if (!/[A-Za-z0-9]/.test(text)) continue;
-    texts.push({ start_ms: offsetMs + Math.round((chunk.start / RATE) * 1000), end_ms: offsetMs + Math.round((chunk.end / RATE) * 1000), text });
+    texts.push({ start_ms: offsetMs + Math.round((chunk.start / RATE) * 1000), end_ms: offsetMs + Math.round((chunk.end / RATE) * 1000), text, pitch: pitchOf(audio) });
   }
   return texts;
 }
