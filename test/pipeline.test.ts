@@ -4,7 +4,7 @@ import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { execFileSync } from 'node:child_process';
-import { conversation, ffmpeg, form, mediaDir, speech, video } from './helpers/media.ts';
+import { conversation, ffmpeg, form, mediaDir, speech, timedConversation, video } from './helpers/media.ts';
 import { CaseFile } from '../tools/evidence/record.ts';
 
 let svc: TestService;
@@ -84,6 +84,28 @@ describe('media upload and the processing pipeline', () => {
     expect(heard.every((s) => s.role === 'unknown')).toBe(true);
   });
 
+  it('tells the two voices apart in what a transcription service heard, too', async () => {
+    const { file, segments: said } = await timedConversation('two-voices-service', [
+      ['en-us+f3', 'So, when did you last book a room for your team?'],
+      ['en-us', 'Last week, and the calendar showed the room as free when it was not.'],
+      ['en-us+f3', 'What did you do then?'],
+      ['en-us', 'I walked around the office until I found an empty one.'],
+    ]);
+    await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
+    const [segmentsBefore, evidenceBefore] = [ai.transcriptSegments, ai.evidence];
+    try {
+      ai.transcriptSegments = said;
+      ai.evidence = () => [];
+      const id = (await upload({ audio: { file, filename: 'service.mp3', type: 'audio/mpeg' } })).body.session.id;
+      expect((await settled(o.call, id)).status).toBe('processed');
+      const segments = (await o.call('GET', `/sessions/${id}/transcript`)).body.segments as Array<{ role: string; text: string }>;
+      expect(segments.map((s) => [s.role, s.text])).toEqual(said.map((s, i) => [i % 2 ? 'participant' : 'interviewer', s.text]));
+    } finally {
+      [ai.transcriptSegments, ai.evidence] = [segmentsBefore, evidenceBefore];
+      await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
+    }
+  });
+
   it('hears nobody in a recording of a tone or of noise, and invents nothing', async () => {
     const noise = `${mediaDir}/noise.wav`;
     execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anoisesrc=d=4:c=pink:a=0.4', noise]);
@@ -119,12 +141,13 @@ describe('media upload and the processing pipeline', () => {
     const ready = (await o.call('GET', `/sessions/${id}/processing`)).body;
     expect(ready).toMatchObject({ status: 'failed', error_code: 'transcription_unconfigured', retryable: true, action: expect.stringContaining('retry-transcription') });
     expect((await o.call('POST', '/sessions/processing-status', { session_ids: [id] })).body.statuses).toEqual([ready]);
+    const callsBefore = ai.calls.filter((c) => c.path === '/audio/transcriptions').length;
     const retry = await o.call('POST', `/sessions/${id}/retry-transcription`);
     expect(retry.status).toBe(200);
     expect(retry.body.status).toBe('pending');
     const done = await settled(o.call, id);
     expect(done).toMatchObject({ status: 'processed', transcription: { total: 1, completed: 1 }, error_code: null });
-    expect(ai.calls.filter((c) => c.path === '/audio/transcriptions')).toHaveLength(1);
+    expect(ai.calls.filter((c) => c.path === '/audio/transcriptions')).toHaveLength(callsBefore + 1);
     const transcript = (await o.call('GET', `/sessions/${id}/transcript`)).body;
     expect(transcript.segments.map((s: any) => s.text)).toEqual(ai.transcriptSegments.map((s) => s.text));
     expect(transcript.segments[1].start_ms).toBe(3500);

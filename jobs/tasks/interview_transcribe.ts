@@ -6,14 +6,11 @@ import { StepFailure, hasTranscript } from '../../tools/interviews/pipeline.ts';
 import { probe, run, tools } from '../../tools/interviews/media.ts';
 import { downloadTo } from '../../tools/interviews/artifacts.ts';
 import { CONFIGURE_TRANSCRIPTION, modelAccess, recordKeyUse } from '../../tools/interviews/model-access.ts';
-import { transcribeFile, type TimedText } from '../../tools/interviews/transcription.ts';
+import { transcribeFile } from '../../tools/interviews/transcription.ts';
 import { rolesByVoice } from '../../tools/interviews/speakers.ts';
-import { localTranscriptionRefusal, transcribeLocally } from '../../tools/interviews/local-transcription.ts';
+import { localTranscriptionRefusal, transcribeLocally, withPitch, type VoicedText } from '../../tools/interviews/local-transcription.ts';
 import { newId } from '../../core/ids.ts';
 import { artifacts, insertSegments, interviews } from '../../tools/interviews/rows.ts';
-
-/** Timed text, with the voice's pitch when the built-in model heard it. */
-type Heard = TimedText & { pitch?: number | null };
 
 /** Ten-minute pieces keep every request well under provider upload limits. */
 const PIECE_SECONDS = 600;
@@ -40,14 +37,14 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     if (refusal) throw new StepFailure('transcription_unconfigured', `No transcription service is configured for this project, and ${refusal}`, { action: CONFIGURE_TRANSCRIPTION });
     const dir = await scratch();
     const transcribe = endpoint
-      ? (file: string, offset: number): Promise<Heard[]> => transcribeFile(endpoint, file, offset)
-      : (file: string, offset: number): Promise<Heard[]> => transcribeLocally(bin.ffmpeg, file, offset, dir);
+      ? async (file: string, offset: number): Promise<VoicedText[]> => withPitch(bin.ffmpeg, file, offset, dir, await transcribeFile(endpoint, file, offset))
+      : (file: string, offset: number): Promise<VoicedText[]> => transcribeLocally(bin.ffmpeg, file, offset, dir);
     const file = path.join(dir, 'audio.mp3');
     await downloadTo(services, audio.storage_key, file, 'audio');
     await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);
     const pieces = (await fs.readdir(dir)).filter((f) => f.startsWith('piece-')).sort();
     await interviews.save(pool, interview, { transcription_total: pieces.length, transcription_completed: 0 });
-    const texts: Heard[] = [];
+    const texts: VoicedText[] = [];
     let offset = 0;
     for (const [i, piece] of pieces.entries()) {
       const full = path.join(dir, piece);
@@ -67,8 +64,8 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     return {
       finish: async (sql) => {
         await sql.query('DELETE FROM transcript_segments WHERE interview_id = $1', [interview.id]);
-        // Built-in transcription also hears who spoke when two voices are clearly apart; a service's text has no speakers.
-        const roles = texts.every((t) => t.pitch !== undefined) ? rolesByVoice(texts.map((t) => ({ pitch: t.pitch ?? null, text: t.text }))) : null;
+        // Who spoke, when two voices are clearly apart (transcription services give no speakers).
+        const roles = rolesByVoice(texts);
         await insertSegments(sql, interview.id, texts.map((t, i) => ({ id: newId('seg'), speaker: null, role: roles?.[i] ?? 'unknown', start_ms: t.start_ms, end_ms: t.end_ms, text: t.text })));
         return 'extracting';
       },

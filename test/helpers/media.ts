@@ -23,13 +23,25 @@ export async function speech(text: string, name: string, format: 'wav' | 'mp3' |
 
 /** A conversation: each line spoken in its voice (an espeak-ng voice such as `en-us` or `en-us+f3`), with a pause of `pauseSeconds` after it. */
 export async function conversation(name: string, lines: Array<[voice: string, text: string]>, pauseSeconds = 0.8): Promise<string> {
+  return (await timedConversation(name, lines, pauseSeconds)).file;
+}
+
+/** The same, with when each line is said (seconds), as a transcription service would return them. */
+export async function timedConversation(name: string, lines: Array<[voice: string, text: string]>, pauseSeconds = 0.8) {
   const files: string[] = [];
-  for (const [i, [voice, text]] of lines.entries()) files.push(await speech(text, `${name}-${i}`, 'wav', voice));
+  const segments: Array<{ start: number; end: number; text: string }> = [];
+  let at = 0;
+  for (const [i, [voice, text]] of lines.entries()) {
+    files.push(await speech(text, `${name}-${i}`, 'wav', voice));
+    const seconds = (fs.statSync(files[i]).size - 44) / 2 / 22_050; // espeak's 16-bit mono WAV
+    segments.push({ start: at, end: at + seconds, text });
+    at += seconds + pauseSeconds;
+  }
   const out = path.join(mediaDir, `${name}.mp3`);
   // espeak speaks at 22,050 Hz; this ffmpeg's apad counts samples.
   const pads = files.map((_, i) => `[${i}]apad=pad_len=${Math.round(pauseSeconds * 22_050)}[a${i}]`).join(';');
   execFileSync(ffmpeg, ['-v', 'error', '-y', ...files.flatMap((f) => ['-i', f]), '-filter_complex', `${pads};${files.map((_, i) => `[a${i}]`).join('')}concat=n=${files.length}:v=0:a=1`, out]);
-  return out;
+  return { file: out, segments };
 }
 
 /** A short video with a test pattern and a tone, from ffmpeg's own sources. */

@@ -108,16 +108,8 @@ export function withoutLoops(tokens: number[]): number[] {
   return out;
 }
 
-/** An utterance heard, with the pitch of its voice (speakers.ts tells voices apart by it). */
-export interface LocalText extends TimedText {
-  pitch: number | null;
-}
-
-/**
- * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
- * or more ends one; none is longer than 20 s). `offsetMs` is where the file starts in the recording.
- */
-export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<LocalText[]> {
+/** A file's sound as 16 kHz mono samples. */
+export async function samplesOf(ffmpeg: string, file: string, scratch: string): Promise<Float32Array> {
   const raw = path.join(scratch, `${path.basename(file)}.f32`);
   try {
     await run(ffmpeg, ['-v', 'error', '-y', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', raw]);
@@ -128,11 +120,31 @@ export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: 
   await fs.rm(raw, { force: true });
   const whole = bytes.subarray(0, bytes.length - (bytes.length % 4));
   // A Float32Array view needs 4-byte alignment, which a pooled Buffer may not have.
-  const samples = whole.byteOffset % 4 === 0 ? new Float32Array(whole.buffer, whole.byteOffset, whole.length / 4) : new Float32Array(Uint8Array.from(whole).buffer);
+  return whole.byteOffset % 4 === 0 ? new Float32Array(whole.buffer, whole.byteOffset, whole.length / 4) : new Float32Array(Uint8Array.from(whole).buffer);
+}
+
+/** A service's timed text for a file, with the pitch of the voice in each entry's time. */
+export async function withPitch(ffmpeg: string, file: string, offsetMs: number, scratch: string, texts: TimedText[]): Promise<VoicedText[]> {
+  const samples = await samplesOf(ffmpeg, file, scratch);
+  const at = (ms: number) => Math.max(0, Math.min(samples.length, Math.round(((ms - offsetMs) / 1000) * RATE)));
+  return texts.map((t) => ({ ...t, pitch: pitchOf(samples.subarray(at(t.start_ms), at(t.end_ms))) }));
+}
+
+/** An utterance heard, with the pitch of its voice (speakers.ts tells voices apart by it). */
+export interface VoicedText extends TimedText {
+  pitch: number | null;
+}
+
+/**
+ * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
+ * or more ends one; none is longer than 20 s). `offsetMs` is where the file starts in the recording.
+ */
+export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<VoicedText[]> {
+  const samples = await samplesOf(ffmpeg, file, scratch);
   const chunks = speechChunks(samples);
   if (chunks.length === 0) return [];
   const m = await model();
-  const texts: LocalText[] = [];
+  const texts: VoicedText[] = [];
   for (const chunk of chunks) {
     const audio = samples.subarray(chunk.start, chunk.end);
     const text = await read(m, audio);
