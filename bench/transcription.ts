@@ -5,11 +5,13 @@ import path from 'node:path';
 import ESpeakNg from 'espeak-ng';
 import { probe, tools } from '../tools/interviews/media.ts';
 import { transcribeLocally } from '../tools/interviews/local-transcription.ts';
+import { stopTranscriber } from '../tools/interviews/transcriber-client.ts';
 
 /**
  * Seconds the built-in transcription takes per minute of speech, and its word error rate: a
  * minute of espeak-ng speech (a participant's answers, with pauses between them) transcribed
- * as processing does, after the model is loaded (its load is timed apart).
+ * as processing does (in the transcriber process), after the process has started and loaded the
+ * model (timed apart).
  */
 export async function localTranscription(): Promise<{ loadSeconds: number; secondsPerMinute: number; wordErrorRate: number }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verbatim-bench-asr-'));
@@ -44,6 +46,7 @@ export async function localTranscription(): Promise<{ loadSeconds: number; secon
     const elapsed = (performance.now() - started) / 1000;
     return { loadSeconds, secondsPerMinute: (elapsed / seconds) * 60, wordErrorRate: wordErrors(said.join(' '), heard.map((h) => h.text).join(' ')) };
   } finally {
+    stopTranscriber();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import { makeWorkerUtils, run, runMigrations, Logger as WorkerLogger, type Runner, type Task, type TaskList, type WorkerEvents } from 'graphile-worker';
 import type { Logger } from '../core/logger.ts';
 import type { Services } from '../core/context.ts';
+import { stopTranscriber } from '../tools/interviews/transcriber-client.ts';
 
 /**
  * A task file exports `task`: (services) → graphile-worker task; its file name is its
@@ -108,6 +109,7 @@ export async function startWorker(services: Services, pool: pg.Pool): Promise<Wo
     async stop() {
       clearInterval(timer);
       await runner.stop();
+      stopTranscriber();
       await pool.query(`DELETE FROM worker_heartbeats WHERE worker_id = ANY($1::text[])`, [[...ids]]).catch(() => {});
       await utils.release();
     },

@@ -1,157 +1,40 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { InferenceSession, Tensor as TensorType } from 'onnxruntime-node';
-import { run } from './media.ts';
-import { speechChunks } from './speech-chunks.ts';
-import { pitchOf } from './speakers.ts';
-import { StepFailure } from './pipeline.ts';
-import type { TimedText } from './transcription.ts';
 import type { Services } from '../../core/context.ts';
 import { projectSettings } from '../settings/rows.ts';
+import { RATE, samplesOf } from './audio-samples.ts';
+import { pitchOf } from './speakers.ts';
+import type { TimedText } from './transcription.ts';
+import type { VoicedText } from './speech-model.ts';
+import { transcriber } from './transcriber-client.ts';
 
 /**
- * Offline speech-to-text, the default when no transcription service is configured: Moonshine
- * tiny (English, MIT), whose quantised weights ship in the `@usefulsensors/moonshine-js` npm
- * package, run by onnxruntime-node on the CPU. It reads English only.
+ * Offline speech-to-text, the default when no transcription service is configured (English
+ * only). The built-in model (speech-model.ts) runs in a process of its own
+ * (transcriber-client.ts), so the ~250 MB it holds while it works is given back once it has been
+ * idle a minute, and the server's event loop never waits on it.
  */
-
-const RATE = 16_000;
-// Moonshine tiny's decoder: 6 layers, 8 key/value heads of 36 dimensions.
-const LAYERS = 6;
-const HEADS = 8;
-const HEAD_DIM = 36;
-const START = 1;
-const END = 2;
-// About six tokens a second of speech; a chunk's text stops there even if the model does not.
-const TOKENS_PER_SECOND = 6;
-
-interface Model {
-  ort: typeof import('onnxruntime-node');
-  encoder: InferenceSession;
-  decoder: InferenceSession;
-  decode: (tokens: number[]) => string;
-}
-
-let loading: Promise<Model> | null = null;
-
-function modelDir(): string {
-  const entry = fileURLToPath(import.meta.resolve('@usefulsensors/moonshine-js'));
-  return path.join(path.dirname(entry), 'model', 'tiny', 'quantized');
-}
-
-/** Loaded once per process, on first use (about 60 MB resident; workers that never transcribe never pay it). */
-function model(): Promise<Model> {
-  loading ??= (async () => {
-    const ort = await import('onnxruntime-node');
-    const tokenizer = (await import('llama-tokenizer-js')).default;
-    const dir = modelDir();
-    // One thread: the model is small enough that more only add overhead, and the HTTP server shares the cores.
-    const options: InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1 };
-    const [encoder, decoder] = await Promise.all([
-      ort.InferenceSession.create(path.join(dir, 'encoder_model.onnx'), options),
-      ort.InferenceSession.create(path.join(dir, 'decoder_model_merged.onnx'), options),
-    ]);
-    return { ort, encoder, decoder, decode: (tokens: number[]) => tokenizer.decode(tokens) };
-  })().catch((err: unknown) => {
-    loading = null;
-    throw err;
-  });
-  return loading;
-}
-
-/** Greedy decoding of one chunk of speech. */
-async function read(m: Model, audio: Float32Array): Promise<string> {
-  const { Tensor } = m.ort;
-  const encoded = await m.encoder.run({ input_values: new Tensor('float32', audio, [1, audio.length]) });
-  const past: Record<string, TensorType> = {};
-  for (let i = 0; i < LAYERS; i++) {
-    for (const part of ['decoder', 'encoder']) {
-      for (const kv of ['key', 'value']) past[`past_key_values.${i}.${part}.${kv}`] = new Tensor('float32', new Float32Array(0), [0, HEADS, 1, HEAD_DIM]);
-    }
-  }
-  const tokens: number[] = [];
-  let input = START;
-  const most = Math.ceil((audio.length / RATE) * TOKENS_PER_SECOND) + 2;
-  for (let step = 0; step < most; step++) {
-    const out = await m.decoder.run({
-      input_ids: new Tensor('int64', BigInt64Array.of(BigInt(input)), [1, 1]),
-      encoder_hidden_states: encoded.last_hidden_state,
-      use_cache_branch: new Tensor('bool', [step > 0], [1]),
-      ...past,
-    });
-    const logits = out.logits.data as Float32Array;
-    let best = 0;
-    for (let k = 1; k < logits.length; k++) if (logits[k] > logits[best]) best = k;
-    if (best === END) break;
-    tokens.push(best);
-    input = best;
-    // The encoder's keys and values are computed on the first step and kept; the decoder's grow.
-    for (const name of Object.keys(past)) if (step === 0 || name.includes('.decoder.')) past[name] = out[name.replace('past_key_values', 'present')];
-  }
-  return m.decode(withoutLoops(tokens)).trim();
-}
-
-/** A model that loops ("the the the the…") on noise: a run of the same 1–4 tokens four times is cut to one. */
-export function withoutLoops(tokens: number[]): number[] {
-  const out: number[] = [];
-  for (const t of tokens) {
-    out.push(t);
-    for (let n = 1; n <= 4; n++) {
-      if (out.length < n * 4) continue;
-      const tail = out.slice(-n);
-      let repeats = 1;
-      while (repeats < 4 && out.slice(-(repeats + 1) * n, -repeats * n).every((x, i) => x === tail[i])) repeats++;
-      if (repeats === 4) out.length -= n * 3;
-    }
-  }
-  return out;
-}
-
-/** A file's sound as 16 kHz mono samples. */
-export async function samplesOf(ffmpeg: string, file: string, scratch: string): Promise<Float32Array> {
-  const raw = path.join(scratch, `${path.basename(file)}.f32`);
-  try {
-    await run(ffmpeg, ['-v', 'error', '-y', '-i', file, '-ac', '1', '-ar', String(RATE), '-f', 'f32le', raw]);
-  } catch {
-    throw new StepFailure('media_unreadable', 'The recording is not readable audio', { action: 'Record it again' });
-  }
-  const bytes = await fs.readFile(raw);
-  await fs.rm(raw, { force: true });
-  const whole = bytes.subarray(0, bytes.length - (bytes.length % 4));
-  // A Float32Array view needs 4-byte alignment, which a pooled Buffer may not have.
-  return whole.byteOffset % 4 === 0 ? new Float32Array(whole.buffer, whole.byteOffset, whole.length / 4) : new Float32Array(Uint8Array.from(whole).buffer);
-}
-
-/** A service's timed text for a file, with the pitch of the voice in each entry's time. */
-export async function withPitch(ffmpeg: string, file: string, offsetMs: number, scratch: string, texts: TimedText[]): Promise<VoicedText[]> {
-  const samples = await samplesOf(ffmpeg, file, scratch);
-  const at = (ms: number) => Math.max(0, Math.min(samples.length, Math.round(((ms - offsetMs) / 1000) * RATE)));
-  return texts.map((t) => ({ ...t, pitch: pitchOf(samples.subarray(at(t.start_ms), at(t.end_ms))) }));
-}
-
-/** An utterance heard, with the pitch of its voice (speakers.ts tells voices apart by it). */
-export interface VoicedText extends TimedText {
-  pitch: number | null;
-}
+export type { VoicedText };
 
 /**
  * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
  * or more ends one; none is longer than 20 s). `offsetMs` is where the file starts in the recording.
  */
-export async function transcribeLocally(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<VoicedText[]> {
-  const samples = await samplesOf(ffmpeg, file, scratch);
-  const chunks = speechChunks(samples);
-  if (chunks.length === 0) return [];
-  const m = await model();
-  const texts: VoicedText[] = [];
-  for (const chunk of chunks) {
-    const audio = samples.subarray(chunk.start, chunk.end);
-    const text = await read(m, audio);
-    if (!/[A-Za-z0-9]/.test(text)) continue;
-    texts.push({ start_ms: offsetMs + Math.round((chunk.start / RATE) * 1000), end_ms: offsetMs + Math.round((chunk.end / RATE) * 1000), text, pitch: pitchOf(audio) });
+export const transcribeLocally = (ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<VoicedText[]> =>
+  transcriber().transcribe({ ffmpeg, file, offsetMs, scratch });
+
+/**
+ * A service's timed text for a file, with the pitch of the voice in each entry's time (null
+ * throughout if the file cannot be read again: the text is what matters).
+ */
+export async function withPitch(ffmpeg: string, file: string, offsetMs: number, scratch: string, texts: TimedText[]): Promise<VoicedText[]> {
+  const samples = await samplesOf(ffmpeg, file, scratch).catch(() => null);
+  if (!samples) return texts.map((t) => ({ ...t, pitch: null }));
+  const at = (ms: number) => Math.max(0, Math.min(samples.length, Math.round(((ms - offsetMs) / 1000) * RATE)));
+  const voiced: VoicedText[] = [];
+  for (const t of texts) {
+    voiced.push({ ...t, pitch: pitchOf(samples.subarray(at(t.start_ms), at(t.end_ms))) });
+    await new Promise((resolve) => setImmediate(resolve)); // a few ms each: the server answers in between
   }
-  return texts;
+  return voiced;
 }
 
 /** Whether the built-in model can read a project's interview language (unset means English). */

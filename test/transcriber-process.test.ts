@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.ts';
+import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
+import { form, speech } from './helpers/media.ts';
+
+/**
+ * Built-in transcription runs in a process of its own, a child of the one running the worker:
+ * the model's memory never sits in the server, and the process goes with the worker.
+ */
+let svc: TestService;
+let o: Awaited<ReturnType<typeof ownerWithProject>>;
+
+beforeAll(async () => {
+  svc = await startTestService({ env: { WORKER: 'on' } });
+  o = await ownerWithProject(svc, 'transcriber@example.com');
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+/** Pids of this process's children running the transcriber. */
+function transcribers(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        const ppid = Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+        return ppid === process.pid && fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('transcriber-process.ts');
+      } catch {
+        return false; // gone meanwhile
+      }
+    })
+    .map(Number);
+}
+
+async function transcribed(name: string, text: string): Promise<string> {
+  const wav = await speech(text, name);
+  const res = await postForm(svc, o.token, `${o.P}/sessions/upload-video`, form({ audio: { file: wav, filename: `${name}.wav`, type: 'audio/wav' } }));
+  const id = res.body.session.id as string;
+  expect(await settled(o.call, id)).toMatchObject({ status: 'processed', warnings: [] });
+  return ((await o.call('GET', `/sessions/${id}/transcript`)).body.segments as Array<{ text: string }>).map((s) => s.text).join(' ');
+}
+
+describe('the transcriber process', () => {
+  it('transcribes in a child process, starts a new one when that one dies, and stops with the worker', async () => {
+    expect(transcribers()).toEqual([]);
+    expect(await transcribed('first', "I couldn't find the export button anywhere.")).toMatch(/find the export/i);
+    const [first] = transcribers();
+    expect(first).toBeGreaterThan(0);
+
+    process.kill(first, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await transcribed('second', 'I tried three times and then I gave up.')).toMatch(/three times/i);
+    const [second] = transcribers();
+    expect(second).toBeGreaterThan(0);
+    expect(second).not.toBe(first);
+
+    await svc.stop();
+    const until = Date.now() + 5000;
+    while (transcribers().length && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(transcribers()).toEqual([]);
+  }, 60_000);
+});
