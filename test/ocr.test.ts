@@ -227,7 +227,7 @@ describe('reading the screen of a recording (OCR)', () => {
     }
   }, 120_000);
 
-  it('reads the screen of a silent recording, and says there was no sound to transcribe rather than failing', async () => {
+  it('reads the screen of a silent recording, says there was no sound to transcribe rather than failing, and gives a researcher\'s card for a moment of it the screen shown then', async () => {
     const silent = await recordScreens('silent', [PAGES[1]], 3, false);
     const res = await upload(silent, 'video/mp4');
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -239,6 +239,15 @@ describe('reading the screen of a recording (OCR)', () => {
     expect(artifacts.map((a) => a.kind)).not.toContain('derived_audio');
     expect(artifacts.find((a) => a.kind === 'screen_text')?.meta.text).toMatch(/zebra/i);
     expect((await o.call('GET', `/sessions/${id}/transcript`)).body.segments).toEqual([]);
+
+    // A researcher's own card for a moment of it gets the screen shown then, and search finds it.
+    const manual = await o.call('POST', `/sessions/${id}/signals`, { signal_type: 'struggling_moment', quote: 'Hovered over the zebra report for a long time', timestamp_ms: 2000 });
+    expect(manual.status, JSON.stringify(manual.body)).toBe(201);
+    expect(manual.body.signal).toMatchObject({ timestamp_ms: 2000, page_title: expect.stringMatching(/invoice settings/i), transcript_uncertain: true });
+    expect(JSON.parse(manual.body.signal.observed_facts_json)[1]).toMatch(/^On screen: .*spreadsheet/i);
+    const found = (await o.call('GET', `/signals?session_id=${id}&search=spreadsheet`)).body.signals;
+    expect(found.map((s: any) => s.id)).toEqual([manual.body.signal.id]);
+    expect((await o.call('POST', `/sessions/${id}/signals`, { signal_type: 'struggling_moment', quote: 'x', timestamp_ms: -5 })).status).toBe(400);
   }, 120_000);
 
   it('takes a WebM that holds only sound for a voice interview once it is read', async () => {

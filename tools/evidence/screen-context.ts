@@ -16,7 +16,7 @@ interface Screen {
  * had readable text, a card without a page title gets its most prominent line, and the text
  * becomes one of its observed facts, so evidence search finds it.
  */
-export async function withScreenContext(services: Services, interviewId: string, rows: NewSignal[]): Promise<NewSignal[]> {
+export async function withScreenContext<T extends Pick<NewSignal, 'timestamp_ms' | 'page_title' | 'observed_facts_json'>>(services: Services, interviewId: string, rows: T[]): Promise<T[]> {
   const { rows: artifacts } = await services.db.pool.query<{ name: string; kind: string; meta: Record<string, unknown> | null }>(
     `SELECT name, kind, meta FROM interview_artifacts WHERE interview_id = $1 AND kind IN ('frame', 'screen_text')`,
     [interviewId],

@@ -9,6 +9,7 @@ import { EVIDENCE_GRADES, OUTCOME, SIGNAL_TYPES, TARGET_SURFACES, type SignalTyp
 import { SignalIdParam, findSignal, fullSignal } from './read.ts';
 import { MAX_BULK, linkSignals, signalsInProject } from './links.ts';
 import { actorOf, logActivities, logActivity } from '../activity.ts';
+import { withScreenContext } from './screen-context.ts';
 import { locate } from './locate.ts';
 import { turnsOf } from './extract.ts';
 import { SessionIdParam, findInterview } from '../interviews/record.ts';
@@ -269,7 +270,8 @@ export const createManualSignal = capability({
   title: 'Add a manual evidence correction',
   description:
     'Adds a researcher\'s evidence card to an interview, marked needs_review. The quote should be copied from the transcript; one that ' +
-    'cannot be found is kept but marked transcript_uncertain.',
+    'cannot be found is kept but marked transcript_uncertain, at timestamp_ms when given (a moment of a recording with no speech there). ' +
+    'A card with a moment in a screen recording gets the text on screen then, as extracted cards do.',
   input: z.strictObject({
     sessionId: SessionIdParam,
     signal_type: z.enum(SIGNAL_TYPES),
@@ -279,6 +281,7 @@ export const createManualSignal = capability({
     headline: z.string().trim().min(1).max(200).optional(),
     claim: z.string().trim().min(1).max(2000).optional(),
     note: z.string().trim().max(2000).optional(),
+    timestamp_ms: z.number().int().min(0).max(24 * 3600 * 1000).optional().describe('Where in the recording, for a quote not found in the transcript; a quote that is found keeps its own moment'),
   }),
   output: Out,
   annotations: creates,
@@ -290,6 +293,9 @@ export const createManualSignal = capability({
     const { project } = projectOf(ctx);
     const where = locate(await turnsOf(ctx.services.db.pool, interview.id), input.quote, null);
     const id = newId('sig');
+    const [placed] = await withScreenContext(ctx.services, interview.id, [
+      { timestamp_ms: where ? where.timestamp_ms : (input.timestamp_ms ?? null), page_title: null, observed_facts_json: JSON.stringify([`The participant said: "${where?.quote ?? input.quote}"`]) },
+    ]);
     await inTransaction(ctx.services.db.pool, async (sql) => {
       await signals.insert(sql, {
         id,
@@ -300,14 +306,15 @@ export const createManualSignal = capability({
         confidence: input.confidence,
         quote: where?.quote ?? input.quote,
         segment_id: where?.segment_id ?? null,
-        timestamp_ms: where?.timestamp_ms ?? null,
+        timestamp_ms: placed.timestamp_ms,
+        page_title: placed.page_title,
         window_start_ms: where?.window_start_ms ?? null,
         window_end_ms: where?.window_end_ms ?? null,
         transcript_uncertain: !where || where.uncertain,
         transcript_uncertainty_note: !where ? 'Entered manually; not found in the transcript' : where.note,
         headline: input.headline ?? null,
         claim: input.claim ?? null,
-        observed_facts_json: JSON.stringify([`The participant said: "${where?.quote ?? input.quote}"`]),
+        observed_facts_json: placed.observed_facts_json,
         evidence_grade: where && !where.uncertain ? 'direct' : 'weak',
         review_status: 'needs_review',
         review_note: input.note ?? null,
