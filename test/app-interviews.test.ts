@@ -8,7 +8,7 @@ import { smtpInbox, type Inbox } from './helpers/smtp.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { accessible, createProject, shots, signIn as signInAs } from './helpers/workspace.ts';
 import { FIXTURES } from './helpers/extractor-eval.ts';
-import { ffmpeg, mediaDir, speech } from './helpers/media.ts';
+import { ffmpeg, mediaDir, speech, timedConversation } from './helpers/media.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 
 /** The interviews area of the workspace: adding interviews by drop and upload, and reading one. */
@@ -149,6 +149,24 @@ describe('interviews in the workspace', () => {
     await shots(page, 'interview-recording');
     await page.close();
   }, 240_000);
+
+  it('names the interviewer and the participant of a recorded interview whose voices were told apart', async () => {
+    const { page } = await onInterviews('wen@example.com', 'Two voices');
+    const { file, segments } = await timedConversation('app-two-voices', [
+      ['en-us', 'When did you last export a report?'],
+      ['en-us+f3', 'Last Monday, and it took ages to finish.'],
+      ['en-us', 'What did you do while you waited?'],
+      ['en-us+f3', 'I made a coffee and checked my email.'],
+    ]);
+    fake.transcriptSegments = segments;
+    await page.getByLabel('Participant name (optional)').fill('Wen');
+    await page.getByLabel('Transcript or recording files').setInputFiles(file);
+    await row(page, 'Wen').locator('.badge[data-status=processed]').waitFor({ timeout: 90_000 });
+    await row(page, 'Wen').getByRole('link', { name: 'Wen' }).click();
+    await page.locator('.iv-transcript > li').nth(3).waitFor();
+    expect(await page.locator('.iv-transcript .iv-who strong').allInnerTexts()).toEqual(['Interviewer', 'Participant', 'Interviewer', 'Participant']);
+    await page.close();
+  }, 120_000);
 
   it('retries a failed interview from the list and shows it getting processed', async () => {
     const { page } = await onInterviews('fay@example.com', 'Failing study');

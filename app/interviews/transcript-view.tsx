@@ -1,6 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { locate, pieces } from './highlight.ts';
 
+/** Who spoke, when the transcript names no one (a recording whose voices were told apart). */
+const ROLE_NAMES: Record<string, string> = { interviewer: 'Interviewer', participant: 'Participant' };
+
 export interface Segment {
   id: string;
   idx: number;
@@ -88,7 +91,7 @@ export function TranscriptView({ segments, cards, media, onPick, at = null }: { 
             className={timed ? 'seekable' : undefined}
           >
             <div className="iv-who">
-              <strong>{s.speaker ?? (s.role === 'unknown' ? 'Speaker' : s.role)}</strong>
+              <strong>{s.speaker ?? ROLE_NAMES[s.role] ?? 'Speaker'}</strong>
               {timed && s.start_ms !== null ? (
                 <button type="button" className="link" onClick={(e) => (e.stopPropagation(), seek(s.start_ms))} aria-label={`Play from ${clock(s.start_ms)}`}>
                   {clock(s.start_ms)}
