@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
-import { form, speech } from './helpers/media.ts';
+import { ffmpeg, form, mediaDir, speech } from './helpers/media.ts';
+import { transcribeLocally } from '../tools/interviews/local-transcription.ts';
+import { stopTranscriber } from '../tools/interviews/transcriber-client.ts';
 
 /**
  * Built-in transcription runs in a process of its own, a child of the one running the worker:
@@ -44,7 +46,7 @@ async function transcribed(name: string, text: string): Promise<string> {
 }
 
 describe('the transcriber process', () => {
-  it('transcribes in a child process, starts a new one when that one dies, and stops with the worker', async () => {
+  it('transcribes in a child process, starts a new one when that one dies, hangs or is let go, and stops with the worker', async () => {
     expect(transcribers()).toEqual([]);
     expect(await transcribed('first', "I couldn't find the export button anywhere.")).toMatch(/find the export/i);
     const [first] = transcribers();
@@ -56,6 +58,26 @@ describe('the transcriber process', () => {
     const [second] = transcribers();
     expect(second).toBeGreaterThan(0);
     expect(second).not.toBe(first);
+
+    // A file sent as the idle process is being let go is transcribed by the next one, and a file
+    // sent to a process killed a moment ago fails as retryable: neither takes the server down.
+    const wav = await speech('The export was slow.', 'direct');
+    await transcribeLocally(ffmpeg, wav, 0, mediaDir);
+    stopTranscriber();
+    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).map((t) => t.text).join(' ')).toMatch(/export/i);
+    process.kill(transcribers()[0], 'SIGKILL');
+    const sentToDead = await transcribeLocally(ffmpeg, wav, 0, mediaDir).then(
+      (texts) => ({ texts }),
+      (err: { code?: string; retryable?: boolean }) => ({ code: err.code, retryable: err.retryable }),
+    );
+    if (!('texts' in sentToDead)) expect(sentToDead).toEqual({ code: 'transcription_failed', retryable: true });
+    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).map((t) => t.text).join(' ')).toMatch(/export/i);
+
+    // A process that does not answer in time is killed, its file fails as retryable, and the next file gets a new one.
+    const stuck = transcribers()[0];
+    await expect(transcribeLocally(ffmpeg, wav, 0, mediaDir, { timeoutMs: 1 })).rejects.toMatchObject({ code: 'transcription_failed', retryable: true, message: expect.stringContaining('no answer within') });
+    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).map((t) => t.text).join(' ')).toMatch(/export/i);
+    expect(transcribers()).not.toContain(stuck);
 
     await svc.stop();
     const until = Date.now() + 5000;

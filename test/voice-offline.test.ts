@@ -49,6 +49,14 @@ describe('voice interviews with no transcription service', () => {
     const study = (await o.call('GET', '/widget-setup')).body.studies.find((s: any) => s.study_ref === studyRef);
     expect(study.voice).toEqual({ available: true, path: 'transcription', reason: null });
 
+    // A study shown only on German pages gets no built-in English transcription; one also shown on English pages does.
+    for (const [languages, available] of [[['de'], false], [['de', 'en-GB'], true]] as const) {
+      const created = await o.call('POST', '/studies', { title: `Pages in ${languages.join(' and ')}`, goals: script.goals, script, visibility: { ...visibility([['include', 'subtree', '/']]), languages } });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const voice = (await o.call('GET', '/widget-setup')).body.studies.find((s: any) => s.study_ref === created.body.study.ref).voice;
+      expect(voice).toMatchObject(available ? { available: true, path: 'transcription' } : { available: false, reason: expect.stringMatching(/English only.*shown in de/) });
+    }
+
     // A new project's starter study, in a project whose interviews are in German.
     const german = await ownerWithProject(svc, 'voice-de@example.com', 'Deutsch');
     expect((await german.call('GET', '/widget-setup')).body.studies[0].voice).toEqual({ available: true, path: 'transcription', reason: null });

@@ -30,7 +30,7 @@ export async function transcribeAnswer(services: Services, interviewId: string, 
     throw new UnavailableError(`Spoken answers cannot be transcribed: ${keyProblem ? keyProblem.message : `no transcription service is configured, and ${refusal}`}`, {
       code: keyProblem?.code ?? 'transcription_unavailable',
       retryable: false,
-      action: `Type the answer instead. ${keyProblem?.action ?? "To take spoken answers, set the project's openai_api_key or TRANSCRIPTION_URL on the server"}`,
+      action: `Type the answer instead. ${keyProblem?.action ?? `To take spoken answers, set the project's openai_api_key or TRANSCRIPTION_URL on the server${services.config.models.localTranscription ? '' : ', or LOCAL_TRANSCRIPTION=on for English'}`}`,
     });
   }
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'verbatim-answer-'));
@@ -43,11 +43,14 @@ export async function transcribeAnswer(services: Services, interviewId: string, 
         pieces = await transcribeFile(transcription, file, 0, { mime: chunk.mime_type, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
         await recordKeyUse(services, projectId, transcription, null);
       } else {
-        pieces = await transcribeLocally(tools(services.config).ffmpeg, file, 0, dir);
+        pieces = await transcribeLocally(tools(services.config).ffmpeg, file, 0, dir, { urgent: true, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
       }
     } catch (err) {
       if (!(err instanceof StepFailure)) throw err;
       if (transcription) await recordKeyUse(services, projectId, transcription, err.message);
+      if (err.code === 'media_unreadable') {
+        throw new DomainError('That recording could not be read as audio', { code: 'media_unreadable', retryable: false, action: 'Record the answer again, or type it instead' });
+      }
       throw new AppError(502, `The answer could not be transcribed: ${err.message}`, {
         code: 'transcription_failed',
         retryable: err.retryable || err.code === 'transcription_provider_error',

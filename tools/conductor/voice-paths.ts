@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Services } from '../../core/context.ts';
 import type { StudyRow } from '../studies/record.ts';
 import { modelAccess } from '../interviews/model-access.ts';
-import { localTranscriptionRefusal } from '../interviews/local-transcription.ts';
+import { localTranscriptionRefusal, readsLanguage } from '../interviews/local-transcription.ts';
 
 /**
  * Which voice interview the widget can offer for a study, and why not when it cannot.
@@ -31,18 +31,32 @@ function studyAllowsVoice(study: Pick<StudyRow, 'settings_json'>): boolean {
   }
 }
 
-/** What the project can do for voice, whatever the study: read once per project. */
-export async function projectVoice(services: Services, projectId: string): Promise<VoiceOption> {
+/** What the project can do for voice, whatever the study: read once per project. `builtIn`: through the built-in English model. */
+export async function projectVoice(services: Services, projectId: string): Promise<VoiceOption & { builtIn: boolean }> {
   const { transcription, llm, keyProblem } = await modelAccess(services, projectId);
-  if (llm?.apiKey) return { available: true, path: 'realtime', reason: null };
-  if (transcription) return { available: true, path: 'transcription', reason: null };
-  if (keyProblem) return off(`${keyProblem.message}. ${keyProblem.action}`);
+  if (llm?.apiKey) return { available: true, path: 'realtime', reason: null, builtIn: false };
+  if (transcription) return { available: true, path: 'transcription', reason: null, builtIn: false };
+  if (keyProblem) return { ...off(`${keyProblem.message}. ${keyProblem.action}`), builtIn: false };
   const refusal = await localTranscriptionRefusal(services, projectId);
-  if (!refusal) return { available: true, path: 'transcription', reason: null };
-  return off(`No realtime model or transcription service, and ${refusal}: set the project's openai_api_key, or LLM_API_KEY or TRANSCRIPTION_URL on the server`);
+  if (!refusal) return { available: true, path: 'transcription', reason: null, builtIn: true };
+  return { ...off(`No realtime model or transcription service, and ${refusal}: set the project's openai_api_key, or LLM_API_KEY or TRANSCRIPTION_URL on the server`), builtIn: false };
 }
 
-/** The voice a study offers: the project's, unless the study keeps to text. */
-export function studyVoice(project: VoiceOption, study: Pick<StudyRow, 'settings_json'>): VoiceOption {
-  return studyAllowsVoice(study) ? project : off('The study runs text interviews only (settings.interview_mode is "text")');
+/** The page languages a study is shown in, when it names them. */
+const studyLanguages = (study: Pick<StudyRow, 'visibility_json'>): string[] => {
+  const languages = (study.visibility_json as { languages?: unknown } | null)?.languages;
+  return Array.isArray(languages) ? languages.filter((l): l is string => typeof l === 'string') : [];
+};
+
+/**
+ * The voice a study offers: the project's, unless the study keeps to text, or only the built-in
+ * English model would transcribe and the study is shown on pages in other languages only.
+ */
+export function studyVoice(project: VoiceOption & { builtIn: boolean }, study: Pick<StudyRow, 'settings_json' | 'visibility_json'>): VoiceOption {
+  if (!studyAllowsVoice(study)) return off('The study runs text interviews only (settings.interview_mode is "text")');
+  const languages = studyLanguages(study);
+  if (project.builtIn && languages.length > 0 && !languages.some(readsLanguage)) {
+    return off(`Built-in transcription reads English only, and the study is shown in ${languages.join(', ')}: set the project's openai_api_key, or TRANSCRIPTION_URL on the server`);
+  }
+  return { available: project.available, path: project.path, reason: project.reason };
 }

@@ -1,7 +1,9 @@
 import type { Services } from '../../core/context.ts';
 import { projectSettings } from '../settings/rows.ts';
 import { RATE, samplesOf } from './audio-samples.ts';
-import { pitchOf } from './speakers.ts';
+import { MIN_UTTERANCES, pitchOf } from './speakers.ts';
+
+const PITCH_SPAN_SECONDS = 8;
 import type { TimedText } from './transcription.ts';
 import type { VoicedText } from './speech-model.ts';
 import { transcriber } from './transcriber-client.ts';
@@ -16,29 +18,36 @@ export type { VoicedText };
 
 /**
  * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
- * or more ends one; none is longer than 20 s). `offsetMs` is where the file starts in the recording.
+ * or more ends one; each is at most about 20 s). `offsetMs` is where the file starts in the recording.
  */
-export const transcribeLocally = (ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<VoicedText[]> =>
-  transcriber().transcribe({ ffmpeg, file, offsetMs, scratch });
+export const transcribeLocally = (ffmpeg: string, file: string, offsetMs: number, scratch: string, opts: { urgent?: boolean; timeoutMs?: number } = {}): Promise<VoicedText[]> =>
+  transcriber().transcribe({ ffmpeg, file, offsetMs, scratch, urgent: opts.urgent, timeoutMs: opts.timeoutMs ?? PIECE_TIMEOUT_MS });
+
+/** A ten-minute piece takes about 15 s here; a process that has not answered in ten minutes is stuck. */
+const PIECE_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * A service's timed text for a file, with the pitch of the voice in each entry's time (null
  * throughout if the file cannot be read again: the text is what matters).
  */
 export async function withPitch(ffmpeg: string, file: string, offsetMs: number, scratch: string, texts: TimedText[]): Promise<VoicedText[]> {
+  const none = () => texts.map((t) => ({ ...t, pitch: null }));
+  if (texts.length < MIN_UTTERANCES) return none(); // too few to tell voices apart (a service that returns one text per file)
   const samples = await samplesOf(ffmpeg, file, scratch).catch(() => null);
-  if (!samples) return texts.map((t) => ({ ...t, pitch: null }));
+  if (!samples) return none();
   const at = (ms: number) => Math.max(0, Math.min(samples.length, Math.round(((ms - offsetMs) / 1000) * RATE)));
   const voiced: VoicedText[] = [];
   for (const t of texts) {
-    voiced.push({ ...t, pitch: pitchOf(samples.subarray(at(t.start_ms), at(t.end_ms))) });
-    await new Promise((resolve) => setImmediate(resolve)); // a few ms each: the server answers in between
+    // The first seconds of an entry tell its voice; reading at most that keeps each step under ~20 ms.
+    const from = at(t.start_ms);
+    voiced.push({ ...t, pitch: pitchOf(samples.subarray(from, Math.min(at(t.end_ms), from + PITCH_SPAN_SECONDS * RATE))) });
+    await new Promise((resolve) => setImmediate(resolve)); // the server answers in between
   }
   return voiced;
 }
 
 /** Whether the built-in model can read a project's interview language (unset means English). */
-const readsLanguage = (tag: string | null | undefined): boolean => !tag || /^en(-|$)/i.test(tag);
+export const readsLanguage = (tag: string | null | undefined): boolean => !tag || /^eng?(-|$)/i.test(tag);
 
 /** Why the built-in model cannot transcribe this project's recordings, or null when it can. */
 export async function localTranscriptionRefusal(services: Services, projectId: string): Promise<string | null> {

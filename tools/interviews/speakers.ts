@@ -38,6 +38,9 @@ export function pitchOf(samples: Float32Array): number | null {
   return pitches[pitches.length >> 1];
 }
 
+/** Fewer utterances than this cannot show two voices with two each. */
+export const MIN_UTTERANCES = 4;
+
 export interface Utterance {
   pitch: number | null;
   text: string;
@@ -49,12 +52,13 @@ const isQuestion = (text: string) => /\?["')\s]*$/.test(text);
 /**
  * Roles by voice: the utterances split at the widest pitch gap into a lower and a higher voice,
  * at least 4 semitones apart on average with a clear gap between them, two utterances or more
- * each; the voice that asks (half or more of its utterances are questions, against under a third
- * of the other's) is the interviewer's. Null when the recording does not show that.
+ * each; the voice that asks (60 % or more of its utterances are questions, against a quarter or
+ * less of the other's) is the interviewer's. Null when the recording does not show that: a
+ * participant's words taken for the interviewer's would be lost as evidence.
  */
 export function rolesByVoice(utterances: Utterance[]): Array<'interviewer' | 'participant' | 'unknown'> | null {
   const voiced = utterances.map((u, i) => ({ ...u, i })).filter((u): u is Utterance & { pitch: number; i: number } => u.pitch !== null);
-  if (voiced.length < 4) return null;
+  if (voiced.length < MIN_UTTERANCES) return null;
   voiced.sort((a, b) => a.pitch - b.pitch);
   let split = 0;
   let widest = 0;
@@ -68,7 +72,7 @@ export function rolesByVoice(utterances: Utterance[]): Array<'interviewer' | 'pa
   if (mean(high.map((u) => u.pitch)) - mean(low.map((u) => u.pitch)) < 4) return null;
   const asks = (group: Utterance[]) => group.filter((u) => isQuestion(u.text)).length / group.length;
   const [lowAsks, highAsks] = [asks(low), asks(high)];
-  const interviewer = lowAsks >= 0.5 && highAsks < 1 / 3 ? low : highAsks >= 0.5 && lowAsks < 1 / 3 ? high : null;
+  const interviewer = lowAsks >= 0.6 && highAsks <= 0.25 ? low : highAsks >= 0.6 && lowAsks <= 0.25 ? high : null;
   if (!interviewer) return null;
   const roles: Array<'interviewer' | 'participant' | 'unknown'> = utterances.map(() => 'unknown');
   for (const u of voiced) roles[u.i] = interviewer.includes(u) ? 'interviewer' : 'participant';

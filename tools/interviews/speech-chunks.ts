@@ -16,7 +16,7 @@ function frameLevels(samples: Float32Array): Float32Array {
   const levels = new Float32Array(Math.floor(samples.length / FRAME));
   for (let f = 0; f < levels.length; f++) {
     let sum = 0;
-    for (let i = f * FRAME; i < (f + 1) * FRAME; i++) sum += samples[i] * samples[i];
+    for (let i = f * FRAME; i < (f + 1) * FRAME; i++) if (Number.isFinite(samples[i])) sum += samples[i] * samples[i]; // a NaN is silence, not speech
     levels[f] = Math.sqrt(sum / FRAME);
   }
   return levels;
@@ -51,7 +51,8 @@ export function speechChunks(samples: Float32Array): Chunk[] {
   const sorted = Float32Array.from(levels).sort();
   const floor = quantile(sorted, 0.1);
   const peak = quantile(sorted, 0.95);
-  if (peak < 0.003 || peak < floor * 3) return [];
+  // Steady noise (fans, hum, hiss) varies its level by under 1.8× from frame to frame; speech, even over noise, by 10× or more.
+  if (peak < 0.003 || peak < floor * 2.5) return [];
   const threshold = floor + 0.1 * (peak - floor);
   const runs: Array<[number, number, number]> = []; // first frame, end frame, voiced frames
   let quiet = Infinity;

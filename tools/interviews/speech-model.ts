@@ -67,6 +67,7 @@ async function read(m: Model, audio: Float32Array): Promise<string> {
   const tokens: number[] = [];
   let input = START;
   const most = Math.ceil((audio.length / RATE) * TOKENS_PER_SECOND) + 2;
+  let ended = false;
   for (let step = 0; step < most; step++) {
     const out = await m.decoder.run({
       input_ids: new Tensor('int64', BigInt64Array.of(BigInt(input)), [1, 1]),
@@ -77,23 +78,31 @@ async function read(m: Model, audio: Float32Array): Promise<string> {
     const logits = out.logits.data as Float32Array;
     let best = 0;
     for (let k = 1; k < logits.length; k++) if (logits[k] > logits[best]) best = k;
-    if (best === END) break;
+    if (best === END) {
+      ended = true;
+      break;
+    }
     tokens.push(best);
     input = best;
     // The encoder's keys and values are computed on the first step and kept; the decoder's grow.
     for (const name of Object.keys(past)) if (step === 0 || name.includes('.decoder.')) past[name] = out[name.replace('past_key_values', 'present')];
   }
-  return m.decode(withoutLoops(tokens)).trim();
+  // A model that ran to the cap instead of ending has looped ("the the the the…" on noise).
+  return m.decode(ended ? tokens : withoutLoops(tokens, (t) => /^\s*\d+\s*$/.test(m.decode([t])))).trim();
 }
 
-/** A model that loops ("the the the the…") on noise: a run of the same 1–4 tokens four times is cut to one. */
-export function withoutLoops(tokens: number[]): number[] {
+/**
+ * A run of the same 1–4 tokens four times is cut to one. Runs of digits are kept: numbers are
+ * read a digit a token, and "100000" is not a loop.
+ */
+export function withoutLoops(tokens: number[], isDigit: (token: number) => boolean): number[] {
   const out: number[] = [];
   for (const t of tokens) {
     out.push(t);
     for (let n = 1; n <= 4; n++) {
       if (out.length < n * 4) continue;
       const tail = out.slice(-n);
+      if (tail.every(isDigit)) continue;
       let repeats = 1;
       while (repeats < 4 && out.slice(-(repeats + 1) * n, -repeats * n).every((x, i) => x === tail[i])) repeats++;
       if (repeats === 4) out.length -= n * 3;
@@ -109,7 +118,7 @@ export interface VoicedText extends TimedText {
 
 /**
  * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
- * or more ends one; none is longer than 20 s). `offsetMs` is where the file starts in the recording.
+ * or more ends one; each is at most about 20 s). `offsetMs` is where the file starts in the recording.
  */
 export async function transcribeHere(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<VoicedText[]> {
   const samples = await samplesOf(ffmpeg, file, scratch);

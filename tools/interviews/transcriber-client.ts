@@ -7,66 +7,95 @@ import type { VoicedText } from './speech-model.ts';
 const IDLE_MS = 60_000;
 const ENTRY = fileURLToPath(new URL('./transcriber-process.ts', import.meta.url));
 
+export interface Job {
+  ffmpeg: string;
+  file: string;
+  offsetMs: number;
+  scratch: string;
+  /** A participant waiting for their answer to be heard goes before recordings being processed. */
+  urgent?: boolean;
+  /** Past this the process is taken for hung: it is killed, and every file it held fails as retryable. */
+  timeoutMs: number;
+}
+
 type Reply = { id: number; texts: VoicedText[] } | { id: number; error: { code: string; message: string } };
+
 interface Waiting {
   resolve: (texts: VoicedText[]) => void;
   reject: (err: Error) => void;
+  timer: NodeJS.Timeout;
 }
+
+/** One transcriber process and the files it was sent. */
+interface Worker {
+  child: ChildProcess;
+  waiting: Map<number, Waiting>;
+}
+
+const failed = (why: string) => new StepFailure('transcription_failed', `Built-in transcription failed: ${why}`, { retryable: true, action: 'Retry the transcription' });
 
 /** The server's side of the transcriber process: started on the first file, stopped when idle. */
 class Transcriber {
-  private child: ChildProcess | null = null;
-  private readonly waiting = new Map<number, Waiting>();
+  private current: Worker | null = null;
   private next = 0;
   private idle: NodeJS.Timeout | null = null;
 
-  transcribe(job: { ffmpeg: string; file: string; offsetMs: number; scratch: string }): Promise<VoicedText[]> {
+  transcribe(job: Job): Promise<VoicedText[]> {
     if (this.idle) clearTimeout(this.idle);
-    const child = this.child ?? this.start();
+    const worker = this.current?.child.connected ? this.current : this.start();
     const id = this.next++;
-    child.channel?.ref(); // a file is on its way: wait for it
+    worker.child.channel?.ref(); // a file is on its way: wait for it
     return new Promise<VoicedText[]>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      child.send({ id, ...job });
+      const timer = setTimeout(() => {
+        this.fail(worker, failed(`no answer within ${Math.round(job.timeoutMs / 1000)} s`));
+        worker.child.kill('SIGKILL');
+      }, job.timeoutMs);
+      worker.waiting.set(id, { resolve, reject, timer });
+      const { timeoutMs: _, ...sent } = job;
+      worker.child.send({ id, ...sent }, (err) => err && this.settle(worker, id, failed(err.message)));
     }).finally(() => {
-      if (this.waiting.size > 0) return;
-      child.channel?.unref();
-      (this.idle = setTimeout(() => this.stop(), IDLE_MS)).unref();
+      if (worker.waiting.size > 0) return;
+      worker.child.channel?.unref();
+      if (worker === this.current) (this.idle = setTimeout(() => this.stop(), IDLE_MS)).unref();
     });
   }
 
-  private start(): ChildProcess {
+  private start(): Worker {
     const child = fork(ENTRY, [], { execArgv: ['--disable-warning=ExperimentalWarning'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const worker: Worker = { child, waiting: new Map() };
     // Idle, it never keeps the server running.
     child.unref();
     child.channel?.unref();
     child.on('message', (reply: Reply) => {
-      const waiter = this.waiting.get(reply.id);
-      if (!waiter) return;
-      this.waiting.delete(reply.id);
-      if ('texts' in reply) return waiter.resolve(reply.texts);
-      waiter.reject(
-        reply.error.code === 'media_unreadable'
-          ? new StepFailure('media_unreadable', reply.error.message, { action: 'Record it again' })
-          : new StepFailure('transcription_failed', `Built-in transcription failed: ${reply.error.message}`, { retryable: true }),
-      );
+      if ('texts' in reply) return this.settle(worker, reply.id, reply.texts);
+      this.settle(worker, reply.id, reply.error.code === 'media_unreadable' ? new StepFailure('media_unreadable', reply.error.message, { action: 'Upload or record it again' }) : failed(reply.error.message));
     });
-    child.on('exit', (code, signal) => {
-      if (this.child === child) this.child = null;
-      for (const [id, waiter] of this.waiting) {
-        this.waiting.delete(id);
-        waiter.reject(new StepFailure('transcription_failed', `The built-in transcription process stopped (${signal ?? `exit ${code}`})`, { retryable: true }));
-      }
-    });
-    this.child = child;
-    return child;
+    // A process that cannot start or has gone fails what it held; the next file starts another.
+    child.on('error', (err) => this.fail(worker, failed(err.message)));
+    child.on('exit', (code, signal) => this.fail(worker, failed(`the transcriber process stopped (${signal ?? `exit ${code}`})`)));
+    this.current = worker;
+    return worker;
+  }
+
+  private settle(worker: Worker, id: number, outcome: VoicedText[] | Error): void {
+    const waiter = worker.waiting.get(id);
+    if (!waiter) return;
+    worker.waiting.delete(id);
+    clearTimeout(waiter.timer);
+    if (outcome instanceof Error) waiter.reject(outcome);
+    else waiter.resolve(outcome);
+  }
+
+  private fail(worker: Worker, err: Error): void {
+    if (this.current === worker) this.current = null;
+    for (const id of [...worker.waiting.keys()]) this.settle(worker, id, err);
   }
 
   /** Lets the process go: it exits when its channel closes, and its memory with it. */
   stop(): void {
-    const child = this.child;
-    this.child = null;
-    if (child?.connected) child.disconnect();
+    const worker = this.current;
+    this.current = null;
+    if (worker?.child.connected) worker.child.disconnect();
   }
 }
 

@@ -1,8 +1,9 @@
 import { transcribeHere } from './speech-model.ts';
 
 /**
- * The transcriber process (forked by transcriber-client.ts): transcribes the files it is sent,
- * one message each, and exits when the server lets go of it.
+ * The transcriber process (forked by transcriber-client.ts): transcribes the files it is sent one
+ * at a time (so memory holds one file's samples, whatever the worker's concurrency), a
+ * participant's answer before recordings, and exits when the server lets go of it.
  */
 interface Job {
   id: number;
@@ -10,12 +11,30 @@ interface Job {
   file: string;
   offsetMs: number;
   scratch: string;
+  urgent?: boolean;
+}
+
+const queue: Job[] = [];
+let busy = false;
+
+async function work(): Promise<void> {
+  if (busy) return;
+  busy = true;
+  for (let job = queue.shift(); job; job = queue.shift()) {
+    try {
+      process.send?.({ id: job.id, texts: await transcribeHere(job.ffmpeg, job.file, job.offsetMs, job.scratch) });
+    } catch (err) {
+      const code = (err as { code?: unknown }).code === 'media_unreadable' ? 'media_unreadable' : 'transcription_failed';
+      process.send?.({ id: job.id, error: { code, message: err instanceof Error ? err.message : String(err) } });
+    }
+  }
+  busy = false;
 }
 
 process.on('message', (job: Job) => {
-  transcribeHere(job.ffmpeg, job.file, job.offsetMs, job.scratch).then(
-    (texts) => process.send?.({ id: job.id, texts }),
-    (err: unknown) => process.send?.({ id: job.id, error: { code: (err as { code?: unknown }).code === 'media_unreadable' ? 'media_unreadable' : 'transcription_failed', message: err instanceof Error ? err.message : String(err) } }),
-  );
+  // An answer goes after the answers already waiting, before any recording.
+  const at = job.urgent ? queue.findIndex((j) => !j.urgent) : -1;
+  queue.splice(at === -1 ? queue.length : at, 0, job);
+  void work();
 });
 process.on('disconnect', () => process.exit(0));

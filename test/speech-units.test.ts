@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { speechChunks } from '../tools/interviews/speech-chunks.ts';
+import { rolesByVoice } from '../tools/interviews/speakers.ts';
+import { withoutLoops } from '../tools/interviews/speech-model.ts';
+import { readsLanguage } from '../tools/interviews/local-transcription.ts';
+
+const RATE = 16_000;
+/** A 200 Hz tone burst for `seconds`, at `level`. */
+const burst = (seconds: number, level: number) => Float32Array.from({ length: seconds * RATE }, (_, i) => level * Math.sin((2 * Math.PI * 200 * i) / RATE));
+const join = (...parts: Float32Array[]) => {
+  const out = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, (at += p.length) - p.length);
+  return out;
+};
+
+describe('where the speech is', () => {
+  it('finds utterances between pauses, and none in silence, steady noise or samples that are not numbers', () => {
+    const chunks = speechChunks(join(new Float32Array(RATE), burst(2, 0.3), new Float32Array(RATE), burst(1, 0.3), new Float32Array(RATE)));
+    expect(chunks).toHaveLength(2);
+    expect(chunks[0].start / RATE).toBeCloseTo(0.85, 1);
+    expect(chunks[1].end / RATE).toBeCloseTo(5.15, 1);
+    expect(speechChunks(new Float32Array(5 * RATE))).toEqual([]);
+    expect(speechChunks(burst(5, 0.3))).toEqual([]); // a hum: the same level throughout
+    expect(speechChunks(new Float32Array(5 * RATE).fill(Number.NaN))).toEqual([]);
+    expect(speechChunks(new Float32Array(10))).toEqual([]);
+  });
+
+  it('cuts a long run at its quiet moments, each piece short enough for the model', () => {
+    const parts: Float32Array[] = [new Float32Array(RATE)];
+    for (let i = 0; i < 30; i++) parts.push(burst(1.8, 0.3), new Float32Array(0.2 * RATE)); // a minute with only short breaths
+    const chunks = speechChunks(join(...parts));
+    expect(chunks.length).toBeGreaterThanOrEqual(3);
+    for (const c of chunks) expect((c.end - c.start) / RATE).toBeLessThanOrEqual(20.2);
+  });
+});
+
+describe('loops in what the model says', () => {
+  it('cuts a phrase said four times to one, but never a number', () => {
+    const digits = new Set([7, 8]);
+    expect(withoutLoops([1, 2, 3, 2, 3, 2, 3, 2, 3, 4], (t) => digits.has(t))).toEqual([1, 2, 3, 4]);
+    expect(withoutLoops([5, 5, 5, 5, 5], (t) => digits.has(t))).toEqual([5, 5]);
+    expect(withoutLoops([1, 7, 8, 8, 8, 8, 8], (t) => digits.has(t))).toEqual([1, 7, 8, 8, 8, 8, 8]);
+  });
+});
+
+describe('who spoke', () => {
+  const said = (pitch: number | null, text: string) => ({ pitch, text });
+  it('names the voice that asks the interviewer, and only when the two voices and their roles are clear', () => {
+    const interview = [said(10, 'How did it go?'), said(22, 'Badly.'), said(11, 'Why?'), said(23, 'It crashed.'), said(10, 'And then?'), said(22, 'I left.')];
+    expect(rolesByVoice(interview)).toEqual(['interviewer', 'participant', 'interviewer', 'participant', 'interviewer', 'participant']);
+    // Voices too close, one voice, too few, or both asking: unknown.
+    expect(rolesByVoice(interview.map((u, i) => ({ ...u, pitch: i % 2 ? 12 : 10 })))).toBeNull();
+    expect(rolesByVoice(interview.map((u) => ({ ...u, pitch: 15 })))).toBeNull();
+    expect(rolesByVoice(interview.slice(0, 3))).toBeNull();
+    expect(rolesByVoice(interview.map((u) => ({ ...u, text: `${u.text.replace(/[.?]$/, '')}?` })))).toBeNull();
+    // A participant who asks a question now and then is still the participant; one with no pitch stays unknown.
+    const asking = [...interview, said(22, 'Is that normal?'), said(null, 'Hm.')];
+    expect(rolesByVoice(asking)).toEqual([...rolesByVoice(interview)!, 'participant', 'unknown']);
+  });
+
+  it('reads English and its regional tags', () => {
+    expect([null, 'en', 'en-GB', 'eng', 'EN-us'].map(readsLanguage)).toEqual([true, true, true, true, true]);
+    expect(['de', 'pt-BR', 'enx'].map(readsLanguage)).toEqual([false, false, false]);
+  });
+});
