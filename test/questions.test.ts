@@ -549,7 +549,7 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect((await talkThrough(use, ['Fine.', 'no i think is all']))[2]).toBe('What would you change?'); // "that's all" is heard as a no
     expect(heardAs("I'm always short on time at month end, so I pay everything in one evening and the bank app logs me out halfway.")).toBeNull();
     expect(acknowledgement('Just a question: can I pay several suppliers in one batch here? I never found out how.')).toBe(ACKNOWLEDGEMENT);
-    expect(acknowledgement('Is this going to take long?', { partsLeft: 3 })).toBe(`There are 3 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is this going to take long?', { partsLeft: 3 })).toBe(`After this part, there are 2 more short parts. ${FREE_TO_GO}`);
     expect(acknowledgement('Is this going to take long?', { partsLeft: 1 })).toBe(`This is the last part. ${FREE_TO_GO}`);
     for (const puzzled of ['What about it?', 'Can you give me an example?']) expect(heardAs(puzzled), puzzled).toBe('puzzled');
     expect(heardAs('Nothing! Are you even reading this?')).toBe('meta');
@@ -624,12 +624,12 @@ describe('a third walkthrough: six participants, turn by turn', () => {
       expect((await talkThrough(seg('context'), [why]))[1], why).toBe('What did you come to do today?');
     }
     for (const grumble of ['Oh great, another survey.', 'This is a waste of time.', 'Happy now?']) expect(heardAs(grumble), grumble).toBe('grumble');
-    expect(acknowledgement('This is a waste of time.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} There are 3 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('This is a waste of time.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} After this part, there are 2 more short parts. ${FREE_TO_GO}`);
     expect(acknowledgement('This is a waste of time.', { said: FAIR_ENOUGH })).toBeNull();
     // Annoyance said along with an answer is met the same way, once; the answer still counts.
     for (const both of ['Ugh, another survey. I pay by card mostly.', 'These questions are getting long, but I use Excel for the invoices.']) {
       expect(heardAs(both), both).toBeNull();
-      expect(acknowledgement(both, { partsLeft: 2 }), both).toBe(`${FAIR_ENOUGH} There are 2 short parts left. ${FREE_TO_GO}`);
+      expect(acknowledgement(both, { partsLeft: 2 }), both).toBe(`${FAIR_ENOUGH} After this part, there is one more short part. ${FREE_TO_GO}`);
       expect(acknowledgement(both, { said: FAIR_ENOUGH }), both).toBeNull();
     }
     // Not annoyance at the interview: the product's own questions, time wasted on the task.
@@ -849,7 +849,7 @@ describe('an eighth walkthrough: studies the team wrote as discussion guides', (
     expect(heardAs('What does it cost?')).toBe('question');
     for (const done of ['I can not do this', 'I cannot do this.', 'Done I think?']) expect(endsTask(done), done).toBe(true);
     expect(heardAs('I use the app. How long is this going to take? I only have a few minutes.')).toBe('question');
-    expect(acknowledgement('I use the app. How long is this going to take? I only have a few minutes.', { partsLeft: 3 })).toContain('There are 3 short parts left.');
+    expect(acknowledgement('I use the app. How long is this going to take? I only have a few minutes.', { partsLeft: 3 })).toContain('After this part, there are 2 more short parts.');
   });
 
   it('takes a no to "anything we didn\'t cover?" as the answer, and a wish asked as a question as one', async () => {
@@ -1044,7 +1044,7 @@ describe('an eleventh walkthrough: the starter study in the widget, six particip
     expect(acknowledgement('QuickBooks, which was overpriced. Honestly, who actually reads this stuff?')).toBe(ONLY_THE_TEAM);
     expect(acknowledgement('Who reads these answers?')).toBe(ONLY_THE_TEAM);
     for (const grumble of ['Ugh, another feedback popup.', 'Not another feedback form.', 'Sigh, more questions.', 'This is taking forever.']) expect(heardAs(grumble), grumble).toBe('grumble');
-    expect(acknowledgement('Ugh, another feedback popup. I came to export my invoices.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} There are 3 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('Ugh, another feedback popup. I came to export my invoices.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} After this part, there are 2 more short parts. ${FREE_TO_GO}`);
     for (const again of ['Already said. Typed them.', 'I already told you, Excel and Outlook. I just looked at the sheet and emailed people myself.']) expect(heardAs(again), again).toBe('already');
   });
 
@@ -1126,9 +1126,9 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
     // The consent screen says clicks are noted during the task: the answer says so too.
     expect(NOT_RECORDED).toContain('what you click on this page');
     expect(heardAs('but like, in minutes? and will my manager see what I write?', asked)).toBe('meta');
-    expect(acknowledgement('but like, in minutes? and will my manager see what I write?', context)).toBe(`${ONLY_THE_TEAM} It takes about 10 minutes in all. There are 5 short parts left. ${FREE_TO_GO}`);
-    expect(acknowledgement('how long is this?', context)).toBe(`It takes about 10 minutes in all. There are 5 short parts left. ${FREE_TO_GO}`);
-    expect(acknowledgement('Is that the last question?', { ...context, minutes: undefined })).toBe(`There are 5 short parts left. ${FREE_TO_GO}`);
+    expect(acknowledgement('but like, in minutes? and will my manager see what I write?', context)).toBe(`${ONLY_THE_TEAM} It takes about 10 minutes in all. After this part, there are 4 more short parts. ${FREE_TO_GO}`);
+    expect(acknowledgement('how long is this?', context)).toBe(`It takes about 10 minutes in all. After this part, there are 4 more short parts. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is that the last question?', { ...context, minutes: undefined })).toBe(`After this part, there are 4 more short parts. ${FREE_TO_GO}`);
     expect(acknowledgement('Email and a bank transfer. Again, why does that matter to you?', context)).toBe(WHY_WE_ASK);
   });
 
@@ -1238,8 +1238,8 @@ describe('questions typed without their question mark', () => {
   const asked = 'Could you tell me about the last time you sent an invoice?';
   const context = { said: asked, asked, partsLeft: 2, recorded: false };
   it('are heard as questions at the end of an answer', () => {
-    expect(acknowledgement('how long will this take', context)).toBe('There are 2 short parts left. You can stop at any time with "End interview".');
-    expect(acknowledgement('are there many more', context)).toBe('There are 2 short parts left. You can stop at any time with "End interview".');
+    expect(acknowledgement('how long will this take', context)).toBe('After this part, there is one more short part. You can stop at any time with "End interview".');
+    expect(acknowledgement('are there many more', context)).toBe('After this part, there is one more short part. You can stop at any time with "End interview".');
     expect(acknowledgement('is this recorded', context)).toBe(NOT_RECORDED);
     expect(acknowledgement('Last week, it was slow. so can I see the results after', context)).toBe(ACKNOWLEDGEMENT);
     expect(acknowledgement('do you work for Ledgerly', context)).toBe(WHO_WE_ARE); // who asks: automatically, for the team
@@ -2359,7 +2359,7 @@ describe('what the twenty-third walkthrough heard from starter-study participant
   it('hears "do you work for them?", "does that include my employer?", "can we wrap up?" and "Can I skip the rest?"', () => {
     expect(acknowledgement('Meh. The spinning was the worst part. And you never answered me — do you actually work for them or is this an agency thing?')).toBe(WHO_WE_ARE);
     expect(acknowledgement('Who exactly is "the team"? Does that include my employer?')).toBe(ONLY_THE_TEAM);
-    expect(acknowledgement('fine. it went fine. can we wrap up?', { partsLeft: 2, minutes: 10 })).toBe('It takes about 10 minutes in all. There are 2 short parts left. You can stop at any time with "End interview".');
+    expect(acknowledgement('fine. it went fine. can we wrap up?', { partsLeft: 2, minutes: 10 })).toBe('It takes about 10 minutes in all. After this part, there is one more short part. You can stop at any time with "End interview".');
     expect(heardAs('Last month. It took an hour. Can I skip the rest?')).toBe('stop');
     expect(heardAs("I'd rather not say, next question.")).toBe('skip');
     // Told to friends, not to the interviewer.
@@ -2423,7 +2423,7 @@ describe('what the twenty-fourth walkthrough found', () => {
 
   it('thanks a correction typed during a task, answers "can we speed this up?", and never names an e-mail address back', () => {
     expect(whileWorking('wait no, sorry, I misread that. I meant: the last time my team pulled the revenue report was on the 1st')).toBe(CLARIFIED);
-    expect(acknowledgement('can we speed this up?', { partsLeft: 4 })).toBe('There are 4 short parts left. You can stop at any time with "End interview".');
+    expect(acknowledgement('can we speed this up?', { partsLeft: 4 })).toBe('After this part, there are 3 more short parts. You can stop at any time with "End interview".');
     expect(notesHeard(['ok inviting jo@example.com now'])).not.toMatch(/@/);
   });
 });

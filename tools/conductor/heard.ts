@@ -377,8 +377,12 @@ export interface Context {
   rating?: string;
 }
 
-/** "There are 3 short parts left. " ("" when not known). */
-const partsLeftLine = (partsLeft?: number) => (partsLeft === undefined ? '' : `${partsLeft <= 1 ? 'This is the last part' : `There are ${partsLeft} short parts left`}. `);
+/** "After this part, there are 2 more short parts. " ("" when not known): the part under way is not counted as left. */
+const partsLeftLine = (partsLeft?: number) => {
+  if (partsLeft === undefined) return '';
+  if (partsLeft <= 1) return 'This is the last part. ';
+  return partsLeft === 2 ? 'After this part, there is one more short part. ' : `After this part, there are ${partsLeft - 1} more short parts. `;
+};
 
 /** The line for a question about the interview itself, or null. */
 function aboutTheInterview(text: string, { partsLeft, recorded, minutes, named, said = '' }: Context): string | null {
