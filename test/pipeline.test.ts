@@ -33,7 +33,9 @@ describe('media upload and the processing pipeline', () => {
     const done = await settled(o.call, id);
     expect(done).toMatchObject({ status: 'processed', error_code: null, transcription: { total: 1, completed: 1 }, warnings: [] });
     expect(ai.calls).toHaveLength(0);
-    const segments = (await o.call('GET', `/sessions/${id}/transcript`)).body.segments;
+    const { segments, format } = (await o.call('GET', `/sessions/${id}/transcript`)).body;
+    expect(format).toBe('speech:built_in');
+    expect((await o.call('GET', `/sessions/${id}`)).body.session.transcript_format).toBe('speech:built_in');
     const said = segments.map((s: any) => s.text).join(' ');
     // espeak's voice is robotic; the model still hears most of it.
     expect(said).toMatch(/find the export/i);
@@ -98,8 +100,9 @@ describe('media upload and the processing pipeline', () => {
       ai.evidence = () => [];
       const id = (await upload({ audio: { file, filename: 'service.mp3', type: 'audio/mpeg' } })).body.session.id;
       expect((await settled(o.call, id)).status).toBe('processed');
-      const segments = (await o.call('GET', `/sessions/${id}/transcript`)).body.segments as Array<{ role: string; text: string }>;
+      const { segments, format } = (await o.call('GET', `/sessions/${id}/transcript`)).body as { segments: Array<{ role: string; text: string }>; format: string };
       expect(segments.map((s) => [s.role, s.text])).toEqual(said.map((s, i) => [i % 2 ? 'participant' : 'interviewer', s.text]));
+      expect(format).toBe('speech:service');
     } finally {
       [ai.transcriptSegments, ai.evidence] = [segmentsBefore, evidenceBefore];
       await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });

@@ -67,6 +67,8 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
         // Who spoke, when two voices are clearly apart (transcription services give no speakers).
         const roles = rolesByVoice(texts);
         await insertSegments(sql, interview.id, texts.map((t, i) => ({ id: newId('seg'), speaker: null, role: roles?.[i] ?? 'unknown', start_ms: t.start_ms, end_ms: t.end_ms, text: t.text })));
+        // Says how the text was made: the built-in model hears less well than a service.
+        await interviews.save(sql, interview, { transcript_format: endpoint ? 'speech:service' : 'speech:built_in' });
         return 'extracting';
       },
     };

@@ -30,7 +30,7 @@ export const Session = z
     ended_at: z.string().nullable(),
     duration_seconds: z.number().nullable(),
     import_source: z.string().nullable(),
-    transcript_format: z.string().nullable(),
+    transcript_format: z.string().nullable().describe('How the transcript was made: an import\'s format (with +estimated_timing when its times were estimated), or speech:service / speech:built_in for a recording transcribed by a transcription service or by the built-in English model'),
     evidence_count: z.number().int(),
     created_at: Timestamp,
     updated_at: Timestamp,
