@@ -150,7 +150,7 @@ describe('interviews in the workspace', () => {
     await page.close();
   }, 240_000);
 
-  it('names the interviewer and the participant of a recorded interview whose voices were told apart', async () => {
+  it('names the interviewer and the participant of a recorded interview whose voices were told apart, and says how it was transcribed', async () => {
     const { page } = await onInterviews('wen@example.com', 'Two voices');
     const { file, segments } = await timedConversation('app-two-voices', [
       ['en-us', 'When did you last export a report?'],
@@ -165,6 +165,7 @@ describe('interviews in the workspace', () => {
     await row(page, 'Wen').getByRole('link', { name: 'Wen' }).click();
     await page.locator('.iv-transcript > li').nth(3).waitFor();
     expect(await page.locator('.iv-transcript .iv-who strong').allInnerTexts()).toEqual(['Interviewer', 'Participant', 'Interviewer', 'Participant']);
+    expect(await page.locator('.iv-format').innerText()).toBe('Transcribed by the transcription service.');
     await page.close();
   }, 120_000);
 

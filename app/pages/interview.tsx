@@ -8,6 +8,12 @@ import { ProcessingBadge } from '../interviews/processing.tsx';
 import { RowAction } from './interviews.tsx';
 import { clock, TranscriptView, type Media } from '../interviews/transcript-view.tsx';
 
+/** How a transcript was made, in a line above it. */
+const FORMAT_NOTES: Record<string, string> = {
+  'speech:built_in': 'Transcribed on this server by the built-in English model; some words may be misheard',
+  'speech:service': 'Transcribed by the transcription service',
+};
+
 type Artifact = { name: string; kind: string; available: boolean; mime_type: string; download_url: string | null; meta: Record<string, unknown> | null };
 
 /** The recording to play: a source video the browser can play, else the derived audio, else a source audio. */
@@ -98,6 +104,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
       <div className="iv-layout">
         <section aria-labelledby="transcript" className="stack">
           <h2 id="transcript">Transcript</h2>
+          {transcript.data?.format ? <p className="muted iv-format">{FORMAT_NOTES[transcript.data.format.split('+')[0]] ?? `Imported (${transcript.data.format.split('+')[0]})`}{transcript.data.format.endsWith('+estimated_timing') ? '; times estimated from speech rate' : ''}.</p> : null}
           <Problem error={transcript.error} />
           {transcript.data?.segments.length ? (
             <TranscriptView segments={transcript.data.segments} cards={cards.data ?? []} media={media} onPick={setPicked} at={at} />
