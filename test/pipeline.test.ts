@@ -139,6 +139,12 @@ describe('media upload and the processing pipeline', () => {
     expect(artifacts.map((a: any) => a.name).sort()).toEqual(['audio', 'source-audio']);
     expect((await o.call('GET', `/sessions/${id}`)).body.session.duration_seconds).toBeGreaterThan(1);
 
+    // Setting the interviews' language to English would let the built-in model serve: then retrying can help.
+    await o.call('PATCH', '/settings', { interview_language: 'en-GB' });
+    expect((await o.call('GET', `/sessions/${id}/processing`)).body).toMatchObject({ status: 'failed', retryable: true, action: expect.stringContaining('retry-transcription') });
+    await o.call('PATCH', '/settings', { interview_language: 'pt-BR' });
+    expect((await o.call('GET', `/sessions/${id}/processing`)).body).toMatchObject({ retryable: false });
+
     await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
     // Once transcription is configured, the same failure is retryable and says how.
     const ready = (await o.call('GET', `/sessions/${id}/processing`)).body;

@@ -2,8 +2,6 @@ import type { Services } from '../../core/context.ts';
 import { projectSettings } from '../settings/rows.ts';
 import { RATE, samplesOf } from './audio-samples.ts';
 import { MIN_UTTERANCES, pitchOf } from './speakers.ts';
-
-const PITCH_SPAN_SECONDS = 8;
 import type { TimedText } from './transcription.ts';
 import type { VoicedText } from './speech-model.ts';
 import { transcriber } from './transcriber-client.ts';
@@ -16,15 +14,17 @@ import { transcriber } from './transcriber-client.ts';
  */
 export type { VoicedText };
 
+/** A ten-minute piece takes about 15 s here; a process that has not answered in ten minutes is stuck. */
+const PIECE_TIMEOUT_MS = 10 * 60_000;
+/** The first seconds of a service's entry tell its voice; reading at most that keeps each step under ~20 ms. */
+const PITCH_SPAN_SECONDS = 8;
+
 /**
  * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
  * or more ends one; each is at most about 20 s). `offsetMs` is where the file starts in the recording.
  */
 export const transcribeLocally = (ffmpeg: string, file: string, offsetMs: number, scratch: string, opts: { urgent?: boolean; timeoutMs?: number } = {}): Promise<VoicedText[]> =>
   transcriber().transcribe({ ffmpeg, file, offsetMs, scratch, urgent: opts.urgent, timeoutMs: opts.timeoutMs ?? PIECE_TIMEOUT_MS });
-
-/** A ten-minute piece takes about 15 s here; a process that has not answered in ten minutes is stuck. */
-const PIECE_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * A service's timed text for a file, with the pitch of the voice in each entry's time (null
@@ -38,7 +38,6 @@ export async function withPitch(ffmpeg: string, file: string, offsetMs: number, 
   const at = (ms: number) => Math.max(0, Math.min(samples.length, Math.round(((ms - offsetMs) / 1000) * RATE)));
   const voiced: VoicedText[] = [];
   for (const t of texts) {
-    // The first seconds of an entry tell its voice; reading at most that keeps each step under ~20 ms.
     const from = at(t.start_ms);
     voiced.push({ ...t, pitch: pitchOf(samples.subarray(from, Math.min(at(t.end_ms), from + PITCH_SPAN_SECONDS * RATE))) });
     await new Promise((resolve) => setImmediate(resolve)); // the server answers in between

@@ -9,6 +9,7 @@ import { hasTranscript, queueProcessing, queueStep } from './pipeline.ts';
 import { inTransaction, type Sql } from '../../core/tx.ts';
 import { interviews } from './rows.ts';
 import { CONFIGURE_TRANSCRIPTION, modelAccess } from './model-access.ts';
+import { localTranscriptionRefusal } from './local-transcription.ts';
 import type { Services } from '../../core/context.ts';
 import type { InterviewRow } from '../../models/index.ts';
 
@@ -25,7 +26,8 @@ async function processingNow(services: Services, rows: InterviewRow[]): Promise<
   const unconfigured = (r: InterviewRow) => r.processing_status === 'failed' && r.processing_error_code === 'transcription_unconfigured';
   const configured = new Map<string, boolean>();
   for (const projectId of new Set(rows.filter(unconfigured).map((r) => r.project_id))) {
-    configured.set(projectId, (await modelAccess(services, projectId)).transcription !== null);
+    // A service, or the built-in model once it can serve (turned on, or the interviews' language set to English).
+    configured.set(projectId, (await modelAccess(services, projectId)).transcription !== null || (await localTranscriptionRefusal(services, projectId)) === null);
   }
   return rows.map((r) => {
     if (!unconfigured(r)) return processingRecord(r);
