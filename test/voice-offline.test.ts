@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { chooseVoice, customerPage, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
-import { ownerWithProject, validInvitation, visibility } from './helpers/fixtures.ts';
+import { chooseVoice, createVoiceStudy, customerPage, microphoneArgs, microphoneFile, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
+import { ownerWithProject, visibility } from './helpers/fixtures.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { ffmpeg, form, mediaDir, speech } from './helpers/media.ts';
 import { openConductor } from './helpers/conductor.ts';
@@ -25,17 +25,8 @@ beforeAll(async () => {
   svc = await startTestService({ env: { WORKER: 'on' } });
   o = await ownerWithProject(svc, 'voice-offline@example.com', 'Offline voice');
   site = await customerPage(`${svc.url}/sdk/widget.js`, o.project.public_key);
-  const res = await o.call('POST', '/studies', {
-    title: 'Voice study', status: 'active', goals: script.goals, script, invitation: validInvitation,
-    visibility: visibility([['include', 'subtree', '/']]), allowed_origins: [site.origin],
-  });
-  expect(res.status).toBe(201);
-  studyRef = res.body.study.ref;
-  const spoken = await speech('I exported the monthly report on Monday and it took ages.', 'offline-voice-answer');
-  const mic = path.join(mediaDir, 'offline-voice-mic.wav');
-  // 3 s of silence after the answer (espeak's 22,050 Hz; this ffmpeg's apad counts samples), so the widget hears a pause.
-  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', spoken, '-af', 'apad=pad_len=66150', '-ar', '48000', '-ac', '1', '-c:a', 'pcm_s16le', mic]);
-  browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${mic}`, '--autoplay-policy=no-user-gesture-required']);
+  studyRef = await createVoiceStudy(o.call, script, site.origin);
+  browser = await launchBrowser(microphoneArgs(await microphoneFile('I exported the monthly report on Monday and it took ages.', 'offline-voice-answer')));
 }, 180_000);
 
 afterAll(async () => {

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { chooseVoice, click, customerPage, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
-import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
+import { chooseVoice, click, createVoiceStudy, customerPage, microphoneArgs, microphoneFile, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
+import { ownerWithProject, settled } from './helpers/fixtures.ts';
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
 import { ffmpeg, form, mediaDir, speech } from './helpers/media.ts';
@@ -18,16 +18,6 @@ import { openConductor } from './helpers/conductor.ts';
  */
 const script = voiceScript('Ask: When did you last export a report, and how did it go?', 'Ask: What would make exporting easier for you?');
 const KEY = 'sk-voice-test';
-
-/** Speech followed by silence, so the widget hears an answer and then a pause; Chromium loops the file. */
-async function microphoneFile(): Promise<string> {
-  const spoken = await speech('I exported the monthly report on Monday and it took ages.', 'voice-answer');
-  const out = path.join(mediaDir, 'voice-mic.wav');
-  // 3 s of silence at espeak's 22,050 Hz (this ffmpeg's apad counts samples).
-  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', spoken, '-af', 'apad=pad_len=66150', '-ar', '48000', '-ac', '1', '-c:a', 'pcm_s16le', out]);
-  return out;
-}
-
 
 let svc: TestService;
 let fake: FakeOpenAI;
@@ -45,15 +35,9 @@ beforeAll(async () => {
   });
   o = await ownerWithProject(svc, 'voice@example.com', 'Voice');
   site = await customerPage(`${svc.url}/sdk/widget.js`, o.project.public_key);
-  const res = await o.call('POST', '/studies', {
-    title: 'Voice study', status: 'active', goals: script.goals, script, invitation: validInvitation,
-    visibility: visibility([['include', 'subtree', '/']]), allowed_origins: [site.origin],
-  });
-  expect(res.status).toBe(201);
-  studyRef = res.body.study.ref;
+  studyRef = await createVoiceStudy(o.call, script, site.origin);
   answerWav = await speech('The export was slow.', 'voice-short');
-  const mic = await microphoneFile();
-  browser = await launchBrowser(['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${mic}`, '--autoplay-policy=no-user-gesture-required']);
+  browser = await launchBrowser(microphoneArgs(await microphoneFile('I exported the monthly report on Monday and it took ages.', 'voice-answer')));
   // A browser whose participant refuses the microphone.
   denied = await launchBrowser(['--use-fake-device-for-media-stream', '--deny-permission-prompts']);
 }, 180_000);

@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
-import { validInvitation } from './fixtures.ts';
+import { validInvitation, visibility } from './fixtures.ts';
+import { ffmpeg, mediaDir, speech } from './media.ts';
 
 /** A study for voice tests: a welcome, two talk segments with the given instructions, thanks. */
 export function voiceScript(exportInstruction: string, wishInstruction: string) {
@@ -16,6 +20,28 @@ export function voiceScript(exportInstruction: string, wishInstruction: string) 
     ],
   };
 }
+
+/** The voice test study, active on every page of `origin`: its study ref. */
+export async function createVoiceStudy(call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>, script: ReturnType<typeof voiceScript>, origin: string): Promise<string> {
+  const res = await call('POST', '/studies', {
+    title: 'Voice study', status: 'active', goals: script.goals, script, invitation: validInvitation,
+    visibility: visibility([['include', 'subtree', '/']]), allowed_origins: [origin],
+  });
+  expect(res.status).toBe(201);
+  return res.body.study.ref as string;
+}
+
+/** Speech followed by 3 s of silence, so the widget hears an answer and then a pause; Chromium loops the file. */
+export async function microphoneFile(text: string, name: string): Promise<string> {
+  const spoken = await speech(text, name);
+  const out = path.join(mediaDir, `${name}-mic.wav`);
+  // 3 s of silence at espeak's 22,050 Hz (this ffmpeg's apad counts samples).
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', spoken, '-af', 'apad=pad_len=66150', '-ar', '48000', '-ac', '1', '-c:a', 'pcm_s16le', out]);
+  return out;
+}
+
+/** Chromium flags for a participant whose microphone plays `mic`. */
+export const microphoneArgs = (mic: string) => ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${mic}`, '--autoplay-policy=no-user-gesture-required'];
 
 /** A customer's page on its own loopback origin, embedding the widget. */
 export async function customerPage(widgetSrc: string, key: string) {
