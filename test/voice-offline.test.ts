@@ -3,11 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { chooseVoice, createVoiceStudy, customerPage, microphoneArgs, microphoneFile, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
+import { chooseVoice, createVoiceStudy, customerPage, microphoneArgs, microphoneFile, shadow, voiceScript, voiceSession, waitFor } from './helpers/voice-widget.ts';
 import { ownerWithProject, visibility } from './helpers/fixtures.ts';
 import { launchBrowser } from './helpers/browser.ts';
-import { ffmpeg, form, mediaDir, speech } from './helpers/media.ts';
-import { openConductor } from './helpers/conductor.ts';
+import { ffmpeg, mediaDir, speech } from './helpers/media.ts';
 
 /**
  * Voice interviews with no model and no transcription service anywhere: the widget offers
@@ -56,14 +55,9 @@ describe('voice interviews with no transcription service', () => {
   });
 
   it('transcribes a recorded answer on this machine into the participant\'s message, and says when no words were heard', async () => {
-    const sdk = (method: string, p: string, body?: unknown) => svc.api(method, p, { body, headers: { 'x-project-key': o.project.public_key, origin: site.origin } });
-    const id = (await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'voice' })).body.session.id as string;
-    await sdk('POST', `/api/sdk/sessions/${id}/consent`, { consent_recording: true, consent_data_use: true, consent_version: 'v1' });
-    const started = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
-    const c = await openConductor(started.body.ws_url, { origin: site.origin });
-    expect((await c.next((f) => f.type === 'state')).awaiting).toBe('answer');
-    const upload = (index: number, file: string) =>
-      fetch(`${svc.url}/api/sdk/audio/upload`, { method: 'POST', headers: { 'x-project-key': o.project.public_key, origin: site.origin }, body: form({ session_id: id, chunk_index: String(index), started_ms: '100', audio: { file } }) });
+    const session = await voiceSession(svc, o.project.public_key, site.origin, studyRef);
+    const c = session.conductor;
+    const upload = (index: number, file: string) => session.upload(index, { file }, 100);
 
     const quiet = path.join(mediaDir, 'offline-quiet.wav');
     execFileSync(ffmpeg, ['-v', 'error', '-y', '-f', 'lavfi', '-i', 'anullsrc=r=48000:cl=mono', '-t', '3', '-c:a', 'pcm_s16le', quiet]);

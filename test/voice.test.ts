@@ -3,12 +3,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { chooseVoice, click, createVoiceStudy, customerPage, microphoneArgs, microphoneFile, shadow, voiceScript, waitFor } from './helpers/voice-widget.ts';
+import { chooseVoice, click, createVoiceStudy, customerPage, microphoneArgs, microphoneFile, shadow, voiceScript, voiceSession, waitFor } from './helpers/voice-widget.ts';
 import { ownerWithProject, settled } from './helpers/fixtures.ts';
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
 import { fakeOpenAI, type FakeOpenAI } from './helpers/fake-openai.ts';
-import { ffmpeg, form, mediaDir, speech } from './helpers/media.ts';
-import { openConductor } from './helpers/conductor.ts';
+import { ffmpeg, mediaDir, speech } from './helpers/media.ts';
 
 /**
  * Voice interviews without a realtime model, in Chromium with a fake microphone that plays
@@ -181,14 +180,7 @@ describe('voice interview in the widget (transcription path)', () => {
   }, 120_000);
 
   it('refuses what cannot be an answer and keeps the turn open: a missing recording, a timeout, empty words, a recording that is not audio', async () => {
-    const sdk = (method: string, p: string, body?: unknown) => svc.api(method, p, { body, headers: { 'x-project-key': o.project.public_key, origin: site.origin } });
-    const id = (await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'voice' })).body.session.id as string;
-    await sdk('POST', `/api/sdk/sessions/${id}/consent`, { consent_recording: true, consent_data_use: true, consent_version: 'v1' });
-    const started = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
-    const c = await openConductor(started.body.ws_url, { origin: site.origin });
-    expect((await c.next((f) => f.type === 'state')).awaiting).toBe('answer');
-    const upload = (index: number, file: { file: string } | { buffer: Buffer; filename: string }) =>
-      fetch(`${svc.url}/api/sdk/audio/upload`, { method: 'POST', headers: { 'x-project-key': o.project.public_key, origin: site.origin }, body: form({ session_id: id, chunk_index: String(index), started_ms: '1000', audio: file }) });
+    const { id, conductor: c, upload } = await voiceSession(svc, o.project.public_key, site.origin, studyRef);
 
     expect((await upload(0, { buffer: Buffer.from('hello there, not audio'), filename: 'a.webm' })).status).toBe(415);
     c.send({ type: 'voice_answer', chunk_index: 7 });

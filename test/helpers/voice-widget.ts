@@ -5,7 +5,9 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import { validInvitation, visibility } from './fixtures.ts';
-import { ffmpeg, mediaDir, speech } from './media.ts';
+import { ffmpeg, form, mediaDir, speech } from './media.ts';
+import { openConductor } from './conductor.ts';
+import type { TestService } from './service.ts';
 
 /** A study for voice tests: a welcome, two talk segments with the given instructions, thanks. */
 export function voiceScript(exportInstruction: string, wishInstruction: string) {
@@ -73,4 +75,21 @@ export async function chooseVoice(page: Page, url: string) {
   await click(page, 'Continue');
   await waitFor(page, `[...root.querySelectorAll('button')].some((b) => b.textContent === 'Talk')`);
   await click(page, 'Talk');
+}
+
+/**
+ * A voice interview over the SDK, as the widget starts one: consented, started, its conductor
+ * socket open and waiting for an answer, and a way to upload a recorded answer.
+ */
+export async function voiceSession(svc: TestService, key: string, origin: string, studyRef: string) {
+  const headers = { 'x-project-key': key, origin };
+  const sdk = (method: string, p: string, body?: unknown) => svc.api(method, p, { body, headers });
+  const id = (await sdk('POST', '/api/sdk/sessions', { study_id: studyRef, interview_mode: 'voice' })).body.session.id as string;
+  await sdk('POST', `/api/sdk/sessions/${id}/consent`, { consent_recording: true, consent_data_use: true, consent_version: 'v1' });
+  const started = await sdk('POST', `/api/sdk/conductor/${id}/start`, {});
+  const conductor = await openConductor(started.body.ws_url, { origin });
+  expect((await conductor.next((f) => f.type === 'state')).awaiting).toBe('answer');
+  const upload = (index: number, audio: { file: string } | { buffer: Buffer; filename: string }, startedMs = 1000) =>
+    fetch(`${svc.url}/api/sdk/audio/upload`, { method: 'POST', headers, body: form({ session_id: id, chunk_index: String(index), started_ms: String(startedMs), audio }) });
+  return { id, conductor, upload };
 }
