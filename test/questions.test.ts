@@ -2439,3 +2439,49 @@ describe('after walkthrough 24: places and empty notes', () => {
     expect(notesHeard(['typed invoice 1042 in search, found it'])).toMatch(/^Thank you for your notes/);
   });
 });
+
+describe('what the twenty-fifth walkthrough found', () => {
+  const seg = (id: string) => starterScript.segments.find((x) => x.id === id) as Segment;
+
+  it('keeps "a batch of", "a couple of" and "the list of" with what they hold, and asks about the habit without the count', () => {
+    const goals = [
+      ['I came in to pay a batch of supplier invoices. I run a small bakery with two shops.', 'pay a batch of supplier invoices', 'pay supplier invoices'],
+      ['Pay a couple of invoices for my landscaping business. Though honestly my head is still at the weekend.', 'pay a couple of invoices', 'pay invoices'],
+      ['I came to send a bunch of quotes to new customers for the spring season.', 'send a bunch of quotes', 'send quotes'],
+      ['Export the list of overdue invoices for my accountant, she needs it by Friday.', 'export the list of overdue invoices', 'export the list of overdue invoices'],
+    ];
+    for (const [answer, goal, habit] of goals) {
+      expect(goalOf(answer), answer).toBe(goal);
+      expect(grounded('What did you use for it before?', goal)).toBe(`What did you use to ${habit} before?`);
+      expect(grounded('Could you tell me about the last time you did it?', goal)).toBe(`Could you tell me about the last time you had to ${habit}?`);
+      expect(grounded('Could you go ahead with what you came to do today, as you normally would?', goal)).toBe(`Could you go ahead and ${goal}, as you normally would?`);
+    }
+  });
+
+  it('thanks for notes by what they were about, not by a piece of a pair, a list or "this page"', () => {
+    expect(notesHeard(["OK, I'm looking for a Pay or Invoices section but this page only has an Export report button. Not obvious where to start.", "Clicked Export report hoping it would list what's outstanding. Nothing visible happened."])).toBe('Thank you for your notes about the Export report button. ');
+    expect(notesHeard(['I search where is the list of invoice, I see only Export report button', 'I click export, nothing happen? maybe is download somewhere'])).toBe('Thank you for your notes about the invoice. ');
+  });
+
+  it('takes "Gave up." as the whole answer', async () => {
+    expect(await talkThrough(seg('friction'), ['fine', "Couldn't find it.", 'Finding pay.', 'Not there.', 'Gave up.'])).toEqual([
+      'How did it go for you?',
+      'Could you say a bit more about that?',
+      'What, if anything, took longer than you expected?',
+      'Could you tell me more about finding pay?',
+      'What did you do at that point?',
+      null,
+    ]);
+    expect(followUp("It didn't.", 1, 'How did that go?')).toBeNull();
+    expect(followUp('Called support.', 0, 'What did you do at that point?')).not.toBeNull();
+  });
+
+  it('passes on a question about the product asked inside an answer', () => {
+    const answer = "Last time was two weeks ago, Friday. I paid the mulch supplier. Took forever because I was doing it from my truck between jobs. Speaking of which, is this thing going to work on my phone? I'm almost never at a desk.";
+    expect(acknowledgement(answer)).toBe(ACKNOWLEDGEMENT);
+    expect(acknowledgement(answer, { said: ACKNOWLEDGEMENT })).toBe('Noted for the team.');
+    expect(acknowledgement('Last time was Friday. Do you guys have a mobile app planned?', { said: ACKNOWLEDGEMENT })).toBe('Noted for the team.');
+    // A question said to the screen in a story is no question for the team.
+    expect(acknowledgement('I clicked Export and thought, why is nothing happening? Then it downloaded.')).toBeNull();
+  });
+});

@@ -15,6 +15,14 @@ const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|
 /** "to send …" after a goal's object: what the goal is for, not part of it. */
 const opensPurpose = (tokens: Array<{ pos: string; text: string }>, i: number) => tokens[i].pos === 'PART' && tokens[i].text.toLowerCase() === 'to' && tokens[i + 1]?.pos === 'VERB';
 
+/** "a batch of", "the list of", "a couple of": the "of" belongs to the thing, which is what follows it. */
+const QUANTITY = /^(?:batch|bunch|couple|few|lot|lots|load|loads|stack|pile|list|set|number|pair|handful|series|round|group|ton|tons|dozen|dozens|hundreds|thousands|rest|copy|copies|kind|sort|type|all|some|each|both|most|one|two|three|four|five)$/i;
+/** Where a goal may end: at a preposition (except a quantity's "of") or where its purpose begins. */
+const endsGoal = (tokens: Array<{ pos: string; text: string }>, i: number) =>
+  (tokens[i].pos === 'ADP' && !(tokens[i].text.toLowerCase() === 'of' && QUANTITY.test(tokens[i - 1]?.text ?? ''))) || opensPurpose(tokens, i);
+/** "a batch of supplier invoices", asked about as a habit, is "supplier invoices". */
+const A_QUANTITY_OF = /\b(?:a|the) (?:batch|bunch|couple|few|lot|load|stack|pile|set|number|pair|handful|series|round|group|ton|dozen) of\s+(?=\w)/gi;
+
 /** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
 export function goalOf(answer: string): string | null {
   // Corrected in the same breath ("Sorry, I meant the invoices page, not bills"): too unsure to say back.
@@ -35,7 +43,7 @@ export function goalOf(answer: string): string | null {
   }
   // "set up automatic payment reminders for my overdue invoices": a long goal ends before its first preposition.
   if (goal.split(/\s+/).length > 8) {
-    const cut = tokens.findIndex((t, i) => i >= 3 && t.pos === 'ADP');
+    const cut = tokens.findIndex((t, i) => i >= 3 && t.pos === 'ADP' && endsGoal(tokens, i));
     if (cut > 0) {
       goal = join(tokens.slice(0, cut));
       tokens = tokens.slice(0, cut);
@@ -64,7 +72,11 @@ const UNCOUNTED = /^(?:payroll|tax|vat|feedback|money|cash|data|stuff|work|admin
 function withArticle(goal: string): string {
   const tokens = (parse(`I ${goal}`)[0]?.tokens ?? []).slice(1);
   const object = tokens[1];
-  if (!object || object.pos !== 'NOUN' || object.text.toLowerCase() !== object.lemma.toLowerCase() || UNCOUNTED.test(object.text) || /s$/i.test(object.text)) return goal;
+  // "supplier invoices": the last noun of a compound says whether it is one thing or several.
+  let end = 1;
+  while (tokens[end + 1]?.pos === 'NOUN') end++;
+  const head = tokens[end];
+  if (!object || object.pos !== 'NOUN' || head.text.toLowerCase() !== head.lemma.toLowerCase() || UNCOUNTED.test(head.text) || /s$/i.test(head.text)) return goal;
   const [verb, ...rest] = goal.split(' ');
   return [verb, /^[aeiou]/i.test(object.text) ? 'an' : 'a', ...rest].join(' ');
 }
@@ -74,10 +86,10 @@ function withArticle(goal: string): string {
  * invoices") and nothing after its object ("set up a quote for a bakery client" → "set up a quote").
  */
 function asAHabit(goal: string): string {
-  const general = goal.replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a couple of|a few|several|\d+)\s+(?!of\b)(?=\w)/gi, '');
+  const general = goal.replace(A_QUANTITY_OF, '').replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a couple of|a few|several|\d+)\s+(?!of\b)(?=\w)/gi, '');
   const tokens = (parse(`I ${general}`)[0]?.tokens ?? []).slice(1);
   // From the third word on: "set up a quote" keeps its particle; "export the report to send to my manager" ends before its purpose.
-  const cut = tokens.findIndex((t, i) => i >= 2 && (t.pos === 'ADP' || opensPurpose(tokens, i)));
+  const cut = tokens.findIndex((_, i) => i >= 2 && endsGoal(tokens, i));
   const kept = cut > 0 ? join(tokens.slice(0, cut)) : general;
   return withArticle(kept);
 }

@@ -408,6 +408,9 @@ const IN_MINUTES = /\b(?:in minutes|how many minutes|roughly how long)\b/i;
  * heard. `said` is what the conductor has said in this interview: a line about the interview
  * comes once; the can't-answer line comes once in full, once briefly, then not again.
  */
+/** A question about what the product does or will do: "will it work on my phone?", "do you have a mobile app planned?" */
+const ASKS_ABOUT_THE_PRODUCT = /\b(?:(?:is|will|does|can|would) (?:this|it|the (?:app|product|site|tool|software))(?: thing| app| tool)? (?:going to |gonna |ever )?(?:work|run|sync|integrate|connect|support|have|get|offer|let)|do you (?:guys |folks )?(?:have|plan|offer)|any plans? (?:to|for)|on the roadmap)\b/i;
+
 export function acknowledgement(typed: string, context: Context = {}): string | null {
   // Answers are typed in a hurry: a last sentence in question order is a question without its "?"
   // (while working on a task, it is thinking aloud, so `whileWorking` keeps the mark's rule).
@@ -429,6 +432,8 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   // A grumble alone, or one said along with an answer: no argument, what is left, the way out (once).
   else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
   // "You did not answer whether it is anonymous. Anyway, I came to…": the question about the interview, beside the answer.
+  // "…Speaking of which, is this thing going to work on my phone? I'm never at a desk.": a question about the product inside an answer, passed on.
+  else if (kind === null && sentencesOf(plain(message)).some((x) => /\?$/.test(x) && ASKS_ABOUT_THE_PRODUCT.test(x))) lines.push(PASSED_ON.find((line) => !said.includes(line)) ?? NOTED);
   else if (kind === 'meta' || (kind === 'question' && !wishAsked(message, context.asked)) || (kind === null && sentencesOf(plain(message)).some(isMeta))) {
     const about = aboutTheInterview(message.trim(), context);
     // Asked again whether it is anonymous ("Again: are my answers anonymous or not?"): answered again, briefly.

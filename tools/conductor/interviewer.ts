@@ -215,8 +215,16 @@ function mentionOf(said: string, used: string, notes = false): string | null {
     // What the answer says before the phrase, and after it.
     const at = Math.max(0, answer.toLowerCase().indexOf(np.toLowerCase()));
     const before = answer.slice(0, at).trimEnd();
+    const after = answer.slice(at + np.length);
+    // "a Pay or Invoices section": one word of a pair is a piece of a thing, not the thing.
+    if (!np.replace(/^(?:a|an|the|my|your|our)\s+/i, '').includes(' ') && /^\s+(?:or|and)\s+\p{Lu}/u.test(after)) continue;
+    if (/\p{Lu}\p{L}*\s+(?:or|and)$/u.test(before) && /^\p{Lu}/u.test(np)) continue;
+    // "this page", "that screen": where they were, pointed at, not named.
+    if (/^(?:this|that) (?:page|screen|site|app|thing|one|bit)$/i.test(np)) continue;
+    // "the list of invoices", "a batch of bills": the list is not what they meant; what it holds is.
+    if (/\b(?:list|batch|set|bunch|couple|number|lot|pile|stack|kind|sort|type|rest|part|group|series)$/i.test(np) && /^\s+of\s/i.test(after)) continue;
     // "book a room.": a verb opening a clipped sentence, the tagger's noun.
-    if (!np.includes(' ') && (!before || /[.!?]$/.test(before)) && /^\s+(?:a|an|the|my|our|some|it|them)\b/i.test(answer.slice(at + np.length))) continue;
+    if (!np.includes(' ') && (!before || /[.!?]$/.test(before)) && /^\s+(?:a|an|the|my|our|some|it|them)\b/i.test(after)) continue;
     // "By hand.", "In person.", "By email.": how it was done, not a thing to ask about.
     if (MANNER.test(np) && /\b(?:by|in|on|via|over the)$/i.test(before)) continue;
     // "at work i guess", "from home": where, not a thing to ask about.
@@ -296,6 +304,8 @@ const narrates = (answer: string) =>
  * Never an example again where one was asked for.
  */
 export function followUp(answer: string, n: number, said: string, planned: string[] = [], interview = ''): string | null {
+  // "Gave up.", "It didn't.": how it ended, said in full; asking how that went, or for more, asks them to say it again.
+  if (ENDED.test(answer.trim())) return null;
   if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return WORKS_FOR_YOU;
   const found = mentionOf(answer, said);
   // "accountant" to "Could you tell me about your role?": their work, not "the accountant".
@@ -372,6 +382,8 @@ const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get 
 /** An answer that already says what they did about it. */
 const TOLD_WHAT_THEY_DID = /\b(?:(?:my|our|the) (?:workaround|fix|solution) (?:is|was) to|(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid))\b/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
+/** A short answer that says it ended there: nothing more to ask of it. */
+const ENDED = /^(?:(?:i|we)\s+)?(?:just\s+|then\s+|so\s+)?(?:gave up|quit|stopped(?: trying)?|left it(?: there)?|it didn'?t|didn'?t|it did not)[.!]?$/i;
 const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** The answer, or a note, says what they did. */
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);
