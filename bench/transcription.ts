@@ -44,7 +44,7 @@ export async function localTranscription(): Promise<{ loadSeconds: number; secon
     started = performance.now();
     const heard = await transcribeLocally(ffmpeg, audio, 0, dir);
     const elapsed = (performance.now() - started) / 1000;
-    return { loadSeconds, secondsPerMinute: (elapsed / seconds) * 60, wordErrorRate: wordErrors(said.join(' '), heard.map((h) => h.text).join(' ')) };
+    return { loadSeconds, secondsPerMinute: (elapsed / seconds) * 60, wordErrorRate: wordErrors(said.join(' '), heard.texts.map((h) => h.text).join(' ')) };
   } finally {
     stopTranscriber();
     fs.rmSync(dir, { recursive: true, force: true });

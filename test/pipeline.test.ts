@@ -122,6 +122,24 @@ describe('media upload and the processing pipeline', () => {
     }
   });
 
+  it('leaves out speech the built-in model cannot make out (another language) instead of guessing, and says so', async () => {
+    const spanish = await speech('La semana pasada intenté pagar a nuestro proveedor y el botón de confirmar estaba desactivado. No sabía por qué, así que llamé al soporte.', 'spanish', 'mp3', 'es');
+    const id = (await upload({ audio: { file: spanish, filename: 'entrevista.mp3', type: 'audio/mpeg' } })).body.session.id;
+    const done = await settled(o.call, id);
+    expect(done).toMatchObject({ status: 'processed', evidence_count: 0, warnings: [{ step: 'transcribing', code: 'speech_unclear', message: expect.stringMatching(/could not make out 100 %.*English only/), action: expect.stringContaining('interview_language') }] });
+    expect((await o.call('GET', `/sessions/${id}/transcript`)).body.segments).toEqual([]);
+
+    // English and another language in one recording: the English is kept, the rest left out and said.
+    const mixed = await conversation('mixed-languages', [
+      ['en-us', 'Honestly, the mobile app is the part I use most, because I am on site all day.'],
+      ['fr', "La semaine dernière, j'ai essayé de payer notre fournisseur et le bouton était grisé."],
+    ]);
+    const both = (await upload({ audio: { file: mixed, filename: 'mixed.mp3', type: 'audio/mpeg' } })).body.session.id;
+    expect((await settled(o.call, both)).warnings).toEqual([expect.objectContaining({ code: 'speech_unclear' })]);
+    const kept = (await o.call('GET', `/sessions/${both}/transcript`)).body.segments as Array<{ text: string }>;
+    expect(kept.map((k) => k.text)).toEqual([expect.stringMatching(/mobile app is the part I use most/i)]);
+  });
+
   it('fails transcription clearly when the built-in model cannot read the language, then succeeds after a key is configured and the interview is retried', async () => {
     await o.call('PATCH', '/settings', { interview_language: 'pt-BR' });
     const wav = await speech("I couldn't find the export button anywhere. It was really frustrating.", 'speech-1');

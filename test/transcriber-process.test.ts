@@ -61,22 +61,22 @@ describe('the transcriber process', () => {
 
     // A file sent as the idle process is being let go is transcribed by the next one, and a file
     // sent to a process killed a moment ago fails as retryable: neither takes the server down.
-    const wav = await speech('The export was slow.', 'direct');
+    const wav = await speech("I couldn't find the export button anywhere.", 'direct');
     await transcribeLocally(ffmpeg, wav, 0, mediaDir);
     stopTranscriber();
-    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).map((t) => t.text).join(' ')).toMatch(/export/i);
+    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).texts.map((t) => t.text).join(' ')).toMatch(/export/i);
     process.kill(transcribers()[0], 'SIGKILL');
     const sentToDead = await transcribeLocally(ffmpeg, wav, 0, mediaDir).then(
-      (texts) => ({ texts }),
+      (heard) => ({ texts: heard.texts }),
       (err: { code?: string; retryable?: boolean }) => ({ code: err.code, retryable: err.retryable }),
     );
     if (!('texts' in sentToDead)) expect(sentToDead).toEqual({ code: 'transcription_failed', retryable: true });
-    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).map((t) => t.text).join(' ')).toMatch(/export/i);
+    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).texts.map((t) => t.text).join(' ')).toMatch(/export/i);
 
     // A process that does not answer in time is killed, its file fails as retryable, and the next file gets a new one.
     const stuck = transcribers()[0];
     await expect(transcribeLocally(ffmpeg, wav, 0, mediaDir, { timeoutMs: 1 })).rejects.toMatchObject({ code: 'transcription_failed', retryable: true, message: expect.stringContaining('no answer within') });
-    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).map((t) => t.text).join(' ')).toMatch(/export/i);
+    expect((await transcribeLocally(ffmpeg, wav, 0, mediaDir)).texts.map((t) => t.text).join(' ')).toMatch(/export/i);
     expect(transcribers()).not.toContain(stuck);
 
     await svc.stop();

@@ -65,6 +65,11 @@ describe('voice interviews with no transcription service', () => {
     c.send({ type: 'voice_answer', chunk_index: 0 });
     expect(await c.next((f) => f.type === 'error', 15_000)).toMatchObject({ code: 'transcription_empty', retryable: true, chunk_index: 0 });
 
+    // An answer in another language is not guessed at.
+    expect((await upload(2, await speech('La exportación fue muy lenta y tuve que hacerla dos veces.', 'offline-spanish', 'wav', 'es'))).status).toBe(201);
+    c.send({ type: 'voice_answer', chunk_index: 2 });
+    expect(await c.next((f) => f.type === 'error', 15_000)).toMatchObject({ code: 'transcription_unclear', retryable: true, chunk_index: 2 });
+
     expect((await upload(1, await speech('The export was slow, and I had to do it twice.', 'offline-short'))).status).toBe(201);
     c.send({ type: 'voice_answer', chunk_index: 1 });
     const said = await c.next((f) => f.type === 'message' && f.role === 'participant', 15_000);

@@ -8,7 +8,7 @@ import { downloadTo } from '../../tools/interviews/artifacts.ts';
 import { CONFIGURE_TRANSCRIPTION, modelAccess, recordKeyUse } from '../../tools/interviews/model-access.ts';
 import { transcribeFile } from '../../tools/interviews/transcription.ts';
 import { rolesByVoice } from '../../tools/interviews/speakers.ts';
-import { localTranscriptionRefusal, transcribeLocally, withPitch, type VoicedText } from '../../tools/interviews/local-transcription.ts';
+import { localTranscriptionRefusal, transcribeLocally, withPitch, type Heard, type VoicedText } from '../../tools/interviews/local-transcription.ts';
 import { newId } from '../../core/ids.ts';
 import { artifacts, insertSegments, interviews } from '../../tools/interviews/rows.ts';
 
@@ -37,19 +37,23 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     if (refusal) throw new StepFailure('transcription_unconfigured', `No transcription service is configured for this project, and ${refusal}`, { action: CONFIGURE_TRANSCRIPTION });
     const dir = await scratch();
     const transcribe = endpoint
-      ? async (file: string, offset: number): Promise<VoicedText[]> => withPitch(bin.ffmpeg, file, offset, dir, await transcribeFile(endpoint, file, offset))
-      : (file: string, offset: number): Promise<VoicedText[]> => transcribeLocally(bin.ffmpeg, file, offset, dir);
+      ? async (file: string, offset: number): Promise<Heard> => ({ texts: await withPitch(bin.ffmpeg, file, offset, dir, await transcribeFile(endpoint, file, offset)), unclearSeconds: 0, speechSeconds: 0 })
+      : (file: string, offset: number): Promise<Heard> => transcribeLocally(bin.ffmpeg, file, offset, dir);
     const file = path.join(dir, 'audio.mp3');
     await downloadTo(services, audio.storage_key, file, 'audio');
     await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);
     const pieces = (await fs.readdir(dir)).filter((f) => f.startsWith('piece-')).sort();
     await interviews.save(pool, interview, { transcription_total: pieces.length, transcription_completed: 0 });
     const texts: VoicedText[] = [];
+    let [unclear, speech] = [0, 0];
     let offset = 0;
     for (const [i, piece] of pieces.entries()) {
       const full = path.join(dir, piece);
       try {
-        texts.push(...(await transcribe(full, offset)));
+        const heard = await transcribe(full, offset);
+        texts.push(...heard.texts);
+        unclear += heard.unclearSeconds;
+        speech += heard.speechSeconds;
       } catch (err) {
         if (endpoint) await recordKeyUse(services, interview.project_id, endpoint, err instanceof Error ? err.message : 'transcription failed');
         throw err;
@@ -58,7 +62,14 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       await interviews.save(pool, interview, { transcription_completed: i + 1 });
     }
     if (endpoint) await recordKeyUse(services, interview.project_id, endpoint, null);
-    if (texts.length === 0) {
+    // The built-in model leaves out what it cannot make out rather than guess: a third or more of the speech left out is said.
+    if (unclear > 0 && unclear >= speech / 3) {
+      await warn({
+        code: 'speech_unclear',
+        message: `The built-in model could not make out ${Math.round((unclear / speech) * 100)} % of the speech (${Math.round(unclear)} s), so that part has no transcript and no evidence; it reads English only`,
+        action: 'If the interview is not in English, set interview_language and a transcription service (openai_api_key or TRANSCRIPTION_URL), and upload it again',
+      });
+    } else if (texts.length === 0) {
       await warn({ code: 'no_speech_heard', message: 'No speech was heard in the recording, so it has no transcript and no evidence', action: 'Check that the recording has the participant\'s voice, or import a transcript' });
     }
     return {

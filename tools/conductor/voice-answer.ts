@@ -43,7 +43,11 @@ export async function transcribeAnswer(services: Services, interviewId: string, 
         pieces = await transcribeFile(transcription, file, 0, { mime: chunk.mime_type, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
         await recordKeyUse(services, projectId, transcription, null);
       } else {
-        pieces = await transcribeLocally(tools(services.config).ffmpeg, file, 0, dir, { urgent: true, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
+        const heard = await transcribeLocally(tools(services.config).ffmpeg, file, 0, dir, { urgent: true, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
+        if (!heard.texts.length && heard.unclearSeconds > 0) {
+          throw new DomainError('The answer could not be made out: built-in transcription reads English only', { code: 'transcription_unclear', retryable: true, action: 'Say it again in English, or type the answer instead' });
+        }
+        pieces = heard.texts;
       }
     } catch (err) {
       if (!(err instanceof StepFailure)) throw err;

@@ -3,7 +3,7 @@ import { projectSettings } from '../settings/rows.ts';
 import { RATE, samplesOf } from './audio-samples.ts';
 import { MIN_UTTERANCES, pitchOf } from './speakers.ts';
 import type { TimedText } from './transcription.ts';
-import type { VoicedText } from './speech-model.ts';
+import type { Heard, VoicedText } from './speech-model.ts';
 import { transcriber } from './transcriber-client.ts';
 
 /**
@@ -12,7 +12,7 @@ import { transcriber } from './transcriber-client.ts';
  * (transcriber-client.ts), so the ~250 MB it holds while it works is given back once it has been
  * idle a minute, and the server's event loop never waits on it.
  */
-export type { VoicedText };
+export type { Heard, VoicedText };
 
 /** A ten-minute piece takes about 15 s here; a process that has not answered in ten minutes is stuck. */
 const PIECE_TIMEOUT_MS = 10 * 60_000;
@@ -21,9 +21,10 @@ const PITCH_SPAN_SECONDS = 8;
 
 /**
  * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
- * or more ends one; each is at most about 20 s). `offsetMs` is where the file starts in the recording.
+ * or more ends one; each is at most about 20 s), leaving out what the model could not make out.
+ * `offsetMs` is where the file starts in the recording.
  */
-export const transcribeLocally = (ffmpeg: string, file: string, offsetMs: number, scratch: string, opts: { urgent?: boolean; timeoutMs?: number } = {}): Promise<VoicedText[]> =>
+export const transcribeLocally = (ffmpeg: string, file: string, offsetMs: number, scratch: string, opts: { urgent?: boolean; timeoutMs?: number } = {}): Promise<Heard> =>
   transcriber().transcribe({ ffmpeg, file, offsetMs, scratch, urgent: opts.urgent, timeoutMs: opts.timeoutMs ?? PIECE_TIMEOUT_MS });
 
 /**

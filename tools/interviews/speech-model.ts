@@ -54,8 +54,8 @@ function model(): Promise<Model> {
   return loading;
 }
 
-/** Greedy decoding of one chunk of speech. */
-async function read(m: Model, audio: Float32Array): Promise<string> {
+/** Greedy decoding of one chunk of speech: the text, and how sure the model was of it (mean log-probability of its tokens). */
+async function read(m: Model, audio: Float32Array): Promise<{ text: string; sureness: number }> {
   const { Tensor } = m.ort;
   const encoded = await m.encoder.run({ input_values: new Tensor('float32', audio, [1, audio.length]) });
   const past: Record<string, TensorType> = {};
@@ -68,6 +68,7 @@ async function read(m: Model, audio: Float32Array): Promise<string> {
   let input = START;
   const most = Math.ceil((audio.length / RATE) * TOKENS_PER_SECOND) + 2;
   let ended = false;
+  let logProb = 0;
   for (let step = 0; step < most; step++) {
     const out = await m.decoder.run({
       input_ids: new Tensor('int64', BigInt64Array.of(BigInt(input)), [1, 1]),
@@ -78,6 +79,9 @@ async function read(m: Model, audio: Float32Array): Promise<string> {
     const logits = out.logits.data as Float32Array;
     let best = 0;
     for (let k = 1; k < logits.length; k++) if (logits[k] > logits[best]) best = k;
+    let total = 0;
+    for (let k = 0; k < logits.length; k++) total += Math.exp(logits[k] - logits[best]);
+    logProb -= Math.log(total);
     if (best === END) {
       ended = true;
       break;
@@ -88,7 +92,8 @@ async function read(m: Model, audio: Float32Array): Promise<string> {
     for (const name of Object.keys(past)) if (step === 0 || name.includes('.decoder.')) past[name] = out[name.replace('past_key_values', 'present')];
   }
   // A model that ran to the cap instead of ending has looped ("the the the the…" on noise).
-  return m.decode(ended ? tokens : withoutLoops(tokens, (t) => /^\s*\d+\s*$/.test(m.decode([t])))).trim();
+  const text = m.decode(ended ? tokens : withoutLoops(tokens, (t) => /^\s*\d+\s*$/.test(m.decode([t])))).trim();
+  return { text, sureness: logProb / Math.max(1, tokens.length + (ended ? 1 : 0)) };
 }
 
 /**
@@ -116,21 +121,42 @@ export interface VoicedText extends TimedText {
   pitch: number | null;
 }
 
+/** What was heard in a file, and how much speech the model could not make out. */
+export interface Heard {
+  texts: VoicedText[];
+  /** Seconds of speech the model read with too little certainty to keep (another language, mumbling, noise). */
+  unclearSeconds: number;
+  speechSeconds: number;
+}
+
+/**
+ * Below this mean log-probability a chunk's text is the model guessing: English speech, even
+ * espeak's robotic voice, reads at -0.1 to -0.35; French, Spanish, Italian, German, Dutch and
+ * Portuguese at -0.75 to -1.4, as fluent English that was never said ("there is no problem at all").
+ */
+const UNSURE = -0.55;
+
 /**
  * The speech in an audio file, as timed text: one entry per utterance (a pause of half a second
  * or more ends one; each is at most about 20 s). `offsetMs` is where the file starts in the recording.
+ * An utterance the model is unsure of is left out, never guessed at.
  */
-export async function transcribeHere(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<VoicedText[]> {
+export async function transcribeHere(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<Heard> {
   const samples = await samplesOf(ffmpeg, file, scratch);
   const chunks = speechChunks(samples);
-  if (chunks.length === 0) return [];
+  const heard: Heard = { texts: [], unclearSeconds: 0, speechSeconds: 0 };
+  if (chunks.length === 0) return heard;
   const m = await model();
-  const texts: VoicedText[] = [];
   for (const chunk of chunks) {
     const audio = samples.subarray(chunk.start, chunk.end);
-    const text = await read(m, audio);
+    const { text, sureness } = await read(m, audio);
     if (!/[A-Za-z0-9]/.test(text)) continue;
-    texts.push({ start_ms: offsetMs + Math.round((chunk.start / RATE) * 1000), end_ms: offsetMs + Math.round((chunk.end / RATE) * 1000), text, pitch: pitchOf(audio) });
+    heard.speechSeconds += audio.length / RATE;
+    if (sureness < UNSURE) {
+      heard.unclearSeconds += audio.length / RATE;
+      continue;
+    }
+    heard.texts.push({ start_ms: offsetMs + Math.round((chunk.start / RATE) * 1000), end_ms: offsetMs + Math.round((chunk.end / RATE) * 1000), text, pitch: pitchOf(audio) });
   }
-  return texts;
+  return heard;
 }

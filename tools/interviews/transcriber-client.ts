@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { StepFailure } from './pipeline.ts';
-import type { VoicedText } from './speech-model.ts';
+import type { Heard } from './speech-model.ts';
 
 /** How long the transcriber process (and the model it holds) stays after its last file. */
 const IDLE_MS = 60_000;
@@ -18,10 +18,10 @@ export interface Job {
   timeoutMs: number;
 }
 
-type Reply = { id: number; texts: VoicedText[] } | { id: number; error: { code: string; message: string } };
+type Reply = { id: number; heard: Heard } | { id: number; error: { code: string; message: string } };
 
 interface Waiting {
-  resolve: (texts: VoicedText[]) => void;
+  resolve: (heard: Heard) => void;
   reject: (err: Error) => void;
   timer: NodeJS.Timeout;
 }
@@ -40,12 +40,12 @@ class Transcriber {
   private next = 0;
   private idle: NodeJS.Timeout | null = null;
 
-  transcribe(job: Job): Promise<VoicedText[]> {
+  transcribe(job: Job): Promise<Heard> {
     if (this.idle) clearTimeout(this.idle);
     const worker = this.current?.child.connected ? this.current : this.start();
     const id = this.next++;
     worker.child.channel?.ref(); // a file is on its way: wait for it
-    return new Promise<VoicedText[]>((resolve, reject) => {
+    return new Promise<Heard>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.fail(worker, failed(`no answer within ${Math.round(job.timeoutMs / 1000)} s`));
         worker.child.kill('SIGKILL');
@@ -67,7 +67,7 @@ class Transcriber {
     child.unref();
     child.channel?.unref();
     child.on('message', (reply: Reply) => {
-      if ('texts' in reply) return this.settle(worker, reply.id, reply.texts);
+      if ('heard' in reply) return this.settle(worker, reply.id, reply.heard);
       this.settle(worker, reply.id, reply.error.code === 'media_unreadable' ? new StepFailure('media_unreadable', reply.error.message, { action: 'Upload or record it again' }) : failed(reply.error.message));
     });
     // A process that cannot start or has gone fails what it held; the next file starts another.
@@ -77,7 +77,7 @@ class Transcriber {
     return worker;
   }
 
-  private settle(worker: Worker, id: number, outcome: VoicedText[] | Error): void {
+  private settle(worker: Worker, id: number, outcome: Heard | Error): void {
     const waiter = worker.waiting.get(id);
     if (!waiter) return;
     worker.waiting.delete(id);

@@ -22,7 +22,7 @@ async function work(): Promise<void> {
   busy = true;
   for (let job = queue.shift(); job; job = queue.shift()) {
     try {
-      process.send?.({ id: job.id, texts: await transcribeHere(job.ffmpeg, job.file, job.offsetMs, job.scratch) });
+      process.send?.({ id: job.id, heard: await transcribeHere(job.ffmpeg, job.file, job.offsetMs, job.scratch) });
     } catch (err) {
       const code = (err as { code?: unknown }).code === 'media_unreadable' ? 'media_unreadable' : 'transcription_failed';
       process.send?.({ id: job.id, error: { code, message: err instanceof Error ? err.message : String(err) } });
