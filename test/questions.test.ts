@@ -2449,6 +2449,7 @@ describe('what the twenty-fifth walkthrough found', () => {
       ['Pay a couple of invoices for my landscaping business. Though honestly my head is still at the weekend.', 'pay a couple of invoices', 'pay invoices'],
       ['I came to send a bunch of quotes to new customers for the spring season.', 'send a bunch of quotes', 'send quotes'],
       ['Export the list of overdue invoices for my accountant, she needs it by Friday.', 'export the list of overdue invoices', 'export the list of overdue invoices'],
+      ['I needed to update one of our supplier records with their new bank details.', 'update one of your supplier records', 'update your supplier records'],
     ];
     for (const [answer, goal, habit] of goals) {
       expect(goalOf(answer), answer).toBe(goal);
@@ -2461,6 +2462,9 @@ describe('what the twenty-fifth walkthrough found', () => {
   it('thanks for notes by what they were about, not by a piece of a pair, a list or "this page"', () => {
     expect(notesHeard(["OK, I'm looking for a Pay or Invoices section but this page only has an Export report button. Not obvious where to start.", "Clicked Export report hoping it would list what's outstanding. Nothing visible happened."])).toBe('Thank you for your notes about the Export report button. ');
     expect(notesHeard(['I search where is the list of invoice, I see only Export report button', 'I click export, nothing happen? maybe is download somewhere'])).toBe('Thank you for your notes about the invoice. ');
+    // A name before "and I…" is no piece of a pair.
+    expect(followUp('I opened QuickBooks and I exported the file.', 0, 'What did you do?')).toContain('QuickBooks');
+    expect(followUp('I called Sarah and I asked her.', 0, 'Who did you ask?')).toContain('Sarah');
   });
 
   it('takes "Gave up." as the whole answer', async () => {
@@ -2472,8 +2476,9 @@ describe('what the twenty-fifth walkthrough found', () => {
       'What did you do at that point?',
       null,
     ]);
-    expect(followUp("It didn't.", 1, 'How did that go?')).toBeNull();
     expect(followUp('Called support.', 0, 'What did you do at that point?')).not.toBeNull();
+    // A failure told briefly is worth asking about; so is giving up, asked about otherwise.
+    for (const [answer, asked] of [["It didn't.", 'Did the export work?'], ['Stopped.', 'What happened when the page froze?'], ['Gave up.', 'How did the upload go?']]) expect(followUp(answer, 0, asked), answer).not.toBeNull();
   });
 
   it('passes on a question about the product asked inside an answer', () => {
@@ -2481,7 +2486,12 @@ describe('what the twenty-fifth walkthrough found', () => {
     expect(acknowledgement(answer)).toBe(ACKNOWLEDGEMENT);
     expect(acknowledgement(answer, { said: ACKNOWLEDGEMENT })).toBe('Noted for the team.');
     expect(acknowledgement('Last time was Friday. Do you guys have a mobile app planned?', { said: ACKNOWLEDGEMENT })).toBe('Noted for the team.');
-    // A question said to the screen in a story is no question for the team.
-    expect(acknowledgement('I clicked Export and thought, why is nothing happening? Then it downloaded.')).toBeNull();
+    // A question said to the screen or to themselves in a story is no question for the team.
+    for (const story of [
+      'I clicked Export and thought, why is nothing happening? Then it downloaded.',
+      'I kept thinking, will it ever work? Eventually it did.',
+      'My boss asked me, does this have to go out today? So I rushed the invoices.',
+      'So you click Save and do you have any idea where it goes? Nowhere obvious.',
+    ]) expect(acknowledgement(story), story).toBeNull();
   });
 });

@@ -62,12 +62,12 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       await interviews.save(pool, interview, { transcription_completed: i + 1 });
     }
     if (endpoint) await recordKeyUse(services, interview.project_id, endpoint, null);
-    // The built-in model leaves out what it cannot make out rather than guess: a third or more of the speech left out is said.
-    if (unclear > 0 && unclear >= speech / 3) {
+    // The built-in model leaves out what it cannot make out rather than guess: a tenth or more of the speech left out is said.
+    if (unclear > 0 && unclear >= speech / 10) {
       await warn({
         code: 'speech_unclear',
-        message: `The built-in model could not make out ${Math.round((unclear / speech) * 100)} % of the speech (${Math.round(unclear)} s), so that part has no transcript and no evidence; it reads English only`,
-        action: 'If the interview is not in English, set interview_language and a transcription service (openai_api_key or TRANSCRIPTION_URL), and upload it again',
+        message: `The built-in model could not make out ${Math.round((unclear / speech) * 100)} % of the speech (${Math.round(unclear)} s), so that part has no transcript and no evidence: the sound is unclear there, or it is not English (the built-in model reads English only)`,
+        action: 'If the interview is not in English, set interview_language and a transcription service (openai_api_key or TRANSCRIPTION_URL) and upload it again; if the sound is poor, import a transcript instead',
       });
     } else if (texts.length === 0) {
       await warn({ code: 'no_speech_heard', message: 'No speech was heard in the recording, so it has no transcript and no evidence', action: 'Check that the recording has the participant\'s voice, or import a transcript' });

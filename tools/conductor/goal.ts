@@ -21,7 +21,7 @@ const QUANTITY = /^(?:batch|bunch|couple|few|lot|lots|load|loads|stack|pile|list
 const endsGoal = (tokens: Array<{ pos: string; text: string }>, i: number) =>
   (tokens[i].pos === 'ADP' && !(tokens[i].text.toLowerCase() === 'of' && QUANTITY.test(tokens[i - 1]?.text ?? ''))) || opensPurpose(tokens, i);
 /** "a batch of supplier invoices", asked about as a habit, is "supplier invoices". */
-const A_QUANTITY_OF = /\b(?:a|the) (?:batch|bunch|couple|few|lot|load|stack|pile|set|number|pair|handful|series|round|group|ton|dozen) of\s+(?=\w)/gi;
+const A_QUANTITY_OF = /\b(?:(?:a|the) (?:batch|bunch|couple|few|lot|load|stack|pile|set|number|pair|handful|series|round|group|ton|dozen|rest)|one|some|all|each|both|most) of\s+(?=\w)/gi;
 
 /** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
 export function goalOf(answer: string): string | null {

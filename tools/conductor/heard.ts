@@ -409,7 +409,9 @@ const IN_MINUTES = /\b(?:in minutes|how many minutes|roughly how long)\b/i;
  * comes once; the can't-answer line comes once in full, once briefly, then not again.
  */
 /** A question about what the product does or will do: "will it work on my phone?", "do you have a mobile app planned?" */
-const ASKS_ABOUT_THE_PRODUCT = /\b(?:(?:is|will|does|can|would) (?:this|it|the (?:app|product|site|tool|software))(?: thing| app| tool)? (?:going to |gonna |ever )?(?:work|run|sync|integrate|connect|support|have|get|offer|let)|do you (?:guys |folks )?(?:have|plan|offer)|any plans? (?:to|for)|on the roadmap)\b/i;
+const ASKS_ABOUT_THE_PRODUCT = /\b(?:(?:is|will|does|can|would) (?:this|it|the (?:app|product|site|tool|software))(?: thing| app| tool)? (?:going to |gonna |ever )?(?:work (?:on|with|offline)|run on|sync (?:with|to)|integrate with|connect to|support|have (?:an?|any) |offer|let (?:me|us) )|do you (?:guys |folks )?(?:have|plan|offer) (?:an?|any) (?!idea)|any plans? (?:to|for)|on the roadmap)/i;
+/** "I kept thinking, will it ever work?", "Why would it let me…?", "My boss asked me, does this…?": said in a story, not asked of us. */
+const productQuestion = (sentence: string) => /\?$/.test(sentence) && ASKS_ABOUT_THE_PRODUCT.test(sentence) && !/^(?:why|how)\b/i.test(sentence) && !/\b(?:thinking|thought|wondering|wondered|asked(?: me)?|said|like),/i.test(sentence);
 
 export function acknowledgement(typed: string, context: Context = {}): string | null {
   // Answers are typed in a hurry: a last sentence in question order is a question without its "?"
@@ -433,7 +435,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   else if ((kind === 'grumble' || (kind === null && annoyedAlongTheWay(plain(message)))) && !said.includes(FAIR_ENOUGH)) lines.push(`${FAIR_ENOUGH} ${partsLeftLine(context.partsLeft)}${FREE_TO_GO}`);
   // "You did not answer whether it is anonymous. Anyway, I came to…": the question about the interview, beside the answer.
   // "…Speaking of which, is this thing going to work on my phone? I'm never at a desk.": a question about the product inside an answer, passed on.
-  else if (kind === null && sentencesOf(plain(message)).some((x) => /\?$/.test(x) && ASKS_ABOUT_THE_PRODUCT.test(x))) lines.push(PASSED_ON.find((line) => !said.includes(line)) ?? NOTED);
+  else if (kind === null && sentencesOf(plain(message)).some(productQuestion)) lines.push(PASSED_ON.find((line) => !said.includes(line)) ?? NOTED);
   else if (kind === 'meta' || (kind === 'question' && !wishAsked(message, context.asked)) || (kind === null && sentencesOf(plain(message)).some(isMeta))) {
     const about = aboutTheInterview(message.trim(), context);
     // Asked again whether it is anonymous ("Again: are my answers anonymous or not?"): answered again, briefly.

@@ -217,8 +217,8 @@ function mentionOf(said: string, used: string, notes = false): string | null {
     const before = answer.slice(0, at).trimEnd();
     const after = answer.slice(at + np.length);
     // "a Pay or Invoices section": one word of a pair is a piece of a thing, not the thing.
-    if (!np.replace(/^(?:a|an|the|my|your|our)\s+/i, '').includes(' ') && /^\s+(?:or|and)\s+\p{Lu}/u.test(after)) continue;
-    if (/\p{Lu}\p{L}*\s+(?:or|and)$/u.test(before) && /^\p{Lu}/u.test(np)) continue;
+    if (!np.replace(/^(?:a|an|the|my|your|our)\s+/i, '').includes(' ') && /^\s+(?:or|and)\s+(?!I\b)\p{Lu}\p{L}*\s+(?:section|tab|page|menu|button|link|screen|area)\b/u.test(after)) continue;
+    if (/(?:^|\s)(?!I\s)\p{Lu}\p{L}*\s+(?:or|and)$/u.test(before) && /^\p{Lu}\p{L}*\s+(?:section|tab|page|menu|button|link|screen|area)\b/u.test(np)) continue;
     // "this page", "that screen": where they were, pointed at, not named.
     if (/^(?:this|that) (?:page|screen|site|app|thing|one|bit)$/i.test(np)) continue;
     // "the list of invoices", "a batch of bills": the list is not what they meant; what it holds is.
@@ -304,8 +304,8 @@ const narrates = (answer: string) =>
  * Never an example again where one was asked for.
  */
 export function followUp(answer: string, n: number, said: string, planned: string[] = [], interview = ''): string | null {
-  // "Gave up.", "It didn't.": how it ended, said in full; asking how that went, or for more, asks them to say it again.
-  if (ENDED.test(answer.trim())) return null;
+  // "Gave up." to "What did you do at that point?": how it ended, said in full; asking how that went asks them to say it again.
+  if (ENDED.test(answer.trim()) && /\bwhat did you do\b/i.test(said.split('\n').at(-1) ?? '')) return null;
   if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return WORKS_FOR_YOU;
   const found = mentionOf(answer, said);
   // "accountant" to "Could you tell me about your role?": their work, not "the accountant".
@@ -383,7 +383,7 @@ const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get 
 const TOLD_WHAT_THEY_DID = /\b(?:(?:my|our|the) (?:workaround|fix|solution) (?:is|was) to|(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid))\b/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
 /** A short answer that says it ended there: nothing more to ask of it. */
-const ENDED = /^(?:(?:i|we)\s+)?(?:just\s+|then\s+|so\s+)?(?:gave up|quit|stopped(?: trying)?|left it(?: there)?|it didn'?t|didn'?t|it did not)[.!]?$/i;
+const ENDED = /^(?:(?:i|we)\s+)?(?:just\s+|then\s+|so\s+)?(?:gave up|stopped trying|left it(?: there)?)[.!]?$/i;
 const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** The answer, or a note, says what they did. */
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);

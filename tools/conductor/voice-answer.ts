@@ -44,8 +44,9 @@ export async function transcribeAnswer(services: Services, interviewId: string, 
         await recordKeyUse(services, projectId, transcription, null);
       } else {
         const heard = await transcribeLocally(tools(services.config).ffmpeg, file, 0, dir, { urgent: true, timeoutMs: services.config.voiceAnswerTimeoutSeconds * 1000 });
-        if (!heard.texts.length && heard.unclearSeconds > 0) {
-          throw new DomainError('The answer could not be made out: built-in transcription reads English only', { code: 'transcription_unclear', retryable: true, action: 'Say it again in English, or type the answer instead' });
+        // Part of an answer left out would be taken for the whole of it: said again instead.
+        if (heard.unclearSeconds > 0 && heard.unclearSeconds >= heard.speechSeconds / 3) {
+          throw new DomainError('The answer could not be made out (unclear sound, or not in English: built-in transcription reads English only)', { code: 'transcription_unclear', retryable: true, action: 'Say it again clearly, or type the answer instead' });
         }
         pieces = heard.texts;
       }

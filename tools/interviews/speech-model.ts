@@ -92,8 +92,10 @@ async function read(m: Model, audio: Float32Array): Promise<{ text: string; sure
     for (const name of Object.keys(past)) if (step === 0 || name.includes('.decoder.')) past[name] = out[name.replace('past_key_values', 'present')];
   }
   // A model that ran to the cap instead of ending has looped ("the the the the…" on noise).
-  const text = m.decode(ended ? tokens : withoutLoops(tokens, (t) => /^\s*\d+\s*$/.test(m.decode([t])))).trim();
-  return { text, sureness: logProb / Math.max(1, tokens.length + (ended ? 1 : 0)) };
+  const kept = ended ? tokens : withoutLoops(tokens, (t) => /^\s*\d+\s*$/.test(m.decode([t])));
+  // A loop is said with confidence but is no speech: a chunk that looped is taken as not made out.
+  const sureness = kept.length < tokens.length ? -Infinity : logProb / Math.max(1, tokens.length + (ended ? 1 : 0));
+  return { text: m.decode(kept).trim(), sureness };
 }
 
 /**
