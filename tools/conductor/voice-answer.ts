@@ -26,7 +26,7 @@ export async function transcribeAnswer(services: Services, interviewId: string, 
   }
   const { transcription, keyProblem } = await modelAccess(services, projectId);
   const refusal = transcription || keyProblem ? null : await localTranscriptionRefusal(services, projectId);
-  if (keyProblem && !transcription || refusal) {
+  if ((keyProblem && !transcription) || refusal) {
     throw new UnavailableError(`Spoken answers cannot be transcribed: ${keyProblem ? keyProblem.message : `no transcription service is configured, and ${refusal}`}`, {
       code: keyProblem?.code ?? 'transcription_unavailable',
       retryable: false,
