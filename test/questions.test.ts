@@ -2492,6 +2492,10 @@ describe('what the twenty-fifth walkthrough found', () => {
       'I kept thinking, will it ever work? Eventually it did.',
       'My boss asked me, does this have to go out today? So I rushed the invoices.',
       'So you click Save and do you have any idea where it goes? Nowhere obvious.',
+      'Honestly, can it get any worse? I ended up copying it by hand.',
+      'Why would it let me enter an invalid IBAN? No idea.',
     ]) expect(acknowledgement(story), story).toBeNull();
+    // Asked alone, it is a question, heard and passed on.
+    expect(acknowledgement('Why does it need my IBAN?')).toBe(ACKNOWLEDGEMENT);
   });
 });

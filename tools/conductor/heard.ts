@@ -231,6 +231,8 @@ export function puzzled(message: string): boolean {
 const GRUMBLE =
   /^(?:(?:ugh|sigh|oh no|great)[,!.]?\s*)?(?:not |yet )?another (?:feedback )?(?:popup|pop-up|form|one of these|questionnaire|survey)[.!]*$|^(?:ugh|sigh)[,.!]?\s*(?:more|so many) questions[.!]*$|^this is taking (?:forever|ages|so long)[.!]*$|^(?:(?:oh|well|ugh|wow|sigh|great|wonderful|fantastic|brilliant|perfect|lovely)[,!.]?\s*)*another (?:survey|questionnaire|interview)[.!]*$|^(?:honestly,?\s*|well,?\s*|ugh,?\s*)?(?:this|that)(?:'s| is)(?: (?:all|just|such|so|really))? (?:a )?(?:(?:complete |total )?waste of (?:my )?time|pointless|stupid|silly|ridiculous|boring)[.!]*$|^what a waste of time[.!]*$|^(?:happy now|(?:is )?that what you wanted(?: to hear)?|satisfied)\?+$/i;
 export const isGrumble = (sentence: string) => GRUMBLE.test(sentence.trim());
+/** "Why would it let me…?", "How come it…?", "Can it get any worse?": exasperation at the product in question form. */
+const SAID_TO_THE_SCREEN = /^(?:(?:and|but|so|like|honestly|seriously|i mean)[, ]+)*(?:why (?:on earth |the hell )?(?:would|does|is|won'?t|can'?t|doesn'?t|isn'?t|did|didn'?t|do|should) (?:it|this|that|the (?:app|page|site|tool|button|system|form|thing))\b|how come (?:it|this|that)\b|can (?:it|this|things) (?:get|be) any (?:worse|slower|harder|more)|who (?:designed|thought of|came up with) (?:this|that))/i;
 /** Annoyance at the interview said along with an answer ("Ugh, another survey. I pay by card.", "These questions are getting long, but I use Excel."). */
 const ANNOYED =
   /\b(?:(?:these|your|all these|all your|so many of your) questions|this (?:interview|survey|questionnaire))(?: (?:are|is))? (?:so |really |a bit |getting |way too |very )?(?:annoying|tedious|boring|pointless|long|endless|repetitive|a lot)\b|\bhow many more questions\b|\bcan we (?:please )?(?:speed (?:this|it) up|hurry(?: (?:this|it))? up|go (?:a bit )?faster|make (?:this|it) (?:quick|quicker|faster))\b|\b(?:another|yet another) (?:feedback )?(?:survey|questionnaire|popup|pop-up|form)\b|^(?:ugh|sigh)\b|\bthis is taking (?:forever|ages|so long)\b/i;
@@ -313,7 +315,8 @@ export function heardAs(message: string, asked?: string): Heard {
   if (said.some(isMeta) && said.every((s) => isMeta(s) || aside(s) || (words(s) <= 4 && /\?$/.test(s)) || (PUSHES_BACK.test(said.join(' ')) && words(s) <= 12 && !/^[A-Z][a-z]+[.!]*$/.test(s.trim())))) return 'meta';
   if (said.some(isGrumble) && said.every((s) => isGrumble(s) || words(s) <= 2)) return 'grumble';
   // "It went. Is that what you wanted to hear?": the grumble is no question to acknowledge.
-  if (said.some((s, k) => asksSomething(s) && !isGrumble(s) && !echoes(s, asked) && !checksWhatWasMeant(said, k))) return 'question';
+  // "Why would it let me enter an invalid IBAN? No idea.": a question to the screen, in a story that goes on, is not asked of us.
+  if (said.some((s, k) => asksSomething(s) && !isGrumble(s) && !echoes(s, asked) && !checksWhatWasMeant(said, k) && !(SAID_TO_THE_SCREEN.test(s) && k < said.length - 1))) return 'question';
   return null;
 }
 
