@@ -54,6 +54,9 @@ describe('who spoke', () => {
     expect(rolesByVoice(interview.map((u) => ({ ...u, pitch: 15 })))).toBeNull();
     expect(rolesByVoice(interview.slice(0, 3))).toBeNull();
     expect(rolesByVoice(interview.map((u) => ({ ...u, text: `${u.text.replace(/[.?]$/, '')}?` })))).toBeNull();
+    // An interviewer whose questions lost their marks in transcription still asks: a "?" inside a line, "Tell me about…", "Anything else."
+    const unmarked = [said(10, 'Morning. Can you hear me? Okay.'), said(22, 'Loud and clear.'), said(11, 'Tell me about the last time you made a rota.'), said(23, 'In October.'), said(10, 'Anything else.'), said(22, 'No.'), said(11, 'How did it go.'), said(23, 'Badly.')];
+    expect(rolesByVoice(unmarked)).toEqual(['interviewer', 'participant', 'interviewer', 'participant', 'interviewer', 'participant', 'interviewer', 'participant']);
     // A participant who asks a question now and then is still the participant; one with no pitch stays unknown.
     const asking = [...interview, said(22, 'Is that normal?'), said(null, 'Hm.')];
     expect(rolesByVoice(asking)).toEqual([...rolesByVoice(interview)!, 'participant', 'unknown']);

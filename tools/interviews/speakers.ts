@@ -47,7 +47,8 @@ export interface Utterance {
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const isQuestion = (text: string) => /\?["')\s]*$/.test(text);
+/** A line that asks: a question anywhere in it ("Can you hear me? Okay."), or a request to tell ("Tell me about…", "Anything else."). */
+const isQuestion = (text: string) => /\?/.test(text) || /^(?:(?:and|so|ok(?:ay)?|great|right),?\s+)?(?:tell me|walk me|talk me|describe|anything else)\b/i.test(text.trim());
 
 /**
  * Roles by voice: the utterances split at the widest pitch gap into a lower and a higher voice,
