@@ -13,6 +13,10 @@ const FORMAT_NOTES: Record<string, string> = {
   'speech:built_in': 'Transcribed on this server by the built-in English model; some words may be misheard',
   'speech:service': 'Transcribed by the transcription service',
 };
+const formatNote = (format: string) => {
+  const [made, timing] = format.split('+');
+  return `${FORMAT_NOTES[made] ?? `Imported (${made})`}${timing === 'estimated_timing' ? '; times estimated from speech rate' : ''}.`;
+};
 
 type Artifact = { name: string; kind: string; available: boolean; mime_type: string; download_url: string | null; meta: Record<string, unknown> | null };
 
@@ -104,7 +108,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
       <div className="iv-layout">
         <section aria-labelledby="transcript" className="stack">
           <h2 id="transcript">Transcript</h2>
-          {transcript.data?.format ? <p className="muted iv-format">{FORMAT_NOTES[transcript.data.format.split('+')[0]] ?? `Imported (${transcript.data.format.split('+')[0]})`}{transcript.data.format.endsWith('+estimated_timing') ? '; times estimated from speech rate' : ''}.</p> : null}
+          {transcript.data?.format ? <p className="muted iv-format">{formatNote(transcript.data.format)}</p> : null}
           <Problem error={transcript.error} />
           {transcript.data?.segments.length ? (
             <TranscriptView segments={transcript.data.segments} cards={cards.data ?? []} media={media} onPick={setPicked} at={at} />

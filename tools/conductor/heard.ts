@@ -234,8 +234,10 @@ export const isGrumble = (sentence: string) => GRUMBLE.test(sentence.trim());
 /** "Why would it let me…?", "How come it…?", "Can it get any worse?": exasperation at the product in question form. */
 const SAID_TO_THE_SCREEN = /^(?:(?:and|but|so|like|honestly|seriously|i mean)[, ]+)*(?:why (?:on earth |the hell )?(?:would|does|is|won'?t|can'?t|doesn'?t|isn'?t|did|didn'?t|do|should) (?:it|this|that|the (?:app|page|site|tool|button|system|form|thing))\b|how come (?:it|this|that)\b|can (?:it|this|things) (?:get|be) any (?:worse|slower|harder|more)|who (?:designed|thought of|came up with) (?:this|that))/i;
 /** Annoyance at the interview said along with an answer ("Ugh, another survey. I pay by card.", "These questions are getting long, but I use Excel."). */
-const ANNOYED =
-  /\b(?:(?:these|your|all these|all your|so many of your) questions|this (?:interview|survey|questionnaire))(?: (?:are|is))? (?:so |really |a bit |getting |way too |very )?(?:annoying|tedious|boring|pointless|long|endless|repetitive|a lot)\b|\bhow many more questions\b|\bcan we (?:please )?(?:speed (?:this|it) up|hurry(?: (?:this|it))? up|go (?:a bit )?faster|make (?:this|it) (?:quick|quicker|faster))\b|\b(?:another|yet another) (?:feedback )?(?:survey|questionnaire|popup|pop-up|form)\b|^(?:ugh|sigh)\b|\bthis is taking (?:forever|ages|so long)\b/i;
+const ANNOYED = new RegExp(
+  String.raw`\b(?:(?:these|your|all these|all your|so many of your) questions|this (?:interview|survey|questionnaire))(?: (?:are|is))? (?:so |really |a bit |getting |way too |very )?(?:annoying|tedious|boring|pointless|long|endless|repetitive|a lot)\b|\bhow many more questions\b|${SPEEDS_UP.source}|\b(?:another|yet another) (?:feedback )?(?:survey|questionnaire|popup|pop-up|form)\b|^(?:ugh|sigh)\b|\bthis is taking (?:forever|ages|so long)\b`,
+  'i',
+);
 const annoyedAlongTheWay = (text: string) => sentencesOf(text).some((s) => isGrumble(s) || ANNOYED.test(s));
 /** The participant wants the interview over sooner ("can we speed this up", "can we wrap up?", "ugh, another survey"). */
 export const impatient = (message: string) => {
@@ -406,16 +408,16 @@ function aboutTheInterview(text: string, { partsLeft, recorded, minutes, named, 
 /** "In minutes?", "roughly how many minutes?": how long, asked again in other words. */
 const IN_MINUTES = /\b(?:in minutes|how many minutes|roughly how long)\b/i;
 
-/**
- * What the built-in interviewer says first, if anything, so the participant knows they were
- * heard. `said` is what the conductor has said in this interview: a line about the interview
- * comes once; the can't-answer line comes once in full, once briefly, then not again.
- */
 /** A question about what the product does or will do: "will it work on my phone?", "do you have a mobile app planned?" */
 const ASKS_ABOUT_THE_PRODUCT = /\b(?:(?:is|will|does|can|would) (?:this|it|the (?:app|product|site|tool|software))(?: thing| app| tool)? (?:going to |gonna |ever )?(?:work (?:on|with|offline)|run on|sync (?:with|to)|integrate with|connect to|support|have (?:an?|any) |offer|let (?:me|us) )|do you (?:guys |folks )?(?:have|plan|offer) (?:an?|any) (?!idea)|any plans? (?:to|for)|on the roadmap)/i;
 /** "I kept thinking, will it ever work?", "Why would it let me…?", "My boss asked me, does this…?": said in a story, not asked of us. */
 const productQuestion = (sentence: string) => /\?$/.test(sentence) && ASKS_ABOUT_THE_PRODUCT.test(sentence) && !/^(?:why|how)\b/i.test(sentence) && !/\b(?:thinking|thought|wondering|wondered|asked(?: me)?|said|like),/i.test(sentence);
 
+/**
+ * What the built-in interviewer says first, if anything, so the participant knows they were
+ * heard. `said` is what the conductor has said in this interview: a line about the interview
+ * comes once; the can't-answer line comes once in full, once briefly, then not again.
+ */
 export function acknowledgement(typed: string, context: Context = {}): string | null {
   // Answers are typed in a hurry: a last sentence in question order is a question without its "?"
   // (while working on a task, it is thinking aloud, so `whileWorking` keeps the mark's rule).

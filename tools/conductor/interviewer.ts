@@ -381,9 +381,9 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
 const TOLD_WHAT_THEY_DID = /\b(?:(?:my|our|the) (?:workaround|fix|solution) (?:is|was) to|(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid))\b/i;
-/** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
 /** A short answer that says it ended there: nothing more to ask of it. */
 const ENDED = /^(?:(?:i|we)\s+)?(?:just\s+|then\s+|so\s+)?(?:gave up|stopped trying|left it(?: there)?)[.!]?$/i;
+/** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
 const DID_CLIPPED = /^\s*(?:just |then |so )?(?:left|kept|rearranged|clicked|waited|called|rang|emailed|asked|tried|gave up|used|paid|switched|went|fixed|typed|redid|restarted|reinstalled|deleted|closed|opened|copied|pasted|searched|googled|phoned|skipped|ignored|sorted|converted|wrote|noted|printed|downloaded|uploaded|exported|saved|sent|moved|changed|entered|found)\b/i;
 /** The answer, or a note, says what they did. */
 const saysWhatTheyDid = (text: string) => TOLD_WHAT_THEY_DID.test(text) || DID_CLIPPED.test(text);

@@ -5,7 +5,8 @@
  * speakers unknown, as a transcription service does.
  */
 
-const RATE = 16_000;
+import { RATE } from './audio-samples.ts';
+
 const WINDOW = 480; // 30 ms: two periods of a 70 Hz voice
 const HOP = 2 * WINDOW; // every other window is plenty for a median, at half the cost
 const MIN_LAG = Math.floor(RATE / 400);

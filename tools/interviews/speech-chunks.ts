@@ -1,10 +1,11 @@
+import { RATE } from './audio-samples.ts';
+
 /** Where speech is in 16 kHz mono samples, as stretches short enough for the local speech model. */
 export interface Chunk {
   start: number; // sample index
   end: number; // exclusive
 }
 
-const RATE = 16_000;
 const FRAME = 320; // 20 ms
 const PAUSE_FRAMES = 25; // a pause of 0.5 s ends an utterance
 const WINDOW_FRAMES = 10; // a long run is cut in its quietest 0.2 s
