@@ -109,7 +109,10 @@ async function identify(services: Services, token: string, audience?: string): P
 /** Resolves a principal from a token, or throws 401. Returns null when no token was sent. */
 export async function authenticate(services: Services, token: string | null, audience?: string): Promise<UserPrincipal | null> {
   if (!token) return null;
+  // What this process cached about sessions, credentials and memberships is trusted only once it has heard every change committed before this request (another process may have just revoked it).
+  const current = services.changes.settle();
   const identity = services.auth.verified.peek(token) ?? (await identify(services, token, audience));
+  await current;
   if (identity.kind === 'credential') return agentPrincipal(services, identity.tokenHash);
   if (identity.kind !== 'session') return identity;
   const state = await sessionState(services, identity.sessionId, identity.userId);

@@ -3,6 +3,8 @@ import type { Logger } from './logger.ts';
 
 export const CHANGE_CHANNEL = 'verbatim_changes';
 const RECONNECT_MS = 1_000;
+/** A marker not heard back by then means the connection is stuck: it is dropped and caches answer from the database until it is back. */
+const MARKER_TIMEOUT_MS = 5_000;
 
 /**
  * This process's ear on `verbatim_changes` (migration 0021's triggers): one dedicated
@@ -19,7 +21,8 @@ export interface ChangeFeed {
   /**
    * Resolves once this process has heard every notification committed before the call
    * (Postgres delivers a listener's notifications in commit order, so hearing a marker sent
-   * now means the earlier ones arrived). A write that revokes access awaits it before it answers.
+   * now means the earlier ones arrived). A write awaits it before it answers; a request with a
+   * token awaits it before it trusts anything cached.
    */
   settle(): Promise<void>;
   close(): Promise<void>;
@@ -35,6 +38,7 @@ export async function openChangeFeed(url: string, log: Logger): Promise<ChangeFe
   let generation = 0;
   let closed = false;
   let timer: NodeJS.Timeout | null = null;
+  let drop: (why: string) => void = () => {};
 
   const reset = () => {
     generation++;
@@ -44,7 +48,8 @@ export async function openChangeFeed(url: string, log: Logger): Promise<ChangeFe
   };
 
   const connect = async () => {
-    const c = new pg.Client({ connectionString: url, application_name: 'verbatim change feed' });
+    // The pid tells operators (and the two-process test) whose listener a backend is.
+    const c = new pg.Client({ connectionString: url, application_name: `verbatim change feed ${process.pid}` });
     c.on('notification', (msg) => {
       if (msg.channel !== CHANGE_CHANNEL || !msg.payload) return;
       const marker = markers.get(msg.payload);
@@ -65,6 +70,7 @@ export async function openChangeFeed(url: string, log: Logger): Promise<ChangeFe
       timer = setTimeout(() => void retry(), RECONNECT_MS);
       timer.unref();
     };
+    drop = lost;
     c.on('error', (err) => lost(err.message));
     c.on('end', () => lost('connection ended'));
     await c.connect();
@@ -92,13 +98,21 @@ export async function openChangeFeed(url: string, log: Logger): Promise<ChangeFe
   /** One marker through the feed's own connection: heard back, every change committed before it was sent has been heard too. */
   const markerRound = async () => {
     const c = client;
+    const lostC = drop;
     if (!live || !c) return;
     const marker = `${markerPrefix}${markerCount++}`;
     const heard = new Promise<void>((resolve) => markers.set(marker, resolve));
+    let timeout: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timeout = setTimeout(() => reject(new Error(`not heard back within ${MARKER_TIMEOUT_MS} ms`)), MARKER_TIMEOUT_MS);
+    });
     try {
-      await c.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, marker]);
-      await heard;
+      await Promise.race([c.query('SELECT pg_notify($1, $2)', [CHANGE_CHANNEL, marker]).then(() => heard), late]);
+    } catch (err) {
+      // Unsure what was heard: start over as after a lost connection, so nothing cached answers meanwhile.
+      lostC(`settle marker failed: ${(err as Error).message}`);
     } finally {
+      clearTimeout(timeout);
       markers.delete(marker);
     }
   };

@@ -116,7 +116,7 @@ describe('change feed', () => {
     const cache = new FeedCache<number>(feed);
     const c = counted();
     await cache.get('k', c.load(['user:u']));
-    const { rows } = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = 'verbatim change feed' AND datname = current_database()`);
+    const { rows } = await admin.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND datname = current_database()`, [`verbatim change feed ${process.pid}`]);
     expect(rows).toHaveLength(1);
     await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
     await expect.poll(() => feed.live()).toBe(false);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './setup/global.ts';
 import { runCli, runCliToEnd, type Spawned } from './helpers/process.ts';
@@ -24,6 +25,28 @@ async function apiProcess(): Promise<string> {
   running.push(p);
   await p.waitFor(/Verbatim is running/);
   return `http://127.0.0.1:${port}`;
+}
+
+/**
+ * Stops the Postgres backend that delivers change notifications to process B, so B hears
+ * nothing until `resume` (what a busy listener looks like under load, made certain), and
+ * resumes it `afterMs` later whatever the test does meanwhile.
+ */
+async function deafenB(afterMs: number): Promise<{ backend: number; resumed: Promise<void> }> {
+  const listeners = await listenersOfB();
+  expect(listeners).toHaveLength(1);
+  const [backend] = listeners;
+  process.kill(backend, 'SIGSTOP');
+  return { backend, resumed: new Promise((resolve) => setTimeout(() => resolve(process.kill(backend, 'SIGCONT') && undefined), afterMs)) };
+}
+
+/** The Postgres backends listening for process B. */
+async function listenersOfB(): Promise<number[]> {
+  const db = new pg.Client({ connectionString: env.DATABASE_URL });
+  await db.connect();
+  const { rows } = await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`verbatim change feed ${running[1].child.pid}`]);
+  await db.end();
+  return rows.map((r) => r.pid);
 }
 
 async function login(email: string): Promise<{ token: string; org_handle: string }> {
@@ -81,6 +104,46 @@ describe('two API processes with caches on one database', () => {
     const signedOut = await api(b, owner.token, 'GET', P);
     expect(signedOut.status).toBe(401);
     expect(signedOut.body.code).toBe('session_revoked');
+  });
+
+  it('refuses a signed-out session and serves a write through B even while B has not heard the change', { timeout: 60_000 }, async () => {
+    const owner = await login('cache-deaf@example.com');
+    const org = owner.org_handle;
+    const P = `/api/orgs/${org}/projects/deaf`;
+    expect((await api(a, owner.token, 'POST', `/api/orgs/${org}/projects`, { name: 'Deaf' })).status).toBe(201);
+    expect((await api(b, owner.token, 'GET', P)).body.project.description).toBeNull();
+
+    let deaf = await deafenB(500);
+    expect((await api(a, owner.token, 'PATCH', P, { description: 'Written while B was deaf' })).status).toBe(200);
+    expect((await api(b, owner.token, 'GET', P)).body.project.description).toBe('Written while B was deaf');
+    await deaf.resumed;
+
+    expect((await api(b, owner.token, 'GET', P)).status).toBe(200);
+    deaf = await deafenB(500);
+    expect((await api(a, owner.token, 'POST', '/api/auth/logout')).status).toBe(200);
+    const signedOut = await api(b, owner.token, 'GET', P);
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.body.code).toBe('session_revoked');
+    await deaf.resumed;
+  });
+
+  it('answers from the database when its change feed stops answering, and listens again after', { timeout: 60_000 }, async () => {
+    const owner = await login('cache-stuck@example.com');
+    const org = owner.org_handle;
+    const P = `/api/orgs/${org}/projects/stuck`;
+    expect((await api(a, owner.token, 'POST', `/api/orgs/${org}/projects`, { name: 'Stuck' })).status).toBe(201);
+    expect((await api(b, owner.token, 'GET', P)).status).toBe(200);
+
+    const stuck = await deafenB(8_000);
+    expect((await api(a, owner.token, 'PATCH', P, { description: 'Written while B was stuck' })).status).toBe(200);
+    expect((await api(b, owner.token, 'GET', P)).body.project.description).toBe('Written while B was stuck');
+    expect(running[1].stderr() + running[1].stdout()).toContain('change feed lost');
+    await stuck.resumed;
+
+    // A new listener serves B's caches again: a later write is seen at once.
+    await expect.poll(listenersOfB, { timeout: 10_000 }).toSatisfy((pids: number[]) => pids.length === 1 && pids[0] !== stuck.backend);
+    expect((await api(a, owner.token, 'PATCH', P, { description: 'Written after' })).status).toBe(200);
+    expect((await api(b, owner.token, 'GET', P)).body.project.description).toBe('Written after');
   });
 
   it('serves writes through A at once through B, and never one person\'s cached access to another', { timeout: 60_000 }, async () => {
