@@ -138,6 +138,34 @@ describe('media upload and the processing pipeline', () => {
     expect((await settled(o.call, both)).warnings).toEqual([expect.objectContaining({ code: 'speech_unclear' })]);
     const kept = (await o.call('GET', `/sessions/${both}/transcript`)).body.segments as Array<{ text: string }>;
     expect(kept.map((k) => k.text)).toEqual([expect.stringMatching(/mobile app is the part I use most/i)]);
+
+    // As the warning says: a service and the language set, the same recording is transcribed again in place.
+    const manual = await o.call('POST', `/sessions/${id}/signals`, { signal_type: 'struggling_moment', quote: 'El botón de confirmar estaba desactivado.' });
+    expect(manual.status).toBe(201);
+    await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url, interview_language: 'es' });
+    const [segmentsBefore, evidenceBefore] = [ai.transcriptSegments, ai.evidence];
+    try {
+      ai.transcriptSegments = [{ start: 0, end: 6, text: 'La semana pasada intenté pagar a nuestro proveedor y el botón de confirmar estaba desactivado.' }];
+      ai.evidence = () => [];
+      const again = await o.call('POST', `/sessions/${id}/retry-transcription`);
+      expect(again.status, JSON.stringify(again.body)).toBe(200);
+      expect(again.body).toMatchObject({ status: 'pending' });
+      expect(await settled(o.call, id)).toMatchObject({ status: 'processed', warnings: [], evidence_count: 1 });
+      const heard = (await o.call('GET', `/sessions/${id}/transcript`)).body;
+      expect(heard.format).toBe('speech:service');
+      expect(heard.segments.map((t: { text: string }) => t.text)).toEqual([expect.stringContaining('botón de confirmar')]);
+      expect((await o.call('GET', `/signals?session_id=${id}`)).body.signals.map((c: { quote: string }) => c.quote)).toEqual(['El botón de confirmar estaba desactivado.']);
+    } finally {
+      [ai.transcriptSegments, ai.evidence] = [segmentsBefore, evidenceBefore];
+      await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null, interview_language: null });
+    }
+
+    // A transcript that was imported has no recording to transcribe again.
+    const imported = new FormData();
+    imported.set('transcript', new Blob(['Interviewer: How was it?\nParticipant: The export took ages.'], { type: 'text/plain' }), 't.txt');
+    const typed = (await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, imported)).body.session.id;
+    await settled(o.call, typed);
+    expect(await o.call('POST', `/sessions/${typed}/retry-transcription`)).toMatchObject({ status: 422, body: { code: 'no_recording', action: expect.stringContaining('reprocess') } });
   });
 
   it('fails transcription clearly when the built-in model cannot read the language, then succeeds after a key is configured and the interview is retried', async () => {
@@ -181,7 +209,11 @@ describe('media upload and the processing pipeline', () => {
     // The project key was used and its health recorded.
     const health = (await o.call('GET', '/settings/key-health')).body.keys[0];
     expect(health.last_success_at).not.toBeNull();
-    expect((await o.call('POST', `/sessions/${id}/retry-transcription`)).status).toBe(422);
+    // Transcribed again on request, once at a time.
+    expect((await o.call('POST', `/sessions/${id}/retry-transcription`)).status).toBe(200);
+    expect(await o.call('POST', `/sessions/${id}/retry-transcription`)).toMatchObject({ status: 409, body: { code: 'interview_processing' } });
+    expect(await settled(o.call, id)).toMatchObject({ status: 'processed' });
+    expect(ai.calls.filter((c) => c.path === '/audio/transcriptions')).toHaveLength(callsBefore + 2);
     await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null, interview_language: null });
   });
 

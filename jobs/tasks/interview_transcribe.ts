@@ -16,11 +16,12 @@ import { artifacts, insertSegments, interviews } from '../../tools/interviews/ro
 const PIECE_SECONDS = 600;
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
-  const { interviewId } = payload as { interviewId: string };
+  // `again`: a processed recording transcribed anew on request; its transcript is replaced only once the new one is made.
+  const { interviewId, again } = payload as { interviewId: string; again?: boolean };
   const bin = tools(services.config);
   await runStep(services, interviewId, 'transcribing', helpers, async ({ interview, scratch, warn }) => {
     const pool = services.db.pool;
-    if (await hasTranscript(pool, interview.id)) {
+    if (!again && (await hasTranscript(pool, interview.id))) {
       return { finish: async () => 'extracting' }; // imported or already transcribed
     }
     const [audio] = await artifacts.select(pool, 'interview_id = $1 AND name = $2', [interview.id, 'audio']);
@@ -67,7 +68,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       await warn({
         code: 'speech_unclear',
         message: `The built-in model could not make out ${Math.round((unclear / speech) * 100)} % of the speech (${Math.round(unclear)} s), so that part has no transcript and no evidence: the sound is unclear there, or it is not English (the built-in model reads English only)`,
-        action: 'If the interview is not in English, set interview_language and a transcription service (openai_api_key or TRANSCRIPTION_URL) and upload it again; if the sound is poor, import a transcript instead',
+        action: `If the interview is not in English, set interview_language and a transcription service (openai_api_key or TRANSCRIPTION_URL), then POST P/sessions/${interview.id}/retry-transcription; if the sound is poor, import a transcript instead`,
       });
     } else if (texts.length === 0) {
       await warn({ code: 'no_speech_heard', message: 'No speech was heard in the recording, so it has no transcript and no evidence', action: 'Check that the recording has the participant\'s voice, or import a transcript' });

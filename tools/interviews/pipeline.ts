@@ -65,7 +65,7 @@ export async function hasTranscript(sql: Sql, interviewId: string): Promise<bool
 }
 
 /** Marks an interview queued and enqueues its first step (at `runAt`, or now), in the caller's transaction; the interview object gets the saved values. */
-export async function queueProcessing(services: Services, interview: InterviewRow, sql: Sql, from?: Step, runAt?: Date): Promise<void> {
+export async function queueProcessing(services: Services, interview: InterviewRow, sql: Sql, from?: Step, runAt?: Date, payload: Record<string, unknown> = {}): Promise<void> {
   const step = from ?? (await firstStep(sql, interview));
   await interviews.save(sql, interview, {
     processing_status: 'pending',
@@ -74,7 +74,7 @@ export async function queueProcessing(services: Services, interview: InterviewRo
     processing_error_message: null,
     processing_retryable: null,
   });
-  await queueStep(services, interview.id, step, sql, {}, { runAt });
+  await queueStep(services, interview.id, step, sql, payload, { runAt });
 }
 
 export class StepFailure extends Error {

@@ -125,8 +125,9 @@ export const retryTranscription = capability({
   name: 'interviews.retry_transcription',
   title: 'Retry transcription',
   description:
-    'Runs transcription (and then extraction) again for an interview whose processing failed, e.g. after configuring a model key. ' +
-    'Use it when transcription failed; to start again from another step, use interviews.retry_processing.',
+    'Runs transcription (and then extraction) again for an interview whose processing failed, e.g. after configuring a model key, ' +
+    'or transcribes a processed recording again, e.g. with a transcription service after the built-in model warned speech_unclear. ' +
+    'Evidence extracted before is replaced; manual evidence is kept. To start again from another step, use interviews.retry_processing.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: Processing,
   annotations: queues,
@@ -137,8 +138,14 @@ export const retryTranscription = capability({
     await ctx.services.billing.checkInterviewAllowed(projectOf(ctx).project);
     const row = await inTransaction(ctx.services.db.pool, async (sql) => {
       const interview = await findInterview(ctx, input.sessionId, sql, true);
-      checkFailed(interview);
-      await queueProcessing(ctx.services, interview, sql, (await hasAudio(sql, interview.id)) ? 'transcribing' : undefined);
+      const recorded = await hasAudio(sql, interview.id);
+      // A processed recording is transcribed again (a service may now hear what the built-in model could not); anything else only after a failure.
+      if (interview.processing_status === 'processed' && !recorded) {
+        throw new DomainError('The interview has no recording to transcribe: its transcript was imported or typed', { code: 'no_recording', action: 'Use interviews.reprocess to extract evidence again from the transcript' });
+      }
+      const again = interview.processing_status === 'processed';
+      if (!again) checkFailed(interview);
+      await queueProcessing(ctx.services, interview, sql, recorded ? 'transcribing' : undefined, undefined, again ? { again } : {});
       return interview;
     });
     return processingRecord(row);
