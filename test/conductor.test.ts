@@ -229,10 +229,10 @@ describe('what the participant hears', () => {
     expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you come to do today?' });
     c.send({ type: 'answer', text: 'Invoices.' });
     expect(await ask()).toMatchObject({ kind: 'ask', text: 'Could you tell me more about invoices?' });
-    c.send({ type: 'answer', text: 'Not sure.' });
+    c.send({ type: 'answer', text: 'Meh.' });
     const second = await ask();
     expect(second.text).not.toMatch(/invoices|example/i); // a second follow-up, worded differently; the script asks for the last time itself
-    c.send({ type: 'answer', text: 'No idea.' });
+    c.send({ type: 'answer', text: 'Fine.' });
     expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you use for it before?' }); // at most two follow-ups
     c.send({ type: 'answer', text: 'A spreadsheet my accountant set up years ago, and a lot of email.' });
     expect(await ask()).toMatchObject({ kind: 'ask', text: 'Could you tell me about the last time you did it?' });

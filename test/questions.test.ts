@@ -261,12 +261,20 @@ describe('follow-ups', () => {
   });
 
   it('names what the participant said, at most twice per question, worded differently, then moves on', async () => {
-    const said = await run(['I clicked the confirm button.', 'Not sure.', 'No idea.', 'It took a while but the bank transfer eventually went through after I retried it twice.']);
+    const said = await run(['I clicked the confirm button.', 'Meh.', 'Fine.', 'It took a while but the bank transfer eventually went through after I retried it twice.']);
     expect(said[0]).toBe('You mentioned the confirm button. What happened next?');
     expect(said[1]).toBe('What comes to mind, even if it is something small?'); // a shrug gets room to think, not a request for an example
     expect(said[2]).toBe('What got in the way?'); // two follow-ups were enough
     expect(said[3]).toBeNull();
     expect(new Set(said.slice(0, 2)).size).toBe(2);
+  });
+
+  it('takes "I don\'t know" to a follow-up as the answer: a second follow-up would only press (walkthrough 25)', async () => {
+    for (const dunno of ['Not sure.', 'idk', 'No idea.', "I don't know, sorry.", 'Honestly I dont remember', 'hard to say'])
+      expect(await run(['I clicked the confirm button.', dunno]), dunno).toEqual(['You mentioned the confirm button. What happened next?', 'What got in the way?']);
+    // Something said after the shrug is an answer too; a bare shrug that is not a "don't know" may still get room to think.
+    expect((await run(['I clicked the confirm button.', 'Not sure, it just sat there.']))[1]).toBe('What got in the way?');
+    expect((await run(['I clicked the confirm button.', 'Meh.']))[1]).toBe('What comes to mind, even if it is something small?');
   });
 
   it('hears a no: asks once to say more, never for an example of nothing, then moves on', async () => {
@@ -1179,7 +1187,7 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
     const none: Segment = { ...seg('friction'), conductor_context: 'No follow-ups: three quick questions.' };
     expect(await talkThrough(none, ['Slow.', 'Meh.', 'Dunno.'])).toEqual(['How did it go for you?', 'What, if anything, took longer than you expected?', 'What did you do at that point?', null]);
     // "At least one follow-up" and "no follow-up questions about pricing" set no limit; an instruction never does.
-    const vague = ['Invoices.', 'Not sure.'];
+    const vague = ['Invoices.', 'Meh.'];
     expect((await talkThrough(seg('friction'), vague))[2]).toBe('What, if anything, took longer than you expected?');
     for (const notes of [{ conductor_context: 'Ask at least one follow-up on each moment.' }, { conductor_context: 'No follow-up questions about pricing.' }, { conductor_context: undefined, instruction: `${seg('friction').instruction} One follow-up per moment.` }])
       expect((await talkThrough({ ...seg('friction'), ...notes }, vague))[2], JSON.stringify(notes)).toBe('What comes to mind, even if it is something small?');

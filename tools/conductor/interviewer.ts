@@ -60,6 +60,8 @@ const SHORT_ANSWER_WORDS = 8;
 const VAGUE = /^(?:yes|yeah|yep|yup|no|nope|nah|dunno|meh|ok(?:ay)?|fine|good|sure|maybe|not sure|i'?m not sure|i don'?t know|i don'?t remember|idk|nothing|not really|it was (?:ok|okay|fine|good|alright)|kind of|sort of)\b/i;
 /** "dunno. it worked": a shrug with what they can say after it; nothing more to draw out. A bare "Not sure." gets room to think. */
 const SHRUGS = /^(?:dunno|idk|no idea|no clue|not sure|i'?m not sure|i don'?t know|i don'?t remember|can'?t (?:say|remember))[,.!;]*\s+\S+\s+\S+/i;
+/** "idk" said twice: they do not know, and a second follow-up would only press. */
+const DONT_KNOW = /^(?:(?:um+|uh+|hm+|sorry|honestly|really),?\s+)*(?:dunno|idk|no idea|no clue|not sure|i'?m not sure|i am not sure|i don'?t know|i do not know|i don'?t remember|i do not remember|i can'?t remember|can'?t (?:say|remember)|hard to say)(?:,?\s+(?:sorry|really|honestly|tbh))?[.!…]*$/i;
 /** Heads of noun phrases that say nothing worth naming back ("last week", "a lot"). */
 const EMPTY_HEADS =
   /\b(?:week|weeks|day|days|month|months|year|years|term|semester|spring|summer|autumn|fall|winter|season|today|yesterday|morning|afternoon|evening|night|moment|minute|minutes|hour|hours|while|monday|tuesday|wednesday|thursday|friday|saturday|sunday|nights|mornings|evenings|afternoons|weekend|weekends|end|start|beginning|middle|rest|top|bottom|part|kind|sort|lots|plenty|everything|something|anything|nothing|idea|answer|question|point)$/i;
@@ -666,7 +668,7 @@ export const ruleInterviewer: Interviewer = {
     if (branch) return { say: branch.question, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // A short answer to a follow-up that names something ("Carbon copies. Slow.") answers it: a second one would press.
     // "dunno. it worked" to a follow-up: they have said what they can; a second one would press.
-    const answeredTersely = asked >= 1 && ((!narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text)) || SHRUGS.test(last.text.trim()));
+    const answeredTersely = asked >= 1 && ((!narrates(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text)) || SHRUGS.test(last.text.trim()) || DONT_KNOW.test(last.text.trim()));
     // "How many did you invite?" – "eight.": a count or a time is the whole answer to a question that asks for one.
     // "25 a month would be a steal." to "At what price…?": a price named is the answer, however it is put.
     const counted = ASKS_A_COUNT.test(lastAsked) && !/\band (?:why|how|what|who|where)\b/i.test(lastAsked) && (A_COUNT.test(last.text.trim()) || (ASKS_A_PRICE.test(lastAsked) && /\d/.test(last.text)));
