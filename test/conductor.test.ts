@@ -250,7 +250,7 @@ describe('what the participant hears', () => {
     c.send({ type: 'observe_done' });
     expect(await ask()).toMatchObject({ text: 'How did it go for you?' });
     c.send({ type: 'answer', text: 'The export dialog froze for about a minute before anything happened, twice in a row.' });
-    expect(await ask()).toMatchObject({ text: 'What, if anything, took longer than you expected?' }); // the script digs into the moment itself
+    expect(await ask()).toMatchObject({ text: 'Apart from what you mentioned, what, if anything, took longer than you expected?' }); // the script digs into the moment itself
     c.send({ type: 'answer', text: 'Finding the bulk export option, which turned out not to exist at all.' });
     expect(await ask()).toMatchObject({ text: 'What did you do at that point?' });
     c.send({ type: 'answer', text: 'I printed each invoice to PDF by hand, one at a time, for about an hour.' });

@@ -2262,7 +2262,7 @@ describe('what else the twenty-second walkthrough heard', () => {
     const friction = starterScript.segments[3] as Segment;
     const asked = await talkThrough(friction, ['It was fine I guess, did not see any file appear.', 'The export never finished.', 'Yes I would recommend it to my colleagues probably.', 'wait no, sorry, I misread the question again. waiting for the export took longest']);
     // "did not see any file": no "You mentioned the file".
-    expect(asked.slice(0, 4)).toEqual(['How did it go for you?', 'Could you say a bit more about that?', 'What, if anything, took longer than you expected?', 'Could you tell me more about your colleagues?']);
+    expect(asked.slice(0, 4)).toEqual(['How did it go for you?', 'Could you say a bit more about that?', 'Apart from what you mentioned, what, if anything, took longer than you expected?', 'Could you tell me more about your colleagues?']);
     expect(asked[4]).toBe('What did you do at that point?');
     expect(heardAs('I meant the other report, not this one.')).toBeNull();
   });
@@ -2475,11 +2475,22 @@ describe('what the twenty-fifth walkthrough found', () => {
     expect(followUp('I called Sarah and I asked her.', 0, 'Who did you ask?')).toContain('Sarah');
   });
 
+  it('asks what else took longer after a snag was told, and still what they did about the snag (walkthrough 25)', async () => {
+    expect(await talkThrough(seg('friction'), ["I couldn't find the invoice page anywhere on the dashboard.", 'Nothing.', 'I called my accountant and she sent me the link.'])).toEqual([
+      'How did it go for you?',
+      'Apart from what you mentioned, what, if anything, took longer than you expected?',
+      'What did you do at that point?',
+      null,
+    ]);
+    // No snag told: the question as written, and a no to it still skips what they did "at that point".
+    expect(await talkThrough(seg('friction'), ['It went well, I paid both bills in a couple of minutes.', 'Nothing.'])).toEqual(['How did it go for you?', 'What, if anything, took longer than you expected?', null]);
+  });
+
   it('takes "Gave up." as the whole answer', async () => {
     expect(await talkThrough(seg('friction'), ['fine', "Couldn't find it.", 'Finding pay.', 'Not there.', 'Gave up.'])).toEqual([
       'How did it go for you?',
       'Could you say a bit more about that?',
-      'What, if anything, took longer than you expected?',
+      'Apart from what you mentioned, what, if anything, took longer than you expected?',
       'Could you tell me more about finding pay?',
       'What did you do at that point?',
       null,

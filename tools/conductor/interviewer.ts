@@ -446,6 +446,8 @@ const TOLD_HOW_LONG =
   /\b(?:lose|lost|losing|wasted?|wasting)\b[^.?!]{0,20}\b(?:minutes?|minute|hours?|time|ages)\b|\bthe (?:worst|hardest|slowest|main) (?:part|thing|bit)\b|\b(?:took|takes|take|spent|wasted|waited)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\s+(?:to|of|just|trying|waiting|looking|on hold)\b|\b(?:dragged|the longest|the slowest)\b/i;
 /** The task failed outright ("It did not work", "it just failed", "I gave up"). */
 const IT_FAILED = /\b(?:(?:it|that) (?:did(?:n'?t| not)|does(?:n'?t| not)) work|it (?:just |simply )?failed|(?:couldn'?t|could not|can'?t|cannot) (?:do it|finish|complete|get it to work|make it work)|i gave up|same error)\b/i;
+/** A snag told, not a span of time: "I couldn't find the invoice page", "got stuck on the login". */
+const TOLD_A_SNAG = /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not|wasn'?t able to|was not able to) (?:find|see|get|work out|figure out|tell|understand|log ?in|sign ?in)\b|\b(?:got|was|were|am|i'?m) (?:stuck|lost|confused)\b|\bno idea (?:where|how|what)\b/i;
 /** "What would make the product more useful to you?" */
 const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
 /** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
@@ -490,7 +492,9 @@ function answered(question: string, answers: string[], all: string[], notes: str
     // What they did about the moment they just told, not about another one earlier in the segment; and only a
     // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
     if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(last)) return 'yes';
-    if (declines(last) && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
+    // A no to "Apart from what you mentioned, …" leaves the snag told before it: what they did about that is still asked.
+    const snagBefore = answers.slice(0, -1).some((a) => TOLD_A_SNAG.test(a) || TROUBLE_TOLD.test(a));
+    if (declines(last) && !snagBefore && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
   // "Walk me through what happened that day" after "None really stood out" (and nothing told since): there is no day.
   const none = answers.findIndex(declines);
@@ -503,6 +507,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   if (ASKS_WHY.test(question.trim()) && words(yesOrNo) <= 4 && /^(?:\w+ )?(?:yes|yeah|no|nope|not really|probably|definitely|maybe)\b/i.test(yesOrNo) && words(reason.join(' ')) >= 4) return 'yes';
   if (ASKS_WHY.test(question.trim()) && answers.some((a) => /\b(?:because|cause|'cause|since|as it|due to|so (?:it|that)(?! (?:was|is)\b))\b/i.test(a) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(a))) return 'yes';
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
+  // "I couldn't find the invoice page" just before "What, if anything, took longer…?": asked for anything besides it.
+  if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_A_SNAG.test(a) || TROUBLE_TOLD.test(a))) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
   if (ANYTHING_MORE.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
   return 'no';
