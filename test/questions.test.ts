@@ -582,6 +582,10 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect(goalOf('um so, like, i was try to export the report for my boss, you know, the monthly one')).toBe('export the report for your boss');
     expect(goalOf('I came to send invoices to three of my clients today.')).toBe('send invoices to three of your clients');
     for (const vague of ['Invoices.', 'Paying them.', 'I needed to update it.', 'Just looking around.']) expect(goalOf(vague), vague).toBeNull();
+    // Said by someone still learning English (walkthrough 25): "for" or nothing where "to" would be.
+    for (const [said, goal] of [['I am come for pay the bill of my shop', 'pay the bill of your shop'], ['I come for pay my bills', 'pay your bills'], ['i want make transfer to my brother', 'make transfer to your brother'], ['I am here for check my balance', 'check your balance']])
+      expect(goalOf(said), said).toBe(goal);
+    for (const none of ['I came for the webinar', 'I need help with my account', 'I want it to be faster', 'We want more reports', 'I am come for pay']) expect(goalOf(none), none).toBeNull();
     const asked = await talkThrough(seg('context'), ['I came in to pay a supplier bill, the one for our packaging.', 'Excel and the bank website, for about three years now.']);
     expect(asked.slice(1)).toEqual(['What did you use to pay a supplier bill before?', 'Could you tell me about the last time you had to pay a supplier bill?']);
     // One occasion ("last quarter's") becomes the habit it belongs to, so the question asks about one time only.

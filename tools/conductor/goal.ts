@@ -9,7 +9,10 @@ import { plain, sentencesOf } from './heard.ts';
 /** The question that asks for it: "What did you come to do today?", "What were you trying to get done?" */
 export const ASKS_FOR_GOAL = /\b(?:what did you come (?:here )?to do|what were you trying to|what brought you here)\b/i;
 const OPENERS = /^(?:(?:um|uh|so|well|oh|ok(?:ay)?|like|you know|just|basically|honestly|mostly|today),?\s+)+/i;
-const LEAD_IN = /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going)\s+(?:in |here |on |over |by )?to\s+|^(?:i|we)(?:'m| am) here to\s+|^to\s+/i;
+// Also as said by someone still learning English: "I am come for pay the bill", "I want make a transfer", "For pay invoice"
+// (what follows must still read as a verb phrase, so "I came for the webinar" gives no goal).
+const LEAD_IN =
+  /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going)\s+(?:in |here |on |over |by )?(?:to|for)\s+|^(?:i|we)(?:'m| am) here (?:to|for)\s+|^(?:i|we) (?:want|need|wanted|needed)\s+(?!to\b|help\b|support\b|advice\b|info)|^(?:to|for)\s+/i;
 const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|when|while|until)\s/i;
 
 /** "to send …" after a goal's object: what the goal is for, not part of it. */
