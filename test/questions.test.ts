@@ -6,7 +6,7 @@ import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, addsNothing, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ALLOWED, CLARIFIED, ON_THE_PAGE, STILL_HERE, ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, ANYTHING_MORE, ACKNOWLEDGEMENT, WHY_IT_HELPS, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ALLOWED, ASK_SUPPORT, CLARIFIED, ON_THE_PAGE, STILL_HERE, ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, ANYTHING_MORE, ACKNOWLEDGEMENT, WHY_IT_HELPS, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -2480,25 +2480,27 @@ describe('what the twenty-fifth walkthrough found', () => {
   });
 
   it('asks what else took longer after a snag was told, and still what they did about the snag (walkthrough 25)', async () => {
-    expect(await talkThrough(seg('friction'), ["I couldn't find the invoice page anywhere on the dashboard.", 'Nothing.', 'I called my accountant and she sent me the link.'])).toEqual([
+    expect(await talkThrough(seg('friction'), ['It went ok, but I got stuck on the login for a bit before it let me in.', 'Nothing.', 'I reset my password and after that it let me straight in.'])).toEqual([
       'How did it go for you?',
       'Apart from what you mentioned, what, if anything, took longer than you expected?',
       'What did you do at that point?',
       null,
     ]);
+    // A task that failed ("couldn't find the invoice page", "so I cannot pay today") took no "longer": what they did is asked.
+    for (const failed of ["I couldn't find the invoice page anywhere on the dashboard.", 'Not good. I am not find the bill page, so I cannot pay today.'])
+      expect(await talkThrough(seg('friction'), [failed, 'I called my accountant and she sent me the link.']), failed).toEqual(['How did it go for you?', 'What did you do at that point?', null]);
+    // Found in the end, it was a snag on the way.
+    expect((await talkThrough(seg('friction'), ["I couldn't find the invoice page at first, but eventually it was under Billing."]))[1]).toMatch(/^Apart from what you mentioned/);
     // No snag told: the question as written, and a no to it still skips what they did "at that point".
     expect(await talkThrough(seg('friction'), ['It went well, I paid both bills in a couple of minutes.', 'Nothing.'])).toEqual(['How did it go for you?', 'What, if anything, took longer than you expected?', null]);
   });
 
   it('takes "Gave up." as the whole answer', async () => {
-    expect(await talkThrough(seg('friction'), ['fine', "Couldn't find it.", 'Finding pay.', 'Not there.', 'Gave up.'])).toEqual([
-      'How did it go for you?',
-      'Could you say a bit more about that?',
-      'Apart from what you mentioned, what, if anything, took longer than you expected?',
-      'Could you tell me more about finding pay?',
-      'What did you do at that point?',
-      null,
-    ]);
+    // "Couldn't find it." after a task: it failed, so nothing "took longer"; what they did is asked, and "Gave up." says it.
+    expect(await talkThrough(seg('friction'), ['fine', "Couldn't find it.", 'Gave up.'])).toEqual(['How did it go for you?', 'Could you say a bit more about that?', 'What did you do at that point?', null]);
+    // Said with more ("everything. gave up"), it is the end of the story too: no example of it, no "How so?".
+    expect(await talkThrough(seg('friction'), ['badly. couldn\'t find it', 'no pay button. only export', 'everything. gave up'])).toEqual(['How did it go for you?', 'Could you say a bit more about that?', 'What did you do at that point?', null]);
+    expect(followUp('everything. gave up', 0, 'What, if anything, took longer than you expected?')).not.toMatch(/example/);
     expect(followUp('Called support.', 0, 'What did you do at that point?')).not.toBeNull();
     // A failure told briefly is worth asking about; so is giving up, asked about otherwise.
     for (const [answer, asked] of [["It didn't.", 'Did the export work?'], ['Stopped.', 'What happened when the page froze?'], ['Gave up.', 'How did the upload go?']]) expect(followUp(answer, 0, asked), answer).not.toBeNull();
@@ -2520,5 +2522,43 @@ describe('what the twenty-fifth walkthrough found', () => {
     ]) expect(acknowledgement(story), story).toBeNull();
     // Asked alone, it is a question, heard and passed on.
     expect(acknowledgement('Why does it need my IBAN?')).toBe(ACKNOWLEDGEMENT);
+  });
+});
+
+describe('what the twenty-sixth walkthrough found', () => {
+  const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
+
+  it('hears the goal in a clause of a long first answer, as a habit ("your card payments")', async () => {
+    const told = "I run the finance side for a small chain of three bakeries, and today I came in to reconcile October's card payments against what our bank actually received. We do this at the start of every month.";
+    expect(goalOf(told)).toBe("reconcile October's card payments");
+    expect((await talkThrough(starter('context'), [told]))[1]).toBe('What did you use to reconcile your card payments before?');
+  });
+
+  it('hears a wish said as "what I\'d really want", and asks for anything apart from it', async () => {
+    const wish = "What I'd really want is a reconciliation view: payouts grouped by shop, each payout showing which transactions went into it.";
+    expect((await talkThrough(starter('value'), [], [wish]))[0]).toBe('Apart from what you mentioned, what would make the product more useful to you?');
+  });
+
+  it('probes trouble told in other Englishes ("it not show me the button", "the money it go two time")', async () => {
+    const told = 'Last week I try pay but it not show me the button for confirm. I click many time, nothing. Then I am close and open again and the money it go two time? I am not sure.';
+    expect(await talkThrough(starter('context'), ['I am come for pay the bill of my shop, the electricity one.', 'Before I am go to the bank office with paper.', told])).toEqual([
+      'What did you come to do today?',
+      'What did you use to pay the bill before?',
+      'Could you tell me about the last time you had to pay the bill?',
+      'What did you do then?',
+    ]);
+  });
+
+  it('does not thank notes for what the participant saw instead of what they looked for', () => {
+    expect(notesHeard(['I not see where is bill. Only is revenue and export.'])).toBe('Thank you for your notes. ');
+    expect(notesHeard(['Looking for a payouts or transactions section.', 'Clicked Export report.'])).not.toMatch(/payouts|transactions/);
+    expect(notesHeard(['looking for Bills... nothing happened', 'found it'])).toBe('Thank you for your notes about Bills. ');
+  });
+
+  it('says a request about their own account cannot be acted on here, so nobody waits for it', () => {
+    for (const asked of ['Yes, please check the money of last week, I think it take two time from my account. Thank you.', 'Can you refund my order? It was charged twice.'])
+      expect(acknowledgement(asked), asked).toBe(ASK_SUPPORT);
+    // A wish for the product is not a support request.
+    for (const wish of ['Could you fix the bill page please', 'Please make the export faster.']) expect(acknowledgement(wish) ?? '', wish).not.toContain(ASK_SUPPORT);
   });
 });

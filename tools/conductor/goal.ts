@@ -32,7 +32,9 @@ export function goalOf(answer: string): string | null {
   if (/\b(?:i meant|i mean,|no wait|correction)\b/i.test(answer)) return null;
   // "Oh where do I start! I came in to send the VAT return.": the sentence that says what they came to do.
   const said = sentencesOf(plain(answer));
-  const first = (said.find((x) => LEAD_IN.test(x.replace(OPENERS, ''))) ?? said[0])?.replace(/[.!?]+$/, '') ?? '';
+  // "I run the finance side for three bakeries, and today I came in to reconcile…": or the clause that says it.
+  const clauses = said.flatMap((x) => [x, ...x.split(/,?\s+(?:and|so|but)\s+(?=(?:today\s+|now\s+)?(?:i|we)\b)|;\s*/i).slice(1)]);
+  const first = (clauses.find((x) => LEAD_IN.test(x.replace(OPENERS, ''))) ?? said[0])?.replace(/[.!?]+$/, '') ?? '';
   let goal = first.replace(OPENERS, '').replace(LEAD_IN, '').replace(OPENERS, '');
   goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|tonight|this morning|this afternoon|now|again|here|first|for once|for today|for (?:the|this|next) (?:week|month|quarter|year)|this (?:week|month)|(?:for|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)(?: (?:morning|afternoon|evening|night))?)$/i, '');
   goal = goal.charAt(0).toLowerCase() + goal.slice(1);
@@ -103,7 +105,7 @@ export function grounded(question: string, said: string | null): string {
   // "this week's supplier bills" is one occasion; asked about before or the last time, they are "your supplier bills".
   // So is "the October revenue report": before or the last time, it was "the revenue report".
   const goal = said
-    .replace(/\b(?:(?:this|last|next) (?:week|month|year|quarter)|today|yesterday)'s\b/i, 'your')
+    .replace(/\b(?:(?:this|last|next) (?:week|month|year|quarter)|today|yesterday|january|february|march|april|may|june|july|august|september|october|november|december|q[1-4])'s\b/i, 'your')
     .replace(/\b(?<=(?:the|your) )(?:january|february|march|april|may|june|july|august|september|october|november|december|q[1-4])(?:'s)? (?=\w)/i, '');
   const habit = asAHabit(goal);
   return question

@@ -163,6 +163,10 @@ export const NOTED_LAST = 'Thank you for adding that.';
 export const THANK_YOU_FOR_TELLING = 'Thank you for telling me about that.';
 const DISTRESS =
   /\b(?:i (?:almost|nearly|actually|literally) (?:cried|was in tears)|i (?:was|am|'m|felt|feel) (?:so |really |very |completely |totally )?(?:stressed(?: out)?|distressed|panicking|panicked|terrified|devastated|in tears|in a panic|in bits|a wreck)|knot in my stomach|i broke down|i panicked|i freaked out|made me (?:cry|panic))\b/i;
+/** "Please check the money of last week, I think it took two times": a request this interview cannot act on, said so, so nobody waits for it. */
+export const ASK_SUPPORT = "I can't look into your account from here, so please contact the product's support about it.";
+const ASKS_FOR_SUPPORT =
+  /\b(?:please|pls|plz|can you|could you|can someone|could someone|would you|can anyone)\b[^.?!]{0,30}\b(?:check|look (?:at|into)|refund|fix|cancel|sort out|give (?:me )?(?:my )?money back|return (?:my|the) money|call me|contact me|email me|reset)\b[^.?!]{0,60}(?:\b(?:my|our) (?:[\w-]+ )?(?:account|payment|order|bill|invoice|card|password|booking|subscription|transfer|money)s?\b|\b(?:money|charged|charge|refund)\b)/i;
 export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
 export const NOT_RECORDED = 'Nothing is recorded but what you type here and, while you show us a task, what you click on this page. Only the team reads it.';
 export const RECORDED = 'Only what you agreed to at the start is recorded, and only the team reads it.';
@@ -427,6 +431,8 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   const lines: Array<string | null> = [];
   if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
   if (DISTRESS.test(message)) lines.push(once(THANK_YOU_FOR_TELLING));
+  const support = ASKS_FOR_SUPPORT.test(message);
+  if (support) lines.push(once(ASK_SUPPORT));
   const kind = heardAs(message, context.asked);
   const scale = kind !== 'stop' && kind !== 'skip' ? scaleExplained(message, context.asked) ?? scaleExplained(message, context.rating) : null;
   if (scale) lines.push(scale);
@@ -441,7 +447,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   // "You did not answer whether it is anonymous. Anyway, I came to…": the question about the interview, beside the answer.
   // "…Speaking of which, is this thing going to work on my phone? I'm never at a desk.": a question about the product inside an answer, passed on.
   else if (kind === null && sentencesOf(plain(message)).some(productQuestion)) lines.push(PASSED_ON.find((line) => !said.includes(line)) ?? NOTED);
-  else if (kind === 'meta' || (kind === 'question' && !wishAsked(message, context.asked)) || (kind === null && sentencesOf(plain(message)).some(isMeta))) {
+  else if (kind === 'meta' || (kind === 'question' && !support && !wishAsked(message, context.asked)) || (kind === null && sentencesOf(plain(message)).some(isMeta))) {
     const about = aboutTheInterview(message.trim(), context);
     // Asked again whether it is anonymous ("Again: are my answers anonymous or not?"): answered again, briefly.
     if (about) lines.push(once(about) ?? (ASKS_ANONYMOUS.test(message) ? (context.named ? ANONYMITY_NAMED_AGAIN : ANONYMITY_AGAIN) : null));

@@ -183,6 +183,10 @@ const isVerb = (word: string) => /ed$/i.test(word) && parse(`I ${word.toLowerCas
 /** A noun phrase of the answer in the participant's own words, turned to "you" ("my manager" → "your manager"). */
 /** Said of something they did not have or did not see ("I dont have a lunch receipt"): nothing their notes were about. */
 const NEGATED_BEFORE = /\b(?:don'?t|dont|do not|didn'?t|didnt|no longer)\s+(?:have|own|need|use|got)\s+(?:\w+\s+)?$/i;
+/** "looking for a payouts or …": a name guessed at for a thing sought, perhaps not there at all ("looking for Bills" names it). */
+const SOUGHT_BEFORE = /\b(?:looking|searching|hunting|looked|searched|hunted) (?:everywhere )?for\s+(?:(?:a|an|the|some|any|my)\s+)?[\w-]+\s+or\s+$/i;
+/** A note that says something could not be found ("I not see where is bill."): what it names is what they saw instead. */
+const NOT_FOUND_NOTE = /\b(?:not|n'?t|never|no)\s+(?:see|find|found|spot)\s+where\b|\bwhere (?:is|are) (?:the )?\w+\s*[.?!]/i;
 /** "did not see any file appear", "never got an email": a thing that was not there. */
 const NOT_THERE_BEFORE = /\b(?:didn'?t|didnt|did not|couldn'?t|could not|never|can'?t|cannot)\s+(?:see|get|find|receive|spot|notice)\s+(?:(?:any|an?|the)\s+)?$/i;
 
@@ -232,6 +236,8 @@ function mentionOf(said: string, used: string, notes = false): string | null {
     // "at work i guess", "from home": where, not a thing to ask about.
     if (/^(?:work|home|school|the office|uni)$/i.test(np) && /\b(?:at|from|in)$/i.test(before)) continue;
     if (notes && NEGATED_BEFORE.test(`${before} `)) continue;
+    // "Looking for a payouts or transactions section", "I not see where is bill. Only is revenue and export.": neither what they guessed at nor what they saw instead is what the notes were about.
+    if (notes && (SOUGHT_BEFORE.test(`${before} `) || NOT_FOUND_NOTE.test(answer))) continue;
     if (!notes && NOT_THERE_BEFORE.test(`${before} `)) continue;
     // "no trial, just paid": what did not happen is no thing to ask what happened next in.
     if (new RegExp(`\\b(?:no|never had an?|without an?) ${escapeRegExp(np)}\\b`, 'i').test(answer)) continue;
@@ -307,7 +313,7 @@ const narrates = (answer: string) =>
  */
 export function followUp(answer: string, n: number, said: string, planned: string[] = [], interview = ''): string | null {
   // "Gave up." to "What did you do at that point?": how it ended, said in full; asking how that went asks them to say it again.
-  if (ENDED.test(answer.trim()) && /\bwhat did you do\b/i.test(said.split('\n').at(-1) ?? '')) return null;
+  if ((ENDED.test(answer.trim()) || /\b(?:gave up|stopped trying)\b/i.test(answer)) && /\bwhat did you do\b/i.test(said.split('\n').at(-1) ?? '')) return null;
   if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return WORKS_FOR_YOU;
   const found = mentionOf(answer, said);
   // "accountant" to "Could you tell me about your role?": their work, not "the accountant".
@@ -323,7 +329,7 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // An example only of something that happened; a shrug gets room to think instead.
   // An example of a story with something in it ("Waited." is too little to have one).
   // "Gave up, kept the A road." is what they did, not something to have an example of.
-  const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3 && !DID_CLIPPED.test(answer) && !/^gave up\b/i.test(answer.trim());
+  const example = narrates(answer) && !VAGUE.test(answer.trim()) && words(answer) >= 3 && !DID_CLIPPED.test(answer) && !/\bgave up\b/i.test(answer);
   // Room to think after a shrug; "How so?" after a short answer that says something ("Just faster.").
   const shrug = ONLY_VAGUE.test(answer.trim()) || (VAGUE.test(answer.trim()) && !/\d/.test(answer));
   // "Typed them all.": what they did, asked how it went rather than "How so?".
@@ -350,7 +356,9 @@ export function followUp(answer: string, n: number, said: string, planned: strin
 const WHAT_THEN = 'What did you do then?';
 const LOOKS_LIKE = 'What would that look like for you?';
 /** Something went wrong in what they told ("never came", "it froze"). */
-const TROUBLE_TOLD = /\b(?:never (?:came|arrived|showed(?: up)?|loaded|appeared|worked|happened|downloaded)|nothing happened|didn'?t (?:work|load|download|come|arrive)|froze|crashed|failed|stuck|broke|error)\b/i;
+// Also as said in other Englishes: "it not show me the button", "the money it go two time".
+const TROUBLE_TOLD =
+  /\b(?:never (?:came|arrived|showed(?: up)?|loaded|appeared|worked|happened|downloaded)|nothing happened|didn'?t (?:work|load|download|come|arrive)|froze|crashed|failed|stuck|broke|error|(?:not|no) (?:show|work|load|open)(?:s|ed|ing)?|(?:charged|taken|took|go|went|paid|debited)(?: it)? (?:two times?|2 times?|twice|double)|double[- ]charged)\b/i;
 const needsFollowUp = (answer: string) => words(answer) < SHORT_ANSWER_WORDS || (VAGUE.test(answer.trim()) && words(answer) < 14);
 
 /** A question that asks for an instance: "Could you share a concrete recent example?", "Tell me about the last time…". */
@@ -382,7 +390,7 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:(?:my|our|the) (?:workaround|fix|solution) (?:is|was) to|(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid))\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:(?:my|our|the) (?:workaround|fix|solution) (?:is|was) to|(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|cannot|can not|could not|do not|did not|am not|not|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid))\b/i;
 /** A short answer that says it ended there: nothing more to ask of it. */
 const ENDED = /^(?:(?:i|we)\s+)?(?:just\s+|then\s+|so\s+)?(?:gave up|stopped trying|left it(?: there)?)[.!]?$/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
@@ -445,13 +453,17 @@ const TELLS_A_SPAN = new RegExp(`\\b(?:\\d+(?:\\.\\d)?|a|an|one|a couple of|a fe
 const TOLD_HOW_LONG =
   /\b(?:lose|lost|losing|wasted?|wasting)\b[^.?!]{0,20}\b(?:minutes?|minute|hours?|time|ages)\b|\bthe (?:worst|hardest|slowest|main) (?:part|thing|bit)\b|\b(?:took|takes|take|spent|wasted|waited)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\s+(?:to|of|just|trying|waiting|looking|on hold)\b|\b(?:dragged|the longest|the slowest)\b/i;
 /** The task failed outright ("It did not work", "it just failed", "I gave up"). */
-const IT_FAILED = /\b(?:(?:it|that) (?:did(?:n'?t| not)|does(?:n'?t| not)) work|it (?:just |simply )?failed|(?:couldn'?t|could not|can'?t|cannot) (?:do it|finish|complete|get it to work|make it work)|i gave up|same error)\b/i;
+const IT_FAILED =
+  /\b(?:(?:it|that) (?:did(?:n'?t| not)|does(?:n'?t| not)) work|it (?:just |simply )?failed|(?:couldn'?t|could not|can'?t|cannot|wasn'?t able to) (?:do it|finish|complete|get it to work|make it work|find (?:it|them|the \w+|an? \w+|any\w*)|pay|send|book|download|get (?:it|the \w+) done)|gave up|same error|still (?:don'?t|do not|haven'?t|have not) (?:have|got)\b)\b/i;
+/** "…couldn't find it at first, but then…": the task failed only for a while. */
+const GOT_THERE = /\b(?:eventually|finally|in the end|but then|after a while|managed to|worked it out|figured it out)\b/i;
+const failedTask = (answer: string) => IT_FAILED.test(answer) && !GOT_THERE.test(answer);
 /** A snag told, not a span of time: "I couldn't find the invoice page", "got stuck on the login". */
 const TOLD_A_SNAG = /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not|wasn'?t able to|was not able to) (?:find|see|get|work out|figure out|tell|understand|log ?in|sign ?in)\b|\b(?:got|was|were|am|i'?m) (?:stuck|lost|confused)\b|\bno idea (?:where|how|what)\b/i;
 /** "What would make the product more useful to you?" */
 const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
 /** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
-const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good|useful|handy))|i'?d (?:really |so |just |very much )?(?:like|love)|what would (?:really )?help|if only|would make (?:it|my life|things))\b/i;
+const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good|useful|handy))|i'?d (?:really |so |just |very much )?(?:like|love|want)|i would (?:really |so |just )?(?:like|love|want)|what i (?:really )?want is|what would (?:really )?help|if only|would make (?:it|my life|things))\b/i;
 
 /**
  * Whether a scripted question would ask for what the participant already said or has just
@@ -469,7 +481,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
   // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   // "It did not work. Same error as last time.": nothing took longer; it failed.
-  if (ASKS_HOW_LONG.test(question) && answers.some((a) => IT_FAILED.test(a))) return 'yes';
+  if (ASKS_HOW_LONG.test(question) && answers.some(failedTask)) return 'yes';
   // Their notes during the task said what they did ("converted it on some website").
   if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(saysWhatTheyDid)) return 'yes';
   // "How long have you been at the company?" after "accountant" – "2 yrs": the time is told.
@@ -549,7 +561,7 @@ const OUTCOME_TOLD =
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp; told?: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: OUTCOME_TOLD },
   {
-    cue: /\b(?:(?:couldn'?t|could not|can'?t|cannot)(?!\s+(?:think|complain|remember|recall|say|tell|imagine|fault|wait|believe|afford|justify|blame|stand)\b)|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen))\b/i,
+    cue: /\b(?:(?:couldn'?t|could not|can'?t|cannot)(?!\s+(?:think|complain|remember|recall|say|tell|imagine|fault|wait|believe|afford|justify|blame|stand)\b)|didn'?t work|gave up|stuck|kept \w+ing|froze|crashed|broke|confus\w*|did not know|didn'?t know|(?:the )?wrong (?:account|person|amount|one|page|file)|by mistake|failed|bounced|expired|timed out|nothing happened|and nothing|no (?:file|message|error|confirmation)|fake|scam\w*|fraud\w*|(?:not|doesn'?t|don'?t) work(?:s|ing)?|nothing (?:come|came|happen)|(?:it|they) (?:not|no) (?:show|load|open|work)\w*|(?:charged|taken|took|go|went|paid|debited)(?: it)? (?:two times?|2 times?|twice)|double[- ]charged)\b/i,
     question: WHAT_THEN,
     story: true,
     asked: ASKS_WHAT_THEY_DID,
