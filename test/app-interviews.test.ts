@@ -169,6 +169,31 @@ describe('interviews in the workspace', () => {
     await page.close();
   }, 120_000);
 
+  it('shows what processing warned about, and transcribes the recording again once its cause is fixed', async () => {
+    const { page } = await onInterviews('gus@example.com', 'Warned study');
+    const mp3 = await speech('The export was slow again today.', 'app-warned', 'mp3');
+    const before = fake.transcriptSegments;
+    fake.transcriptSegments = []; // the service hears nobody
+    try {
+      await page.getByLabel('Participant name (optional)').fill('Gus');
+      await page.getByLabel('Transcript or recording files').setInputFiles(mp3);
+      await row(page, 'Gus').locator('.badge[data-status=processed]').waitFor({ timeout: 90_000 });
+    } finally {
+      fake.transcriptSegments = before;
+    }
+    await row(page, 'Gus').getByRole('link', { name: 'Gus' }).click();
+    const warned = page.getByRole('region', { name: 'Processing warnings' });
+    await warned.locator('[data-warning=no_speech_heard]').getByText('No speech was heard in the recording').waitFor();
+    expect(await page.getByText('No transcript yet.').count()).toBe(1);
+    await accessible(page, 'interview-warned');
+
+    fake.transcriptSegments = [{ start: 0, end: 3, text: 'The export was slow again today.' }];
+    await warned.getByRole('button', { name: 'Transcribe again' }).click();
+    await page.locator('.iv-transcript > li', { hasText: 'The export was slow again today.' }).waitFor({ timeout: 90_000 });
+    await warned.waitFor({ state: 'detached' });
+    await page.close();
+  }, 180_000);
+
   it('retries a failed interview from the list and shows it getting processed', async () => {
     const { page } = await onInterviews('fay@example.com', 'Failing study');
     const mp3 = await speech('The export was slow.', 'app-failing', 'mp3');

@@ -5,6 +5,7 @@ import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
 import { ProjectNav } from '../project-nav.tsx';
 import { ProcessingBadge } from '../interviews/processing.tsx';
+import { ProcessingWarnings } from '../interviews/warnings.tsx';
 import { RowAction } from './interviews.tsx';
 import { clock, TranscriptView, type Media } from '../interviews/transcript-view.tsx';
 
@@ -104,6 +105,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
         </p>
       ) : null}
       {p?.status === 'failed' ? <Problem error={{ message: p.error_message ?? 'Processing failed.', action: p.action ?? undefined }} /> : null}
+      {p?.status === 'processed' ? <ProcessingWarnings org={org} project={project} id={id} warnings={p.warnings} /> : null}
 
       <div className="iv-layout">
         <section aria-labelledby="transcript" className="stack">
