@@ -2555,6 +2555,11 @@ describe('what the twenty-sixth walkthrough found', () => {
     expect(notesHeard(['looking for Bills... nothing happened', 'found it'])).toBe('Thank you for your notes about Bills. ');
   });
 
+  it('answers "Will anyone actually read this, or does it go to the same place as my support tickets?" as a question about who reads', () => {
+    expect(acknowledgement('Will anyone actually read this, or does it go to the same place as my support tickets?')).toBe(WHO_READS);
+    expect(acknowledgement('Will this go to my manager?')).toBe(ONLY_THE_TEAM);
+  });
+
   it('says a request about their own account cannot be acted on here, so nobody waits for it', () => {
     for (const asked of ['Yes, please check the money of last week, I think it take two time from my account. Thank you.', 'Can you refund my order? It was charged twice.'])
       expect(acknowledgement(asked), asked).toBe(ASK_SUPPORT);
