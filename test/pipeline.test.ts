@@ -337,6 +337,55 @@ describe('media upload and the processing pipeline', () => {
     ai.status = 200;
     await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
   });
+
+  it('keeps what researchers did with the cards when an interview is extracted again', async () => {
+    await o.call('PATCH', '/settings', { openai_api_key: KEY, openai_base_url: ai.url });
+    const card = (signal_type: string, quote: string) => ({ signal_type, target_surface: 'product_under_test', quote, segment_id: null, headline: quote.slice(0, 30), claim: quote, reconstruction: 'r', observed_facts: ['f'], evidence_grade: 'direct', confidence: 0.8 });
+    const before = ai.evidence;
+    try {
+      ai.evidence = () => [
+        card('struggling_moment', "All the evening slots were gone and the app didn't tell me until I'd filled the whole basket."),
+        card('workaround', 'I switched to click and collect at the store near my office, which worked out in the end.'),
+        card('desired_outcome', 'Show me the free slots before I start shopping, please.'),
+        card('hiring_criteria', 'Their own-brand organic range.'),
+        card('smooth_completion', 'I reorder from my last basket, that bit is brilliant because it takes seconds.'),
+      ];
+      const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { file: new URL('./fixtures/transcripts/groceries.txt', import.meta.url).pathname, filename: 'g.txt' } }));
+      const id = res.body.session.id;
+      await settled(o.call, id);
+      const first = (await o.call('GET', `/signals?session_id=${id}&limit=50`)).body.signals as Array<{ id: string; signal_type: string; quote: string }>;
+      const by = (type: string) => first.find((c) => c.signal_type === type)!.id;
+      const [slots, collect, wish, range, reorder] = ['struggling_moment', 'workaround', 'desired_outcome', 'hiring_criteria', 'smooth_completion'].map(by);
+      expect((await o.call('POST', `/signals/${slots}/review`, {})).status).toBe(200);
+      expect((await o.call('POST', `/signals/${collect}/annotate`, { text: 'Ask ops about store pickup' })).status).toBe(200);
+      expect((await o.call('POST', `/signals/${wish}/dismiss`, { reason: 'Said by the interviewer' })).status).toBe(200);
+      const finding = (await o.call('POST', '/findings/from-evidence', { title: 'Slots run out unseen', evidence_refs: [slots, range] })).body.finding;
+
+      // The model now tells the same moments a little differently, misses one a researcher kept, and finds a new one.
+      ai.evidence = () => [
+        card('struggling_moment', "That's the worst part. All the evening slots were gone and the app didn't tell me until I'd filled the whole basket."),
+        card('workaround', 'I switched to click and collect at the store near my office'),
+        card('desired_outcome', 'Show me the free slots before I start shopping, please.'),
+        card('emotional_response', "Stressed, honestly, because I had nothing for the kids' lunches on Monday."),
+      ];
+      expect((await o.call('POST', `/sessions/${id}/reprocess`)).status).toBe(200);
+      expect(await settled(o.call, id)).toMatchObject({ status: 'processed', evidence_count: 5 });
+      const listed = (dismissed: boolean) => o.call('GET', `/signals?session_id=${id}&limit=50&dismissed=${dismissed}`).then((r) => r.body.signals as Array<any>);
+      const again = [...(await listed(false)), ...(await listed(true))];
+      const now = new Map(again.map((c) => [c.id, c]));
+      expect(now.get(slots)).toMatchObject({ review_status: 'reviewed', quote: expect.stringMatching(/^That's the worst part/) });
+      expect(now.get(collect)).toMatchObject({ annotation_text: 'Ask ops about store pickup', quote: 'I switched to click and collect at the store near my office' });
+      expect(now.get(wish)).toMatchObject({ dismissed_reason: 'Said by the interviewer', dismissed_at: expect.any(String) });
+      // Missed this time, but in a finding: kept as it was. Not worked on and missed: gone.
+      expect(now.get(range)).toMatchObject({ quote: 'Their own-brand organic range.' });
+      expect(now.has(reorder)).toBe(false);
+      expect(again.filter((c) => !first.some((f) => f.id === c.id)).map((c) => c.signal_type)).toEqual(['emotional_response']);
+      expect((await o.call('GET', `/findings/${finding.finding_ref}`)).body.finding.evidence_count).toBe(2);
+    } finally {
+      ai.evidence = before;
+      await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
+    }
+  });
 });
 
 describe('resumable uploads', () => {

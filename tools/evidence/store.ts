@@ -1,5 +1,6 @@
 import type { Sql } from '../../core/tx.ts';
 import type { NewSignal } from './extract.ts';
+import { continuedCards, type OldCard } from './carry-over.ts';
 
 const COLUMNS = [
   'id', 'project_id', 'interview_id', 'signal_type', 'target_surface', 'confidence', 'intensity', 'quote', 'timestamp_ms', 'segment_id',
@@ -11,15 +12,34 @@ const complete: [Exclude<keyof NewSignal, (typeof COLUMNS)[number]>] extends [ne
 void complete;
 
 const list = COLUMNS.join(', ');
-// Data-modifying CTEs: the old cards go and the new ones come in one statement (one round trip).
-const SQL = `WITH gone AS (DELETE FROM signals WHERE interview_id = $1 AND (NOT manual OR $2::boolean))
+/** What extraction rewrites on a card it continues; the researcher's columns (review, note, dismissal) stay. */
+const REWRITTEN = COLUMNS.filter((c) => c !== 'id' && c !== 'project_id' && c !== 'interview_id' && c !== 'manual');
+// Data-modifying CTEs: the old cards go (but for those kept, $4), the continued ones are rewritten ($5) and the new ones come in, in one statement.
+const SQL = `WITH gone AS (DELETE FROM signals WHERE interview_id = $1 AND (NOT manual OR $2::boolean) AND NOT (id = ANY($4::text[]))),
+  continued AS (UPDATE signals s SET (${REWRITTEN.join(', ')}, updated_at) = (${REWRITTEN.map((c) => `r.${c}`).join(', ')}, now())
+                FROM jsonb_populate_recordset(NULL::signals, $5::jsonb) r WHERE s.id = r.id AND s.interview_id = $1)
   INSERT INTO signals (${list}, created_at, updated_at) SELECT ${list}, now(), now() FROM jsonb_populate_recordset(NULL::signals, $3::jsonb)`;
+
+/** An interview's extracted cards that a researcher has done something with. */
+const WORKED = `SELECT s.id, s.quote, s.signal_type FROM signals s WHERE s.interview_id = $1 AND NOT s.manual
+  AND (s.review_status IS NOT NULL OR s.annotation_text IS NOT NULL OR s.dismissed_at IS NOT NULL
+       OR EXISTS (SELECT 1 FROM finding_evidence f WHERE f.signal_id = s.id) OR EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = s.id)
+       OR EXISTS (SELECT 1 FROM recurrence_candidates c WHERE c.signal_id = s.id AND c.status <> 'candidate'))
+  FOR UPDATE OF s`;
 
 /**
  * Replaces an interview's pipeline evidence with an extraction's cards (manual cards too when
  * `replaceManual`), in the caller's transaction. The cards travel as one JSON array, so no
  * model instance is built per card (Signal.bulkCreate cost about a millisecond of CPU per interview).
+ * Cards a researcher has worked on are never lost: a new card telling the same moment continues
+ * one (its id, review, note, dismissal, findings and task link), and one with no such card stays as it was.
  */
 export async function replaceSignals(sql: Sql, interviewId: string, rows: NewSignal[], replaceManual: boolean): Promise<void> {
-  await sql.query(SQL, [interviewId, replaceManual, JSON.stringify(rows)]);
+  const { rows: worked } = await sql.query<OldCard>(WORKED, [interviewId]);
+  const continued = continuedCards(worked, rows);
+  // The caller's cards name their ids as stored (recurrence detection reads them next).
+  for (const [i, id] of continued) rows[i] = { ...rows[i], id };
+  const fresh = rows.filter((_, i) => !continued.has(i));
+  const rewritten = rows.filter((_, i) => continued.has(i));
+  await sql.query(SQL, [interviewId, replaceManual, JSON.stringify(fresh), worked.map((w) => w.id), JSON.stringify(rewritten)]);
 }

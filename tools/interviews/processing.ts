@@ -97,7 +97,8 @@ export const reprocess = capability({
   name: 'interviews.reprocess',
   title: 'Re-run evidence extraction',
   description:
-    'Extracts evidence again from a processed (or failed) interview\'s transcript. Manual evidence is kept unless replace_manual_evidence is true.',
+    'Extracts evidence again from a processed (or failed) interview\'s transcript. Manual evidence is kept unless replace_manual_evidence is true; ' +
+    'a card researchers worked on (reviewed, annotated, dismissed, in a finding or linked to a work item) keeps its id and that work when the new extraction tells the same moment, and stays as it was when it does not.',
   input: z.strictObject({ sessionId: SessionIdParam, replace_manual_evidence: z.boolean().default(false) }),
   output: Processing,
   annotations: queues,
