@@ -150,6 +150,40 @@ describe('cue formats', () => {
   });
 });
 
+describe('speaker lines as other tools write them (a new user\'s trial)', () => {
+  const turns = (t: { segments: Array<{ speaker: string | null; role: string; start_ms: number; text: string }> }) => t.segments.map((x) => [x.speaker, x.role, x.start_ms, x.text]);
+  const said = [
+    ['Interviewer', 'interviewer', 1000, 'How do refills go for you?'],
+    ['Maria Lopez', 'participant', 9000, 'Honestly the app logs me out every single time.'],
+    ['Interviewer', 'interviewer', 20000, 'What do you do then?'],
+    ['Maria Lopez', 'participant', 25000, 'I call the pharmacy the next morning.'],
+  ];
+
+  it('reads "Name (hh:mm:ss): words", Otter\'s "Name  0:09" line above the words, and "00:00:05 Name" above them', async () => {
+    const inline = said.map(([who, , at, words]) => `${who} (00:00:${String(Number(at) / 1000).padStart(2, '0')}): ${words}`).join('\n');
+    const otter = said.map(([who, , at, words]) => `${who}  0:${String(Number(at) / 1000).padStart(2, '0')}\n${words}`).join('\n\n');
+    const above = said.map(([who, , at, words]) => `00:00:${String(Number(at) / 1000).padStart(2, '0')} ${who}\n${words}`).join('\n');
+    for (const [name, text] of [['inline.txt', inline], ['otter.txt', otter], ['above.txt', above]]) {
+      const id = await importedText(svc, o, name, text);
+      const transcript = (await o.call('GET', `/sessions/${id}/transcript`)).body;
+      expect(turns(transcript), name).toEqual(said);
+      const status = (await o.call('GET', `/sessions/${id}/processing`)).body;
+      expect(status.warnings, name).toEqual([]);
+      expect((await o.call('GET', `/sessions/${id}`)).body.session.participant_name, name).toBe('Maria Lopez');
+      const quotes = ((await o.call('GET', `/signals?session_id=${id}`)).body.signals as Array<{ quote: string }>).map((c) => c.quote);
+      expect(quotes.join(' '), name).not.toMatch(/Interviewer|Maria Lopez|\d:\d\d/);
+    }
+  });
+
+  it('warns when no line names its speaker, and takes no role label for the participant\'s name', async () => {
+    const id = await importedText(svc, o, 'bare.txt', 'How do refills go for you?\nHonestly the app logs me out every single time and I hate it.');
+    expect((await o.call('GET', `/sessions/${id}/processing`)).body.warnings).toEqual([expect.objectContaining({ step: 'importing', code: 'no_speakers', action: expect.stringContaining('Maria: …') })]);
+    const labelled = await importedText(svc, o, 'qa.txt', 'Q: How do refills go for you?\nA: Honestly the app logs me out every single time.');
+    expect((await o.call('GET', `/sessions/${labelled}`)).body.session.participant_name).toBeNull();
+    expect((await o.call('GET', `/sessions/${labelled}/processing`)).body.warnings).toEqual([]);
+  });
+});
+
 describe('HTML pages', () => {
   it('reads meta tags with ">" and "&" inside quoted values and ignores commented-out tags', async () => {
     const res = await o.call('POST', '/public-listings/preview', { url: `${origin}/tricky` });

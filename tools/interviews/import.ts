@@ -30,6 +30,16 @@ export const importFields = {
   study_id: z.string().max(64).optional().describe('Alias of study_ref'),
 };
 
+/** "Participant", "A", "Speaker 2": a label of the role, not the person's name. */
+const ROLE_LABEL = /^(?:participant|respondent|interviewee|customer|user|guest|a|answer|speaker\s*\d*|unknown)$/i;
+/** A transcript in which no line names its speaker: every word is taken as the participant's, the interviewer's too. */
+const NO_SPEAKERS = {
+  step: 'importing',
+  code: 'no_speakers',
+  message: 'No line of the transcript names its speaker, so every word is taken as the participant\'s and the interviewer\'s questions may appear in evidence',
+  action: 'Start each turn with the speaker\'s name ("Maria: …", "Maria (00:01:02): …", or a "Maria  0:09" line above it), or import WebVTT or SRT with speakers, and import it again',
+};
+
 /** Parses, stores the interview and its transcript, and queues processing in one transaction. */
 export async function importTranscript(ctx: Ctx, text: string, input: { participant_name?: string; participant_email?: string; import_source?: string; study_ref?: string; study_id?: string }) {
   const { project } = projectOf(ctx);
@@ -49,6 +59,7 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
   await ctx.services.billing.checkInterviewAllowed(project, duration);
   const study = await activeStudy(ctx, input.study_ref ?? input.study_id);
   const roles = assignRoles(parsed.segments);
+  const named = parsed.segments.find((s, i) => roles[i] === 'participant' && s.speaker && !ROLE_LABEL.test(s.speaker))?.speaker ?? null;
   const interview = await inTransaction(db.pool, async (sql) => {
     const row = await interviews.insert(sql, {
       id: newId('int'),
@@ -58,12 +69,13 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
       status: 'completed',
       processing_status: 'pending',
       interview_mode: 'transcript',
-      participant_name: input.participant_name ?? parsed.segments.find((s, i) => roles[i] === 'participant')?.speaker ?? null,
+      participant_name: input.participant_name ?? named,
       participant_email: input.participant_email ?? null,
       import_source: input.import_source ?? null,
       transcript_format: parsed.estimatedTiming ? `${parsed.format}+estimated_timing` : parsed.format,
       duration_seconds: duration,
       created_by: principalOf(ctx).userId,
+      processing_warnings: parsed.segments.some((seg) => seg.speaker) ? [] : [NO_SPEAKERS],
     });
     await insertSegments(sql, row.id, parsed.segments.map((s, idx) => ({ id: newId('seg'), speaker: s.speaker, role: roles[idx], start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })));
     await queueProcessing(ctx.services, row, sql, 'extracting');
@@ -76,7 +88,7 @@ export const importTranscriptCapability = capability({
   name: 'interviews.import_transcript',
   title: 'Import an interview transcript',
   description:
-    'Imports a transcript (plain text with "Name: words" lines, WebVTT, SRT, or a JSON list of { speaker, text, start, end }) as a ' +
+    'Imports a transcript (plain text with "Name: words" or "Name (00:01:02): words" lines, or a "Name  0:09" / "00:00:09 Name" line above each turn; WebVTT, SRT, or a JSON list of { speaker, text, start, end }) as a ' +
     'completed interview and queues evidence extraction. Non-empty, at most 5 MiB. Poll interviews.processing_status for progress.',
   input: z.strictObject({ transcript: z.string().min(1, 'must not be empty').max(MAX_TRANSCRIPT_BYTES).describe('The transcript text'), ...importFields }),
   output: z.object({ session: Session, queued: z.literal(true) }),

@@ -76,11 +76,30 @@ const BROKEN_TIMING = /-->|^\S{0,24}\d:\d{2}\S{0,24}[ \t]*-+>/;
 /** WebVTT blocks that are no cue: a comment, a style sheet, a region. */
 const NOT_A_CUE = /^(?:NOTE|STYLE|REGION)(?:[ \t]|$)/;
 
-/** "Name: words" → speaker and words (names are short and start with a letter). */
+/** "Name: words" → speaker and words (names are short and start with a letter); "Name (00:01:02): words" too. */
 function splitSpeaker(line: string): { speaker: string | null; text: string } {
-  const m = /^([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'()-]{0,40}?)\s*:\s+(.+)$/.exec(line);
+  const m = /^([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'()-]{0,40}?(?:\s*\((?:\d{1,2}:)?\d{1,2}:\d{2}\))?)\s*:\s+(.+)$/.exec(line);
   if (m && !/^https?$/i.test(m[1])) return { speaker: m[1].trim(), text: m[2].trim() };
   return { speaker: null, text: line.trim() };
+}
+
+const NAME = String.raw`[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'-]{0,40}?`;
+const AT = String.raw`\[?\(?((?:\d{1,2}:)?\d{1,2}:\d{2})(?:[.,]\d{1,3})?\)?\]?`;
+/**
+ * A line that only names who speaks next and when, the words on the lines below it: "Maria Lopez  0:09"
+ * (Otter), "00:00:05 Interviewer", "Maria (00:00:09)".
+ */
+const HEADER = [new RegExp(`^(${NAME})\\s+${AT}$`), new RegExp(`^${AT}\\s+(${NAME})$`)];
+function headerOf(line: string): { speaker: string; at: number } | null {
+  const named = HEADER[0].exec(line);
+  if (named) return { speaker: named[1].trim(), at: toMs(TIME.exec(named[2])!) };
+  const timed = HEADER[1].exec(line);
+  return timed ? { speaker: timed[2].trim(), at: toMs(TIME.exec(timed[1])!) } : null;
+}
+/** Speaker lines are a format only when the transcript opens with one and has two or more: "Meeting at 10:30" alone stays words. */
+function usesHeaders(lines: string[]): boolean {
+  const said = lines.map((l) => l.trim()).filter(Boolean);
+  return said.length > 1 && headerOf(said[0]) !== null && said.filter((l) => headerOf(l)).length >= 2;
 }
 
 function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
@@ -171,9 +190,22 @@ function parseText(text: string): ParsedSegment[] {
   const out: ParsedSegment[] = [];
   // A cue's timing on a line of its own ("00:00:01.000 --> 00:00:04.000") times the line after it.
   let timed: number | null = null;
-  for (const raw of turnsPerLine(text.replace(/\r\n/g, '\n').split('\n'))) {
+  const lines = turnsPerLine(text.replace(/\r\n/g, '\n').split('\n'));
+  const headed = usesHeaders(lines);
+  let next: { speaker: string; at: number } | null = null;
+  for (const raw of lines) {
     let line = raw.trim();
     if (!line) continue;
+    const header = headed ? headerOf(line) : null;
+    if (header) {
+      next = header;
+      continue;
+    }
+    if (next) {
+      out.push({ speaker: next.speaker, text: line, start_ms: next.at, end_ms: null });
+      next = null;
+      continue;
+    }
     const cue = cueTimingOf(line);
     if (cue && !cue.said) {
       timed = cue.start;
