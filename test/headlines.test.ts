@@ -129,6 +129,16 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['Took me, like, an hour.', 'Took an hour', 'The participant said it took them an hour.'],
   ["I'd already spent, like, twenty minutes on it.", 'Had already spent twenty minutes on it', 'The participant had already spent twenty minutes on it.'],
   ['I opened the app, um, nothing loaded.', 'Opened the app, nothing loaded', 'The participant opened the app, nothing loaded.'],
+  // A new user's trial: a quote with no subject is said as what the participant did with it, not "The participant said kind of annoying."
+  ['Kind of annoying?', 'Kind of annoying', 'The participant found it kind of annoying.'],
+  ["Just tell me when it's ready.", "Just tell them when it's ready", "The participant asked the team to just tell them when it's ready."],
+  ['Show me the free slots before I start shopping, please.', 'Show them the free slots before they start shopping, please', 'The participant asked the team to show them the free slots before they start shopping.'],
+  ['Pretty anxious, because the doctor had just changed the dose.', 'Pretty anxious, because the doctor had just changed the dose', 'The participant felt pretty anxious, because the doctor had just changed the dose.'],
+  ['Their own-brand organic range.', 'Their own-brand organic range', 'The participant mentioned their own-brand organic range.'],
+  ["Showing up and them saying there's no order, after the app said submitted.", "Showing up and them saying there's no order", "The participant described showing up and them saying there's no order, after the app said submitted."],
+  // A step told as an imperative, or a sentence whose first word only looks like one, is still reported as said.
+  ['Search for the invoice number, it never works.', 'Search for the invoice number, it never works', 'The participant said search for the invoice number, it never works.'],
+  ['Pay button is hidden.', 'Pay button is hidden', 'The participant said pay button is hidden.'],
 ];
 
 describe('headlines and claims', () => {

@@ -591,7 +591,51 @@ function claimFrom(sentence: Sentence): string | null {
     !firstPerson && lead.pos === 'VERB' && lead.text.toLowerCase() !== lead.lemma.toLowerCase() && !/ing$/i.test(lead.text) && !/^(?:AUX|VERB)$/.test(tokens[1]?.pos ?? '');
   const itSubject = /^(?:take|cost|be|make|get|seem|look|sound|happen)$/i.test(lead.lemma) || (/^turn$/i.test(lead.lemma) && /^out$/i.test(tokens[1]?.text ?? ''));
   if (clipped) return `${capitalise(itSubject ? `The participant said it ${lowerFirst(text)}` : `The participant ${lowerFirst(text)}`)}.`;
+  const reported = firstPerson ? null : reportedAs(tokens, text);
+  if (reported) return `${reported}.`;
   // A name keeps its capital ("ZipRide", "Saturday").
   if (!firstPerson) text = `The participant said ${isName(lead, sentence.text) ? text : lowerFirst(text)}`;
   return `${capitalise(text)}.`;
+}
+
+/** How they felt, said without "I was": "Pretty anxious, because…" → "The participant felt pretty anxious, because…". */
+const FEELING = /^(?:anxious|nervous|worried|scared|afraid|stressed|frustrated|annoyed|angry|furious|upset|confused|lost|relieved|happy|glad|pleased|delighted|surprised|embarrassed|disappointed|overwhelmed|fed up|exhausted|tired|impressed)$/i;
+
+/**
+ * A quote that is not a statement with a subject, said as what the participant did with it: a
+ * request ("Just tell me when it's ready." → "…asked the team to just tell them when it's ready"), a
+ * moment named by an "-ing" ("…described showing up and…"), a feeling ("…felt pretty anxious"), a
+ * judgement ("Kind of annoying?" → "…found it kind of annoying") or a thing ("…mentioned their own-brand range").
+ */
+function reportedAs(tokens: Word[], text: string): string | null {
+  const words = tokens.filter((t) => t.pos !== 'PUNCT');
+  let k = 0;
+  while (k < words.length - 1 && /^(?:just|please|so|and|oh|well|honestly)$/i.test(words[k].text)) k++;
+  const head = words[k];
+  if (!head) return null;
+  // The main clause: up to the first comma or subordinate conjunction.
+  const end = tokens.findIndex((t, i) => i > 0 && ((t.pos === 'PUNCT' && t.text === ',') || t.pos === 'SCONJ' || /^(?:when|where|if|whether|before|after|until|once|because)$/i.test(t.text)));
+  const main = (end < 0 ? tokens : tokens.slice(0, end)).filter((t) => t.pos !== 'PUNCT');
+  const said = lowerFirst(text.replace(/,?\s*please$/i, '').replace(/^please,?\s*/i, ''));
+  const request = said.replace(/^(?:just|so|and|oh|well|honestly),?\s+/i, '');
+  // A capital at the start can make the tagger take a verb for a name ("Show me…"): asked again after "you should".
+  // An imperative's clause has no other finite verb: "Pay button is hidden", "Export takes forever" tell, they do not ask.
+  const finite = main.slice(main.indexOf(head) + 1).some((t) => t.pos === 'AUX' || (t.pos === 'VERB' && t.text.toLowerCase() !== t.lemma.toLowerCase() && !/ing$/i.test(t.text)));
+  const asks = /ing$/i.test(head.text) || finite ? null : parse(`you should ${request}`)[0]?.tokens[2];
+  // Asked of the team, not a step they took ("Click export, then wait"): with "please", of "me"/"us", or a verb that asks for a change.
+  const ofTheTeam = /\bplease\b/i.test(text) || /^(?:me|us)$/i.test(words[k + 1]?.text ?? '') || /^(?:make|add|fix|bring|remind|warn|notify|let|stop|keep)$/i.test(asks?.lemma ?? '');
+  if (ofTheTeam && asks?.pos === 'VERB' && asks.text.toLowerCase() === asks.lemma.toLowerCase()) return `The participant asked the team to ${said.replace(/^(?:so|and|oh|well|honestly),?\s+/i, '')}`;
+  // A step told as an imperative ("Search for the invoice number, it never works") is reported as said.
+  if (asks?.pos === 'VERB' && asks.text.toLowerCase() === asks.lemma.toLowerCase()) return null;
+  if (head.pos === 'VERB' && /ing$/i.test(head.text) && k === 0) return `The participant described ${said}`;
+  // Verbless only if what follows the main clause depends on it ("Pretty anxious, because…"), not a clause of its own ("For the refunds, I want…").
+  const rest = end < 0 ? [] : tokens.slice(end);
+  const dependent = rest.length === 0 || rest[0].pos === 'SCONJ' || /^(?:because|when|if|before|after|until|since)$/i.test((rest[0].text === ',' ? rest[1] : rest[0])?.text ?? '');
+  if (main.some((t) => t.pos === 'VERB' || t.pos === 'AUX') || (!dependent && rest.some((t) => t.pos === 'VERB' || t.pos === 'AUX'))) return null;
+  if (main.some((t) => FEELING.test(t.text))) return `The participant felt ${said}`;
+  // "Kind of annoying", "Really slow": a judgement ends on it; "their own-brand range" is a thing.
+  const last = main[main.length - 1];
+  if (last?.pos === 'ADJ' || last?.pos === 'ADV') return `The participant found it ${said}`;
+  if (main.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) return `The participant mentioned ${said}`;
+  return null;
 }
