@@ -35,7 +35,10 @@ class StreamingStorage implements multer.StorageEngine {
 
   _handleFile(_req: Request, file: Express.Multer.File, cb: (error?: unknown, info?: Partial<Express.Multer.File> & { uploaded?: UploadedFile; text?: string }) => void): void {
     const spec = this.files[file.fieldname];
-    if (!spec) return cb(new ValidationError(`unexpected file part ${file.fieldname}`));
+    if (!spec) {
+      const named = Object.keys(this.files).map((f) => `"${f}"`).join(' or ');
+      return cb(new ValidationError(`unexpected file part "${file.fieldname}": send the file as ${named}`, { code: 'unexpected_file_part' }));
+    }
     let size = 0;
     const tooBig = () => new PayloadTooLargeError(`${file.fieldname}: the file is larger than ${mib(spec.maxBytes)}`, { code: 'file_too_large' });
     if (spec.kind === 'text') {
@@ -52,7 +55,12 @@ class StreamingStorage implements multer.StorageEngine {
       file.stream.on('end', () => {
         const text = decodeTextFile(Buffer.concat(chunks));
         // Said here rather than by the generic NUL refusal, which would not say why.
-        if (text.includes('\u0000')) return cb(new ValidationError(`${file.fieldname}: the file is binary, not text`, { code: 'file_not_text' }));
+        if (text.includes('\u0000')) {
+          // A recording sent where a transcript goes: said where it belongs.
+          const media = sniff(Buffer.concat(chunks).subarray(0, 64));
+          const where = media ? ' (it looks like a recording: upload it with POST P/sessions/upload-video instead)' : '';
+          return cb(new ValidationError(`${file.fieldname}: the file is binary, not text${where}`, { code: 'file_not_text' }));
+        }
         cb(null, { size, text });
       });
       return;

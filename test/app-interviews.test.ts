@@ -80,9 +80,12 @@ describe('interviews in the workspace', () => {
     const id = page.url().split('/').pop()!;
     const { token } = await svc.login('ines@example.com');
     const { body } = await svc.api('GET', `/api/orgs/${org}/projects/${project}/signals?session_id=${id}&limit=200`, { token });
-    const signals = body.signals as Array<{ id: string; quote: string; headline: string | null; signal_type: string }>;
+    const signals = body.signals as Array<{ id: string; quote: string; headline: string | null; signal_type: string; timestamp_ms: number | null }>;
     expect(signals.length).toBeGreaterThan(0);
     await page.locator('mark').first().waitFor();
+    // The evidence beside the transcript is in the order it was said.
+    const listed = await page.locator('.iv-cards blockquote').allTextContents();
+    expect(listed).toEqual([...signals].sort((x, y) => (x.timestamp_ms ?? Infinity) - (y.timestamp_ms ?? Infinity)).map((s) => s.quote));
     // Each mark holds exactly the words of its card's quote, inside the line that says them.
     const marks = await page.locator('mark').evaluateAll((ms) => ms.map((m) => ({ id: m.getAttribute('data-signal'), text: m.textContent, line: m.closest('li')!.textContent })));
     expect(marks.length).toBeGreaterThan(0);

@@ -95,6 +95,12 @@ describe('bad input', () => {
     expect(binary.body.error).toMatch(/binary|not UTF-8/);
     const missing = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ participant_name: 'x' }));
     expect(missing.status).toBe(400);
+    // A new user's mistakes are answered with what to do: the field's name, and where a recording goes.
+    const wrongField = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ file: { buffer: Buffer.from('Kim: hi'), filename: 't.txt' } }));
+    expect(wrongField).toMatchObject({ status: 400, body: { code: 'unexpected_file_part', error: expect.stringContaining('send the file as "transcript"') } });
+    const id3 = Buffer.concat([Buffer.from('ID3\x04\x00\x00\x00\x00\x00\x00', 'latin1'), Buffer.alloc(64, 0)]);
+    const recording = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: id3, filename: 'call.mp3' } }));
+    expect(recording).toMatchObject({ status: 400, body: { code: 'file_not_text', error: expect.stringContaining('upload-video') } });
     const truncated = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, '--XYZ\r\nContent-Disposition: form-data; name="transcript"; filename="a.txt"\r\n\r\nhello', { 'content-type': 'multipart/form-data; boundary=XYZ' });
     expect(truncated.status).toBe(400);
     expect(truncated.body.error).toMatch(/multipart/i);

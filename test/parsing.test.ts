@@ -181,6 +181,8 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     const labelled = await importedText(svc, o, 'qa.txt', 'Q: How do refills go for you?\nA: Honestly the app logs me out every single time.');
     expect((await o.call('GET', `/sessions/${labelled}`)).body.session.participant_name).toBeNull();
     expect((await o.call('GET', `/sessions/${labelled}/processing`)).body.warnings).toEqual([]);
+    const asked = await importedText(svc, o, 'questions.txt', 'Interviewer: How do refills go for you?\nInterviewer: What do you do then?');
+    expect((await o.call('GET', `/sessions/${asked}/processing`)).body).toMatchObject({ evidence_count: 0, warnings: [expect.objectContaining({ code: 'no_participant_turns' })] });
   });
 });
 

@@ -68,6 +68,8 @@ export function Interview({ org, project, id }: { org: string; project: string; 
   }, [picked]);
 
   const s = session.data;
+  // In the order they were said, as the transcript beside them; cards with no moment last.
+  const ordered = [...(cards.data ?? [])].sort((x, y) => (x.timestamp_ms ?? Infinity) - (y.timestamp_ms ?? Infinity));
   const card = cards.data?.find((c) => c.id === picked);
   // Each read of the artifacts signs new URLs: keep the one playing, or the player would start over.
   const fresh = mediaOf(artifacts.data ?? []);
@@ -137,9 +139,9 @@ export function Interview({ org, project, id }: { org: string; project: string; 
           <section aria-labelledby="evidence">
             <h2 id="evidence">Evidence ({cards.data?.length ?? 0})</h2>
             <Problem error={cards.error} />
-            {cards.data?.length ? (
+            {ordered.length ? (
               <ul className="cards iv-cards">
-                {cards.data.map((c) => (
+                {ordered.map((c) => (
                   <li key={c.id}>
                     <button type="button" className="link" onClick={() => setPicked(c.id)} aria-pressed={picked === c.id}>
                       {c.headline ?? c.signal_type.replace(/_/g, ' ')}

@@ -40,6 +40,14 @@ const NO_SPEAKERS = {
   action: 'Start each turn with the speaker\'s name ("Maria: …", "Maria (00:01:02): …", or a "Maria  0:09" line above it), or import WebVTT or SRT with speakers, and import it again',
 };
 
+/** A transcript whose every line is the interviewer's: nothing for evidence to come from. */
+const NO_PARTICIPANT = {
+  step: 'importing',
+  code: 'no_participant_turns',
+  message: 'Every line of the transcript is the interviewer\'s, so there are no participant words to take evidence from',
+  action: 'Start the participant\'s lines with their name (or "Participant:") and import it again',
+};
+
 /** Parses, stores the interview and its transcript, and queues processing in one transaction. */
 export async function importTranscript(ctx: Ctx, text: string, input: { participant_name?: string; participant_email?: string; import_source?: string; study_ref?: string; study_id?: string }) {
   const { project } = projectOf(ctx);
@@ -75,7 +83,7 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
       transcript_format: parsed.estimatedTiming ? `${parsed.format}+estimated_timing` : parsed.format,
       duration_seconds: duration,
       created_by: principalOf(ctx).userId,
-      processing_warnings: parsed.segments.some((seg) => seg.speaker) ? [] : [NO_SPEAKERS],
+      processing_warnings: !parsed.segments.some((seg) => seg.speaker) ? [NO_SPEAKERS] : !roles.includes('participant') ? [NO_PARTICIPANT] : [],
     });
     await insertSegments(sql, row.id, parsed.segments.map((s, idx) => ({ id: newId('seg'), speaker: s.speaker, role: roles[idx], start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })));
     await queueProcessing(ctx.services, row, sql, 'extracting');
