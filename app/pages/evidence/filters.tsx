@@ -61,7 +61,7 @@ export function Filters({ filters, interviews }: { filters: F; interviews: Array
           <option value="">All interviews</option>
           {interviews.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.participant_name ?? 'Anonymous'} · {new Date(s.created_at).toLocaleDateString()}
+              {s.participant_name ?? 'Anonymous'} · {new Date(s.created_at).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}
             </option>
           ))}
         </select>
