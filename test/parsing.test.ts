@@ -6,6 +6,7 @@ import { importedText, ownerWithProject, postForm } from './helpers/fixtures.ts'
 import { form } from './helpers/media.ts';
 import { SENTENCE_MAX_CHARS, sentences } from '../core/sentences.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
+import { parseTranscript } from '../tools/interviews/transcript-formats.ts';
 
 /**
  * One sentence splitter (Intl.Segmenter), one HTML parser (htmlparser2) and entity decoding
@@ -173,6 +174,25 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
       const quotes = ((await o.call('GET', `/signals?session_id=${id}`)).body.signals as Array<{ quote: string }>).map((c) => c.quote);
       expect(quotes.join(' '), name).not.toMatch(/Interviewer|Maria Lopez|\d:\d\d/);
     }
+  });
+
+  it('reads labels written in Markdown, in brackets, as list items or quotes, on a line of their own, or as bare names above each turn', () => {
+    const want = [
+      ['Interviewer', 'How do refills go for you?'],
+      ['Maria', 'Honestly the app logs me out every single time.'],
+      ['Interviewer', 'What do you do then?'],
+    ];
+    const layouts = {
+      bold: '**Interviewer:** How do refills go for you?\n**Maria:** Honestly the app logs me out every single time.\n**Interviewer**: What do you do then?',
+      bracket: '[Interviewer] How do refills go for you?\n[Maria] Honestly the app logs me out every single time.\n[Interviewer] What do you do then?',
+      listed: '- Interviewer: How do refills go for you?\n- Maria: Honestly the app logs me out every single time.\n> Interviewer: What do you do then?',
+      ownLine: 'Interviewer:\nHow do refills go for you?\n\nMaria:\nHonestly the app logs me out\nevery single time.\n\nInterviewer:\nWhat do you do then?',
+      bareNames: 'Interviewer\nHow do refills go for you?\n\nMaria\nHonestly the app logs me out every single time.\n\nInterviewer\nWhat do you do then?',
+    };
+    for (const [name, text] of Object.entries(layouts)) expect(parseTranscript(text).segments.map((x) => [x.speaker, x.text]), name).toEqual(want);
+    // A bracketed sound is no speaker, and short answers on lines of their own are no names.
+    expect(parseTranscript('Kim: It froze.\n[inaudible] and then it came back.').segments.map((x) => x.speaker)).toEqual(['Kim']);
+    expect(parseTranscript('Okay\nThe export failed.\nYes\nIt did.').segments.map((x) => x.speaker)).toEqual([null]);
   });
 
   it('warns when no line names its speaker, and takes no role label for the participant\'s name', async () => {

@@ -90,16 +90,40 @@ const AT = String.raw`\[?\(?((?:\d{1,2}:)?\d{1,2}:\d{2})(?:[.,]\d{1,3})?\)?\]?`;
  * (Otter), "00:00:05 Interviewer", "Maria (00:00:09)".
  */
 const HEADER = [new RegExp(`^(${NAME})\\s+${AT}$`), new RegExp(`^${AT}\\s+(${NAME})$`)];
-function headerOf(line: string): { speaker: string; at: number } | null {
+/** "Maria:" alone on its line, or a bare name ("Maria Lopez") where a transcript is laid out that way. */
+const LABEL_LINE = new RegExp(`^(${NAME}):$`);
+const NAME_LINE = /^[A-Z\u00C0-\u00DE][\w\u00C0-\u024F'-]*(?: [A-Z\u00C0-\u00DE][\w\u00C0-\u024F'-]*){0,2}$/;
+function headerOf(line: string, bareNames = false): { speaker: string; at: number | null } | null {
   const named = HEADER[0].exec(line);
   if (named) return { speaker: named[1].trim(), at: toMs(TIME.exec(named[2])!) };
   const timed = HEADER[1].exec(line);
-  return timed ? { speaker: timed[2].trim(), at: toMs(TIME.exec(timed[1])!) } : null;
+  if (timed) return { speaker: timed[2].trim(), at: toMs(TIME.exec(timed[1])!) };
+  const label = LABEL_LINE.exec(line);
+  if (label && !/^https?$/i.test(label[1])) return { speaker: label[1].trim(), at: null };
+  return bareNames && NAME_LINE.test(line) ? { speaker: line, at: null } : null;
 }
-/** Speaker lines are a format only when the transcript opens with one and has two or more: "Meeting at 10:30" alone stays words. */
-function usesHeaders(lines: string[]): boolean {
+/**
+ * Speaker lines are a format only when the transcript opens with one and has two or more: "Meeting at 10:30" alone stays words.
+ * Bare names count only when they come back (two to four speakers, one of them at least twice), so a one-word answer is no speaker.
+ */
+function headerMode(lines: string[]): { headed: boolean; bareNames: boolean } {
   const said = lines.map((l) => l.trim()).filter(Boolean);
-  return said.length > 1 && headerOf(said[0]) !== null && said.filter((l) => headerOf(l)).length >= 2;
+  if (said.length < 2) return { headed: false, bareNames: false };
+  if (headerOf(said[0]) && said.filter((l) => headerOf(l)).length >= 2) return { headed: true, bareNames: false };
+  const names = said.filter((l, i) => NAME_LINE.test(l) && i + 1 < said.length && !NAME_LINE.test(said[i + 1]));
+  const distinct = new Set(names);
+  const bare = NAME_LINE.test(said[0]) && names.length >= 3 && distinct.size >= 2 && distinct.size <= 4 && names.length > distinct.size && names.length * 3 >= said.length;
+  return { headed: bare, bareNames: bare };
+}
+
+/** "- **Maria:** words", "> Maria: words", "[Maria] words": list, quote and emphasis marks around a speaker's label go. */
+function plainLabel(line: string): string {
+  const bare = line.replace(/^(?:[-*•>]\s+)+/, '');
+  const emphasised = /^(\*\*|__|\*|_)([^*_\n]{1,40}?)(:?)\1(:?)\s+(.*)$/.exec(bare);
+  if (emphasised && (emphasised[3] || emphasised[4])) return `${emphasised[2]}: ${emphasised[5]}`;
+  const bracketed = /^\[([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'-]{0,40})\]\s+(.+)$/.exec(bare);
+  if (bracketed && !/^(?:inaudible|crosstalk|laughs?|laughter|music|pause|silence|noise|unclear|applause|sighs?)$/i.test(bracketed[1].trim())) return `${bracketed[1]}: ${bracketed[2]}`;
+  return bare;
 }
 
 function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
@@ -190,13 +214,13 @@ function parseText(text: string): ParsedSegment[] {
   const out: ParsedSegment[] = [];
   // A cue's timing on a line of its own ("00:00:01.000 --> 00:00:04.000") times the line after it.
   let timed: number | null = null;
-  const lines = turnsPerLine(text.replace(/\r\n/g, '\n').split('\n'));
-  const headed = usesHeaders(lines);
-  let next: { speaker: string; at: number } | null = null;
+  const lines = turnsPerLine(text.replace(/\r\n/g, '\n').split('\n').map((l) => plainLabel(l.trim())));
+  const { headed, bareNames } = headerMode(lines);
+  let next: { speaker: string; at: number | null } | null = null;
   for (const raw of lines) {
     let line = raw.trim();
     if (!line) continue;
-    const header = headed ? headerOf(line) : null;
+    const header = headed ? headerOf(line, bareNames) : null;
     if (header) {
       next = header;
       continue;
