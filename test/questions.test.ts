@@ -2567,3 +2567,28 @@ describe('what the twenty-sixth walkthrough found', () => {
     for (const wish of ['Could you fix the bill page please', 'Please make the export faster.']) expect(acknowledgement(wish) ?? '', wish).not.toContain(ASK_SUPPORT);
   });
 });
+
+describe('what the twenty-seventh walkthrough found', () => {
+  const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
+
+  it('does not take "…and who gets the PDF" in a description for a question about who sees the answers', () => {
+    expect(heardAs("A little 'schedule' option next to Export report where I pick the day and time and who gets the PDF.")).toBeNull();
+    for (const asked of ['Who reads this?', 'who sees these', 'Who gets it?', 'So who sees my answers']) expect(acknowledgement(asked), asked).toBe(ONLY_THE_TEAM);
+  });
+
+  it('thanks notes for "the Export report button", not "the Export report button right"', () => {
+    expect(notesHeard(['Found the Export report button right away, that was easy.'])).toBe('Thank you for your notes about the Export report button. ');
+  });
+
+  it('does not ask what they did about a snag whose telling already said it', async () => {
+    expect(await talkThrough(starter('friction'), ['It was OK. But I was confused about the month, I had to open the PDF to check it was October.', 'Nothing else, only that.'])).toEqual([
+      'How did it go for you?',
+      'Apart from what you mentioned, what, if anything, took longer than you expected?',
+      null,
+    ]);
+  });
+
+  it('hears "I want to get it as an Excel file" as a wish told', async () => {
+    expect((await talkThrough(starter('value'), [], ['I want to get it as an Excel file so I can add my own notes before the board sees it.']))[0]).toBe('Apart from what you mentioned, what would make the product more useful to you?');
+  });
+});

@@ -260,9 +260,12 @@ function mentionOf(said: string, used: string, notes = false): string | null {
       // "A spreadsheet." is asked about as "the spreadsheet": the one they meant; so is "any PDF" they could not find.
       .replace(/^(?:an?|any) (?!(?:few|lot|bit|couple|number|dozen|\d)\b)/i, 'the ');
     if (used.toLowerCase().includes(phrase.toLowerCase())) continue;
+    // "the Export report button right (away)": an adverb the tagger joined to the phrase is not part of the thing.
+    const trimmed = phrase.replace(/\s+(?:right|away|now|again|there|here|too|also|instead|anyway|though|straight|first)$/i, '');
+    const thing = trimmed.split(/\s+/).length >= 2 ? trimmed : phrase;
     // "too many clicks" names the trouble; "many clicks" loses it.
     const degree = /\b(?:way too|too|so)$/i.exec(before);
-    return degree ? `${degree[0].toLowerCase()} ${phrase}` : phrase;
+    return degree ? `${degree[0].toLowerCase()} ${thing}` : thing;
   }
   return null;
 }
@@ -463,7 +466,7 @@ const TOLD_A_SNAG = /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not|wasn
 /** "What would make the product more useful to you?" */
 const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
 /** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
-const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good|useful|handy))|i'?d (?:really |so |just |very much )?(?:like|love|want)|i would (?:really |so |just )?(?:like|love|want)|what i (?:really )?want is|what would (?:really )?help|if only|would make (?:it|my life|things))\b/i;
+const TOLD_WISHES = /\b(?:i wish|would (?:really )?(?:help|be (?:nice|great|good|useful|handy))|i'?d (?:really |so |just |very much )?(?:like|love|want)|i would (?:really |so |just )?(?:like|love|want)|what i (?:really )?want is|i (?:really |just )?want (?:it|to (?:get|have|be able to|see) (?:it|them|a|an|the))\b|what would (?:really )?help|if only|would make (?:it|my life|things))\b/i;
 
 /**
  * Whether a scripted question would ask for what the participant already said or has just
@@ -505,7 +508,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
     // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
     if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(last)) return 'yes';
     // A no to "Apart from what you mentioned, …" leaves the snag told before it: what they did about that is still asked.
-    const snagBefore = answers.slice(0, -1).some((a) => TOLD_A_SNAG.test(a) || TROUBLE_TOLD.test(a));
+    const snagBefore = answers.slice(0, -1).some((a) => (TOLD_A_SNAG.test(a) || TROUBLE_TOLD.test(a)) && !(ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(a)));
     if (declines(last) && !snagBefore && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
   // "Walk me through what happened that day" after "None really stood out" (and nothing told since): there is no day.
