@@ -2592,3 +2592,29 @@ describe('what the twenty-seventh walkthrough found', () => {
     expect((await talkThrough(starter('value'), [], ['I want to get it as an Excel file so I can add my own notes before the board sees it.']))[0]).toBe('Apart from what you mentioned, what would make the product more useful to you?');
   });
 });
+
+describe('an answer to another question than the one asked (walkthroughs 25 to 27)', () => {
+  const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
+
+  it('asks "what did you use before?" again, plainly, after an answer about earlier today, and does not take it for the last time', async () => {
+    expect(await talkThrough(starter('context'), ["I wanted to export last month's revenue report for our board meeting.", 'Earlier today I had a standup, then answered emails and went through the invoices from the weekend.', 'Oh sorry. Before this I exported from QuickBooks into Excel.'])).toEqual([
+      'What did you come to do today?',
+      'What did you use to export your revenue report before?',
+      "Sorry, my question wasn't clear. Before you had this product, what did you use to export your revenue report?",
+      'Could you tell me about the last time you had to export your revenue report?',
+    ]);
+    // Without a goal, "for that"; an answer that says what they used is no misreading.
+    expect((await talkThrough(starter('context'), ['Mostly invoices and some reports, the usual monthly stuff for the shop.', 'Before today I was in my shop all morning, very busy with customers.']))[2]).toBe("Sorry, my question wasn't clear. Before you had this product, what did you use for that?");
+    expect((await talkThrough(starter('context'), ["I wanted to export last month's revenue report for our board meeting.", 'Earlier today I exported it from our old tool, same as always.']))[2] ?? '').not.toMatch(/wasn't clear/);
+  });
+
+  it('asks how the task itself went after a wish in answer to "How did it go for you?"', async () => {
+    expect(await talkThrough(starter('friction'), ['I want to get it as an Excel file so I can add my own notes before the board sees it.', 'It was quick, I found the export straight away and it downloaded.'])).toEqual([
+      'How did it go for you?',
+      'Thank you, that is noted. And how did the task itself go for you?',
+      'What, if anything, took longer than you expected?',
+    ]);
+    // A wish told with what went wrong is an answer.
+    expect((await talkThrough(starter('friction'), ["I couldn't find the export, I wish it was on the home page."]))[1]).not.toMatch(/task itself/);
+  });
+});

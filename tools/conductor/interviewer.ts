@@ -443,6 +443,32 @@ const TOLD_WHAT_BEFORE =
   /\b(?:(?:normally|usually) (?:i|we)(?:'d| would)? (?!(?:don'?t|do not|never|just|like|love|want)\b)\w+|used to|previously|switched from|until now|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b|\bbefore (?:i|we) (?:found|started|had|got|switched|signed up|joined|moved)\b|(?<!\b(?:never|not|n't)\s)\b(?:used|was using|were using|kept|had)\b[^.?!]{1,40}\bbefore(?: (?:this|that|now))?\s*(?:[.,;!?]|$)/i;
 /** "Before Ledgerly I kept…": before a name (case matters here: "before lunch" is a time). */
 const BEFORE_A_NAME = /\b[Bb]efore (?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Christmas|Easter)\b)[A-Z]\w+/;
+const REASKED = "Sorry, my question wasn't clear.";
+/** "…from our old tool, same as always": what they used is in it, whatever the day. */
+const NAMES_A_MEANS = /\b(?:used?|using|tool|app|software|system|spreadsheet|excel|sheets?|paper|by hand|manually|from (?:our|my) (?:old |previous |other )?\w+|(?:same )?as (?:always|usual)|in (?:excel|sheets|a spreadsheet))\b/i;
+const NOTED_FIRST = 'Thank you, that is noted.';
+/** An answer the interviewer took for another question's (misreadOf): not an answer to anything in this part. */
+const wasMisread = (next: Turn | undefined) => next?.role === 'conductor' && (next.text.startsWith(REASKED) || next.text.startsWith(NOTED_FIRST));
+
+/** "Earlier today I had a standup…" to "What did you use before?": the day before now, not the time before the product. */
+const EARLIER_TODAY = /^(?:(?:so|well|um|uh|ok(?:ay)?),?\s+)?(?:earlier(?: today| this morning)?|before today|this morning|today|before (?:this|that|now),? i (?:was|had|went)|before i came(?: here)?),?\s+(?:i|we)\b/i;
+
+/**
+ * An answer to another question than the one asked, heard once and the question asked again
+ * more plainly: "Earlier today I had a standup" to "What did you use before?", or a wish to "How
+ * did it go for you?" (the wish is kept for the question that asks for it).
+ */
+function misreadOf(question: string, answer: string, goal: string | null): string | null {
+  if (ASKS_WHAT_BEFORE.test(question) && EARLIER_TODAY.test(answer.trim()) && !TOLD_WHAT_BEFORE.test(answer) && !NAMES_A_MEANS.test(answer)) {
+    const plainly = grounded('what did you use for it before?', goal).replace(/ for it before\?$/, ' for that?').replace(/ before\?$/, '?');
+    return `${REASKED} Before you had this product, ${plainly}`;
+  }
+  if (/^how did (?:it|that|the task) go\b/i.test(question) && TOLD_WISHES.test(answer) && !narrates(answer) && !TOLD_A_SNAG.test(answer) && !TROUBLE_TOLD.test(answer)) {
+    return `${NOTED_FIRST} And how did the task itself go for you?`;
+  }
+  return null;
+}
+
 /** An answer that closes the interview itself ("nothing else really, you've got it all"). */
 const NOTHING_ELSE = /\b(?:nothing else|that'?s (?:all|everything) i (?:have|can think of)|you'?ve got it all|i'?ve (?:said|covered) (?:it all|everything))\b/i;
 /** "Nothing before, first business.": there was nothing before to ask about. */
@@ -604,7 +630,8 @@ export const ruleInterviewer: Interviewer = {
     const notes = (talk.notes ?? []).map(plain);
     // The instruction is read once per turn: its questions and the branches that hang on them.
     const { questions, branches } = questionPlan(segment);
-    const answers = turns.filter((t) => t.role === 'participant').map((t) => t.text);
+    // An answer to another question than the one asked does not answer any of this part's.
+    const answers = turns.filter((t, i) => t.role === 'participant' && !wasMisread(turns[i + 1])).map((t) => t.text);
     const all = [...earlier, ...answers];
     /** The next scripted question not answered yet, from `from` on. */
     const ahead = (from: number, prefix = ''): { say: string | null; state: TalkState } => {
@@ -702,6 +729,8 @@ export const ruleInterviewer: Interviewer = {
     const personNamed = asked === 0 && /^(?:who|where)\b/i.test(bare(lastAsked)) && words(last.text) <= 8 && !declines(last.text) && !VAGUE.test(last.text.trim()) && !contentless(last.text);
     // "3 I guess" to a rating the script follows with "Why?": the script asks for the reason.
     const whyNext = asked === 0 && ASKS_WHY.test((questions[state.question + 1] ?? '').trim());
+    const misread = asked === 0 && !impatient(last.text) ? misreadOf(bare(lastAsked), last.text, goalIn(turns)) : null;
+    if (misread && !said.includes(misread)) return { say: misread, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // "fine. it went fine. can we wrap up?": an impatient participant is not asked for more.
     if (asked < followUpsAllowed(segment) && needsFollowUp(last.text) && !answeredTersely && !counted && !named && !whyNext && !personNamed && !impatient(last.text)) {
       if (goalNamed && !said.includes(MORE)) return { say: MORE, state: { question: state.question, follow_ups: asked + 1 } };
