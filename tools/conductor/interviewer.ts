@@ -9,6 +9,7 @@ import { isForeignWord } from '../../core/language.ts';
 import { escapeRegExp } from '../../core/regexp.ts';
 import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
 import { coveredBefore } from './covered.ts';
+import { REASKED } from './reasked.ts';
 import { branchApplies, lowerFirst, questionPlan, titleForParticipant } from './questions.ts';
 
 /** Where a talk segment's conversation stands, kept in the conductor state. */
@@ -443,7 +444,6 @@ const TOLD_WHAT_BEFORE =
   /\b(?:(?:normally|usually) (?:i|we)(?:'d| would)? (?!(?:don'?t|do not|never|just|like|love|want)\b)\w+|used to|previously|switched from|until now|until (?:\w+ )?(?:ago|last|this|recently|january|february|march|april|may|june|july|august|september|october|november|december)|before (?:this|that|switching|using) (?:app|tool|product|one|we|i))\b|\bbefore (?:i|we) (?:found|started|had|got|switched|signed up|joined|moved)\b|(?<!\b(?:never|not|n't)\s)\b(?:used|was using|were using|kept|had)\b[^.?!]{1,40}\bbefore(?: (?:this|that|now))?\s*(?:[.,;!?]|$)/i;
 /** "Before Ledgerly I kept…": before a name (case matters here: "before lunch" is a time). */
 const BEFORE_A_NAME = /\b[Bb]efore (?!(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Christmas|Easter)\b)[A-Z]\w+/;
-const REASKED = "Sorry, my question wasn't clear.";
 /** "…from our old tool, same as always": what they used is in it, whatever the day. */
 const NAMES_A_MEANS = /\b(?:used?|using|tool|app|software|system|spreadsheet|excel|sheets?|paper|by hand|manually|from (?:our|my) (?:old |previous |other )?\w+|(?:same )?as (?:always|usual)|in (?:excel|sheets|a spreadsheet))\b/i;
 const NOTED_FIRST = 'Thank you, that is noted.';

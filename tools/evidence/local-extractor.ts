@@ -5,6 +5,7 @@ import { HEADLINE_MAX, describe } from './headline.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { CLASSES, SentenceModel } from './sentence-model.ts';
 import { lexiconCues } from './lexicon.ts';
+import { REASKED } from '../conductor/reasked.ts';
 import { OUTCOME, type EvidenceGrade, type ExtractedEvidence, type Extractor, type SignalType, type TargetSurface, type Turn } from './types.ts';
 
 const INTENSIFIERS = /\b(really|so|very|super|extremely|incredibly|totally|completely|absolutely|literally|always|never|every single|hours?)\b/gi;
@@ -108,7 +109,9 @@ export function participantSentences(turns: Turn[]): ParticipantSentence[] {
 /** The participant's sentences one at a time, so a caller can let other work run between them. */
 function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence> {
   let question: string | null = null;
-  for (const turn of turns) {
+  for (const [k, turn] of turns.entries()) {
+    // An answer the interviewer heard as one to another question, and asked again: not evidence.
+    if (turn.role !== 'interviewer' && turns[k + 1]?.role === 'interviewer' && turns[k + 1].text.startsWith(REASKED)) continue;
     if (turn.role === 'interviewer') {
       // A turn without a question (thanks, a remark) closes the previous question.
       const qs = sentences(turn.text).filter((x) => x.text.endsWith('?'));
