@@ -18,3 +18,12 @@ describe('an answer the interviewer asked again, as one to another question', ()
     expect(cards.every((c) => c.segment_id === 'seg_3')).toBe(true);
   });
 });
+
+describe('a no to "anything else?"', () => {
+  it('is not evidence; a last word with something in it is', async () => {
+    const extractor = new LocalExtractor();
+    const closing = (said: string) => [turn(0, 'interviewer', 'Is there anything else you would like to tell us?'), turn(1, 'participant', said)];
+    for (const no of ["No, that's everything.", 'Nope, I think that covers it.', 'Nothing else, thanks!']) expect(await extractor.extract(closing(no)), no).toEqual([]);
+    expect((await extractor.extract(closing('No, but the export crashed twice on me yesterday and I lost my work.'))).length).toBeGreaterThan(0);
+  });
+});

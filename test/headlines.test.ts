@@ -139,6 +139,8 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // A step told as an imperative, or a sentence whose first word only looks like one, is still reported as said.
   ['Search for the invoice number, it never works.', 'Search for the invoice number, it never works', 'The participant said search for the invoice number, it never works.'],
   ['Pay button is hidden.', 'Pay button is hidden', 'The participant said pay button is hidden.'],
+  // A name joined by a hyphen keeps its "me" (walkthrough 28: "a remember-them box").
+  ["I'd really like a remember-me box.", 'Would really like a remember-me box', 'The participant would really like a remember-me box.'],
 ];
 
 describe('headlines and claims', () => {

@@ -2618,3 +2618,31 @@ describe('an answer to another question than the one asked (walkthroughs 25 to 2
     expect((await talkThrough(starter('friction'), ["I couldn't find the export, I wish it was on the home page."]))[1]).not.toMatch(/task itself/);
   });
 });
+
+describe('what the twenty-eighth walkthrough found', () => {
+  const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
+
+  it('keeps the participant\'s own hyphenated names as they said them ("the remember-me box")', () => {
+    expect(followUp('A remember-me box.', 0, 'What would make the product more useful to you?')).toBe('Could you tell me more about the remember-me box?');
+  });
+
+  it('hears "I\'d really like …" to "How did it go for you?" as a wish, and asks how the task went', async () => {
+    expect((await talkThrough(starter('friction'), ["I'd really like a remember-me box."]))[1]).toBe('Thank you, that is noted. And how did the task itself go for you?');
+  });
+
+  it('does not ask what they did about trouble told with what they did ("…didn\'t accept my password, so I tried again")', async () => {
+    expect(await talkThrough(starter('friction'), ["It went okay. The login didn't accept my password the first time, so I tried again and then the payslip downloaded fine.", 'Just the login, it took maybe two minutes.'])).toEqual([
+      'How did it go for you?',
+      'What, if anything, took longer than you expected?',
+      null,
+    ]);
+  });
+
+  it('asks about "your payslip" before and the last time, not "your latest payslip"', async () => {
+    expect(await talkThrough(starter('context'), ['I wanted to download my latest payslip.', 'It is for my mortgage application.'])).toEqual([
+      'What did you come to do today?',
+      'Could you say a bit more about that?',
+      'What did you use to download your payslip before?',
+    ]);
+  });
+});

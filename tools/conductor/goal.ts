@@ -91,7 +91,8 @@ function withArticle(goal: string): string {
  * invoices") and nothing after its object ("set up a quote for a bakery client" → "set up a quote").
  */
 function asAHabit(goal: string): string {
-  const general = goal.replace(A_QUANTITY_OF, '').replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a couple of|a few|several|\d+)\s+(?!of\b)(?=\w)/gi, '');
+  // "download your latest payslip" is done again as "download your payslip".
+  const general = goal.replace(/\b(?:latest|newest|most recent|current|new)\s+(?=\w)/gi, '').replace(A_QUANTITY_OF, '').replace(/\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a couple of|a few|several|\d+)\s+(?!of\b)(?=\w)/gi, '');
   const tokens = (parse(`I ${general}`)[0]?.tokens ?? []).slice(1);
   // From the third word on: "set up a quote" keeps its particle; "export the report to send to my manager" ends before its purpose.
   const cut = tokens.findIndex((_, i) => i >= 2 && endsGoal(tokens, i));

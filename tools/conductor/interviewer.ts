@@ -253,10 +253,11 @@ function mentionOf(said: string, used: string, notes = false): string | null {
     // "Slow." is a word the tagger took for a name at the start: a quality, not a thing to ask about.
     if (!np.includes(' ') && ['ADJ', 'ADV'].includes(parse(np.toLowerCase())[0]?.tokens[0]?.pos ?? '')) continue;
     const phrase = withArticle(np)
-      .replace(/\b(?:my|our)\b/gi, 'your')
+      // Not inside a hyphenated name ("the remember-me box").
+      .replace(/(?<![-\w])(?:my|our)(?![-\w])/gi, 'your')
       // "his IBAN field": the field, whoever it belongs to.
       .replace(/^(?:his|her|their)\s/i, 'the ')
-      .replace(/\b(?:me|us)\b/gi, 'you')
+      .replace(/(?<![-\w])(?:me|us)(?![-\w])/gi, 'you')
       .replace(/^(?:The|A|An|This|That|These|Those|Some)\b/, (d) => d.toLowerCase())
       // "A spreadsheet." is asked about as "the spreadsheet": the one they meant; so is "any PDF" they could not find.
       .replace(/^(?:an?|any) (?!(?:few|lot|bit|couple|number|dozen|\d)\b)/i, 'the ');
@@ -463,7 +464,7 @@ function misreadOf(question: string, answer: string, goal: string | null): strin
     const plainly = grounded('what did you use for it before?', goal).replace(/ for it before\?$/, ' for that?').replace(/ before\?$/, '?');
     return `${REASKED} Before you had this product, ${plainly}`;
   }
-  if (/^how did (?:it|that|the task) go\b/i.test(question) && TOLD_WISHES.test(answer) && !narrates(answer) && !TOLD_A_SNAG.test(answer) && !TROUBLE_TOLD.test(answer)) {
+  if (/^how did (?:it|that|the task) go\b/i.test(question) && TOLD_WISHES.test(answer) && !narrates(answer.replace(/\b(?:i'd|i would|would|could)\b/gi, '')) && !TOLD_A_SNAG.test(answer) && !TROUBLE_TOLD.test(answer)) {
     return `${NOTED_FIRST} And how did the task itself go for you?`;
   }
   return null;
@@ -487,6 +488,8 @@ const IT_FAILED =
 /** "…couldn't find it at first, but then…": the task failed only for a while. */
 const GOT_THERE = /\b(?:eventually|finally|in the end|but then|after a while|managed to|worked it out|figured it out)\b/i;
 const failedTask = (answer: string) => IT_FAILED.test(answer) && !GOT_THERE.test(answer);
+/** Trouble and what they did about it in one breath: "…didn't accept my password, so I tried again", "…wasn't there, so I called support". */
+const TROUBLE_THEN_DID = /\b(?:didn'?t|did not|wasn'?t|was not|couldn'?t|could not|won'?t|wouldn'?t|failed|froze|crashed|stuck|error)\b[^.?!]{0,60}\b(?:so|and then|then) (?:i|we) (?:just )?(?:tried|called|rang|emailed|typed|clicked|went|used|asked|restarted|refreshed|reloaded|logged|reset|waited|searched|looked|wrote|paid|gave up)\b/i;
 /** A snag told, not a span of time: "I couldn't find the invoice page", "got stuck on the login". */
 const TOLD_A_SNAG = /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not|wasn'?t able to|was not able to) (?:find|see|get|work out|figure out|tell|understand|log ?in|sign ?in)\b|\b(?:got|was|were|am|i'?m) (?:stuck|lost|confused)\b|\bno idea (?:where|how|what)\b/i;
 /** "What would make the product more useful to you?" */
@@ -533,6 +536,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
     // What they did about the moment they just told, not about another one earlier in the segment; and only a
     // question that asks nothing else ("What did you expect instead, and how did you work around it?" still asks the first).
     if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(last)) return 'yes';
+    // "The login didn't accept my password, so I tried again and then it downloaded": told with the trouble, earlier in the part.
+    if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && answers.some((a) => TROUBLE_THEN_DID.test(a))) return 'yes';
     // A no to "Apart from what you mentioned, …" leaves the snag told before it: what they did about that is still asked.
     const snagBefore = answers.slice(0, -1).some((a) => (TOLD_A_SNAG.test(a) || TROUBLE_TOLD.test(a)) && !(ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(a)));
     if (declines(last) && !snagBefore && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';

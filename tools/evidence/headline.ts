@@ -330,6 +330,7 @@ function thirdPersonOf(tokens: Word[], keepSubject = false): Word[] {
   // Later first-person words, in the third person too.
   tokens = tokens.map((t, i) => {
     const w = t.text.toLowerCase();
+    if (inCompound(tokens, i)) return t;
     const third = SPEAKER.has(w) && t.pos === 'PRON' ? 'they' : OBJECT.has(w) && t.pos === 'PRON' ? 'them' : POSSESSIVE[w] ?? REFLEXIVE[w];
     if (third) return { ...t, text: third };
     const verb = AGREE_THEY[w] && afterI(tokens, i) ? AGREE_THEY[w] : undefined;
@@ -541,6 +542,9 @@ export function describe(quote: string, type?: string): { headline: string | nul
   return { headline: recovery ?? headline, claim: claimFrom(sentence) };
 }
 
+/** A word joined to another by a hyphen ("a remember-me box", "my-account page"): part of a name, said as it is. */
+const inCompound = (tokens: Token[], i: number) => (i > 0 && tokens[i].space === '' && tokens[i - 1].text === '-') || (tokens[i + 1]?.text === '-' && tokens[i + 1].space === '');
+
 /** Longest claim before its later clauses are left to the quote: one sentence a reader takes in at once. */
 const CLAIM_MAX = 160;
 
@@ -578,6 +582,7 @@ function claimFrom(sentence: Sentence): string | null {
       continue;
     }
     if (AGREE_THEY[w] && i > 1 && afterI(tokens, i)) words.push(space + AGREE_THEY[w]);
+    else if (inCompound(tokens, i)) words.push(space + t.text);
     else if (OBJECT.has(w) && t.pos === 'PRON') words.push(`${space}them`);
     else if (POSSESSIVE[w]) words.push(space + POSSESSIVE[w]);
     else if (REFLEXIVE[w]) words.push(space + REFLEXIVE[w]);

@@ -137,6 +137,10 @@ function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence>
   }
 }
 
+const ASKS_ANYTHING_ELSE = /\banything else\b/i;
+const CLOSING_NO =
+  /^(?:no|nope|nah|nothing(?: else)?|not really)(?:[,.!]?\s*(?:that'?s (?:it|all|everything)|i think (?:that'?s (?:it|all|everything)|that covers it)|that covers it|thanks|thank you|all good|nothing else|i'?m good|really))*[.!]*$/i;
+
 /** Longest the extractor keeps the event loop (HTTP shares it with the worker) before letting other work run. */
 const SLICE_MS = 15;
 const breather = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -165,6 +169,8 @@ export class LocalExtractor implements Extractor {
       since = performance.now();
     };
     for (const sentence of eachParticipantSentence(turns)) {
+      // "No, that's everything." to "Anything else?" closes the interview; it says nothing about the product.
+      if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(sentence.text.trim())) continue;
       for (const { type, p } of this.model.types(sentenceFeatures(sentence.read, sentence.context))) found.push({ type, p, sentences: [sentence], surest: sentence });
       await share();
     }
