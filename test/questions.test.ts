@@ -1796,7 +1796,8 @@ describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic 
     let next = await ruleInterviewer.next({ segment: friction, turns, state: NEW_TALK, notes });
     const asked = [next.say];
     for (const answer of ['Badly, obviously. I could not get a PDF at all.', 'Everything. I never finished.']) {
-      turns.push({ role: 'conductor', text: next.say! }, { role: 'participant', text: answer });
+      if (!next.say) break;
+      turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
       next = await ruleInterviewer.next({ segment: friction, turns, state: next.state, notes });
       asked.push(next.say);
     }
@@ -2636,6 +2637,24 @@ describe('what the twenty-eighth walkthrough found', () => {
       'What, if anything, took longer than you expected?',
       null,
     ]);
+  });
+
+  it('asks what they tried, not "How did it go for you?", after task notes that said it failed (walkthroughs 27 and 28)', async () => {
+    const after = async (notes: string[], answers: string[]) => {
+      const turns: Turn[] = [];
+      let next = await ruleInterviewer.next({ segment: starter('friction'), turns, state: NEW_TALK, notes });
+      const asked = [next.say];
+      for (const answer of answers) {
+        if (!next.say) break;
+        turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
+        next = await ruleInterviewer.next({ segment: starter('friction'), turns, state: next.state, notes });
+        asked.push(next.say);
+      }
+      return asked;
+    };
+    expect(await after(["I couldn't find where to pay, so I gave up."], ['I looked under Account and Billing and it was not there, then I searched for pay.'])).toEqual(['What did you try along the way?', null]);
+    // Notes that do not say it failed leave the question as written.
+    expect((await after(['Found the invoices page quickly.'], []))[0]).toBe('How did it go for you?');
   });
 
   it('asks about "your payslip" before and the last time, not "your latest payslip"', async () => {

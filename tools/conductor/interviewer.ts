@@ -448,8 +448,10 @@ const BEFORE_A_NAME = /\b[Bb]efore (?!(?:Monday|Tuesday|Wednesday|Thursday|Frida
 /** "…from our old tool, same as always": what they used is in it, whatever the day. */
 const NAMES_A_MEANS = /\b(?:used?|using|tool|app|software|system|spreadsheet|excel|sheets?|paper|by hand|manually|from (?:our|my) (?:old |previous |other )?\w+|(?:same )?as (?:always|usual)|in (?:excel|sheets|a spreadsheet))\b/i;
 const NOTED_FIRST = 'Thank you, that is noted.';
+/** In place of "How did it go for you?" after task notes that said it failed. */
+const TRIED = 'What did you try along the way?';
 /** An answer the interviewer took for another question's (misreadOf): not an answer to anything in this part. */
-const wasMisread = (next: Turn | undefined) => next?.role === 'conductor' && (next.text.startsWith(REASKED) || next.text.startsWith(NOTED_FIRST));
+const wasMisread = (next: Turn | undefined) => next?.role === 'conductor' && typeof next.text === 'string' && (next.text.startsWith(REASKED) || next.text.startsWith(NOTED_FIRST));
 
 /** "Earlier today I had a standup…" to "What did you use before?": the day before now, not the time before the product. */
 const EARLIER_TODAY = /^(?:(?:so|well|um|uh|ok(?:ay)?),?\s+)?(?:earlier(?: today| this morning)?|before today|this morning|today|before (?:this|that|now),? i (?:was|had|went)|before i came(?: here)?),?\s+(?:i|we)\b/i;
@@ -513,7 +515,9 @@ function answered(question: string, answers: string[], all: string[], notes: str
   // What took long in the task is told in this part or in the task's notes; "took a minute" last Friday is another time.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_HOW_LONG.test(a))) return 'yes';
   // "It did not work. Same error as last time.": nothing took longer; it failed.
-  if (ASKS_HOW_LONG.test(question) && answers.some(failedTask)) return 'yes';
+  if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some(failedTask)) return 'yes';
+  // After notes that said the task failed, "What did you try along the way?" took the place of asking what they did.
+  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(failedTask)) return 'yes';
   // Their notes during the task said what they did ("converted it on some website").
   if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(saysWhatTheyDid)) return 'yes';
   // "How long have you been at the company?" after "accountant" – "2 yrs": the time is told.
@@ -645,7 +649,9 @@ export const ruleInterviewer: Interviewer = {
       while (told === 'yes' && ++question < questions.length) told = answered(questions[question], answers, all, notes);
       if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
       const partly = told === 'partly' && !prefix;
-      const scripted = forTheTeam(grounded(questions[question], goalIn(turns)), all);
+      // "can't find it, done" typed during the task says how it went: what they tried is asked instead.
+      const failedInNotes = /^how did (?:it|that|the task) go\b/i.test(questions[question]) && notes.some(failedTask);
+      const scripted = failedInNotes ? TRIED : forTheTeam(grounded(questions[question], goalIn(turns)), all);
       // Said already, as far as the words go: asked all the same, but as a chance to add to it.
       const touched = told === 'no' && !prefix && !ANYTHING_MORE.test(questions[question]) && coveredBefore(questions[question], all);
       const text = partly ? `${APART}${lowerFirst(scripted)}` : touched ? `${TOUCHED}${scripted}` : scripted;
