@@ -128,7 +128,8 @@ export const retryTranscription = capability({
   description:
     'Runs transcription (and then extraction) again for an interview whose processing failed, e.g. after configuring a model key, ' +
     'or transcribes a processed recording again, e.g. with a transcription service after the built-in model warned speech_unclear. ' +
-    'Evidence extracted before is replaced; manual evidence is kept. To start again from another step, use interviews.retry_processing.',
+    'Evidence extracted before is replaced, keeping what researchers did with its cards as interviews.reprocess does; manual evidence is kept. ' +
+    'To start again from another step, use interviews.retry_processing.',
   input: z.strictObject({ sessionId: SessionIdParam }),
   output: Processing,
   annotations: queues,
