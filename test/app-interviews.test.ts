@@ -86,6 +86,8 @@ describe('interviews in the workspace', () => {
     // The evidence beside the transcript is in the order it was said.
     const listed = await page.locator('.iv-cards blockquote').allTextContents();
     expect(listed).toEqual([...signals].sort((x, y) => (x.timestamp_ms ?? Infinity) - (y.timestamp_ms ?? Infinity)).map((s) => s.quote));
+    // Each says what kind of evidence it is (walkthrough 28: a wrong type was invisible here).
+    expect(await page.locator('.iv-cards .iv-type').allTextContents()).toEqual([...signals].sort((x, y) => (x.timestamp_ms ?? Infinity) - (y.timestamp_ms ?? Infinity)).map((s) => s.signal_type.replace(/_/g, ' ')));
     // Each mark holds exactly the words of its card's quote, inside the line that says them.
     const marks = await page.locator('mark').evaluateAll((ms) => ms.map((m) => ({ id: m.getAttribute('data-signal'), text: m.textContent, line: m.closest('li')!.textContent })));
     expect(marks.length).toBeGreaterThan(0);

@@ -143,6 +143,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
               <ul className="cards iv-cards">
                 {ordered.map((c) => (
                   <li key={c.id}>
+                    <span className="muted small iv-type">{c.signal_type.replace(/_/g, ' ')}</span>{' '}
                     <button type="button" className="link" onClick={() => setPicked(c.id)} aria-pressed={picked === c.id}>
                       {c.headline ?? c.signal_type.replace(/_/g, ' ')}
                     </button>
