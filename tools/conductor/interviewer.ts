@@ -678,7 +678,8 @@ export const ruleInterviewer: Interviewer = {
     // A grumble about the interview is heard (engine.ts) and the question asked again; a second one moves on.
     if (heard === 'grumble') return said.includes(FAIR_ENOUGH) ? ahead(state.question + 1) : { say: bare(lastAsked), state };
     // Asked once for English; an answer in another language again is taken as it is.
-    if (heard === 'foreign') return said.includes(ENGLISH_PLEASE) ? ahead(state.question + 1) : { say: ENGLISH_PLEASE, state };
+    // A second one is taken as it is, and said so before the next question (walkthrough 27: silence read as not heard).
+    if (heard === 'foreign') return said.includes(ENGLISH_PLEASE) ? ahead(state.question + 1, MOVE_ON) : { say: ENGLISH_PLEASE, state };
     if (heard === 'puzzled') {
       // Once the question again, with what this part of the interview is about; puzzled again, the interview moves on.
       if (lastAsked.startsWith(UNCLEAR)) return ahead(state.question + 1, MOVE_ON);
