@@ -331,14 +331,15 @@ describe('follow-ups', () => {
 
 /** What the built-in interviewer says through a talk segment, given the participant's answers in turn. */
 /** What the interviewer asks through a segment, given these answers; `earlier` is what was said in other segments. */
-async function talkThrough(segment: Segment, answers: string[], earlier: string[] = []): Promise<Array<string | null>> {
+/** What the rule interviewer asks through one segment, given the participant's answers (and their notes from the task before it). */
+async function talkThrough(segment: Segment, answers: string[], earlier: string[] = [], notes?: string[]): Promise<Array<string | null>> {
   const turns: Turn[] = [];
-  let next = await ruleInterviewer.next({ segment, turns, state: NEW_TALK, earlier });
+  let next = await ruleInterviewer.next({ segment, turns, state: NEW_TALK, earlier, notes });
   const asked = [next.say];
   for (const answer of answers) {
     if (!next.say) break;
     turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
-    next = await ruleInterviewer.next({ segment, turns, state: next.state, earlier });
+    next = await ruleInterviewer.next({ segment, turns, state: next.state, earlier, notes });
     asked.push(next.say);
   }
   return asked;
@@ -1790,17 +1791,8 @@ describe('a nineteenth walkthrough: the starter study with a rambler, a sceptic 
   });
 
   it('takes "I give up" in the task notes as what they did at that point, and "we can\'t afford it" as no trouble to probe', async () => {
-    const friction = seg('friction');
     const notes = ['Looking for a PDF option.', 'Export does nothing. I give up, I can\'t find any PDF.'];
-    const turns: Turn[] = [];
-    let next = await ruleInterviewer.next({ segment: friction, turns, state: NEW_TALK, notes });
-    const asked = [next.say];
-    for (const answer of ['Badly, obviously. I could not get a PDF at all.', 'Everything. I never finished.']) {
-      if (!next.say) break;
-      turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
-      next = await ruleInterviewer.next({ segment: friction, turns, state: next.state, notes });
-      asked.push(next.say);
-    }
+    const asked = await talkThrough(seg('friction'), ['Badly, obviously. I could not get a PDF at all.', 'Everything. I never finished.'], [], notes);
     expect(asked.join('\n')).not.toMatch(/at that point/);
     const ctx = await talkThrough(seg('context'), ['I came to get the revenue report out. We used to do this in Google Sheets, my colleague swears by Looker but we can\'t afford it.']);
     expect(ctx[1]).not.toBe('What did you do then?');
@@ -2526,8 +2518,10 @@ describe('what the twenty-fifth walkthrough found', () => {
   });
 });
 
+/** A segment of the starter study, by id. */
+const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
+
 describe('what the twenty-sixth walkthrough found', () => {
-  const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
 
   it('hears the goal in a clause of a long first answer, as a habit ("your card payments")', async () => {
     const told = "I run the finance side for a small chain of three bakeries, and today I came in to reconcile October's card payments against what our bank actually received. We do this at the start of every month.";
@@ -2570,7 +2564,6 @@ describe('what the twenty-sixth walkthrough found', () => {
 });
 
 describe('what the twenty-seventh walkthrough found', () => {
-  const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
 
   it('does not take "…and who gets the PDF" in a description for a question about who sees the answers', () => {
     expect(heardAs("A little 'schedule' option next to Export report where I pick the day and time and who gets the PDF.")).toBeNull();
@@ -2595,7 +2588,6 @@ describe('what the twenty-seventh walkthrough found', () => {
 });
 
 describe('an answer to another question than the one asked (walkthroughs 25 to 27)', () => {
-  const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
 
   it('asks "what did you use before?" again, plainly, after an answer about earlier today, and does not take it for the last time', async () => {
     expect(await talkThrough(starter('context'), ["I wanted to export last month's revenue report for our board meeting.", 'Earlier today I had a standup, then answered emails and went through the invoices from the weekend.', 'Oh sorry. Before this I exported from QuickBooks into Excel.'])).toEqual([
@@ -2621,7 +2613,6 @@ describe('an answer to another question than the one asked (walkthroughs 25 to 2
 });
 
 describe('what the twenty-eighth walkthrough found', () => {
-  const starter = (id: string) => starterScript.segments.find((s) => s.id === id) as Segment;
 
   it('keeps the participant\'s own hyphenated names as they said them ("the remember-me box")', () => {
     expect(followUp('A remember-me box.', 0, 'What would make the product more useful to you?')).toBe('Could you tell me more about the remember-me box?');
@@ -2640,18 +2631,7 @@ describe('what the twenty-eighth walkthrough found', () => {
   });
 
   it('asks what they tried, not "How did it go for you?", after task notes that said it failed (walkthroughs 27 and 28)', async () => {
-    const after = async (notes: string[], answers: string[]) => {
-      const turns: Turn[] = [];
-      let next = await ruleInterviewer.next({ segment: starter('friction'), turns, state: NEW_TALK, notes });
-      const asked = [next.say];
-      for (const answer of answers) {
-        if (!next.say) break;
-        turns.push({ role: 'conductor', text: next.say }, { role: 'participant', text: answer });
-        next = await ruleInterviewer.next({ segment: starter('friction'), turns, state: next.state, notes });
-        asked.push(next.say);
-      }
-      return asked;
-    };
+    const after = (notes: string[], answers: string[]) => talkThrough(starter('friction'), answers, [], notes);
     expect(await after(["I couldn't find where to pay, so I gave up."], ['I looked under Account and Billing and it was not there, then I searched for pay.'])).toEqual(['What did you try along the way?', null]);
     // Notes that do not say it failed leave the question as written.
     expect((await after(['Found the invoices page quickly.'], []))[0]).toBe('How did it go for you?');
