@@ -7,7 +7,7 @@ import { creates } from '../common.ts';
 import { projectRefOf } from '../studies/record.ts';
 import { Session, sessionRecord } from './record.ts';
 import { activeStudy } from './crud.ts';
-import { TranscriptError, assignRoles, parseTranscript, withoutControls } from './transcript-formats.ts';
+import { ROLE_LABEL, TranscriptError, assignRoles, parseTranscript, withoutControls } from './transcript-formats.ts';
 import { queueProcessing } from './pipeline.ts';
 import { inTransaction } from '../../core/tx.ts';
 import { insertSegments, interviews } from './rows.ts';
@@ -30,8 +30,6 @@ export const importFields = {
   study_id: z.string().max(64).optional().describe('Alias of study_ref'),
 };
 
-/** "Participant", "A", "Speaker 2": a label of the role, not the person's name. */
-const ROLE_LABEL = /^(?:participant|respondent|interviewee|customer|user|guest|a|answer|speaker\s*\d*|unknown)$/i;
 /** A transcript in which no line names its speaker: every word is taken as the participant's, the interviewer's too. */
 const NO_SPEAKERS = {
   step: 'importing',

@@ -292,7 +292,10 @@ export function parseTranscript(text: string): { format: TranscriptFormat; segme
 }
 
 const INTERVIEWER = /^(interviewer|researcher|moderator|host|facilitator|conductor|assistant|agent|q|question|me|us)\b/i;
-const PARTICIPANT = /^(participant|respondent|customer|user|interviewee|guest|a|answer)\b/i;
+const PARTICIPANT_LABELS = 'participant|respondent|customer|user|interviewee|guest|a|answer';
+const PARTICIPANT = new RegExp(`^(${PARTICIPANT_LABELS})\\b`, 'i');
+/** "Participant", "A", "Speaker 2": a label of the role, not the person's name. */
+export const ROLE_LABEL = new RegExp(`^(?:${PARTICIPANT_LABELS}|speaker\\s*\\d*|unknown)$`, 'i');
 
 /**
  * Which speaker is the interviewer: a name that says so, else whoever asks the most
