@@ -451,7 +451,7 @@ const NOTED_FIRST = 'Thank you, that is noted.';
 /** In place of "How did it go for you?" after task notes that said it failed. */
 const TRIED = 'What did you try along the way?';
 /** An answer the interviewer took for another question's (misreadOf): not an answer to anything in this part. */
-const wasMisread = (next: Turn | undefined) => next?.role === 'conductor' && typeof next.text === 'string' && (next.text.startsWith(REASKED) || next.text.startsWith(NOTED_FIRST));
+const wasMisread = (next: Turn | undefined) => next?.role === 'conductor' && (next.text.startsWith(REASKED) || next.text.startsWith(NOTED_FIRST));
 
 /** "Earlier today I had a standup…" to "What did you use before?": the day before now, not the time before the product. */
 const EARLIER_TODAY = /^(?:(?:so|well|um|uh|ok(?:ay)?),?\s+)?(?:earlier(?: today| this morning)?|before today|this morning|today|before (?:this|that|now),? i (?:was|had|went)|before i came(?: here)?),?\s+(?:i|we)\b/i;
@@ -490,6 +490,8 @@ const IT_FAILED =
 /** "…couldn't find it at first, but then…": the task failed only for a while. */
 const GOT_THERE = /\b(?:eventually|finally|in the end|but then|after a while|managed to|worked it out|figured it out)\b/i;
 const failedTask = (answer: string) => IT_FAILED.test(answer) && !GOT_THERE.test(answer);
+/** A snag or something going wrong, told in an answer or a note. */
+const toldTrouble = (text: string) => TOLD_A_SNAG.test(text) || TROUBLE_TOLD.test(text);
 /** Trouble and what they did about it in one breath: "…didn't accept my password, so I tried again", "…wasn't there, so I called support". */
 const TROUBLE_THEN_DID = /\b(?:didn'?t|did not|wasn'?t|was not|couldn'?t|could not|won'?t|wouldn'?t|failed|froze|crashed|stuck|error)\b[^.?!]{0,60}\b(?:so|and then|then) (?:i|we) (?:just )?(?:tried|called|rang|emailed|typed|clicked|went|used|asked|restarted|refreshed|reloaded|logged|reset|waited|searched|looked|wrote|paid|gave up)\b/i;
 /** A snag told, not a span of time: "I couldn't find the invoice page", "got stuck on the login". */
@@ -543,7 +545,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
     // "The login didn't accept my password, so I tried again and then it downloaded": told with the trouble, earlier in the part.
     if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && answers.some((a) => TROUBLE_THEN_DID.test(a))) return 'yes';
     // A no to "Apart from what you mentioned, …" leaves the snag told before it: what they did about that is still asked.
-    const snagBefore = answers.slice(0, -1).some((a) => (TOLD_A_SNAG.test(a) || TROUBLE_TOLD.test(a)) && !(ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(a)));
+    const snagBefore = answers.slice(0, -1).some((a) => toldTrouble(a) && !(ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(a)));
     if (declines(last) && !snagBefore && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
   // "Walk me through what happened that day" after "None really stood out" (and nothing told since): there is no day.
@@ -558,7 +560,7 @@ function answered(question: string, answers: string[], all: string[], notes: str
   if (ASKS_WHY.test(question.trim()) && answers.some((a) => /\b(?:because|cause|'cause|since|as it|due to|so (?:it|that)(?! (?:was|is)\b))\b/i.test(a) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(a))) return 'yes';
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
   // "I couldn't find the invoice page" just before "What, if anything, took longer…?": asked for anything besides it.
-  if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => TOLD_A_SNAG.test(a) || TROUBLE_TOLD.test(a))) return 'partly';
+  if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some(toldTrouble)) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
   if (ANYTHING_MORE.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
   return 'no';
