@@ -142,10 +142,10 @@ export const retryTranscription = capability({
       const interview = await findInterview(ctx, input.sessionId, sql, true);
       const recorded = await hasAudio(sql, interview.id);
       // A processed recording is transcribed again (a service may now hear what the built-in model could not); anything else only after a failure.
-      if (interview.processing_status === 'processed' && !recorded) {
+      const again = interview.processing_status === 'processed';
+      if (again && !recorded) {
         throw new DomainError('The interview has no recording to transcribe: its transcript was imported or typed', { code: 'no_recording', action: 'Use interviews.reprocess to extract evidence again from the transcript' });
       }
-      const again = interview.processing_status === 'processed';
       if (!again) checkFailed(interview);
       await queueProcessing(ctx.services, interview, sql, recorded ? 'transcribing' : undefined, undefined, again ? { again } : {});
       return interview;
