@@ -306,7 +306,7 @@ describe('what the participant hears', () => {
     expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you come to do today?' }); // not taken as the answer
     // How long, typed without its "?", is told in the minutes the invitation promised.
     c.send({ type: 'answer', text: 'how long is this' });
-    expect(await ask()).toMatchObject({ kind: 'speak', text: 'It takes about 10 minutes in all. After this part, there are 4 more short parts. You can stop at any time with "End interview".' });
+    expect(await ask()).toMatchObject({ kind: 'speak', text: 'It takes about 10 minutes in all. After this, there are 4 more short topics to cover. You can stop at any time with "End interview".' });
     expect(await ask()).toMatchObject({ kind: 'ask', text: 'What did you come to do today?' });
     c.send({ type: 'answer', text: 'Paying supplier bills. Until March we did it all in Excel and online banking, and what would really help is a warning before the bank link expires.' });
     // What they used before is told: the next question is the last time, not "What did you use for it before?".

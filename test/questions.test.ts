@@ -304,10 +304,10 @@ describe('follow-ups', () => {
     expect(followUp('My friend uses the website instead.', 0, '')).toBe('Could you tell me more about the website?');
     expect(followUp('Booking spin on my phone.', 0, '')).toBe('Could you tell me more about booking spin?');
     // Worded differently the second time, and still about a thing, not "what happened next".
-    expect(followUp('Spreadsheets.', 1, 'Could you tell me more about invoices?')).toBe('What should I know about spreadsheets?');
+    expect(followUp('Spreadsheets.', 1, 'Could you tell me more about invoices?')).toBe('What is your experience with spreadsheets?');
     // Only a term of the participant's own is asked what it means; "What do you mean by the client?" talks down.
     expect(followUp('Month-end close.', 1, 'Could you tell me more about invoices?')).toBe('What do you mean by the month-end close?');
-    expect(followUp('For a client. Plumbing job.', 1, 'Could you tell me more about the invoice?')).toBe('What should I know about the client?');
+    expect(followUp('For a client. Plumbing job.', 1, 'Could you tell me more about the invoice?')).toBe('What is your experience with the client?');
     // Where an example was asked for, a vague answer is not asked for one again.
     expect(followUp('Dunno, it was fine I guess.', 1, 'Could you share a concrete recent example?\nCould you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
     // A bare "No." is an answer (the tagger reads it as the abbreviation "No."), not a thing to name back.
@@ -515,7 +515,7 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect(followUp('A spreadsheet.', 0, '')).toBe('Could you tell me more about the spreadsheet?');
     expect(followUp('Faster login.', 0, '')).toBe('Could you tell me more about faster login?');
     // The frame heard less often in the interview comes first.
-    expect(followUp('Invoices.', 0, '', [], 'Could you tell me more about Excel?\nCould you tell me more about the bank?')).toBe('What should I know about invoices?');
+    expect(followUp('Invoices.', 0, '', [], 'Could you tell me more about Excel?\nCould you tell me more about the bank?')).toBe('What is your experience with invoices?');
     expect(followUp('Fine.', 0, '', [], 'Could you say a bit more about that?')).toBe('What comes to mind, even if it is something small?');
     // Too little to have an example of.
     expect(followUp('Fine, but the bank link expired again.', 0, '')).toBe('You mentioned the bank link. What happened next?');
@@ -558,8 +558,8 @@ describe('a fourth reading: what a walkthrough of five participants found', () =
     expect((await talkThrough(use, ['Fine.', 'no i think is all']))[2]).toBe('What would you change?'); // "that's all" is heard as a no
     expect(heardAs("I'm always short on time at month end, so I pay everything in one evening and the bank app logs me out halfway.")).toBeNull();
     expect(acknowledgement('Just a question: can I pay several suppliers in one batch here? I never found out how.')).toBe(ACKNOWLEDGEMENT);
-    expect(acknowledgement('Is this going to take long?', { partsLeft: 3 })).toBe(`After this part, there are 2 more short parts. ${FREE_TO_GO}`);
-    expect(acknowledgement('Is this going to take long?', { partsLeft: 1 })).toBe(`This is the last part. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is this going to take long?', { partsLeft: 3 })).toBe(`After this, there are 2 more short topics to cover. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is this going to take long?', { partsLeft: 1 })).toBe(`This is the last topic. ${FREE_TO_GO}`);
     for (const puzzled of ['What about it?', 'Can you give me an example?']) expect(heardAs(puzzled), puzzled).toBe('puzzled');
     expect(heardAs('Nothing! Are you even reading this?')).toBe('meta');
     expect(acknowledgement('Nothing! Are you even reading this?')).toBe(WHO_READS);
@@ -637,12 +637,12 @@ describe('a third walkthrough: six participants, turn by turn', () => {
       expect((await talkThrough(seg('context'), [why]))[1], why).toBe('What did you come to do today?');
     }
     for (const grumble of ['Oh great, another survey.', 'This is a waste of time.', 'Happy now?']) expect(heardAs(grumble), grumble).toBe('grumble');
-    expect(acknowledgement('This is a waste of time.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} After this part, there are 2 more short parts. ${FREE_TO_GO}`);
+    expect(acknowledgement('This is a waste of time.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} After this, there are 2 more short topics to cover. ${FREE_TO_GO}`);
     expect(acknowledgement('This is a waste of time.', { said: FAIR_ENOUGH })).toBeNull();
     // Annoyance said along with an answer is met the same way, once; the answer still counts.
     for (const both of ['Ugh, another survey. I pay by card mostly.', 'These questions are getting long, but I use Excel for the invoices.']) {
       expect(heardAs(both), both).toBeNull();
-      expect(acknowledgement(both, { partsLeft: 2 }), both).toBe(`${FAIR_ENOUGH} After this part, there is one more short part. ${FREE_TO_GO}`);
+      expect(acknowledgement(both, { partsLeft: 2 }), both).toBe(`${FAIR_ENOUGH} After this, there is one more short topic to cover. ${FREE_TO_GO}`);
       expect(acknowledgement(both, { said: FAIR_ENOUGH }), both).toBeNull();
     }
     // Not annoyance at the interview: the product's own questions, time wasted on the task.
@@ -862,7 +862,7 @@ describe('an eighth walkthrough: studies the team wrote as discussion guides', (
     expect(heardAs('What does it cost?')).toBe('question');
     for (const done of ['I can not do this', 'I cannot do this.', 'Done I think?']) expect(endsTask(done), done).toBe(true);
     expect(heardAs('I use the app. How long is this going to take? I only have a few minutes.')).toBe('question');
-    expect(acknowledgement('I use the app. How long is this going to take? I only have a few minutes.', { partsLeft: 3 })).toContain('After this part, there are 2 more short parts.');
+    expect(acknowledgement('I use the app. How long is this going to take? I only have a few minutes.', { partsLeft: 3 })).toContain('After this, there are 2 more short topics to cover.');
   });
 
   it('takes a no to "anything we didn\'t cover?" as the answer, and a wish asked as a question as one', async () => {
@@ -1057,7 +1057,7 @@ describe('an eleventh walkthrough: the starter study in the widget, six particip
     expect(acknowledgement('QuickBooks, which was overpriced. Honestly, who actually reads this stuff?')).toBe(ONLY_THE_TEAM);
     expect(acknowledgement('Who reads these answers?')).toBe(ONLY_THE_TEAM);
     for (const grumble of ['Ugh, another feedback popup.', 'Not another feedback form.', 'Sigh, more questions.', 'This is taking forever.']) expect(heardAs(grumble), grumble).toBe('grumble');
-    expect(acknowledgement('Ugh, another feedback popup. I came to export my invoices.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} After this part, there are 2 more short parts. ${FREE_TO_GO}`);
+    expect(acknowledgement('Ugh, another feedback popup. I came to export my invoices.', { partsLeft: 3 })).toBe(`${FAIR_ENOUGH} After this, there are 2 more short topics to cover. ${FREE_TO_GO}`);
     for (const again of ['Already said. Typed them.', 'I already told you, Excel and Outlook. I just looked at the sheet and emailed people myself.']) expect(heardAs(again), again).toBe('already');
   });
 
@@ -1139,9 +1139,9 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
     // The consent screen says clicks are noted during the task: the answer says so too.
     expect(NOT_RECORDED).toContain('what you click on this page');
     expect(heardAs('but like, in minutes? and will my manager see what I write?', asked)).toBe('meta');
-    expect(acknowledgement('but like, in minutes? and will my manager see what I write?', context)).toBe(`${ONLY_THE_TEAM} It takes about 10 minutes in all. After this part, there are 4 more short parts. ${FREE_TO_GO}`);
-    expect(acknowledgement('how long is this?', context)).toBe(`It takes about 10 minutes in all. After this part, there are 4 more short parts. ${FREE_TO_GO}`);
-    expect(acknowledgement('Is that the last question?', { ...context, minutes: undefined })).toBe(`After this part, there are 4 more short parts. ${FREE_TO_GO}`);
+    expect(acknowledgement('but like, in minutes? and will my manager see what I write?', context)).toBe(`${ONLY_THE_TEAM} It takes about 10 minutes in all. After this, there are 4 more short topics to cover. ${FREE_TO_GO}`);
+    expect(acknowledgement('how long is this?', context)).toBe(`It takes about 10 minutes in all. After this, there are 4 more short topics to cover. ${FREE_TO_GO}`);
+    expect(acknowledgement('Is that the last question?', { ...context, minutes: undefined })).toBe(`After this, there are 4 more short topics to cover. ${FREE_TO_GO}`);
     expect(acknowledgement('Email and a bank transfer. Again, why does that matter to you?', context)).toBe(WHY_WE_ASK);
   });
 
@@ -1161,7 +1161,7 @@ describe('a thirteenth walkthrough: questions back at the interviewer, terse num
     expect(followUp('Tuesday', 1, 'Could you say a bit more about that?')).toBe('What happened that day?');
     // A name with a number, a plural and a term of their own are still named.
     expect(followUp('Sage 50.', 0, '')).toBe('Could you tell me more about Sage 50?');
-    expect(followUp('Spreadsheets.', 1, 'Could you tell me more about invoices?')).toBe('What should I know about spreadsheets?');
+    expect(followUp('Spreadsheets.', 1, 'Could you tell me more about invoices?')).toBe('What is your experience with spreadsheets?');
     expect(notesHeard(['i clickd export report but nothing happend'])).toBe('Thank you for your notes. ');
     expect(notesHeard(["ok so before I start, you didn't answer, is my screen recorded?", 'Found receipts under Billing, the export is greyed out.'])).not.toContain('screen');
   });
@@ -1251,8 +1251,8 @@ describe('questions typed without their question mark', () => {
   const asked = 'Could you tell me about the last time you sent an invoice?';
   const context = { said: asked, asked, partsLeft: 2, recorded: false };
   it('are heard as questions at the end of an answer', () => {
-    expect(acknowledgement('how long will this take', context)).toBe('After this part, there is one more short part. You can stop at any time with "End interview".');
-    expect(acknowledgement('are there many more', context)).toBe('After this part, there is one more short part. You can stop at any time with "End interview".');
+    expect(acknowledgement('how long will this take', context)).toBe('After this, there is one more short topic to cover. You can stop at any time with "End interview".');
+    expect(acknowledgement('are there many more', context)).toBe('After this, there is one more short topic to cover. You can stop at any time with "End interview".');
     expect(acknowledgement('is this recorded', context)).toBe(NOT_RECORDED);
     expect(acknowledgement('Last week, it was slow. so can I see the results after', context)).toBe(ACKNOWLEDGEMENT);
     expect(acknowledgement('do you work for Ledgerly', context)).toBe(WHO_WE_ARE); // who asks: automatically, for the team
@@ -2364,7 +2364,7 @@ describe('what the twenty-third walkthrough heard from starter-study participant
   it('hears "do you work for them?", "does that include my employer?", "can we wrap up?" and "Can I skip the rest?"', () => {
     expect(acknowledgement('Meh. The spinning was the worst part. And you never answered me — do you actually work for them or is this an agency thing?')).toBe(WHO_WE_ARE);
     expect(acknowledgement('Who exactly is "the team"? Does that include my employer?')).toBe(ONLY_THE_TEAM);
-    expect(acknowledgement('fine. it went fine. can we wrap up?', { partsLeft: 2, minutes: 10 })).toBe('It takes about 10 minutes in all. After this part, there is one more short part. You can stop at any time with "End interview".');
+    expect(acknowledgement('fine. it went fine. can we wrap up?', { partsLeft: 2, minutes: 10 })).toBe('It takes about 10 minutes in all. After this, there is one more short topic to cover. You can stop at any time with "End interview".');
     expect(heardAs('Last month. It took an hour. Can I skip the rest?')).toBe('stop');
     expect(heardAs("I'd rather not say, next question.")).toBe('skip');
     // Told to friends, not to the interviewer.
@@ -2428,7 +2428,7 @@ describe('what the twenty-fourth walkthrough found', () => {
 
   it('thanks a correction typed during a task, answers "can we speed this up?", and never names an e-mail address back', () => {
     expect(whileWorking('wait no, sorry, I misread that. I meant: the last time my team pulled the revenue report was on the 1st')).toBe(CLARIFIED);
-    expect(acknowledgement('can we speed this up?', { partsLeft: 4 })).toBe('After this part, there are 3 more short parts. You can stop at any time with "End interview".');
+    expect(acknowledgement('can we speed this up?', { partsLeft: 4 })).toBe('After this, there are 3 more short topics to cover. You can stop at any time with "End interview".');
     expect(notesHeard(['ok inviting jo@example.com now'])).not.toMatch(/@/);
   });
 });

@@ -386,11 +386,11 @@ export interface Context {
   rating?: string;
 }
 
-/** "After this part, there are 2 more short parts. " ("" when not known): the part under way is not counted as left. */
+/** "After this, there are 2 more short topics to cover. " ("" when not known): the topic under way is not counted as left. */
 const partsLeftLine = (partsLeft?: number) => {
   if (partsLeft === undefined) return '';
-  if (partsLeft <= 1) return 'This is the last part. ';
-  return partsLeft === 2 ? 'After this part, there is one more short part. ' : `After this part, there are ${partsLeft - 1} more short parts. `;
+  if (partsLeft <= 1) return 'This is the last topic. ';
+  return partsLeft === 2 ? 'After this, there is one more short topic to cover. ' : `After this, there are ${partsLeft - 1} more short topics to cover. `;
 };
 
 /** The line for a question about the interview itself, or null. */

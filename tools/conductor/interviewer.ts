@@ -330,7 +330,7 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   const next = `You mentioned ${mention}. What happened next?`;
   const more = `Could you tell me more about ${mention}?`;
   const standsOut = `What do you mean by ${mention}?`;
-  const toKnow = `What should I know about ${mention}?`;
+  const toKnow = `What is your experience with ${mention}?`;
   // An example only of something that happened; a shrug gets room to think instead.
   // An example of a story with something in it ("Waited." is too little to have one).
   // "Gave up, kept the A road." is what they did, not something to have an example of.
