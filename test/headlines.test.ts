@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimOf, headlineOf, HEADLINE_MAX } from '../tools/evidence/headline.ts';
+import { claimOf, headlineOf, HEADLINE_MAX, namedThing } from '../tools/evidence/headline.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { importedInterview, importedText, ownerWithProject, settled } from './helpers/fixtures.ts';
@@ -141,6 +141,14 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['Pay button is hidden.', 'Pay button is hidden', 'The participant said pay button is hidden.'],
   // A name joined by a hyphen keeps its "me" (walkthrough 28: "a remember-them box").
   ["I'd really like a remember-me box.", 'Would really like a remember-me box', 'The participant would really like a remember-me box.'],
+  // A condition said on its own, or only called welcome, is a wish.
+  ['If I could filter by date.', 'Wishes they could filter by date', 'The participant wishes they could filter by date.'],
+  ['If only it remembered my card.', 'Wishes it remembered their card', 'The participant wishes it remembered their card.'],
+  ["If it showed the fees up front, that'd be a game changer honestly.", 'Wishes it showed the fees up front', 'The participant wishes it showed the fees up front.'],
+  ['If the page loads, it works fine.', 'It works fine if the page loads', 'The participant said if the page loads, it works fine.'],
+  // "the driver I booked" is about the driver; the main clause comes after it.
+  ['If the driver I booked cancels I get nothing back.', 'Gets nothing back if the driver they booked cancels', 'The participant said if the driver they booked cancels they get nothing back.'],
+  ['If it could remember the last address I used.', 'Wishes it could remember the last address they used', 'The participant wishes it could remember the last address they used.'],
 ];
 
 describe('headlines and claims', () => {
@@ -182,6 +190,21 @@ describe('headlines and claims', () => {
     expect(told).toContain(error[0].quote); // verbatim
     expect(error[0].headline).toBe('It kept saying the file was too big');
     expect(cards.find((c) => c.signal_type === 'workaround')?.quote).toBe('So I gave up and copied the numbers into Excel by hand.');
+  });
+
+  it('heads a wish told in two sentences with the thing it names, and hears "it would be great if" as a wish', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const wishes = async (answer: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', 'What would make it better?'), turn(1, 'participant', answer)])).filter((c) => c.signal_type === 'desired_outcome');
+    const [history] = await wishes('A history of what I sent. I want to see that, so I know the client got it.');
+    expect(history.quote).toBe('A history of what I sent. I want to see that, so I know the client got it.');
+    expect(history.headline).toBe('Wants to see a history of what they sent');
+    const [bulk] = await wishes('Bulk upload. I need it to take like fifty photos at once, not one by one.');
+    expect(bulk.headline).toBe('Needs bulk upload to take fifty photos at once, not one by one');
+    const [sync] = await wishes('It would be great if it synced with Google so I stop double booking.');
+    expect(sync.headline).toBe('Wishes it synced with Google so they stop double booking');
+    expect(sync.claim).toBe('The participant wishes it synced with Google so they stop double booking.');
+    // What only names a thing is a thing; what says something happened is not.
+    expect(['Google Calendar sync.', 'Dark mode please.', 'Yeah, the export.', 'The buttons move.', 'The app crashed.', 'Then I went home.'].map(namedThing)).toEqual(['Google Calendar sync', 'dark mode', 'the export', null, null, null]);
   });
 
   it("states the participant's goal in their words, without fillers or what came after it", async () => {

@@ -358,6 +358,8 @@ function mainAfterLeading(all: Word[]): number {
   // "…, I'll be honest, I was terrified": the aside is not the main clause.
   const aside = (k: number) => SPEAKER.has(all[k]?.text.toLowerCase() ?? '') && /^(?:(?:will|would|must|have to|got to) )?(?:be honest|tell you|say|admit|guess|think|mean)\b/i.test(join(all.slice(k + 1, k + 4)));
   const clause = (k: number) => /^(?:PRON|DET|PROPN|NOUN)$/.test(all[k]?.pos ?? '') && all.slice(k + 1, k + 4).some((t) => t.pos === 'VERB' || t.pos === 'AUX');
+  // "the last address I used.", "the driver I booked cancels": a clause about the noun before it, not the main one.
+  const relative = (k: number) => all[k - 1].pos === 'NOUN' && all[k + 1].pos === 'VERB' && (!all[k + 2] || all[k + 2].pos === 'PUNCT' || /^(?:AUX|VERB)$/.test(all[k + 2].pos));
   for (let i = 2; i < all.length - 1; i++) {
     if (all[i].text === ',') {
       const k = /^then$/i.test(all[i + 1].text) ? i + 2 : i + 1;
@@ -365,7 +367,7 @@ function mainAfterLeading(all: Word[]): number {
     }
     // Spoken and unpunctuated: "If they keep that fee I'm going to pay cash".
     const opensClause = all[i - 1].pos === 'SCONJ' || /^(?:when|where|while|that|because|if|before|after|until|once|so)$/i.test(all[i - 1].text);
-    if (SPEAKER.has(all[i].text.toLowerCase()) && all[i].pos === 'PRON' && /^(?:AUX|VERB)$/.test(all[i + 1].pos) && !opensClause && !aside(i)) return i;
+    if (SPEAKER.has(all[i].text.toLowerCase()) && all[i].pos === 'PRON' && /^(?:AUX|VERB)$/.test(all[i + 1].pos) && !opensClause && !aside(i) && !relative(i)) return i;
   }
   return -1;
 }
@@ -530,10 +532,12 @@ export function claimOf(quote: string): string | null {
 }
 
 /** Headline and claim of a quote from one parse (the extractor needs both for every card). */
-export function describe(quote: string, type?: string): { headline: string | null; claim: string | null } {
-  const text = expand(quote);
+export function describe(quote: string, type?: string, named?: string): { headline: string | null; claim: string | null } {
+  const text = welcomeIf(expand(named ? callsIt(quote, named) : quote));
   const [sentence] = parse(text);
   if (!sentence) return { headline: null, claim: null };
+  const wish = bareWish(text, sentence);
+  if (wish) return describe(wish, type);
   const reordered = forHeadline(text);
   const [told] = reordered === text ? [sentence] : parse(reordered);
   const headline = headlineFrom(told ?? sentence);
@@ -541,6 +545,61 @@ export function describe(quote: string, type?: string): { headline: string | nul
   const recovery = type === 'recovery_success' && !(headline && RESOLVED.test(headline)) ? recoveryFrom(sentence) : null;
   return { headline: recovery ?? headline, claim: claimFrom(sentence) };
 }
+
+/**
+ * "A history of what I sent." said just before "I want to see that": the thing the sentence
+ * calls "that" or "it", when the sentence before names it and says nothing else. Null otherwise.
+ */
+export function namedThing(before: string): string | null {
+  const [sentence] = parse(before);
+  const words = (sentence?.tokens ?? []).filter((t) => t.pos !== 'PUNCT' || t.text === ',');
+  let k = 0;
+  while (k < words.length && (words[k].pos === 'INTJ' || words[k].text === ',' || /^(?:just|so|well|honestly|and|oh)$/i.test(words[k].text))) k++;
+  const rest = words.slice(k);
+  if (!rest.length || rest.filter((t) => t.text !== ',').length > 8) return null;
+  // The phrase that names it ends where "of…", "for…", "what I…" or a comma begins.
+  const cut = rest.findIndex((t) => t.pos === 'ADP' || t.pos === 'SCONJ' || t.pos === 'PRON' || t.text === ',');
+  const head = cut < 0 ? rest : rest.slice(0, cut);
+  // "Bulk upload" is a thing; "The buttons move" and "The app crashed" say something happened.
+  const thing = (t: Token, i: number) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ' || t.pos === 'DET' || t.pos === 'NUM' || t.pos === 'INTJ'
+    || (t.pos === 'VERB' && i === head.length - 1 && i > 0 && t.text.toLowerCase() === t.lemma.toLowerCase() && head[0].pos !== 'DET');
+  if (!head.length || !head.every(thing) || !head.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'VERB')) return null;
+  // The tagger reads "The buttons move", "The page loads" as one thing: a noun after a plural, or an "-s" after a noun, is their verb.
+  const plural = (t?: Token) => t?.pos === 'NOUN' && t.text.toLowerCase() !== t.lemma.toLowerCase();
+  if (head.length >= 3 && head.some((t, i) => i > 0 && ((plural(head[i - 1]) && t.pos === 'NOUN') || (i === head.length - 1 && plural(t) && head[i - 1].pos === 'NOUN')))) return null;
+  const from = before.indexOf(rest[0].text);
+  const named = before.slice(from).replace(/\s*,.*$/, '').replace(/[.!?]+$/, '').replace(/\s+please$/i, '').trim();
+  // "Google Calendar sync" keeps its capitals; "Bulk upload" was capitalised only to start the sentence.
+  return /^\S*[A-Z]\S*[A-Z]|^\S+\s+.*\b(?!I\b)[A-Z]/.test(named) ? named : lowerFirst(named);
+}
+
+/** "I want to see that" after the thing was named: "I want to see a history of what I sent". */
+const callsIt = (quote: string, named: string) => quote.replace(/\b((?:want|need|like|love|see|get|have|use|add|bring back)(?: to (?:see|get|have|use))?) (?:it|that|this)\b(?! (?:is|was|would|will|can|could)\b)/i, `$1 ${named}`);
+
+/** "It would be great if it synced with Google": a wish, told as one ("I wish it synced with Google"). */
+const welcomeIf = (text: string) => {
+  const welcome = /^((?:(?:oh|well|so|and|but|honestly|yeah),?\s+)*)(?:it|that)(?:'d| would) (?:be|make it) (?:(?:so|really|just|honestly|super|a lot|much)\s+)*(?:great|nice|amazing|ideal|awesome|perfect|lovely|helpful|brilliant|fantastic|wonderful|good|better|easier|a game[- ]?changer|a lifesaver) if (?=\w)/i.exec(text);
+  return welcome ? `I wish ${text.slice(welcome[0].length)}` : text;
+};
+
+/** "If I could filter by date." said on its own, with nothing following from it, is a wish: "I wish I could filter by date." */
+function bareWish(text: string, sentence: Sentence): string | null {
+  const opening = /^(?:(?:oh|well|so|and|just|honestly|like|yeah|but),?\s+)*if (?:only )?(?=\w)/i.exec(text);
+  if (!opening) return null;
+  const words = contentOf(sentence.tokens, 'drop');
+  const all = words.slice(openingPhrase(words));
+  const main = mainAfterLeading(all);
+  // "…, that would be great": the main clause only says the condition is wanted.
+  const welcome = main > 0 && WELCOME.test(join(all.slice(main)));
+  if (!/^if$/i.test(all[0]?.text ?? '') || (main >= 0 && !welcome) || all.some((t, i) => i > 0 && i < main - 1 && t.text === ',')) return null;
+  // Only what is not so: "If it showed the total", "If I could", not "If the page loads".
+  const verb = all.slice(1, 6).find((t) => t.pos === 'AUX' || t.pos === 'VERB');
+  if (!verb || !(/^(?:could|would|had|were|was|did)$/i.test(verb.text) || (verb.pos === 'VERB' && /ed$/i.test(verb.text)))) return null;
+  const condition = welcome ? text.slice(opening[0].length).replace(/,?\s*(?:then\s+)?(?:that|it)(?:'d| would)\b.*$/i, '.') : text.slice(opening[0].length);
+  return `I wish ${condition}`;
+}
+
+const WELCOME = /^(?:then\s+)?(?:that|it)\s*(?:'d|would)\s+(?:be|make)\s+(?:(?:so|really|just|honestly|such|a|an)\s+)*(?:great|nice|amazing|ideal|awesome|perfect|lovely|helpful|brilliant|fantastic|wonderful|huge|good|better|easier|game[- ]?changer|lifesaver|life saver|my day|life easier|things easier|everything easier)\b/i;
 
 /** A word joined to another by a hyphen ("a remember-me box", "my-account page"): part of a name, said as it is. */
 const inCompound = (tokens: Token[], i: number) => (i > 0 && tokens[i].space === '' && tokens[i - 1].text === '-') || (tokens[i + 1]?.text === '-' && tokens[i + 1].space === '');

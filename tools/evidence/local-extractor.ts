@@ -1,7 +1,7 @@
 import { clock } from '../common.ts';
 import { sentences } from '../../core/sentences.ts';
 import { nounPhrases } from '../../core/nlp.ts';
-import { HEADLINE_MAX, describe } from './headline.ts';
+import { HEADLINE_MAX, describe, namedThing } from './headline.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { CLASSES, SentenceModel } from './sentence-model.ts';
 import { lexiconCues } from './lexicon.ts';
@@ -176,13 +176,15 @@ export class LocalExtractor implements Extractor {
     }
     // One parse per sentence, however many types (and so cards) it heads; a recovery is told its own way.
     const described = new Map<string, ReturnType<typeof describe>>();
-    const describeOnce = (s: ParticipantSentence, type: SignalType) => {
-      const key = `${type === 'recovery_success' ? 'recovery' : 'any'}\u0000${s.text}`;
-      return described.get(key) ?? described.set(key, describe(s.text, type)).get(key)!;
+    const describeOnce = (s: ParticipantSentence, type: SignalType, named: string | null) => {
+      const key = `${type === 'recovery_success' ? 'recovery' : 'any'}\u0000${named ?? ''}\u0000${s.text}`;
+      return described.get(key) ?? described.set(key, describe(s.text, type, named ?? undefined)).get(key)!;
     };
     const cards: ExtractedEvidence[] = [];
     for (const told of tellsOnce(found)) {
-      cards.push(evidenceOf(told, describeOnce(told.surest, told.type)));
+      // "Bulk upload. I need it to take fifty photos at once.": the headline says what "it" is.
+      const before = told.sentences[told.sentences.indexOf(told.surest) - 1];
+      cards.push(evidenceOf(told, describeOnce(told.surest, told.type, before ? namedThing(before.text) : null)));
       await share();
     }
     return mergeRetold(cards);
