@@ -141,6 +141,14 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['Pay button is hidden.', 'Pay button is hidden', 'The participant said pay button is hidden.'],
   // A name joined by a hyphen keeps its "me" (walkthrough 28: "a remember-them box").
   ["I'd really like a remember-me box.", 'Would really like a remember-me box', 'The participant would really like a remember-me box.'],
+  // One "they" per claim: what "they" did to the participant is said from the participant's side.
+  ['They told me I had to pay again.', 'Was told they had to pay again', 'The participant was told they had to pay again.'],
+  ['They kept me on hold for an hour.', 'Was kept on hold for an hour', 'The participant was kept on hold for an hour.'],
+  // Non-native and spoken grammar is not repeated.
+  ['I not find the button for pay.', 'Did not find the button', 'The participant did not find the button for pay.'],
+  ["He don't know how to use the app.", "He doesn't know how to use the app", "The participant said he doesn't know how to use the app."],
+  ['Me and my wife we use it every day.', 'They and their wife use it every day', 'The participant and their wife use it every day.'],
+  ['It was fine for my wife and me.', 'It was fine for their wife', 'The participant said it was fine for their wife and them.'],
   // A condition said on its own, or only called welcome, is a wish.
   ['If I could filter by date.', 'Wishes they could filter by date', 'The participant wishes they could filter by date.'],
   ['If only it remembered my card.', 'Wishes it remembered their card', 'The participant wishes it remembered their card.'],

@@ -64,7 +64,26 @@ function expand(quote: string): string {
     .replace(/\b(I|we)'d\b/gi, '$1 would')
     // "Just let me type the code by hand" asks for something: "I want to type the code by hand".
     .replace(/^((?:(?:just|please|honestly|so),?\s+)*)let (me|us) (?!(?:see|think|explain|check|say|put it|be honest|remember|tell you|guess|just say|look)\b)(?=[a-z])/i, (_m, _lead: string, who: string) => `${who.toLowerCase() === 'me' ? 'I' : 'we'} want to `);
-  return uncleft(expanded);
+  return uncleft(plainGrammar(expanded));
+}
+
+/** Done to the participant by "they" (the company, support): said from the participant's side, so one "they" is left. */
+const DONE_TO = { told: 'told', kept: 'kept', put: 'put', asked: 'asked', charged: 'charged', sent: 'sent', gave: 'given', billed: 'billed', refunded: 'refunded', emailed: 'emailed', called: 'called', rang: 'rung', texted: 'texted', promised: 'promised', blocked: 'blocked', banned: 'banned', overcharged: 'overcharged', kicked: 'kicked', locked: 'locked', logged: 'logged', signed: 'signed' } as Record<string, string>;
+
+/**
+ * Spoken and non-native grammar a headline and claim should not repeat: "I not find" is "I did
+ * not find", "he don't" is "he doesn't", "Me and my wife we use it" is "My wife and I use it",
+ * and "They told me I had to pay" is "I was told I had to pay" ("They told them they had to pay" names nobody).
+ */
+function plainGrammar(text: string): string {
+  return text
+    .replace(/\b(I|we) not (?=(?:find|see|know|understand|get|have|like|want|go|work|use|need|pay|remember|think|receive|hear|notice|expect|manage|finish|click|press|open|save|send)\b)/gi, '$1 did not ')
+    .replace(/\b(he|she|it) don't\b/gi, '$1 doesn\'t')
+    .replace(/^((?:(?:so|well|and|yeah|um|oh|honestly),?\s+)*)(?:(?:me|I) and (my \w+)(?:,? we\b)?|(my \w+) and (?:me|I)\b(?:,? we\b)?)/i, (_m, lead: string, after?: string, before?: string) => `${lead}I and ${after ?? before}`)
+    .replace(/(^|[,;]\s*(?:and |but |so )?|\b(?:and|but|so|then) )they (\w+) (me|us)\b/gi, (m, lead: string, verb: string, who: string) => {
+      const done = DONE_TO[verb.toLowerCase()];
+      return done ? `${lead}${who.toLowerCase() === 'me' ? 'I was' : 'we were'} ${done}` : m;
+    });
 }
 
 const TAGS = /^(?:no\.?|yes|yeah|right|honestly|actually|really|though|anyway|basically|obviously)$/i;
@@ -320,7 +339,9 @@ const TAIL_ASIDE = /^(?:they (?:really |truly |honestly )?(?:can tell you|must s
 
 /** In the participant's voice turned to the third person: agreement, "me" and "my", tags and asides at the end. */
 function thirdPersonOf(tokens: Word[], keepSubject = false): Word[] {
-  if (!keepSubject && tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
+  // "I and my wife use it": the subject is both of them, and stays.
+  const together = /^and$/i.test(tokens[1]?.text ?? '');
+  if (!keepSubject && !together && tokens.length > 1 && SPEAKER.has(tokens[0].text.toLowerCase()) && tokens[0].pos === 'PRON') {
     const agreed = agreement(tokens, 0);
     tokens = agreed ? [...agreed.adverbs, { ...tokens[agreed.last], text: agreed.verb }, ...coordinated(tokens.slice(agreed.last + 1), tokens[agreed.last])] : tokens.slice(1);
   }
