@@ -195,6 +195,37 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     expect(parseTranscript('Okay\nThe export failed.\nYes\nIt did.').segments.map((x) => x.speaker)).toEqual([null]);
   });
 
+  it('reads a document\'s title and "Participant:", "Interviewer:", "Date:" lines above the conversation as its details, not as turns', async () => {
+    const doc = [
+      'Gradebook study – Interview 4',
+      'Participant: Carol Hendricks, Year 9 English teacher',
+      'Interviewer: Sam',
+      'Date: 14 March',
+      '',
+      '**Sam:** How does grading go?',
+      '',
+      '**Carol:** Not well. The grade screen logged me out and all sixty marks were gone.',
+      '',
+      '**Sam:** What did you do?',
+      '',
+      '**Carol:** I typed them all again from my paper notes.',
+    ].join('\n');
+    const id = await importedText(svc, o, 'carol.md', doc);
+    const transcript = (await o.call('GET', `/sessions/${id}/transcript`)).body;
+    expect(transcript.segments.map((x: { speaker: string; role: string }) => [x.speaker, x.role])).toEqual([
+      ['Sam', 'interviewer'],
+      ['Carol', 'participant'],
+      ['Sam', 'interviewer'],
+      ['Carol', 'participant'],
+    ]);
+    expect((await o.call('GET', `/sessions/${id}`)).body.session.participant_name).toBe('Carol Hendricks');
+    // "Interviewer: Hi Carol" opens the conversation; "Interviewer: Sam" where turns are labelled "Interviewer:" is a turn.
+    const speakersOf = (text: string) => parseTranscript(text).segments.map((x) => [x.speaker, x.text]);
+    expect(speakersOf('Interviewer: Hi Carol\nCarol: Hi.')).toEqual([['Interviewer', 'Hi Carol'], ['Carol', 'Hi.']]);
+    expect(speakersOf('Date: 3 May\nInterviewer: Hi, thanks for joining\nParticipant: Happy to.')).toEqual([['Interviewer', 'Hi, thanks for joining'], ['Participant', 'Happy to.']]);
+    expect(speakersOf('Interviewer: Sam\nParticipant: Hi Sam.\nInterviewer: How was it?')).toEqual([['Interviewer', 'Sam'], ['Participant', 'Hi Sam.'], ['Interviewer', 'How was it?']]);
+  });
+
   it('warns when no line names its speaker, and takes no role label for the participant\'s name', async () => {
     const id = await importedText(svc, o, 'bare.txt', 'How do refills go for you?\nHonestly the app logs me out every single time and I hate it.');
     expect((await o.call('GET', `/sessions/${id}/processing`)).body.warnings).toEqual([expect.objectContaining({ step: 'importing', code: 'no_speakers', action: expect.stringContaining('Maria: …') })]);

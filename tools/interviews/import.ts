@@ -64,8 +64,8 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
   // What it will cost is known now: an import that would cost more than is left is refused before anything is written.
   await ctx.services.billing.checkInterviewAllowed(project, duration);
   const study = await activeStudy(ctx, input.study_ref ?? input.study_id);
-  const roles = assignRoles(parsed.segments);
-  const named = parsed.segments.find((s, i) => roles[i] === 'participant' && s.speaker && !ROLE_LABEL.test(s.speaker))?.speaker ?? null;
+  const roles = assignRoles(parsed.segments, parsed.header);
+  const named = parsed.header.participant ?? parsed.segments.find((s, i) => roles[i] === 'participant' && s.speaker && !ROLE_LABEL.test(s.speaker))?.speaker ?? null;
   const interview = await inTransaction(db.pool, async (sql) => {
     const row = await interviews.insert(sql, {
       id: newId('int'),
@@ -95,7 +95,7 @@ export const importTranscriptCapability = capability({
   title: 'Import an interview transcript',
   description:
     'Imports a transcript (plain text with "Name: words" or "Name (00:01:02): words" lines, or a "Name  0:09" / "00:00:09 Name" line above each turn; WebVTT, SRT, or a JSON list of { speaker, text, start, end }) as a ' +
-    'completed interview and queues evidence extraction. Non-empty, at most 5 MiB. Poll interviews.processing_status for progress.',
+    'completed interview and queues evidence extraction. A document\'s title and "Participant: …", "Interviewer: …", "Date: …" lines above the conversation are read as its details. Non-empty, at most 5 MiB. Poll interviews.processing_status for progress.',
   input: z.strictObject({ transcript: z.string().min(1, 'must not be empty').max(MAX_TRANSCRIPT_BYTES).describe('The transcript text'), ...importFields }),
   output: z.object({ session: Session, queued: z.literal(true) }),
   annotations: creates,

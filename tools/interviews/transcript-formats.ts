@@ -116,6 +116,55 @@ function headerMode(lines: string[]): { headed: boolean; bareNames: boolean } {
   return { headed: bare, bareNames: bare };
 }
 
+/** Who the interview was with and who ran it, as a document's header says ("Participant: Carol Hendricks, teacher"). */
+export interface TranscriptHeader {
+  interviewer: string | null;
+  participant: string | null;
+}
+
+const HEADER_ROLE: Record<string, 'interviewer' | 'participant'> = {
+  interviewer: 'interviewer', moderator: 'interviewer', facilitator: 'interviewer', researcher: 'interviewer', host: 'interviewer',
+  participant: 'participant', interviewee: 'participant', respondent: 'participant', customer: 'participant', user: 'participant',
+};
+const HEADER_FIELD = /^(?:date|time|duration|length|location|place|study|project|title|topic|recorded|recording|session|attendees|company|organi[sz]ation|role|team|product|notes?)$/i;
+/** "Carol Hendricks", "Sam (UX)", "Carol Hendricks, Year 9 English teacher": a name and what they do, not a sentence. */
+const PERSON = /^([A-Z\u00C0-\u00DE][\w\u00C0-\u024F'.-]*(?: [A-Z\u00C0-\u00DE][\w\u00C0-\u024F'.-]*){0,3})(?:\s*(?:,|\(|–|—| - ).{0,80})?$/;
+
+/**
+ * The lines a document opens with before the conversation: a title, then "Participant: …",
+ * "Interviewer: Sam", "Date: 14 March". They are read as the interview's details, not as turns,
+ * only when they name people who then speak (or carry a date, a duration…): "Interviewer: Hi Carol" is a turn.
+ */
+function headerBlock(lines: string[]): { skip: number; header: TranscriptHeader } {
+  const header: TranscriptHeader = { interviewer: null, participant: null };
+  // Who speaks in the first pages: a person named in the header is one of them.
+  const turns = new Map<string, number>();
+  for (const l of lines.slice(0, 400)) {
+    const who = splitSpeaker(plainLabel(l.trim())).speaker;
+    if (who) for (const name of new Set([who, who.split(' ')[0]])) turns.set(name, (turns.get(name) ?? 0) + 1);
+  }
+  let skip = 0;
+  let fields = 0;
+  for (let i = 0; i < lines.length && i < 20; i++) {
+    const line = lines[i].trim().replace(/\*\*|__/g, '');
+    if (!line) continue;
+    const field = /^([A-Za-z]+(?: [A-Za-z]+)?)\s*:\s*(.{1,120})$/.exec(line);
+    const key = field?.[1].toLowerCase() ?? '';
+    const person = field && HEADER_ROLE[key] ? PERSON.exec(field[2].trim()) : null;
+    // "Interviewer: Sam" names who speaks as "Sam:"; in a transcript whose turns are "Interviewer: …", it is a turn.
+    if (person && turns.has(person[1].split(' ')[0]) && (turns.get(field![1]) ?? 0) <= 1) {
+      header[HEADER_ROLE[key]] ??= person[1];
+    } else if (!field || !HEADER_FIELD.test(key) || field[2].split(/\s+/).length > 10) {
+      // A title above the details ("Gradebook study – Interview 4"): no colon, not a sentence.
+      if (!fields && !line.includes(':') && line.split(/\s+/).length <= 12 && !/[.?!]$/.test(line)) continue;
+      break;
+    }
+    fields++;
+    skip = i + 1;
+  }
+  return fields ? { skip, header } : { skip: 0, header };
+}
+
 /** "- **Maria:** words", "> Maria: words", "[Maria] words": list, quote and emphasis marks around a speaker's label go. */
 function plainLabel(line: string): string {
   const bare = line.replace(/^(?:[-*•>]\s+)+/, '');
@@ -210,11 +259,13 @@ function turnsPerLine(lines: string[]): string[] {
   });
 }
 
-function parseText(text: string): ParsedSegment[] {
+function parseText(text: string): { segments: ParsedSegment[]; header: TranscriptHeader } {
   const out: ParsedSegment[] = [];
   // A cue's timing on a line of its own ("00:00:01.000 --> 00:00:04.000") times the line after it.
   let timed: number | null = null;
-  const lines = turnsPerLine(text.replace(/\r\n/g, '\n').split('\n').map((l) => plainLabel(l.trim())));
+  const all = text.replace(/\r\n/g, '\n').split('\n');
+  const { skip, header } = headerBlock(all);
+  const lines = turnsPerLine(all.slice(skip).map((l) => plainLabel(l.trim())));
   const { headed, bareNames } = headerMode(lines);
   let next: { speaker: string; at: number | null } | null = null;
   for (const raw of lines) {
@@ -257,7 +308,7 @@ function parseText(text: string): ParsedSegment[] {
     }
     out.push({ speaker, text: words, start_ms: at, end_ms: null });
   }
-  return out;
+  return { segments: out, header };
 }
 
 const WORDS_PER_MS = 2.5 / 1000;
@@ -281,14 +332,14 @@ function fillTimes(segments: ParsedSegment[]): { segments: ParsedSegment[]; esti
   return { segments, estimated };
 }
 
-export function parseTranscript(text: string): { format: TranscriptFormat; segments: ParsedSegment[]; estimatedTiming: boolean } {
+export function parseTranscript(text: string): { format: TranscriptFormat; segments: ParsedSegment[]; estimatedTiming: boolean; header: TranscriptHeader } {
   if (!text.trim()) throw new TranscriptError('The transcript is empty');
   const format = detectFormat(text);
-  const parsed = format === 'json' ? parseJson(text) : format === 'text' ? parseText(text) : parseCues(text, format);
+  const { segments: parsed, header } = format === 'text' ? parseText(text) : { segments: format === 'json' ? parseJson(text) : parseCues(text, format), header: { interviewer: null, participant: null } };
   if (!parsed.length) throw new TranscriptError(`No transcript text found in this ${format.toUpperCase()} file`);
   if (parsed.length > 20_000) throw new TranscriptError('The transcript has more than 20,000 segments');
   const { segments, estimated } = fillTimes(parsed);
-  return { format, segments, estimatedTiming: estimated };
+  return { format, segments, estimatedTiming: estimated, header };
 }
 
 const INTERVIEWER = /^(interviewer|researcher|moderator|host|facilitator|conductor|assistant|agent|q|question|me|us)\b/i;
@@ -301,9 +352,11 @@ export const ROLE_LABEL = new RegExp(`^(?:${PARTICIPANT_LABELS}|speaker\\s*\\d*|
  * Which speaker is the interviewer: a name that says so, else whoever asks the most
  * questions. Everyone else is a participant; without speakers, everything is.
  */
-export function assignRoles(segments: ParsedSegment[]): Array<'participant' | 'interviewer' | 'unknown'> {
+export function assignRoles(segments: ParsedSegment[], header?: TranscriptHeader): Array<'participant' | 'interviewer' | 'unknown'> {
   const speakers = [...new Set(segments.map((s) => s.speaker).filter((s): s is string => !!s))];
-  let interviewers = new Set(speakers.filter((s) => INTERVIEWER.test(s)));
+  // The header's "Interviewer: Sam" says who "Sam:" is, by full or first name.
+  const isHeaderInterviewer = (s: string) => !!header?.interviewer && (s === header.interviewer || s === header.interviewer.split(' ')[0]);
+  let interviewers = new Set(speakers.filter((s) => INTERVIEWER.test(s) || isHeaderInterviewer(s)));
   if (!interviewers.size && speakers.length >= 2 && !speakers.some((s) => PARTICIPANT.test(s))) {
     const counts = new Map<string, { turns: number; questions: number }>();
     for (const s of segments) {
