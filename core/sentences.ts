@@ -15,12 +15,35 @@ export function sentences(text: string): Array<{ text: string; start: number }> 
     else spans.push({ start: index, end: index + segment.length });
   }
   const out: Array<{ text: string; start: number }> = [];
-  for (const span of spans) {
+  for (const span of quotedWhole(text, spans)) {
     for (const { start, end } of pieces(text, span)) {
       const raw = text.slice(start, end);
       const s = raw.trim();
       if (s) out.push({ text: s, start: start + raw.length - raw.trimStart().length });
     }
+  }
+  return out;
+}
+
+/** Quotation marks a span leaves open: straight double quotes unpaired, or more “ than ”. */
+const opensQuote = (span: string) => (span.match(/"/g) ?? []).length % 2 === 1 || (span.match(/“/g) ?? []).length > (span.match(/”/g) ?? []).length;
+
+/**
+ * A quotation of several sentences ("It said "Session expired. Please log in again."") stays in the
+ * sentence that quotes it, when it closes within the next two sentences; a stray mark changes nothing.
+ */
+function quotedWhole(text: string, spans: Array<{ start: number; end: number }>): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  for (let i = 0; i < spans.length; i++) {
+    const span = { ...spans[i] };
+    if (opensQuote(text.slice(span.start, span.end))) {
+      const closes = [1, 2].find((n) => i + n < spans.length && !opensQuote(text.slice(span.start, spans[i + n].end)));
+      if (closes) {
+        span.end = spans[i + closes].end;
+        i += closes;
+      }
+    }
+    out.push(span);
   }
   return out;
 }

@@ -65,6 +65,16 @@ describe('sentences', () => {
     for (const q of quotes) expect(q).not.toMatch(/\$3\.$/);
   });
 
+  it('keeps a quoted message of several sentences in the sentence that quotes it, and leaves a stray quotation mark alone', () => {
+    const said = (t: string) => sentences(t).map((x) => x.text);
+    expect(said('I hit save, and it said "Session expired. Please log in again." And all sixty were gone.')).toEqual([
+      'I hit save, and it said "Session expired. Please log in again."',
+      'And all sixty were gone.',
+    ]);
+    expect(said('It said “Payment failed. Try again.” So I tried again.')).toEqual(['It said “Payment failed. Try again.”', 'So I tried again.']);
+    expect(said('He said "no. And then I left. It was bad. The end.')).toEqual(['He said "no.', 'And then I left.', 'It was bad.', 'The end.']);
+  });
+
   it('says why a transcript in another language gives no evidence, and says nothing of an English one', async () => {
     const french = [
       "Intervieweur : Bonjour Camille, merci d'être là. Comment utilisez-vous l'application de facturation ?",
