@@ -2645,3 +2645,39 @@ describe('what the twenty-eighth walkthrough found', () => {
     ]);
   });
 });
+
+describe('what the twenty-ninth walkthrough found (a participant who misreads and asks back)', () => {
+  const task = 'Could you go ahead with what you came to do today, as you normally would, and tell me what you notice along the way?';
+
+  it('asks again with the goal told along with the puzzle, and says how long is left', async () => {
+    const puzzledWithGoal = "Use for what? I haven't told you anything yet. I'm on the Fresco Box site, I wanted to skip next week's meal kit because we're travelling. Is this survey going to take long?";
+    expect(await talkThrough(starter('context'), ["Today? It's Tuesday. Who are you exactly, are you a real person?", puzzledWithGoal, 'Before this product I cooked normally, went to the supermarket on Saturdays.'])).toEqual([
+      'What did you come to do today?',
+      'What did you use for it before?',
+      'Sorry, that was unclear. This part is about what brought you here. What did you use to skip your meal kit before?',
+      'Could you tell me about the last time you had to skip your meal kit?',
+    ]);
+    expect(acknowledgement(puzzledWithGoal, { partsLeft: 4, asked: 'What did you use for it before?' })).toBe(`After this, there are 3 more short topics to cover. ${FREE_TO_GO}`);
+    // A later answer that only names what they used is no goal.
+    expect(goalOf('Excel and the bank website before this.', true)).toBeNull();
+  });
+
+  it('takes a guess and an answer after "How did what go?" as the answer, not as puzzlement', () => {
+    expect(heardAs('How did what go? The skipping? Fine I suppose.', 'How did it go for you?')).toBeNull();
+    expect(heardAs("More useful than what? Than the supermarket? I guess if skipping was on the main page instead of buried in Orders.", 'What would make the product more useful to you?')).toBeNull();
+    // Without a guess, what follows explains the puzzle.
+    expect(heardAs('at which point? I am lost', 'How easy was it?')).toBe('puzzled');
+  });
+
+  it('says "here and now" to whether to do it for real, and does not guide someone asking where it is', () => {
+    expect(whileWorking('What do you mean as I normally would? Should I actually skip the week now or just pretend? Will it really skip it?', { task })).toBe(HERE_AND_NOW);
+    expect(whileWorking("Okay, I'll actually do it. Account menu... I see Orders, Plans. Is skipping under Orders? Can you just tell me where it is?", { task, said: HERE_AND_NOW })).toBe(ON_YOUR_OWN);
+    expect(endsTask("Oh, found it, it's under Orders. Okay, skipped. Done I guess?")).toBe(true);
+  });
+
+  it('says the team reads every answer once when asked who and why together', () => {
+    const line = acknowledgement('Why do you want to know that? Do you work for Fresco? Who are you?')!;
+    expect(line.match(/reads every answer/g)).toHaveLength(1);
+    expect(line).toContain(WHO_WE_ARE);
+  });
+});

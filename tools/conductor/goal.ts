@@ -27,14 +27,18 @@ const endsGoal = (tokens: Array<{ pos: string; text: string }>, i: number) =>
 const A_QUANTITY_OF = /\b(?:(?:a|the) (?:batch|bunch|couple|few|lot|load|stack|pile|set|number|pair|handful|series|round|group|ton|dozen|rest)|one|some|all|each|both|most) of\s+(?=\w)/gi;
 
 /** The verb phrase of a goal answer ("I came in to pay this week's supplier invoices." → "pay this week's supplier invoices"), or null. */
-export function goalOf(answer: string): string | null {
+export function goalOf(answer: string, stated = false): string | null {
   // Corrected in the same breath ("Sorry, I meant the invoices page, not bills"): too unsure to say back.
   if (/\b(?:i meant|i mean,|no wait|correction)\b/i.test(answer)) return null;
   // "Oh where do I start! I came in to send the VAT return.": the sentence that says what they came to do.
   const said = sentencesOf(plain(answer));
   // "I run the finance side for three bakeries, and today I came in to reconcile…": or the clause that says it.
-  const clauses = said.flatMap((x) => [x, ...x.split(/,?\s+(?:and|so|but)\s+(?=(?:today\s+|now\s+)?(?:i|we)\b)|;\s*/i).slice(1)]);
-  const first = (clauses.find((x) => LEAD_IN.test(x.replace(OPENERS, ''))) ?? said[0])?.replace(/[.!?]+$/, '') ?? '';
+  // "I'm on the Fresco Box site, I wanted to skip next week's box": after a comma too, where it says what they came for.
+  const clauses = said.flatMap((x) => [x, ...x.split(/,?\s+(?:and|so|but)\s+(?=(?:today\s+|now\s+)?(?:i|we)\b)|;\s*|,\s+(?=(?:i|we)(?:'m| am| was)?\s+(?:wanted|want|needed|need|came|come|trying|tried|here)\b)/i).slice(1)]);
+  const leadIn = clauses.find((x) => LEAD_IN.test(x.replace(OPENERS, '')));
+  // Outside the answer to the goal question, only a goal said as one ("I wanted to…") counts.
+  if (stated && !leadIn) return null;
+  const first = (leadIn ?? said[0])?.replace(/[.!?]+$/, '') ?? '';
   let goal = first.replace(OPENERS, '').replace(LEAD_IN, '').replace(OPENERS, '');
   goal = goal.split(CLAUSE_END)[0].trim().replace(/\s+(?:today|tonight|this morning|this afternoon|now|again|here|first|for once|for today|for (?:the|this|next) (?:week|month|quarter|year)|this (?:week|month)|(?:for|on) (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)(?: (?:morning|afternoon|evening|night))?)$/i, '');
   goal = goal.charAt(0).toLowerCase() + goal.slice(1);
@@ -57,17 +61,25 @@ export function goalOf(answer: string): string | null {
   const words = goal.split(/\s+/).length;
   // A clean verb phrase only: a base-form verb first ("pay…", "send…"), a few words, no pronoun left dangling.
   if (words < 2 || words > 8 || !tokens[0] || tokens[0].pos !== 'VERB' || tokens[0].text.toLowerCase() !== tokens[0].lemma.toLowerCase()) return null;
-  if (/\b(?:it|them|this|that|these|those|stuff|things?)$/i.test(goal)) return null;
+  if (/\b(?:it|them|this|that|these|those|stuff|things?|what|which|who)$/i.test(goal)) return null;
   // A typo ("pay bils") would be said back in every question: the script's own words are kept instead.
   if (goal.split(/\s+/).some((w) => /^[a-z]+$/.test(w) && !isKnownWord(w))) return null;
   return goal.replace(/\bmy\b/gi, 'your').replace(/\bour\b/gi, 'your').replace(/\bme\b/gi, 'you');
 }
 
-/** The participant's goal, from their answer to the question that asked for it in these turns. */
+/**
+ * The participant's goal, from their answer to the question that asked for it in these turns, or
+ * from the answer after it when the first told none ("Today? It's Tuesday." then "I wanted to skip next week's box").
+ */
 export function goalIn(turns: Array<{ role: string; text: string }>): string | null {
   const asked = turns.findIndex((t) => t.role === 'conductor' && ASKS_FOR_GOAL.test(t.text));
-  const answer = asked >= 0 ? turns.slice(asked + 1).find((t) => t.role === 'participant') : undefined;
-  return answer ? goalOf(answer.text) : null;
+  const answers = asked >= 0 ? turns.slice(asked + 1).filter((t) => t.role === 'participant').slice(0, 2) : [];
+  for (const [k, answer] of answers.entries()) {
+    // After the first answer, only what they state: "Use for what?" asks, it is no goal.
+    const goal = k === 0 ? goalOf(answer.text) : goalOf(sentencesOf(answer.text).filter((x) => !x.endsWith('?')).join(' '), true);
+    if (goal) return goal;
+  }
+  return null;
 }
 
 /** Nouns said without an article ("send feedback", "do payroll"). */

@@ -99,7 +99,7 @@ const ASKS_ABOUT_RECORDING =
   /\b(?:(?:can|do|how (?:can|do)|are) you (?:see|seeing|watch|watching|record|recording) (?:my|the|this)|are you (?:seriously |really |actually |even )?(?:recording|watching)|(?:is|are) (?:this|it|my screen|my (?:voice|camera|mouse|clicks?|answers?)|you) (?:being )?(?:recorded|watched|tracked|tracking|monitored|monitoring|logged|logging)|what (?:are you|is being|do you) record)/i;
 /** "How long is this?", "Are we done?" */
 const ASKS_HOW_LONG =
-  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the interview) (?:going to )?(?:take|taking) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions|how many more|are there (?:many|lots|a lot)(?: of)? more|is there (?:much|a lot) more|(?:is|was) (?:this|that|it) the last (?:question|one|part|bit)|can we (?:please )?wrap (?:this |it )?up|are we (?:almost|nearly) (?:done|there)|(?:is it|are we) (?:done|over) yet)\b[^.!?]*\?/i;
+  /\b(?:how long (?:is|will|does) this|(?:is|will|does) (?:this|the) ?(?:interview|survey|questionnaire|chat|call)? (?:going to |gonna )?(?:take|taking|last|be) (?:long|much longer)|how much longer|are we (?:done|finished|nearly done)|how many (?:more )?questions|how many more|are there (?:many|lots|a lot)(?: of)? more|is there (?:much|a lot) more|(?:is|was) (?:this|that|it) the last (?:question|one|part|bit)|can we (?:please )?wrap (?:this |it )?up|are we (?:almost|nearly) (?:done|there)|(?:is it|are we) (?:done|over) yet)\b[^.!?]*\?/i;
 /** "can we speed this up?": asked of the interview, with or without its mark. */
 const SPEEDS_UP = /\bcan we (?:please )?(?:speed (?:this|it) up|hurry(?: (?:this|it))? up|go (?:a bit )?faster|make (?:this|it) (?:quick|quicker|faster))\b/i;
 /** "Is this a leading question?", "You're assuming it was a hassle." */
@@ -186,7 +186,7 @@ const GIVING_UP = String.raw`give up|gave up|giving up|${CANT_DO}|quit|${NOT_DOI
 const STOPPING_TASK = String.raw`(?:i'?m|i am) stopping (?:this task|the task|this one|here)`;
 /** The participant gives up or finishes the task in their own words ("OK I give up.", "ok finish"). */
 const ENDS_TASK = new RegExp(
-  String.raw`^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is|that'?s me) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|${GIVING_UP}|skip(?:ping)? (?:this|it|the task))(?: now| here| then| with (?:this|it|the \w+))?(?:,? i think)?(?:,? (?:thank you|thanks))?[.!?]*$`,
+  String.raw`^(?:(?:ok(?:ay)?|hello\?*|so|right|well|alright|(?:i think )?that(?:'?s| is) (?:it|everything|all))[,.!\s]+)*(?:i think )?(?:(?:it'?s|is|that'?s me) )?(?:i'?m |im |i am |i |i'?ve |i have )?(?:all |just )?(?:done|finish(?:ed)?|${GIVING_UP}|skip(?:ping)? (?:this|it|the task))(?: now| here| then| with (?:this|it|the \w+))?(?:,? i (?:think|guess|suppose))?(?:,? (?:thank you|thanks))?[.!?]*$`,
   'i',
 );
 /** Giving up said in a longer message ("Hello? I said I give up. What now?"); not giving up on one step ("I give up on the search, …") or the past. */
@@ -214,9 +214,18 @@ const CLARIFY =
 const UNKNOWN_WORD = /^(?:i (?:don'?t|do not|(?:am |'m )?not|no) know (?:this|that|the|what (?:this|that|the)) word|[a-z' -]{1,30}\?\s*what (?:is|means?|does it mean)(?: this| that| it)?)[.!?]*$/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
 const ECHO = /^(?!what\b)(?:[\w']+[\s,]+){1,6}(?:what|how|which)(?!\s+else\b)(?:\s+[\w']+)?\?+$|^(?:how|why|when|where)\s+(?:did|does|do|would|will|is|was)\s+what\b[^?]*\?+$/i;
+/**
+ * "How did what go? The skipping? Fine I suppose.": after asking what was meant, they guessed
+ * ("The skipping?") and answered that reading. Without the guess, what follows explains the puzzle ("I am lost").
+ */
+const answersAfter = (rest: string[]) =>
+  /\?\s*$/.test(rest[0] ?? '') && words(rest[0]) <= 5 &&
+  rest.slice(1).some((x) => !/\?\s*$/.test(x) && words(x) >= 2 && !CLARIFY.test(x) && !UNKNOWN_WORD.test(x) && !/^(?:(?:um|uh|sorry|so|well),?\s*)*(?:i (?:don'?t|do not|dunno) (?:know|get)|no idea|not sure|i(?:'?m| am) (?:not sure|confused|lost))\b/i.test(x));
+
 /** The message, or its first sentence, says the question was not understood. */
 export function puzzled(message: string): boolean {
   const [first = '', ...rest] = sentencesOf(message);
+  if (ECHO.test(first) && answersAfter(rest)) return false;
   // "…I think it was easy. Wait, what did you mean - before Ledgerly?": asked at the end, after a guess at an answer.
   if (/^(?:(?:wait|sorry|so|or)[,.]?\s*)*what did you mean\b.*\?$/i.test(rest[rest.length - 1] ?? '')) return true;
   // "'how did it go' is a bit vague, what do you mean exactly?": the question ends the message.
@@ -300,6 +309,8 @@ export function heardAs(message: string, asked?: string): Heard {
   if (words(text) <= 15 && saysItAlready) return 'already';
   if (puzzled(text) || asksWhatItMeans(text, asked)) return 'puzzled';
   const saidBack = saidBackWithWhat(said[0] ?? '', asked);
+  // "How did what go? The skipping? Fine I suppose.": their own reading, answered; an answer.
+  if ((saidBack === 'puzzled' || ECHO.test(said[0] ?? '')) && answersAfter(said.slice(1))) return null;
   if (saidBack) return saidBack;
   if (notEnglish(text)) return 'foreign';
   if (SKIPS.test(text)) return 'skip';
@@ -407,6 +418,9 @@ function aboutTheInterview(text: string, { partsLeft, recorded, minutes, named, 
     ASKS_WHO_READS.test(text) && !ASKS_WHO_SEES.test(text) && WHO_READS,
     (ASKS_HOW_LONG.test(text) || SPEEDS_UP.test(text) || (minutes && IN_MINUTES.test(text))) && `${minutes ? `It takes about ${minutes} minutes in all. ` : ''}${partsLeftLine(partsLeft)}${FREE_TO_GO}`,
   ].filter((l): l is string => !!l);
+  // "Who are you? Why do you want to know?": the team reading every answer is said once.
+  const reads = /,? and the team reads every answer\.$/;
+  if (lines.includes(WHO_WE_ARE)) lines.forEach((l, k) => (lines[k] = l.replace(reads, '.')));
   return lines.length ? lines.join(' ') : null;
 }
 /** "In minutes?", "roughly how many minutes?": how long, asked again in other words. */
@@ -447,7 +461,8 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   // "You did not answer whether it is anonymous. Anyway, I came to…": the question about the interview, beside the answer.
   // "…Speaking of which, is this thing going to work on my phone? I'm never at a desk.": a question about the product inside an answer, passed on.
   else if (kind === null && sentencesOf(plain(message)).some(productQuestion)) lines.push(PASSED_ON.find((line) => !said.includes(line)) ?? NOTED);
-  else if (kind === 'meta' || (kind === 'question' && !support && !wishAsked(message, context.asked)) || (kind === null && sentencesOf(plain(message)).some(isMeta))) {
+  // "Use for what? … Is this survey going to take long?": puzzled, and asking about the interview too.
+  else if (kind === 'meta' || (kind === 'question' && !support && !wishAsked(message, context.asked)) || ((kind === null || kind === 'puzzled') && sentencesOf(plain(message)).some(isMeta))) {
     const about = aboutTheInterview(message.trim(), context);
     // Asked again whether it is anonymous ("Again: are my answers anonymous or not?"): answered again, briefly.
     if (about) lines.push(once(about) ?? (ASKS_ANONYMOUS.test(message) ? (context.named ? ANONYMITY_NAMED_AGAIN : ANONYMITY_AGAIN) : null));
@@ -488,6 +503,10 @@ export function whileWorking(message: string, context: Context & { task?: string
   const kind = heardAs(message);
   // The guide's own answer to a question during the task ('If they ask, say: "…"'), once, before anything of ours.
   if ((kind === 'question' || kind === 'puzzled') && context.reply && !said.includes(context.reply) && !ASKS_ABOUT_PRODUCT.test(text)) return context.reply;
+  // "wait, do you mean do it right now, here?", "Should I actually skip the week now or just pretend?": yes, as they would.
+  // Asked, not said ("Okay, I'll actually do it. … Can you tell me where it is?" asks for help).
+  const nowAndHere = sentencesOf(text).some((x) => /\?\s*$/.test(x) && NOW_AND_HERE.test(x));
+  if ((kind === 'guess' || kind === 'question' || kind === 'puzzled') && nowAndHere && !said.includes(HERE_AND_NOW)) return HERE_AND_NOW;
   // "What must I do now?": the task again, once.
   const again = context.task ? `Sorry, that was unclear. ${context.task}` : null;
   if (kind === 'puzzled' && again && !said.includes(again)) return again;
@@ -499,8 +518,6 @@ export function whileWorking(message: string, context: Context & { task?: string
     return about && !said.includes(about) ? about : null;
   }
   if (kind !== 'question' && kind !== 'puzzled' && kind !== 'guess') return null;
-  // "wait, do you mean do it right now, here?": yes, as they would.
-  if ((kind === 'guess' || kind === 'question') && NOW_AND_HERE.test(text) && !said.includes(HERE_AND_NOW)) return HERE_AND_NOW;
   // "I don't have a housemate, do you mean my husband?": their reading of the task is the one to go with.
   if (kind === 'guess' && !said.includes(EITHER_WAY)) return EITHER_WAY;
   // "Do you know if it integrates with Square?": a question about the product, not help with the task.
@@ -512,7 +529,7 @@ export function whileWorking(message: string, context: Context & { task?: string
   return said.includes(AS_YOU_WOULD) ? null : AS_YOU_WOULD;
 }
 /** "do you mean do it right now, here?", "should I actually do it?" */
-const NOW_AND_HERE = /\b(?:(?:do|doing|try|trying) it (?:right )?(?:now|here)|right now|(?:for real|actually do it|on this (?:page|site)|really do it))\b/i;
+const NOW_AND_HERE = /\b(?:(?:do|doing|try|trying) it (?:right )?(?:now|here)|right now|(?:for real|actually do it|on this (?:page|site)|really do it)|(?:should|do|must) i (?:actually|really) \w+|or (?:just )?pretend|(?:will|would) it (?:really|actually) \w+)\b/i;
 export const HERE_AND_NOW = 'Yes, here and now, as you normally would.';
 const WHERE_TO_WORK = /\b(?:here or (?:on|in) the (?:page|site|app|window)|(?:on|in) the (?:page|site|window) (?:behind|underneath|below)|(?:do i|should i) (?:do|type|work) (?:it|this) in this (?:window|box|chat)|where do i do (?:it|this|the task))\b/i;
 export const ON_THE_PAGE = `On the page itself: this window stays open while you work, and "I'm done" is here when you have finished.`;
@@ -522,4 +539,4 @@ export const ALLOWED = 'Yes: do it however you normally would.';
 export const CALLS_OUT = /^(?:hello+|hi|hey|anyone there|are you (?:still )?there|still there)\?*[.!?]*$/i;
 export const STILL_HERE = `I'm here. Carry on as you would, and press "I'm done" when you have finished.`;
 /** "Where do I click?", "can you help me", "what should I do now": asking for help with the task. */
-const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which|who) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;
+const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which|who) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:just |please )?(?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;

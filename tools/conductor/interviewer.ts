@@ -692,7 +692,9 @@ export const ruleInterviewer: Interviewer = {
         return plainerFollowUp && !said.includes(plainerFollowUp) ? { say: `${UNCLEAR}${plainerFollowUp}`, state: { question: state.question, follow_ups: asked + 1 } } : ahead(state.question + 1, UNCLEAR);
       }
       // Puzzled by a follow-up ("How so?"), they hear the scripted question again: it says what this part is after.
-      const scripted = asked > 0 && questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : bare(lastAsked);
+      // "Use for what? … I wanted to skip next week's box": a goal told with the puzzle is in the question asked again.
+      const regrounded = questions[state.question] ? grounded(questions[state.question], goalIn(turns)) : null;
+      const scripted = regrounded && (asked > 0 || regrounded !== grounded(questions[state.question], null)) ? regrounded : bare(lastAsked);
       // "Sorry, what mean longer?": a plainer wording where there is one, as a researcher would rephrase.
       const plainer = plainerOf(scripted);
       // "Sorry, what's 'it'? I haven't said yet.": the question again without the "it" nobody named.
