@@ -2675,6 +2675,12 @@ describe('what the twenty-ninth walkthrough found (a participant who misreads an
     expect(endsTask("Oh, found it, it's under Orders. Okay, skipped. Done I guess?")).toBe(true);
   });
 
+  it('asks for anything apart from it after "the currency I search long time"', async () => {
+    expect((await talkThrough(starter('friction'), ['It go ok, but the currency I search long time, maybe two minute. The flag is very small.']))[1]).toBe(
+      'Apart from what you mentioned, what, if anything, took longer than you expected?',
+    );
+  });
+
   it('says the team reads every answer once when asked who and why together', () => {
     const line = acknowledgement('Why do you want to know that? Do you work for Fresco? Who are you?')!;
     expect(line.match(/reads every answer/g)).toHaveLength(1);

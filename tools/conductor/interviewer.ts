@@ -496,6 +496,8 @@ const toldTrouble = (text: string) => TOLD_A_SNAG.test(text) || TROUBLE_TOLD.tes
 const TROUBLE_THEN_DID = /\b(?:didn'?t|did not|wasn'?t|was not|couldn'?t|could not|won'?t|wouldn'?t|failed|froze|crashed|stuck|error)\b[^.?!]{0,60}\b(?:so|and then|then) (?:i|we) (?:just )?(?:tried|called|rang|emailed|typed|clicked|went|used|asked|restarted|refreshed|reloaded|logged|reset|waited|searched|looked|wrote|paid|gave up)\b/i;
 /** A snag told, not a span of time: "I couldn't find the invoice page", "got stuck on the login". */
 const TOLD_A_SNAG = /\b(?:couldn'?t|could not|can'?t|cannot|didn'?t|did not|wasn'?t able to|was not able to) (?:find|see|get|work out|figure out|tell|understand|log ?in|sign ?in)\b|\b(?:got|was|were|am|i'?m) (?:stuck|lost|confused)\b|\bno idea (?:where|how|what)\b/i;
+/** Something took long, said as a complaint rather than a span: "took forever", "I search long time", "spent ages on it". */
+const TOOK_LONG = /\b(?:took|takes|take|taking|search(?:ed|ing)?|look(?:ed|ing)?|spent|spend|waited|wait(?:ing)?)\b[^.?!]{0,25}\b(?:(?:a |so |too |very |such a )?long time|forever|ages|so long|too long)\b/i;
 /** "What would make the product more useful to you?" */
 const ASKS_FOR_WISHES = /\b(?:more useful|what would make|what would you change|what would help)\b/i;
 /** An answer that says what would help ("What would really help is a warning…", "I wish…"). */
@@ -560,7 +562,8 @@ function answered(question: string, answers: string[], all: string[], notes: str
   if (ASKS_WHY.test(question.trim()) && answers.some((a) => /\b(?:because|cause|'cause|since|as it|due to|so (?:it|that)(?! (?:was|is)\b))\b/i.test(a) || /^\s*\d{1,2}(?:\s*\/\s*\d{1,2})?\s*[-–—,:.]\s*\S+(?:\s+\S+){3,}/.test(a))) return 'yes';
   if (ASKS_FOR_WISHES.test(question) && all.some((a) => TOLD_WISHES.test(a))) return 'partly';
   // "I couldn't find the invoice page" just before "What, if anything, took longer…?": asked for anything besides it.
-  if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some(toldTrouble)) return 'partly';
+  // "the currency I search long time, maybe two minute": what took long, told already.
+  if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some((a) => toldTrouble(a) || TOOK_LONG.test(a))) return 'partly';
   // "Nothing else really, you've got it all.": "Is there anything else…?" would ask it again.
   if (ANYTHING_MORE.test(question) && last !== undefined && NOTHING_ELSE.test(last)) return 'yes';
   return 'no';
