@@ -70,17 +70,20 @@ describe('the evidence review queue', () => {
     await accessible(page, 'evidence');
     await shots(page, 'evidence');
 
-    // j, r, j, r: the second and third cards are reviewed, each selected and focused in turn.
+    // j, r, r: the second and third cards are reviewed; r moves on to the next card, selected and focused.
     await page.keyboard.press('j');
     expect(await selectedId(page)).toBe(ids[1]);
     expect(await focusedId(page)).toBe(ids[1]);
     await page.keyboard.press('r');
     await card(page, ids[1]).getByText('Reviewed').waitFor();
     await page.getByRole('status').filter({ hasText: 'Card 2 marked reviewed' }).waitFor();
-    await page.keyboard.press('j');
-    expect(await focusedId(page)).toBe(ids[2]);
+    await page.waitForFunction(`document.activeElement?.getAttribute('data-id') === ${JSON.stringify(ids[2])}`);
+    expect(await selectedId(page)).toBe(ids[2]);
     await page.keyboard.press('r');
     await card(page, ids[2]).getByText('Reviewed').waitFor();
+    await page.waitForFunction(`document.activeElement?.getAttribute('data-id') === ${JSON.stringify(ids[3])}`);
+    await page.keyboard.press('k');
+    expect(await focusedId(page)).toBe(ids[2]);
     for (const id of [ids[1], ids[2]]) expect((await o.call('GET', `/signals/${id}`)).body.signal.review_status).toBe('reviewed');
     expect((await o.call('GET', `/signals/${ids[0]}`)).body.signal.review_status ?? null).not.toBe('reviewed');
 
@@ -103,6 +106,23 @@ describe('the evidence review queue', () => {
     await dismiss.waitFor({ state: 'detached' });
     await card(page, ids[2]).getByText('Dismissed').waitFor();
     expect((await o.call('GET', `/signals/${ids[2]}`)).body.signal.dismissed_reason).toBe('Duplicate of the card above');
+    // It stays in place to be restored, but is no longer counted; a dismissed card cannot be marked reviewed.
+    await page.getByRole('status').filter({ hasText: `${listed.total - 1} cards (1 just dismissed)` }).waitFor();
+    expect(await page.getByRole('button', { name: /Mark reviewed/ }).isDisabled()).toBe(true);
+
+    // e corrects what extraction concluded: type, headline and claim.
+    await page.keyboard.press('j');
+    await page.keyboard.press('e');
+    const correct = page.getByRole('dialog', { name: 'Correct this card' });
+    await correct.getByLabel('Type', { exact: true }).selectOption('workaround');
+    await correct.getByLabel('Headline').fill('Pays by bank transfer to avoid the card form');
+    await accessible(page, 'evidence-correct');
+    await correct.getByRole('button', { name: 'Save' }).click();
+    await correct.waitFor({ state: 'detached' });
+    await card(page, ids[3]).getByText('Pays by bank transfer to avoid the card form').waitFor();
+    const corrected = (await o.call('GET', `/signals/${ids[3]}`)).body.signal;
+    expect([corrected.signal_type, corrected.headline]).toEqual(['workaround', 'Pays by bank transfer to avoid the card form']);
+    await page.keyboard.press('k');
 
     // n annotates the card above.
     await page.keyboard.press('k');
@@ -123,7 +143,8 @@ describe('the evidence review queue', () => {
     await finding.waitFor({ state: 'detached' });
     await page.keyboard.press('k');
     await page.keyboard.press('f');
-    await finding.getByRole('radio', { name: /Discount code is hard to find/ }).check();
+    // The draft just started is the one chosen; a new finding is one click away.
+    expect(await finding.getByRole('radio', { name: /Discount code is hard to find/ }).isChecked()).toBe(true);
     await accessible(page, 'evidence-finding');
     await finding.getByRole('button', { name: 'Add to finding' }).click();
     await finding.waitFor({ state: 'detached' });

@@ -4,7 +4,7 @@ import { clock, surfaceLabel, typeLabel } from './labels.ts';
 import { Status } from './list.tsx';
 import { useCard, type Signal } from './queries.ts';
 
-type Props = { org: string; project: string; card: Signal | undefined; onAction: (key: 'r' | 'd' | 'n' | 'f' | 'restore') => void; busy: boolean };
+type Props = { org: string; project: string; card: Signal | undefined; onAction: (key: 'r' | 'd' | 'n' | 'e' | 'f' | 'restore') => void; busy: boolean };
 
 /** The selected card read in full (GET the signal): what was said, what it claims, and where it came from. */
 export function CardDetail({ org, project, card, onAction, busy }: Props) {
@@ -30,7 +30,7 @@ export function CardDetail({ org, project, card, onAction, busy }: Props) {
         </p>
       ) : null}
       <div className="row" role="group" aria-label="Review this card">
-        <button type="button" disabled={busy || s.review_status === 'reviewed'} aria-keyshortcuts="r" onClick={() => onAction('r')}>
+        <button type="button" disabled={busy || s.review_status === 'reviewed' || !!s.dismissed_at} aria-keyshortcuts="r" onClick={() => onAction('r')}>
           Mark reviewed <kbd aria-hidden="true">r</kbd>
         </button>
         <button type="button" className="secondary" disabled={!!s.dismissed_at} aria-keyshortcuts="d" onClick={() => onAction('d')}>
@@ -38,6 +38,9 @@ export function CardDetail({ org, project, card, onAction, busy }: Props) {
         </button>
         <button type="button" className="secondary" aria-keyshortcuts="n" onClick={() => onAction('n')}>
           Annotate <kbd aria-hidden="true">n</kbd>
+        </button>
+        <button type="button" className="secondary" aria-keyshortcuts="e" onClick={() => onAction('e')}>
+          Correct <kbd aria-hidden="true">e</kbd>
         </button>
         <button type="button" className="secondary" aria-keyshortcuts="f" onClick={() => onAction('f')}>
           Add to finding <kbd aria-hidden="true">f</kbd>

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { Problem } from '../../shell.tsx';
 import { Dialog } from './dialog.tsx';
-import { useAddToFinding, useCardAction, useDraftFindings, type Signal } from './queries.ts';
+import type { SignalType } from '../../../tools/evidence/types.ts';
+import { TYPES, typeLabel } from './labels.ts';
+import { useAddToFinding, useCardAction, useDraftFindings, type Correction, type Signal } from './queries.ts';
 
 type Props = { org: string; project: string; card: Signal; onClose: () => void; onSaved: (said: string) => void };
 
@@ -41,6 +43,51 @@ export function DismissDialog({ org, project, card, onClose, onSaved }: Props) {
   );
 }
 
+/** Corrects what extraction concluded: the card's type, headline and claim (the quote stays the participant's words). */
+export function EditDialog({ org, project, card, onClose, onSaved }: Props) {
+  const [type, setType] = useState(card.signal_type as SignalType);
+  const [headline, setHeadline] = useState(card.headline ?? '');
+  const [claim, setClaim] = useState(card.claim ?? '');
+  const act = useCardAction(org, project);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const fields: Correction = {};
+    if (type !== card.signal_type) fields.signal_type = type;
+    if (headline.trim() !== (card.headline ?? '')) fields.headline = headline.trim() || null;
+    if (claim.trim() !== (card.claim ?? '')) fields.claim = claim.trim() || null;
+    if (!Object.keys(fields).length) return onClose();
+    act.mutate({ id: card.id, kind: 'edit', fields }, { onSuccess: () => (onSaved('Card corrected'), onClose()) });
+  };
+  return (
+    <Dialog title="Correct this card" onClose={onClose}>
+      <form className="stack" onSubmit={submit}>
+        <blockquote className="muted small">“{card.quote}”</blockquote>
+        <label className="stack">
+          <span id="correct-type">Type</span>
+          {/* Named by its label alone: the chosen option is not part of the name. */}
+          <select data-autofocus aria-labelledby="correct-type" value={type} onChange={(e) => setType(e.target.value as SignalType)}>
+            {TYPES.map((t) => (
+              <option key={t} value={t}>
+                {typeLabel(t)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="stack">
+          <span>Headline</span>
+          <input maxLength={200} value={headline} onChange={(e) => setHeadline(e.target.value)} />
+        </label>
+        <label className="stack">
+          <span>Claim</span>
+          <textarea rows={3} maxLength={2000} value={claim} onChange={(e) => setClaim(e.target.value)} />
+        </label>
+        <Problem error={act.error} />
+        <Actions busy={act.isPending} label="Save" onClose={onClose} />
+      </form>
+    </Dialog>
+  );
+}
+
 /** A researcher's note on the card. */
 export function AnnotateDialog({ org, project, card, onClose, onSaved }: Props) {
   const [text, setText] = useState(card.annotation_text ?? '');
@@ -66,7 +113,10 @@ export function AnnotateDialog({ org, project, card, onClose, onSaved }: Props) 
 /** Puts the card in a draft finding, or starts a new finding from it. */
 export function FindingDialog({ org, project, card, onClose, onSaved }: Props) {
   const drafts = useDraftFindings(org, project, true);
-  const [choice, setChoice] = useState('new');
+  const [picked, setChoice] = useState<string | null>(null);
+  // Until one is picked, the draft changed last: cards are usually grouped into the finding just started.
+  const latest = (drafts.data ?? []).reduce<{ finding_ref: string; updated_at: string } | null>((a, f) => (!a || f.updated_at > a.updated_at ? f : a), null);
+  const choice = picked ?? latest?.finding_ref ?? 'new';
   const [title, setTitle] = useState(card.headline ?? '');
   const add = useAddToFinding(org, project);
   const submit = (e: FormEvent) => {
@@ -112,6 +162,7 @@ export const SHORTCUTS: Array<[string, string]> = [
   ['r', 'Mark reviewed'],
   ['d', 'Dismiss, with a reason'],
   ['n', 'Annotate'],
+  ['e', 'Correct the type, headline or claim'],
   ['f', 'Add to a finding'],
   ['/', 'Search'],
   ['?', 'These shortcuts'],

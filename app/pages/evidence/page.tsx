@@ -2,13 +2,13 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { Problem } from '../../shell.tsx';
 import { ProjectNav } from '../../project-nav.tsx';
-import { AnnotateDialog, DismissDialog, FindingDialog, HelpDialog } from './dialogs.tsx';
+import { AnnotateDialog, DismissDialog, EditDialog, FindingDialog, HelpDialog } from './dialogs.tsx';
 import { CardDetail } from './detail.tsx';
 import { Filters } from './filters.tsx';
 import { QueueList } from './list.tsx';
 import { useCardAction, useInterviews, useQueue, type Filters as F } from './queries.ts';
 
-type Open = null | 'd' | 'n' | 'f' | '?';
+type Open = null | 'd' | 'n' | 'e' | 'f' | '?';
 
 /** Keys typed into a field are the field's, not the queue's. */
 const typing = (t: EventTarget | null) => t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
@@ -28,6 +28,9 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
   const names = new Map((interviews.data ?? []).map((s) => [s.id, s.participant_name ?? 'Anonymous']));
   const cards = queue.data?.pages.flatMap((p) => p.signals) ?? [];
   const total = queue.data?.pages[0]?.total ?? 0;
+  // A card dismissed here stays in place, struck through, so it can be restored; it is no longer counted.
+  const dismissedHere = filters.dismissed ? 0 : cards.filter((c) => c.dismissed_at).length;
+  const left = total - dismissedHere;
   const [selected, setSelected] = useState(0);
   const [open, setOpen] = useState<Open>(null);
   // What the last action did, for screen readers.
@@ -48,11 +51,22 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
     (key: string) => {
       if (key === '?') return setOpen('?');
       if (!card) return;
-      if (key === 'r') act.mutate({ id: card.id, kind: 'review' }, { onSuccess: () => setSaid(`Card ${selected + 1} marked reviewed`) });
-      else if (key === 'restore') act.mutate({ id: card.id, kind: 'restore' }, { onSuccess: () => setSaid(`Card ${selected + 1} restored`) });
-      else if (key === 'd' || key === 'n' || key === 'f') setOpen(key);
+      if (key === 'r') {
+        if (card.dismissed_at || card.review_status === 'reviewed') return;
+        // Reviewed, and on to the next card, as a queue is worked through.
+        act.mutate({ id: card.id, kind: 'review' }, {
+          onSuccess: () => {
+            setSaid(`Card ${selected + 1} marked reviewed`);
+            if (selected < total - 1) {
+              focusRequest.current = true;
+              setSelected(selected + 1);
+            }
+          },
+        });
+      } else if (key === 'restore') act.mutate({ id: card.id, kind: 'restore' }, { onSuccess: () => setSaid(`Card ${selected + 1} restored`) });
+      else if (key === 'd' || key === 'n' || key === 'e' || key === 'f') setOpen(key);
     },
-    [card, act, selected],
+    [card, act, selected, total],
   );
 
   useEffect(() => {
@@ -74,7 +88,7 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
       } else if (e.key === '/') {
         e.preventDefault();
         document.getElementById('review-search')?.focus();
-      } else if ('rdnf?'.includes(e.key) && e.key.length === 1) {
+      } else if ('rdnef?'.includes(e.key) && e.key.length === 1) {
         e.preventDefault();
         run(e.key);
       }
@@ -96,7 +110,7 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
       <Filters filters={filters} interviews={interviews.data ?? []} />
       <div className="row muted small">
         <p className="review-position" role="status">
-          {queue.isPending ? 'Loading…' : `${total.toLocaleString('en-US')} ${total === 1 ? 'card' : 'cards'}`}
+          {queue.isPending ? 'Loading…' : `${left.toLocaleString('en-US')} ${left === 1 ? 'card' : 'cards'}${dismissedHere ? ` (${dismissedHere} just dismissed)` : ''}`}
         </p>
         {total ? <p className="review-position">· card {selected + 1} selected</p> : null}
         <p className="review-position" role="status">
@@ -125,6 +139,7 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
       {open === '?' ? <HelpDialog onClose={close} /> : null}
       {open === 'd' && card ? <DismissDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
       {open === 'n' && card ? <AnnotateDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
+      {open === 'e' && card ? <EditDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
       {open === 'f' && card ? <FindingDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
     </>
   );

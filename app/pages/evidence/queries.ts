@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { api, data } from '../../api.ts';
 import type { components } from '../../api-types.ts';
+import type { SignalType } from '../../../tools/evidence/types.ts';
 
 export type Signal = components['schemas']['Signal'];
 type Page = { signals: Signal[]; total: number };
@@ -80,6 +81,9 @@ function usePatchCard(org: string, project: string) {
 }
 
 const pick = (s: Signal): Partial<Signal> => ({
+  signal_type: s.signal_type,
+  headline: s.headline,
+  claim: s.claim,
   review_status: s.review_status,
   review_note: s.review_note,
   dismissed_at: s.dismissed_at,
@@ -88,9 +92,11 @@ const pick = (s: Signal): Partial<Signal> => ({
   annotation_at: s.annotation_at,
 });
 
-type Action = { id: string } & ({ kind: 'review' } | { kind: 'restore' } | { kind: 'dismiss'; reason: string } | { kind: 'annotate'; text: string });
+/** What a researcher corrects on a card: its type, headline and claim. */
+export type Correction = { signal_type?: SignalType; headline?: string | null; claim?: string | null };
+type Action = { id: string } & ({ kind: 'review' } | { kind: 'restore' } | { kind: 'dismiss'; reason: string } | { kind: 'annotate'; text: string } | { kind: 'edit'; fields: Correction });
 
-/** Review, dismiss, restore or annotate one card. */
+/** Review, dismiss, restore, annotate or correct one card. */
 export function useCardAction(org: string, project: string) {
   const patch = usePatchCard(org, project);
   return useMutation({
@@ -100,6 +106,7 @@ export function useCardAction(org: string, project: string) {
       if (a.kind === 'review') return data(await api.POST(`${P}/review`, { params: { path }, body: { review_status: 'reviewed' } })).signal;
       if (a.kind === 'restore') return data(await api.POST(`${P}/undismiss`, { params: { path } })).signal;
       if (a.kind === 'dismiss') return data(await api.POST(`${P}/dismiss`, { params: { path }, body: { reason: a.reason } })).signal;
+      if (a.kind === 'edit') return data(await api.PATCH(P, { params: { path }, body: a.fields })).signal;
       return data(await api.POST(`${P}/annotate`, { params: { path }, body: { text: a.text } })).signal;
     },
     onSuccess: patch,
