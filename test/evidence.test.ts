@@ -63,8 +63,13 @@ describe('evidence cards', () => {
     expect(dismissed.body.signal).toMatchObject({ dismissed_reason: 'Small talk', dismissed_by: o.userId, dismissed_at: expect.any(String) });
     expect((await o.call('GET', '/signals?limit=200')).body.total).toBe(cards.length - 1);
     expect((await o.call('GET', '/signals?dismissed=true')).body.signals.map((s: any) => s.id)).toEqual([id]);
+    // The interview's count is of the cards still in play, as the lists and the interview page show them.
+    const countOf = async () => (await o.call('GET', `/sessions/${cards[0].session_id}`)).body.session.evidence_count;
+    const own = cards.filter((c) => c.session_id === cards[0].session_id).length;
+    expect(await countOf()).toBe(own - 1);
     expect((await o.call('POST', `/signals/${id}/dismiss`, {})).status).toBe(400);
     expect((await o.call('POST', `/signals/${id}/undismiss`)).body.signal.dismissed_at).toBeNull();
+    expect(await countOf()).toBe(own);
     const reviewed = await o.call('POST', `/signals/${id}/review`, { note: 'Checked against the recording' });
     expect(reviewed.body.signal).toMatchObject({ review_status: 'reviewed', review_note: 'Checked against the recording' });
     const { rows: rows } = await svc.services.db.pool.query(`SELECT action, actor_id FROM activity WHERE subject_id = $1 ORDER BY id`, [id]);

@@ -17,6 +17,7 @@ import { TaskIdParam } from '../work/record.ts';
 import { detectRecurrence } from './recurrence.ts';
 import { signals, type SignalRow } from './rows.ts';
 import { inTransaction, type Sql } from '../../core/tx.ts';
+import { recount } from './count.ts';
 
 const Out = z.object({ signal: Signal });
 const Annotation = z.string().trim().min(1).max(2000, 'must be at most 2000 characters');
@@ -27,6 +28,7 @@ async function change(ctx: Ctx, signalId: string, action: string, apply: (s: Sig
   const row = await inTransaction(ctx.services.db.pool, async (sql) => {
     const s = await findSignal(ctx, signalId, sql, true);
     const saved = (await signals.update(sql, s.id, await apply(s, sql)))!;
+    if ((saved.dismissed_at == null) !== (s.dismissed_at == null)) await recount(sql, [s.interview_id]);
     await logActivity(ctx, { type: 'signal', id: s.id }, action, data, sql);
     return saved;
   });
@@ -227,7 +229,7 @@ async function deleteSignals(ctx: Ctx, ids: string[]) {
     await logActivities(ctx, 'signal', rows.map((s) => ({ id: s.id, data: { quote: s.quote } })), 'deleted', sql);
     await sql.query(`DELETE FROM signals WHERE id = ANY($1)`, [rows.map((r) => r.id)]);
     const interviews = [...new Set(rows.map((r) => r.interview_id))];
-    await sql.query(`UPDATE interviews SET evidence_count = (SELECT count(*) FROM signals WHERE interview_id = interviews.id) WHERE id = ANY($1)`, [interviews]);
+    await recount(sql, interviews);
   });
 }
 
@@ -322,7 +324,7 @@ export const createManualSignal = capability({
         manual: true,
         created_by: actorOf(ctx),
       });
-      await sql.query(`UPDATE interviews SET evidence_count = evidence_count + 1 WHERE id = $1`, [interview.id]);
+      await recount(sql, [interview.id]);
       await logActivity(ctx, { type: 'signal', id }, 'created', { manual: true }, sql);
       await detectRecurrence(sql, project.id, [id]);
     });

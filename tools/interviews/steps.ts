@@ -8,6 +8,7 @@ import { StepFailure, queueStep, type Step } from './pipeline.ts';
 import { recordFailure, recordUsage } from '../billing/usage.ts';
 import { inTransaction, type Sql } from '../../core/tx.ts';
 import { interviews } from './rows.ts';
+import { COUNTED } from '../evidence/count.ts';
 
 export interface StepWork {
   interview: InterviewRow;
@@ -60,11 +61,11 @@ export async function runStep(
         await interviews.update(sql, interviewId, { processing_step: next, processing_error_code: null, processing_error_message: null, processing_retryable: null, processing_error_action: null });
         await queueStep(services, interviewId, next, sql, {}, { continuing: true });
       } else {
-        // The interview's evidence as processing ends, counted in the same statement.
+        // The interview's evidence as processing ends (dismissed cards kept from before are not counted), in the same statement.
         await sql.query({
           name: 'step_processed',
           text: `UPDATE interviews SET processing_status = 'processed', processing_step = NULL, processed_at = now(),
-                   evidence_count = (SELECT count(*) FROM signals WHERE interview_id = $1), processing_error_code = NULL,
+                   evidence_count = ${COUNTED}, processing_error_code = NULL,
                    processing_error_message = NULL, processing_retryable = NULL, processing_error_action = NULL, updated_at = now()
                  WHERE id = $1`,
           values: [interviewId],
