@@ -141,6 +141,8 @@ export interface InterviewAttrs extends Timestamps {
   processing_retryable: boolean | null;
   processing_error_action: string | null;
   processing_warnings: ProcessingWarning[];
+  /** SHA-256 of an imported transcript's turns (speaker and words), to notice the same import twice. */
+  transcript_sha256?: string | null;
   transcription_total: number;
   transcription_completed: number;
   evidence_count: number;

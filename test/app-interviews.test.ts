@@ -199,6 +199,32 @@ describe('interviews in the workspace', () => {
     await page.close();
   }, 180_000);
 
+  it('says a transcript was imported before, and deletes the second copy after asking', async () => {
+    const { page } = await onInterviews('hal@example.com', 'Twice study');
+    const text = fs.readFileSync(path.join(FIXTURES, 'checkout.txt'), 'utf8');
+    const input = page.getByLabel('Transcript or recording files');
+    for (const name of ['Ana', 'Ana again']) {
+      await page.getByLabel('Participant name (optional)').fill(name);
+      await input.setInputFiles({ name: 'checkout.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
+      await row(page, name).locator('.badge[data-status=processed]').waitFor({ timeout: 60_000 });
+    }
+    await row(page, 'Ana again').getByRole('link', { name: 'Ana again' }).click();
+    const warned = page.getByRole('region', { name: 'Processing warnings' });
+    await warned.locator('[data-warning=already_imported]').getByText(/already imported .* \(Ana\)/).waitFor();
+    await page.getByRole('button', { name: 'Delete interview' }).click();
+    const ask = page.getByRole('dialog', { name: 'Delete this interview?' });
+    await accessible(page, 'interview-delete');
+    // Cancel is the safe default: Enter on the opened dialog deletes nothing.
+    await page.keyboard.press('Enter');
+    await ask.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Delete interview' }).click();
+    await ask.getByRole('button', { name: 'Delete interview' }).click();
+    await page.getByRole('heading', { name: 'Interviews', level: 1 }).waitFor();
+    await row(page, 'Ana again').waitFor({ state: 'detached' });
+    await row(page, 'Ana').waitFor();
+    await page.close();
+  }, 180_000);
+
   it('retries a failed interview from the list and shows it getting processed', async () => {
     const { page } = await onInterviews('fay@example.com', 'Failing study');
     const mp3 = await speech('The export was slow.', 'app-failing', 'mp3');

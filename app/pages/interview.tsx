@@ -6,6 +6,7 @@ import { Problem } from '../shell.tsx';
 import { ProjectNav } from '../project-nav.tsx';
 import { ProcessingBadge } from '../interviews/processing.tsx';
 import { ProcessingWarnings } from '../interviews/warnings.tsx';
+import { DeleteInterview } from '../interviews/delete.tsx';
 import { RowAction } from './interviews.tsx';
 import { clock, TranscriptView, type Media } from '../interviews/transcript-view.tsx';
 
@@ -92,6 +93,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
         <div className="row">
           {p ? <ProcessingBadge status={p.status} step={p.current_step} /> : null}
           {p && s ? <RowAction org={org} project={project} id={id} status={p.status} name={s.participant_name ?? 'Anonymous'} /> : null}
+          {s ? <DeleteInterview org={org} project={project} id={id} name={s.participant_name ?? 'an anonymous participant'} /> : null}
         </div>
       </div>
       <Problem error={session.error} />

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { capability } from '../../core/registry.ts';
 import { principalOf, projectOf, type Ctx } from '../../core/context.ts';
@@ -46,6 +47,23 @@ const NO_PARTICIPANT = {
   action: 'Start the participant\'s lines with their name (or "Participant:") and import it again',
 };
 
+/** The earliest interview of the project imported from the same turns, if any. */
+async function importedBefore(ctx: Ctx, projectId: string, sha256: string) {
+  const { rows } = await ctx.services.db.pool.query<{ id: string; participant_name: string | null; created_at: Date }>(
+    `SELECT id, participant_name, created_at FROM interviews WHERE project_id = $1 AND transcript_sha256 = $2 ORDER BY created_at LIMIT 1`,
+    [projectId, sha256],
+  );
+  return rows[0] ?? null;
+}
+
+/** Imported again: kept (it may be on purpose), and said, so a count of interviews and evidence is not silently doubled. */
+const alreadyImported = (twin: { id: string; participant_name: string | null; created_at: Date }) => ({
+  step: 'importing',
+  code: 'already_imported',
+  message: `The same transcript was already imported on ${twin.created_at.toISOString().slice(0, 10)} as interview ${twin.id}${twin.participant_name ? ` (${twin.participant_name})` : ''}, so its evidence is counted twice`,
+  action: `If it was imported twice by mistake, delete one of the two ("Delete interview" on its page, or DELETE P/sessions/${twin.id})`,
+});
+
 /** Parses, stores the interview and its transcript, and queues processing in one transaction. */
 export async function importTranscript(ctx: Ctx, text: string, input: { participant_name?: string; participant_email?: string; import_source?: string; study_ref?: string; study_id?: string }) {
   const { project } = projectOf(ctx);
@@ -64,6 +82,8 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
   // What it will cost is known now: an import that would cost more than is left is refused before anything is written.
   await ctx.services.billing.checkInterviewAllowed(project, duration);
   const study = await activeStudy(ctx, input.study_ref ?? input.study_id);
+  const sha256 = createHash('sha256').update(JSON.stringify(parsed.segments.map((s) => [s.speaker, s.text]))).digest('hex');
+  const twin = await importedBefore(ctx, project.id, sha256);
   const roles = assignRoles(parsed.segments, parsed.header);
   const named = parsed.header.participant ?? parsed.segments.find((s, i) => roles[i] === 'participant' && s.speaker && !ROLE_LABEL.test(s.speaker))?.speaker ?? null;
   const interview = await inTransaction(db.pool, async (sql) => {
@@ -81,7 +101,11 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
       transcript_format: parsed.estimatedTiming ? `${parsed.format}+estimated_timing` : parsed.format,
       duration_seconds: duration,
       created_by: principalOf(ctx).userId,
-      processing_warnings: !parsed.segments.some((seg) => seg.speaker) ? [NO_SPEAKERS] : !roles.includes('participant') ? [NO_PARTICIPANT] : [],
+      transcript_sha256: sha256,
+      processing_warnings: [
+        ...(!parsed.segments.some((seg) => seg.speaker) ? [NO_SPEAKERS] : !roles.includes('participant') ? [NO_PARTICIPANT] : []),
+        ...(twin ? [alreadyImported(twin)] : []),
+      ],
     });
     await insertSegments(sql, row.id, parsed.segments.map((s, idx) => ({ id: newId('seg'), speaker: s.speaker, role: roles[idx], start_ms: s.start_ms, end_ms: s.end_ms, text: s.text })));
     await queueProcessing(ctx.services, row, sql, 'extracting');

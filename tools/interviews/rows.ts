@@ -8,7 +8,7 @@ export const interviews = table<InterviewRow>()(
     'id', 'project_id', 'study_id', 'intake_id', 'intake_response_id', 'source', 'status', 'processing_status', 'interview_mode', 'participant_name',
     'participant_email', 'summary', 'consent_recording', 'consent_data_use', 'consent_version', 'started_at', 'ended_at', 'duration_seconds',
     'import_source', 'transcript_format', 'processing_step', 'processing_error_code', 'processing_error_message', 'processing_retryable',
-    'processing_error_action', 'processing_warnings', 'transcription_total', 'transcription_completed', 'evidence_count', 'processing_started_at',
+    'processing_error_action', 'processing_warnings', 'transcript_sha256', 'transcription_total', 'transcription_completed', 'evidence_count', 'processing_started_at',
     'processed_at', 'created_by', 'conductor_state', 'conductor_token_hash', 'conductor_seen_at', 'finalize_after', 'recording_health',
     'created_at', 'updated_at',
   ],
