@@ -54,7 +54,9 @@ describe('interviews in the workspace', () => {
     const text = fs.readFileSync(path.join(FIXTURES, 'checkout.txt'), 'utf8');
     const drop = await page.evaluateHandle(`(() => { const dt = new DataTransfer(); dt.items.add(new File([${JSON.stringify(text)}], 'checkout.txt', { type: 'text/plain' })); return dt; })()`);
     await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer: drop });
-    await page.getByText('Imported; evidence is being extracted.').waitFor();
+    // Followed after it was sent: extracting, then how it ended, with a way to the interview.
+    await page.getByText(/Imported; evidence is being extracted\.|Processed: /).waitFor();
+    await page.getByRole('status').filter({ hasText: /Processed: \d+ evidence cards?/ }).getByRole('link', { name: 'Open the interview' }).waitFor({ timeout: 60_000 });
     await row(page, 'Maria').locator('.badge[data-status=processed]').waitFor({ timeout: 60_000 });
     expect(Number(await row(page, 'Maria').locator('td').nth(4).textContent())).toBeGreaterThan(0);
     // Nothing is wider than a phone.
@@ -137,7 +139,7 @@ describe('interviews in the workspace', () => {
     const [value, max] = await bar.evaluate((p: any) => [p.value, p.max]);
     expect(max).toBe(fs.statSync(mp3).size);
     expect(value).toBe(max);
-    await page.getByText('Uploaded; the recording is queued for processing.').waitFor();
+    await page.getByText(/Uploaded; the recording is queued for processing\.|Processed: |Processing failed/).waitFor();
     await row(page, 'Ravi').locator('.badge[data-status=processed]').waitFor({ timeout: 90_000 });
 
     await row(page, 'Ravi').getByRole('link', { name: 'Ravi' }).click();
@@ -293,7 +295,7 @@ describe('interviews in the workspace', () => {
     await page.getByLabel('Participant name (optional)').fill('Noor');
     await page.getByLabel('Transcript or recording files').setInputFiles(wav);
     await uploadLabel(page, 'long-silence.wav').filter({ hasText: '(100 %)' }).waitFor({ timeout: 60_000 });
-    await page.getByText('Uploaded; the recording is queued for processing.').waitFor({ timeout: 30_000 });
+    await page.getByText(/Uploaded; the recording is queued for processing\.|Processed: |Processing failed/).waitFor({ timeout: 30_000 });
     expect(secondPart).toBe(2);
     expect(puts.filter((n) => n === 1)).toHaveLength(1);
     expect(puts.filter((n) => n === 2)).toHaveLength(2);
@@ -311,7 +313,7 @@ describe('interviews in the workspace', () => {
     await page.unroute(PART_2);
     await resume.click();
     // The newest upload is listed first.
-    await page.getByRole('list', { name: 'Uploads' }).locator('> li').first().getByText('Uploaded; the recording is queued for processing.').waitFor({ timeout: 60_000 });
+    await page.getByRole('list', { name: 'Uploads' }).locator('> li').first().getByText(/Uploaded; the recording is queued for processing\.|Processed: |Processing failed/).waitFor({ timeout: 60_000 });
     expect(puts.filter((n) => n === 1)).toHaveLength(1);
     await row(page, 'Noor again').waitFor();
     await page.close();

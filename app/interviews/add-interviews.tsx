@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
 import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
 import { bytes, isRecording, isTranscript, RECORDING_LIMIT, TRANSCRIPT_LIMIT, uploadRecording, type Progress } from './resumable.ts';
@@ -130,9 +131,13 @@ function TranscriptJob({ org, project, job }: { org: string; project: string; jo
   return (
     <div className="stack">
       <strong>{job.file.name}</strong>
-      <p className="muted small" role="status">
-        {send.isPending ? 'Importing…' : send.isSuccess ? 'Imported; evidence is being extracted.' : send.isError ? 'Not imported.' : ''}
-      </p>
+      {send.isSuccess ? (
+        <Followed org={org} project={project} id={send.data.id} queued="Imported; evidence is being extracted." />
+      ) : (
+        <p className="muted small" role="status">
+          {send.isPending ? 'Importing…' : send.isError ? 'Not imported.' : ''}
+        </p>
+      )}
       <Problem error={send.error} />
       {send.isError ? (
         <button type="button" className="secondary" onClick={() => send.mutate()}>
@@ -153,9 +158,7 @@ function RecordingJob({ org, project, job }: { org: string; project: string; job
   useStartOnce(send.mutate);
   const pct = p.total ? Math.floor((p.sent / p.total) * 100) : 0;
   const id = `up-${job.key}`;
-  const state = send.isSuccess
-    ? 'Uploaded; the recording is queued for processing.'
-    : send.isError
+  const state = send.isError
       ? 'Upload paused: the parts already sent are kept.'
       : p.retrying
         ? `The connection failed; sending part ${p.retrying} again…`
@@ -169,9 +172,13 @@ function RecordingJob({ org, project, job }: { org: string; project: string; job
         </span>
       </label>
       <progress id={id} max={p.total} value={p.sent} />
-      <p className="muted small" role="status">
-        {state}
-      </p>
+      {send.isSuccess ? (
+        <Followed org={org} project={project} id={send.data.id} queued="Uploaded; the recording is queued for processing." />
+      ) : (
+        <p className="muted small" role="status">
+          {state}
+        </p>
+      )}
       <Problem error={send.error} />
       {send.isError ? (
         <button type="button" onClick={() => send.mutate()}>
@@ -179,5 +186,27 @@ function RecordingJob({ org, project, job }: { org: string; project: string; job
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** An import or upload after it was sent: its processing followed until it is done, then a way to the interview. */
+function Followed({ org, project, id, queued }: { org: string; project: string; id: string; queued: string }) {
+  const processing = useQuery({
+    queryKey: ['interview', org, project, id, 'processing'],
+    queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/sessions/{sessionId}/processing', { params: { path: { orgHandle: org, projectHandle: project, sessionId: id } } })),
+    refetchInterval: (q) => (!q.state.data || q.state.data.status === 'pending' || q.state.data.status === 'processing' ? 2000 : false),
+  });
+  const p = processing.data;
+  const done = p?.status === 'processed' || p?.status === 'failed';
+  const said =
+    p?.status === 'processed'
+      ? `Processed: ${p.evidence_count} evidence ${p.evidence_count === 1 ? 'card' : 'cards'}${p.warnings.length ? `, with ${p.warnings.length === 1 ? 'a warning' : `${p.warnings.length} warnings`}` : ''}.`
+      : p?.status === 'failed'
+        ? `Processing failed: ${p.error_message ?? 'see the interview'}.`
+        : queued;
+  return (
+    <p className="muted small" role="status">
+      {said} {done ? <Link href={`/p/${org}/${project}/interviews/${id}`}>Open the interview</Link> : null}
+    </p>
   );
 }
