@@ -70,6 +70,8 @@ export function createApp(catalog: Catalog, services: Services): RequestListener
     openapi ??= openApiDocument(catalog.capabilities, { serverUrl: services.baseUrl(), version: VERSION });
     res.json(openapi);
   });
+  // Where tools look for it first (Swagger, generators): the same document.
+  app.get(['/openapi.json', '/api/openapi.json'], (_req, res) => res.redirect(308, '/api/openapi'));
   const mcp = createMcpEndpoint(catalog, services, VERSION);
   const mcpPost = async (req: Request, res: Response, next: NextFunction) => {
     try {

@@ -58,7 +58,10 @@ class StreamingStorage implements multer.StorageEngine {
         if (text.includes('\u0000')) {
           // A recording sent where a transcript goes: said where it belongs.
           const media = sniff(Buffer.concat(chunks).subarray(0, 64));
-          const where = media ? ' (it looks like a recording: upload it with POST P/sessions/upload-video instead)' : '';
+          // A .docx or .pdf: what to do with it.
+          const where = media
+            ? ' (it looks like a recording: upload it with POST P/sessions/upload-video instead)'
+            : ' (a Word document or PDF, say: save or export it as plain text (.txt), WebVTT (.vtt) or SRT (.srt) first)';
           return cb(new ValidationError(`${file.fieldname}: the file is binary, not text${where}`, { code: 'file_not_text' }));
         }
         cb(null, { size, text });

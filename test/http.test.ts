@@ -56,6 +56,9 @@ describe('OpenAPI and docs', () => {
     const ops = Object.values(res.body.paths as Record<string, Record<string, { operationId: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
     const rest = svc.catalog.capabilities.flatMap((c) => (c.rest ? [c.name, ...(c.rest.aliases ?? []).map((_, i) => `${c.name}.alias${i + 1}`)] : []));
     expect(ops.sort()).toEqual(rest.sort());
+    // /openapi.json, where tools look first, leads to it.
+    const guessed = await fetch(`${svc.url}/openapi.json`, { redirect: 'manual' });
+    expect([guessed.status, guessed.headers.get('location')]).toEqual([308, '/api/openapi']);
     const create = res.body.paths['/api/orgs/{orgHandle}/projects'].post;
     expect(create.requestBody.content['application/json'].schema.required).toEqual(['name']);
     expect(create.responses['201'].content['application/json'].schema.properties.project).toBeTruthy();

@@ -85,7 +85,8 @@ describe('bad input', () => {
     expect(empty.status).toBe(400);
     const blank = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from('   \n\n'), filename: 'blank.txt' } }));
     expect(blank.status).toBe(400);
-    expect(blank.body.error).toMatch(/empty/);
+    // Blank is empty, said as an empty file is.
+    expect(blank.body).toMatchObject({ error: empty.body.error, code: empty.body.code });
     const big = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.alloc(5 * 1024 * 1024 + 1, 'a'), filename: 'big.txt' } }));
     expect(big.status).toBe(413);
     expect(big.body.error).toMatch(/transcript/);
@@ -93,6 +94,9 @@ describe('bad input', () => {
     const binary = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: elf, filename: 'notes.txt' } }));
     expect(binary.status).toBe(400);
     expect(binary.body.error).toMatch(/binary|not UTF-8/);
+    // A Word document is told how to become a transcript.
+    const docx = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.concat([Buffer.from('PK\x03\x04', 'latin1'), Buffer.alloc(64, 0)]), filename: 'notes.docx' } }));
+    expect(docx).toMatchObject({ status: 400, body: { code: 'file_not_text', error: expect.stringContaining('plain text (.txt)') } });
     const missing = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ participant_name: 'x' }));
     expect(missing.status).toBe(400);
     // A new user's mistakes are answered with what to do: the field's name, and where a recording goes.

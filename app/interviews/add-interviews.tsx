@@ -16,7 +16,7 @@ interface Job {
 function refusal(f: File): string | null {
   if (isTranscript(f)) return f.size > TRANSCRIPT_LIMIT ? `${f.name} is ${bytes(f.size)}; a transcript can be at most 5 MiB.` : f.size === 0 ? `${f.name} is empty.` : null;
   if (isRecording(f)) return f.size > RECORDING_LIMIT ? `${f.name} is ${bytes(f.size)}; a recording can be at most 20 GiB.` : null;
-  return `${f.name} is neither a transcript (.txt, .vtt, .srt, .json) nor an audio or video recording.`;
+  return `${f.name} is neither a transcript (.txt, .md, .vtt, .srt, .json) nor an audio or video recording. Save a document as plain text (.txt) first.`;
 }
 
 let nextKey = 1;

@@ -124,7 +124,7 @@ async function send(org: string, project: string, file: File, fields: { particip
   }
 }
 
-export const isTranscript = (f: File) => /\.(txt|vtt|srt|json)$/i.test(f.name) || f.type.startsWith('text/') || f.type === 'application/json';
+export const isTranscript = (f: File) => /\.(txt|md|vtt|srt|json)$/i.test(f.name) || f.type.startsWith('text/') || f.type === 'application/json';
 export const isRecording = (f: File) => f.type.startsWith('audio/') || f.type.startsWith('video/') || /\.(mp3|m4a|wav|ogg|flac|aac|webm|mp4|mov|mpeg|mkv)$/i.test(f.name);
 
 export function bytes(n: number): string {

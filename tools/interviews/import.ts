@@ -120,7 +120,11 @@ export const importTranscriptCapability = capability({
   description:
     'Imports a transcript (plain text with "Name: words" or "Name (00:01:02): words" lines, or a "Name  0:09" / "00:00:09 Name" line above each turn; WebVTT, SRT, or a JSON list of { speaker, text, start, end }) as a ' +
     'completed interview and queues evidence extraction. A document\'s title and "Participant: …", "Interviewer: …", "Date: …" lines above the conversation are read as its details. Non-empty, at most 5 MiB. Poll interviews.processing_status for progress.',
-  input: z.strictObject({ transcript: z.string().min(1, 'must not be empty').max(MAX_TRANSCRIPT_BYTES).describe('The transcript text'), ...importFields }),
+  input: z.strictObject({
+    // Spaces and blank lines only are empty too, and said the same way.
+    transcript: z.string().max(MAX_TRANSCRIPT_BYTES).refine((t) => t.trim().length > 0, 'must not be empty').describe('The transcript text'),
+    ...importFields,
+  }),
   output: z.object({ session: Session, queued: z.literal(true) }),
   annotations: creates,
   scope: 'write',
