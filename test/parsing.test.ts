@@ -237,6 +237,12 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     expect(speakersOf('Interviewer: Sam\nParticipant: Hi Sam.\nInterviewer: How was it?')).toEqual([['Interviewer', 'Sam'], ['Participant', 'Hi Sam.'], ['Interviewer', 'How was it?']]);
   });
 
+  it('says notes written about the participant are not their words', async () => {
+    const notes = 'Spoke with Jo from finance on Tuesday. She said the CSV export keeps timing out past a year of data. She exports month by month and stitches them in Excel. She really wants a scheduled export. She likes the new dashboard.';
+    const id = await importedText(svc, o, 'notes.txt', notes);
+    expect((await o.call('GET', `/sessions/${id}/processing`)).body.warnings).toEqual([expect.objectContaining({ code: 'notes_not_transcript', action: expect.stringContaining('/signals') })]);
+  });
+
   it('keeps a transcript imported twice, and says so on the second, naming the first', async () => {
     const text = 'Interviewer: How do refills go for you?\nDana: The app logs me out every single time and I hate it.';
     const first = await importedText(svc, o, 'dana.txt', text);

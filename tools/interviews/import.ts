@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { sentences } from '../../core/sentences.ts';
 import { capability } from '../../core/registry.ts';
 import { principalOf, projectOf, type Ctx } from '../../core/context.ts';
 import { ValidationError } from '../../core/errors.ts';
@@ -37,6 +38,21 @@ const NO_SPEAKERS = {
   code: 'no_speakers',
   message: 'No line of the transcript names its speaker, so every word is taken as the participant\'s and the interviewer\'s questions may appear in evidence',
   action: 'Start each turn with the speaker\'s name ("Maria: …", "Maria (00:01:02): …", or a "Maria  0:09" line above it), or import WebVTT or SRT with speakers, and import it again',
+};
+
+/** Notes written about the participant ("She said the export times out…"), not their words. */
+const NOTES = {
+  step: 'importing',
+  code: 'notes_not_transcript',
+  message: 'This reads as notes about the participant ("she said…", "he wants…"), not as their own words; the built-in extractor quotes only what a participant says, so notes give little or no evidence',
+  action: 'Import the conversation itself (who said what, "Maria: …"), or add evidence cards to this interview by hand (POST P/sessions/:id/signals)',
+};
+/** "She said", "He really wants", "The participant exports…": a person told about, in the third person. */
+const REPORTED = /\b(?:she|he|the (?:participant|user|customer|client|interviewee))\s+(?:\w+ly\s+)?(?:\w+(?:s|ed)|said|told|felt|thought|would like)\b/i;
+/** Most sentences report what someone else said or wants: notes, not a transcript. */
+const readsAsNotes = (text: string) => {
+  const said = sentences(text);
+  return said.length > 0 && said.filter((x) => REPORTED.test(x.text)).length * 2 >= said.length;
 };
 
 /** A transcript whose every line is the interviewer's: nothing for evidence to come from. */
@@ -103,7 +119,7 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
       created_by: principalOf(ctx).userId,
       transcript_sha256: sha256,
       processing_warnings: [
-        ...(!parsed.segments.some((seg) => seg.speaker) ? [NO_SPEAKERS] : !roles.includes('participant') ? [NO_PARTICIPANT] : []),
+        ...(!parsed.segments.some((seg) => seg.speaker) ? [readsAsNotes(text.slice(0, 20_000)) ? NOTES : NO_SPEAKERS] : !roles.includes('participant') ? [NO_PARTICIPANT] : []),
         ...(twin ? [alreadyImported(twin)] : []),
       ],
     });
