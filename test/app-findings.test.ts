@@ -131,10 +131,19 @@ describe('findings in the workspace', () => {
     await page.getByRole('button', { name: 'Create finding', exact: true }).click();
     const hunch = page.locator('section[data-state=draft] li', { hasText: 'A hunch' });
     await hunch.getByRole('button', { name: 'Mark reviewed: A hunch' }).click();
+    const renamed = page.locator('section[data-state=draft] li', { hasText: 'A hunch about paying' });
     expect(await hunch.getByRole('alert').textContent()).toMatch(/needs evidence before it can be reviewed.*Attach evidence/);
     // Evidence added on its page updates the counts, on the page and on the board; then it can be reviewed.
     await hunch.getByRole('link', { name: 'A hunch' }).click();
     await page.getByRole('heading', { name: 'A hunch', level: 1 }).waitFor();
+    // Its title and description are written on its page.
+    await page.getByRole('button', { name: 'Edit title and description' }).click();
+    const edit = page.getByRole('form', { name: 'Edit the finding' });
+    await edit.getByLabel('Title').fill('A hunch about paying');
+    await edit.getByLabel('Description').fill('Paying seems to stall at the card step.');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: 'A hunch about paying', level: 1 }).waitFor();
+    await page.getByText('Paying seems to stall at the card step.').waitFor();
     await page.getByRole('button', { name: 'Add evidence' }).click();
     await page.getByLabel('Search evidence').fill('pay');
     await page.getByRole('status').filter({ hasText: 'matching' }).waitFor();
@@ -143,9 +152,9 @@ describe('findings in the workspace', () => {
     await expect.poll(() => page.locator('[data-count=evidence]').textContent()).toBe('1 evidence card');
     expect(await page.locator('section[aria-labelledby=evidence] blockquote').count()).toBe(1);
     await page.getByRole('link', { name: '← All findings' }).click();
-    expect(await hunch.locator('[data-count=evidence]').textContent()).toBe('1 evidence card');
-    await hunch.getByRole('button', { name: 'Mark reviewed: A hunch' }).click();
-    await page.locator('section[data-state=reviewed] li', { hasText: 'A hunch' }).waitFor();
+    expect(await renamed.locator('[data-count=evidence]').textContent()).toBe('1 evidence card');
+    await renamed.getByRole('button', { name: 'Mark reviewed: A hunch about paying' }).click();
+    await page.locator('section[data-state=reviewed] li', { hasText: 'A hunch about paying' }).waitFor();
     await page.getByRole('button', { name: 'Mark reviewed: Discount code is hard to find' }).click();
     const reviewed = page.locator('section[data-state=reviewed] li', { hasText: 'Discount code is hard to find' });
     await reviewed.waitFor();
@@ -159,6 +168,10 @@ describe('findings in the workspace', () => {
     const quotes = await page.locator('section[aria-labelledby=evidence] blockquote').allTextContents();
     expect(quotes).toHaveLength(2);
     for (const q of quotes) expect(q).toMatch(/discount/i);
+    // Each says who said it and leads to the moment; the priority is said once, by its control.
+    const origin = page.locator('section[aria-labelledby=evidence] li').first();
+    expect(await origin.getByRole('link', { name: /Open the interview/ }).getAttribute('href')).toMatch(new RegExp(`/interviews/int_\\w+`));
+    expect(await page.locator('.finding-head .badge').count()).toBe(0);
     await page.getByRole('button', { name: 'Send to GitHub' }).click();
     const refusal = page.locator('section[aria-labelledby=delivery]').getByRole('alert');
     expect(await refusal.textContent()).toMatch(/no code-host repository.*select a repository/);

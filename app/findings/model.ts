@@ -42,7 +42,7 @@ export const findingsKey = (org: string, project: string) => ['findings', org, p
 export function useUpdateFinding(org: string, project: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async ({ ref, body }: { ref: string; body: { priority_score?: number; research_state?: ResearchState; add_evidence?: string[]; remove_evidence?: string[] } }) =>
+    mutationFn: async ({ ref, body }: { ref: string; body: { title?: string; description?: string | null; priority_score?: number; research_state?: ResearchState; add_evidence?: string[]; remove_evidence?: string[] } }) =>
       data(await api.PATCH('/api/orgs/{orgHandle}/projects/{projectHandle}/findings/{findingRef}', { params: { path: { ...path(org, project), findingRef: ref } }, body })).finding,
     // The board shows the answer at once (no stale counts on the way back to it); the refetch follows.
     onSuccess: (finding) =>

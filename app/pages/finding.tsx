@@ -7,6 +7,9 @@ import { FindingControls } from '../findings/controls.tsx';
 import { FindingSummary } from '../findings/summary.tsx';
 import { FindingDelivery } from '../findings/delivery.tsx';
 import { AddEvidence } from '../findings/add-evidence.tsx';
+import { FindingText } from '../findings/edit.tsx';
+import { clock, surfaceLabel, typeLabel } from './evidence/labels.ts';
+import { useInterviews } from './evidence/queries.ts';
 import { STATE_LABEL, findingsKey, path, useUpdateFinding } from '../findings/model.ts';
 
 /** One finding: its claim, the evidence behind it, and its delivery to GitHub or Linear. */
@@ -16,6 +19,8 @@ export function FindingDetail({ org, project, findingRef: ref }: { org: string; 
     queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/findings/{findingRef}', { params: { path: { ...path(org, project), findingRef: ref } } })),
   });
   const update = useUpdateFinding(org, project);
+  const interviews = useInterviews(org, project);
+  const names = new Map((interviews.data ?? []).map((x) => [x.id, x.participant_name ?? 'Anonymous']));
   const f = found.data?.finding;
   return (
     <>
@@ -27,12 +32,11 @@ export function FindingDetail({ org, project, findingRef: ref }: { org: string; 
       {f ? (
         <>
           <div className="finding-head">
-            <h1>{f.title}</h1>
+            <FindingText key={f.updated_at} org={org} project={project} finding={f} />
             <p className="muted">
-              {STATE_LABEL[f.research_state]} · {f.target_surface.replace(/_/g, ' ')}
+              {STATE_LABEL[f.research_state]} · {surfaceLabel(f.target_surface)}
             </p>
-            <FindingSummary finding={f} />
-            {f.description ? <p>{f.description}</p> : null}
+            <FindingSummary finding={f} badge={false} />
             <FindingControls org={org} project={project} finding={f} />
           </div>
           <section aria-labelledby="evidence" className="stack">
@@ -42,7 +46,7 @@ export function FindingDetail({ org, project, findingRef: ref }: { org: string; 
                 {found.data!.evidence.map((s) => (
                   <li key={s.id}>
                     <div className="row spread">
-                      <strong>{s.headline ?? s.signal_type.replace(/_/g, ' ')}</strong>
+                      <strong>{s.headline ?? typeLabel(s.signal_type)}</strong>
                       {f.research_state !== 'closed' ? (
                         <button type="button" className="link" disabled={update.isPending} onClick={() => update.mutate({ ref, body: { remove_evidence: [s.id] } })} aria-label={`Remove from the finding: ${s.headline ?? s.quote.slice(0, 60)}`}>
                           Remove
@@ -50,7 +54,12 @@ export function FindingDetail({ org, project, findingRef: ref }: { org: string; 
                       ) : null}
                     </div>
                     <blockquote>{s.quote}</blockquote>
-                    <p className="muted small">{s.signal_type.replace(/_/g, ' ')}</p>
+                    <p className="muted small">
+                      {typeLabel(s.signal_type)} · {names.get(s.session_id) ?? 'Anonymous'} ·{' '}
+                      <Link href={`/p/${org}/${project}/interviews/${s.session_id}${s.timestamp_ms != null ? `?t=${s.timestamp_ms}` : ''}`}>
+                        {s.timestamp_ms != null ? `Open the interview at ${clock(s.timestamp_ms)}` : 'Open the interview'}
+                      </Link>
+                    </p>
                   </li>
                 ))}
               </ul>
