@@ -149,6 +149,14 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ["He don't know how to use the app.", "He doesn't know how to use the app", "The participant said he doesn't know how to use the app."],
   ['Me and my wife we use it every day.', 'They and their wife use it every day', 'The participant and their wife use it every day.'],
   ['It was fine for my wife and me.', 'It was fine for their wife', 'The participant said it was fine for their wife and them.'],
+  // Walkthrough 29's imports: an adverb before the verb, "what I want is, I…", a missing "it", a hedge, a trailing filler.
+  ['I currently keep my own comment bank in a Word document.', 'Currently keeps their own comment bank in a Word document', 'The participant currently keeps their own comment bank in a Word document.'],
+  ['What I want is, I take the photo, it reads the amount and it just finds the transaction.', 'Wants to take the photo', 'The participant wants to take the photo, it reads the amount and it just finds the transaction.'],
+  ['Is minus twenty-two in there, and the battery dies very fast.', 'The battery dies very fast', 'The participant said it is minus twenty-two in there, and the battery dies very fast.'],
+  ['So now I lie to the app basically.', 'Lies to the app', 'The participant lies to the app.'],
+  ['And Saturdays are the only time I can go because I work shifts.', 'Saturdays are the only time they can go', 'The participant said Saturdays are the only time they can go because they work shifts.'],
+  ["Once you know, it works, and it's actually quicker than typing it in.", 'Once you know, it works', "The participant said once you know, it works, and it's actually quicker than typing it in."],
+  ['Or just let "Other" go through and let the clinic call me.', 'Just let "Other" go through and let the clinic call them', 'The participant asked the team to just let "Other" go through and let the clinic call them.'],
   // A condition said on its own, or only called welcome, is a wish.
   ['If I could filter by date.', 'Wishes they could filter by date', 'The participant wishes they could filter by date.'],
   ['If only it remembered my card.', 'Wishes it remembered their card', 'The participant wishes it remembered their card.'],

@@ -32,6 +32,8 @@ const MODAL = '(?:(?:would|could|really|actually|honestly|just|most|personally)\
  */
 function uncleft(text: string): string {
   return text
+    // "What I want is, I take the photo, it reads the amount": what they want is to do it themself.
+    .replace(new RegExp(`\\bwhat (I|we) (${MODAL})(want|need|would like|'d like)(?: most)? (?:is|was),? \\1 (?=[a-z]+\\b)`, 'gi'), (_m, who: string, _modal: string, verb: string) => `${who} ${verb} to `)
     .replace(new RegExp(`\\bwhat (I|we) (${MODAL})(want|need|like|love|wish for|look for|hate|miss|care about|value)(?: most)? (?:is|was),? (?:for (it|them|you|him|her|someone) (?=to\\b))?`, 'gi'), (_m, who: string, modal: string, verb: string, object?: string) =>
       `${who} ${modal.replace(/\b(?:really|actually|honestly|just|most|personally)\s+/gi, '')}${verb} ${object ? `${object} ` : ''}`,
     )
@@ -77,6 +79,12 @@ const DONE_TO = { told: 'told', kept: 'kept', put: 'put', asked: 'asked', charge
  */
 function plainGrammar(text: string): string {
   return text
+    // "Is minus twenty-two in there, and…" said, not asked: "It is…".
+    .replace(/^((?:(?:so|and|but|well|oh|yeah),?\s+)*)(is|was)\s+(?!(?:it|this|that|there|he|she|they|you|i|we)\b)(?=[^?]*[.!]?$)/i, (_m, lead: string, verb: string) => `${lead}it ${verb.toLowerCase()} `)
+    // "I kind of panic": the hedge is not the verb.
+    .replace(/\b(I|we) (?:kind|sort) of (?=[a-z]+\b)/gi, '$1 ')
+    // "So now I lie to the app basically.": a trailing filler.
+    .replace(/,?\s+(?:basically|honestly|actually|really|literally)([.!?]*)$/i, '$1')
     .replace(/\b(I|we) not (?=(?:find|see|know|understand|get|have|like|want|go|work|use|need|pay|remember|think|receive|hear|notice|expect|manage|finish|click|press|open|save|send)\b)/gi, '$1 did not ')
     .replace(/\b(he|she|it) don't\b/gi, '$1 doesn\'t')
     .replace(/^((?:(?:so|well|and|yeah|um|oh|honestly),?\s+)*)(?:(?:me|I) and (my \w+)(?:,? we\b)?|(my \w+) and (?:me|I)\b(?:,? we\b)?)/i, (_m, lead: string, after?: string, before?: string) => `${lead}I and ${after ?? before}`)
@@ -268,7 +276,8 @@ function thirdPerson(verb: string): string {
  */
 function agreement(tokens: Token[], subject: number): { adverbs: Token[]; verb: string; last: number } | null {
   let j = subject + 1;
-  while (tokens[j] && tokens[j].pos === 'ADV' && LEADING_ADVERBS.has(tokens[j].text.toLowerCase())) j++;
+  // "I currently keep", "we normally do": an adverb between the subject and its verb.
+  while (tokens[j] && tokens[j].pos === 'ADV' && (LEADING_ADVERBS.has(tokens[j].text.toLowerCase()) || /^(?:\w+ly|now)$/i.test(tokens[j].text))) j++;
   const verb = tokens[j];
   if (!verb) return null;
   const v = verb.text.toLowerCase();
@@ -464,7 +473,7 @@ function headlineFrom(sentence: Sentence): string | null {
     fitted = fit(thirdPersonOf(tokens), HEADLINE_MAX);
   }
   if (wordCount(fitted) < 2) return null;
-  let text = capitalise(join(fitted)).replace(/(?<!\.\w)\.$/, '');
+  let text = capitalise(join(fitted)).replace(/(?<!\.\w)\.$/, '').replace(/\s*[,;:]+$/, '');
   // A cut inside a quotation leaves its opening mark alone: drop it.
   if ((text.match(/"/g) ?? []).length % 2) text = text.replace(/"(?=[^"]*$)/, '').replace(/\s+/g, ' ').trim();
   // The same for single marks that open a quotation ("says 'No active permit"), not apostrophes.
@@ -631,6 +640,8 @@ const CLAIM_MAX = 160;
 /** The first word is a name, not a capital that only starts the sentence: the tagger still says so once it is lower case. */
 function isName(lead: Token, sentence: string): boolean {
   if (/^[A-Z][a-z]*[A-Z]/.test(lead.text) || lead.text === 'I') return true;
+  // "Saturdays are the only time…": days and months keep their capital.
+  if (/^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|february|march|april|june|july|august|september|october|november|december)$/i.test(lead.text)) return true;
   if (lead.pos !== 'PROPN') return false;
   const at = sentence.indexOf(lead.text);
   return at >= 0 && parse(sentence.slice(0, at) + lowerFirst(sentence.slice(at)))[0]?.tokens.find((t) => t.text.toLowerCase() === lead.text.toLowerCase())?.pos === 'PROPN';

@@ -7,7 +7,7 @@ import type { Token } from '../../core/nlp.ts';
 
 const FILLER_WORDS = new Set(['um', 'uh', 'er', 'erm', 'hmm', 'uhm', 'mm']);
 /** Openers that carry no content: "So,", "Well,", "Honestly", "Oh", "Yeah". */
-const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then', 'except', 'also']);
+const OPENERS = new Set(['so', 'well', 'honestly', 'basically', 'actually', 'yeah', 'yes', 'okay', 'ok', 'oh', 'and', 'but', 'or', 'like', 'anyway', 'right', 'look', 'see', 'now', 'then', 'except', 'also']);
 
 /** An opener with no content; "Which, …" picks up the last turn's thread only when a comma follows ("Which is why" stays). */
 const opens = (t: Token, next: Token | undefined) => OPENERS.has(t.text.toLowerCase()) || (t.text.toLowerCase() === 'which' && next?.text === ',');
@@ -24,7 +24,9 @@ export function contentOf(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): To
     const w = t.text.toLowerCase();
     const next = tokens[i + 1]?.text.toLowerCase();
     if (FILLER_WORDS.has(w)) continue;
-    if ((w === 'you' && next === 'know') || (w === 'i' && next === 'mean' && tokens[i + 2]?.pos === 'PUNCT')) {
+    // "Once you know, it works": after "once", "if", "when", "until", "as soon as" it is what you know, not a filler.
+    const known = /^(?:once|if|when|until|unless|before|after|as soon as|soon as)$/i.test(out[out.length - 1]?.text ?? '');
+    if ((w === 'you' && next === 'know' && !known) || (w === 'i' && next === 'mean' && tokens[i + 2]?.pos === 'PUNCT')) {
       i++;
       continue;
     }
