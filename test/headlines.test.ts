@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimOf, headlineOf, HEADLINE_MAX, namedThing } from '../tools/evidence/headline.ts';
+import { claimOf, describe as describeQuote, headlineOf, HEADLINE_MAX, namedThing } from '../tools/evidence/headline.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { importedInterview, importedText, ownerWithProject, settled } from './helpers/fixtures.ts';
@@ -221,6 +221,19 @@ describe('headlines and claims', () => {
     expect(sync.claim).toBe('The participant wishes it synced with Google so they stop double booking.');
     // What only names a thing is a thing; what says something happened is not.
     expect(['Google Calendar sync.', 'Dark mode please.', 'Yeah, the export.', 'The buttons move.', 'The app crashed.', 'Then I went home.'].map(namedThing)).toEqual(['Google Calendar sync', 'dark mode', 'the export', null, null, null]);
+  });
+
+  it('takes a short answer to "What would make it more useful?" as the wish it was asked for, said as one', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const wishes = async (answer: string) =>
+      (await new LocalExtractor().extract([turn(0, 'interviewer', 'What would make the product more useful to you?'), turn(1, 'participant', answer)])).map((c) => [c.signal_type, c.headline, c.claim]);
+    expect(await wishes('Pay button up front.')).toEqual([['desired_outcome', 'Wants pay button up front', 'The participant wants pay button up front.']]);
+    expect(await wishes('Faster loading, mostly.')).toEqual([['desired_outcome', 'Wants faster loading', 'The participant wants faster loading.']]);
+    expect(await wishes('Save my card details.')).toEqual([['desired_outcome', 'Wants to save their card details', 'The participant wants to save their card details.']]);
+    // A no is no wish.
+    expect((await wishes('Nothing really.')).filter(([type]) => type === 'desired_outcome')).toEqual([]);
+    // A request of the team is still reported as one.
+    expect(describeQuote('Show me the free slots before I start, please.', 'desired_outcome').claim).toBe('The participant asked the team to show them the free slots before they start.');
   });
 
   it("states the participant's goal in their words, without fillers or what came after it", async () => {

@@ -568,6 +568,8 @@ export function describe(quote: string, type?: string, named?: string): { headli
   if (!sentence) return { headline: null, claim: null };
   const wish = bareWish(text, sentence);
   if (wish) return describe(wish, type);
+  const wanted = type === 'desired_outcome' ? asWanted(text, sentence) : null;
+  if (wanted) return describe(wanted, type);
   const reordered = forHeadline(text);
   const [told] = reordered === text ? [sentence] : parse(reordered);
   const headline = headlineFrom(told ?? sentence);
@@ -591,8 +593,12 @@ export function namedThing(before: string): string | null {
   const cut = rest.findIndex((t) => t.pos === 'ADP' || t.pos === 'SCONJ' || t.pos === 'PRON' || t.text === ',');
   const head = cut < 0 ? rest : rest.slice(0, cut);
   // "Bulk upload" is a thing; "The buttons move" and "The app crashed" say something happened.
+  // "Faster loading": a gerund after a describing word is a thing too.
   const thing = (t: Token, i: number) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ' || t.pos === 'DET' || t.pos === 'NUM' || t.pos === 'INTJ'
-    || (t.pos === 'VERB' && i === head.length - 1 && i > 0 && t.text.toLowerCase() === t.lemma.toLowerCase() && head[0].pos !== 'DET');
+    || (t.pos === 'VERB' && i === head.length - 1 && i > 0 && t.text.toLowerCase() === t.lemma.toLowerCase() && head[0].pos !== 'DET')
+    || (t.pos === 'VERB' && /ing$/i.test(t.text) && i > 0 && /^(?:ADJ|NOUN|ADV)$/.test(head[i - 1].pos))
+    // The tagger's "Faster" (loading) is an adverb.
+    || (t.pos === 'ADV' && /er$/i.test(t.text) && i === 0 && head.length > 1);
   if (!head.length || !head.every(thing) || !head.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'VERB')) return null;
   // The tagger reads "The buttons move", "The page loads" as one thing: a noun after a plural, or an "-s" after a noun, is their verb.
   const plural = (t?: Token) => t?.pos === 'NOUN' && t.text.toLowerCase() !== t.lemma.toLowerCase();
@@ -611,6 +617,26 @@ const welcomeIf = (text: string) => {
   const welcome = /^((?:(?:oh|well|so|and|but|honestly|yeah),?\s+)*)(?:it|that)(?:'d| would) (?:be|make it) (?:(?:so|really|just|honestly|super|a lot|much)\s+)*(?:great|nice|amazing|ideal|awesome|perfect|lovely|helpful|brilliant|fantastic|wonderful|good|better|easier|a game[- ]?changer|a lifesaver) if (?=\w)/i.exec(text);
   return welcome ? `I wish ${text.slice(welcome[0].length)}` : text;
 };
+
+/**
+ * A wish said without saying who wants it: "Dark mode." or "Faster loading, mostly." is "I want
+ * dark mode", "Save my card details." is "I want to save my card details". A request of the team
+ * ("Show me the slots, please") is left to be reported as one.
+ */
+function asWanted(text: string, sentence: Sentence): string | null {
+  const words = contentOf(sentence.tokens, 'drop').filter((t) => t.pos !== 'PUNCT');
+  const first = words[0];
+  if (!first || /\bplease\b/i.test(text) || words.some((t) => OBJECT.has(t.text.toLowerCase()) && t.pos === 'PRON')) return null;
+  const lead = /^(?:(?:just|so|well|oh|honestly|yeah|maybe|probably),?\s+)*/i;
+  const bare = text.replace(lead, '');
+  if (first.pos === 'VERB' && first.text.toLowerCase() === first.lemma.toLowerCase() && !words.some((t) => t.pos === 'PRON' && SPEAKER.has(t.text.toLowerCase()))) {
+    // "Pay button up front": a verb's look-alike before a noun names a thing.
+    if (words[1]?.pos === 'NOUN' && words.length <= 6) return `I want ${lowerFirst(bare.replace(/[.!]+$/, ''))}.`;
+    return `I want to ${lowerFirst(bare)}`;
+  }
+  const thing = namedThing(text);
+  return thing ? `I want ${thing}.` : null;
+}
 
 /** "If I could filter by date." said on its own, with nothing following from it, is a wish: "I wish I could filter by date." */
 function bareWish(text: string, sentence: Sentence): string | null {

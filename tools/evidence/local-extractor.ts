@@ -137,6 +137,18 @@ function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence>
   }
 }
 
+/**
+ * A question whose answer is, unless it says no, what it asks for: a wish. (Answers to "what got in
+ * the way?" are not reliably snags: on the labelled transcripts such a rule was wrong every time.)
+ */
+const ASKS_FOR_WISH = /\b(?:what would make (?:it|the \w+|this) (?:more useful|better|easier)|more useful to you|what would you (?:change|add|improve)|if you could change|what would (?:help|you wish)|what do you wish|magic wand)\b/i;
+/** "No.", "Nothing really.", "Not that I can think of.": no wish. */
+const SAYS_NONE = /^(?:no(?:pe|ne|thing)?|not really|not much|all good|nah|i don'?t know|dunno|not sure|can'?t think of)\b/i;
+/** What a first-sentence answer to such a question carries when the model is silent on it: a little under what the model's threshold would say. */
+const ASKED_P = 0.4;
+const askedFor = (s: ParticipantSentence): SignalType | null =>
+  ASKS_FOR_WISH.test(s.context.question ?? '') && !SAYS_NONE.test(s.text.trim()) && s.text.split(/\s+/).length <= 25 ? 'desired_outcome' : null;
+
 const ASKS_ANYTHING_ELSE = /\banything else\b/i;
 const CLOSING_NO =
   /^(?:no|nope|nah|nothing(?: else)?|not really)(?:[,.!]?\s*(?:that'?s (?:it|all|everything)|i think (?:that'?s (?:it|all|everything)|that covers it)|that covers it|thanks|thank you|all good|nothing else|i'?m good|really))*[.!]*$/i;
@@ -168,12 +180,22 @@ export class LocalExtractor implements Extractor {
       await breather();
       since = performance.now();
     };
+    // The first sentence of each answer to a question that asks for a wish, in case the model found nothing in that answer.
+    const asked: Array<{ type: SignalType; sentence: ParticipantSentence }> = [];
+    const told = new Set<Turn>();
     for (const sentence of eachParticipantSentence(turns)) {
       // "No, that's everything." to "Anything else?" closes the interview; it says nothing about the product.
       if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(sentence.text.trim())) continue;
-      for (const { type, p } of this.model.types(sentenceFeatures(sentence.read, sentence.context))) found.push({ type, p, sentences: [sentence], surest: sentence });
+      const types = this.model.types(sentenceFeatures(sentence.read, sentence.context));
+      for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
+      if (types.length) told.add(sentence.turn);
+      const type = askedFor(sentence);
+      if (type && sentence.context.index === 0) asked.push({ type, sentence });
       await share();
     }
+    // "Pay button up front." to "What would make the product more useful?": the answer is what was asked for.
+    for (const { type, sentence } of asked) if (!told.has(sentence.turn)) found.push({ type, p: ASKED_P, sentences: [sentence], surest: sentence });
+    found.sort((a, b) => turns.indexOf(a.sentences[0].turn) - turns.indexOf(b.sentences[0].turn) || a.sentences[0].start - b.sentences[0].start);
     // One parse per sentence, however many types (and so cards) it heads; a recovery is told its own way.
     const described = new Map<string, ReturnType<typeof describe>>();
     const describeOnce = (s: ParticipantSentence, type: SignalType, named: string | null) => {
