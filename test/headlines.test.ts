@@ -230,8 +230,10 @@ describe('headlines and claims', () => {
     expect(await wishes('Pay button up front.')).toEqual([['desired_outcome', 'Wants pay button up front', 'The participant wants pay button up front.']]);
     expect(await wishes('Faster loading, mostly.')).toEqual([['desired_outcome', 'Wants faster loading', 'The participant wants faster loading.']]);
     expect(await wishes('Save my card details.')).toEqual([['desired_outcome', 'Wants to save their card details', 'The participant wants to save their card details.']]);
-    // A no is no wish.
+    // A no is no wish, and a sentence that only says no is no struggle, whatever the question.
     expect((await wishes('Nothing really.')).filter(([type]) => type === 'desired_outcome')).toEqual([]);
+    const snag = await new LocalExtractor().extract([turn(0, 'interviewer', 'What, if anything, took longer than you expected?'), turn(1, 'participant', 'Nothing, honestly.')]);
+    expect(snag.map((c) => c.signal_type).filter((t) => t !== 'no_issue_found')).toEqual([]);
     // A request of the team is still reported as one.
     expect(describeQuote('Show me the free slots before I start, please.', 'desired_outcome').claim).toBe('The participant asked the team to show them the free slots before they start.');
   });

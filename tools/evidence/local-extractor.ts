@@ -142,6 +142,8 @@ function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence>
  * the way?" are not reliably snags: on the labelled transcripts such a rule was wrong every time.)
  */
 const ASKS_FOR_WISH = /\b(?:what would make (?:it|the \w+|this) (?:more useful|better|easier)|more useful to you|what would you (?:change|add|improve)|if you could change|what would (?:help|you wish)|what do you wish|magic wand)\b/i;
+/** A sentence that only says no: "Nothing, honestly.", "No, not really.", "None at all." */
+const SAYS_ONLY_NONE = /^(?:(?:um|uh|so|well|honestly|oh),?\s*)*(?:no|nope|nah|nothing|none|not really|not at all|nothing really|not much)(?:[,.!]?\s*(?:honestly|really|at all|to be honest|i think|so far|not really|nothing|none))*[.!]*$/i;
 /** "No.", "Nothing really.", "Not that I can think of.": no wish. */
 const SAYS_NONE = /^(?:no(?:pe|ne|thing)?|not really|not much|all good|nah|i don'?t know|dunno|not sure|can'?t think of)\b/i;
 /** What a first-sentence answer to such a question carries when the model is silent on it: a little under what the model's threshold would say. */
@@ -186,7 +188,9 @@ export class LocalExtractor implements Extractor {
     for (const sentence of eachParticipantSentence(turns)) {
       // "No, that's everything." to "Anything else?" closes the interview; it says nothing about the product.
       if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(sentence.text.trim())) continue;
-      const types = this.model.types(sentenceFeatures(sentence.read, sentence.context));
+      // "Nothing, honestly." tells of no trouble, whatever the question's words make the model think.
+      const none = SAYS_ONLY_NONE.test(sentence.text.trim());
+      const types = this.model.types(sentenceFeatures(sentence.read, sentence.context)).map((t) => (none ? { ...t, type: 'no_issue_found' as const } : t)).filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k);
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (types.length) told.add(sentence.turn);
       const type = askedFor(sentence);
