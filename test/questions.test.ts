@@ -929,7 +929,7 @@ describe('a tenth walkthrough: leaving, finishing and not understanding, in more
     const charges: Segment = { id: 'c', mode: 'talk', title: 'Charges', instruction: 'Follow-up: Any surprise charges? If yes — how did they find out? If they mention the unlock fee, ask whether they knew about it before.' };
     expect(questionPlan({ mode: 'talk', title: 'Charges', instruction: charges.instruction }).branches).toEqual([
       { after: 0, when: 'yes', words: [], question: 'How did you find out?' },
-      { after: 0, when: 'mentions', words: ['unlock', 'fee'], question: 'Did you know about it before?' },
+      { after: 0, when: 'mentions', words: ['unlock fee'], question: 'Did you know about it before?' },
     ]);
     expect((await talkThrough(charges, ['Yeah, a $1 unlock fee I never saw coming.']))[1]).toBe('How did you find out?');
   });
@@ -1663,7 +1663,7 @@ describe('guide lines walkthrough 18 lost: "Wrap up: ask …", a branch in brack
   it('takes "(if they say X, ask …)" and "Probe on X if it comes up" as branches, not words of the question', () => {
     const sheet = plan('Ask what they use to track shared costs (if they say a google sheet, ask who keeps it up to date).');
     expect(sheet.questions).toEqual(['What do you use to track shared costs?']);
-    expect(sheet.branches).toEqual([{ when: 'mentions', words: ['google', 'sheet'], question: 'Who keeps it up to date?', after: 0 }]);
+    expect(sheet.branches).toEqual([{ when: 'mentions', words: ['google sheet'], question: 'Who keeps it up to date?', after: 0 }]);
     const fair = plan('- How do you split bills today?\n- Probe on fairness if it comes up');
     expect(fair.questions).toEqual(['How do you split bills today?']);
     expect(fair.branches).toEqual([{ when: 'mentions', words: ['fairness'], question: 'Could you tell me about fairness?', after: 0 }]);
@@ -2685,5 +2685,49 @@ describe('what the twenty-ninth walkthrough found (a participant who misreads an
     const line = acknowledgement('Why do you want to know that? Do you work for Fresco? Who are you?')!;
     expect(line.match(/reads every answer/g)).toHaveLength(1);
     expect(line).toContain(WHO_WE_ARE);
+  });
+});
+
+describe('what walkthrough 30 found with a team-written guide', () => {
+  const plan = (instruction: string, title = 'Current process') => questionPlan({ mode: 'talk', title, instruction });
+
+  it('leaves a note to the interviewer after a dash out of the question, and asks no question of an outline heading with its time-box', () => {
+    expect(plan('Tell me about a time the list went wrong – get the specific story, not generalities').questions).toEqual(['Could you tell me about a time the list went wrong?']);
+    expect(plan('- Welcome them, explain recording\n- Mention the $50 gift card', 'Intro (2 min)').questions).toEqual(['Could you tell me a little about yourself and how you use the product?']);
+    // A label and its task keep their dash.
+    expect(questionPlan({ mode: 'observe', title: 'Task', instruction: 'Task 2 - ask them to change their delivery address.' }).questions).toEqual(['Could you show me how you would change your delivery address, thinking aloud as you go?']);
+  });
+
+  it('hears "group chat" as one thing to be mentioned, named by its last word', () => {
+    const p = plan('What do you use to keep track of the list today? If they say group chat → ask how they find items later in the thread.');
+    expect(p.branches).toEqual([{ after: 0, when: 'mentions', words: ['group chat'], question: 'How do you find items later in the thread?' }]);
+    expect(branchApplies(p.branches[0], 'A group on WhatsApp')).toBe(false);
+    expect(branchApplies(p.branches[0], 'Our family chat')).toBe(true);
+  });
+
+  it('does not ask "What happened then?" after a no to "Anything forgotten?"', async () => {
+    const shop: Segment = { id: 's', mode: 'talk', title: 'Shop', instruction: '- Who added things to the list?\n- Anything forgotten?\n- What happened then?\n- What do you use to keep track of the list today?' };
+    expect(await talkThrough(shop, ['Me, mostly.', 'No.'])).toEqual(['Who added things to the list?', 'Anything forgotten?', 'What do you use to keep track of the list today?']);
+    expect((await talkThrough(shop, ['Me, mostly.', 'Yes, the milk, because nobody wrote it down and we only noticed at home.']))[2]).toBe('What happened then?');
+  });
+
+  it('does not ask what they did, or how it worked out, when the story said so', async () => {
+    const story: Segment = { id: 's', mode: 'talk', title: 'Story', instruction: '- Could you tell me about a time the list went wrong?\n- What do you use to keep track of the list today?' };
+    for (const told of [
+      'Last month we both bought chicken and yoghurt because neither of us saw the other had it, and we ended up freezing the chicken and throwing out half the yoghurt.',
+      'The app froze on the last step. Nothing happened, we just bought it the next day.',
+    ]) expect((await talkThrough(story, [told]))[1], told).toBe('What do you use to keep track of the list today?');
+  });
+
+  it('answers what the data is for, a "trick question", and "what was the question?"', async () => {
+    expect(acknowledgement('Three of us. Are you going to sell my data to supermarkets?')).toContain('used only for research');
+    expect(acknowledgement('Is that a trick question?')).toBe(NOT_ASSUMING);
+    expect(heardAs('Oh sorry, I got distracted, what was the question?', 'How did you decide what to buy?')).toBe('puzzled');
+  });
+
+  it('asks what they tried, and names nothing, when the page had nothing to try', async () => {
+    const notes = ["What prototype? There's nothing on this page except some demo text."];
+    expect(notesHeard(notes)).toBe('Thank you for your notes. ');
+    expect((await talkThrough(starter('friction'), [], [], notes))[0]).toBe('What did you try along the way?');
   });
 });

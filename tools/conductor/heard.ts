@@ -103,7 +103,10 @@ const ASKS_HOW_LONG =
 /** "can we speed this up?": asked of the interview, with or without its mark. */
 const SPEEDS_UP = /\bcan we (?:please )?(?:speed (?:this|it) up|hurry(?: (?:this|it))? up|go (?:a bit )?faster|make (?:this|it) (?:quick|quicker|faster))\b/i;
 /** "Is this a leading question?", "You're assuming it was a hassle." */
-const PUSHES_BACK = /\b(?:leading question|you(?:'re| are) assuming|(?:you'?re|you are) putting words in my mouth)\b/i;
+const PUSHES_BACK = /\b(?:leading question|trick question|you(?:'re| are) assuming|(?:you'?re|you are) putting words in my mouth)\b/i;
+/** "Are you going to sell my data?", "What do you do with my answers?" */
+const ASKS_DATA_USE = /\b(?:(?:sell|share|pass on|give away|use|do with)\s+(?:my|our|the|this)\s+(?:data|answers|information|info|details)|(?:who|what) (?:gets|buys|happens to) (?:my|our|the) (?:data|answers|information|info))\b/i;
+export const DATA_USE = 'Your answers are used only for research by the team that makes the product, as the consent at the start said; you can skip any question you would rather not answer.';
 
 /** "I'm not sure I want to carry on": unsure whether to go on, not yet leaving. */
 const UNSURE_TO_GO_ON = /\b(?:not sure (?:i|if i) (?:want to|wanna|should|can) (?:carry on|continue|go on|keep going|do (?:this|it|the rest))|(?:this is|it'?s) (?:more|longer|harder) than i (?:expected|thought|signed up for))\b/i;
@@ -209,7 +212,7 @@ const ASKS_IF_SAFE = /\b(?:is (?:this|it|that) (?:safe|secure|legit|ok to)|(?:sa
 
 /** The participant did not follow the question ("What do you mean?", "Like what?"): it is asked again, not answered for them. */
 const CLARIFY =
-  /^(?:sorry,?\s*|um,?\s*|wait,?\s*)?(?:(?:what (?:do |did )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again)|(?:i'?m |i am )?not sure what you(?:'re| are)? (?:mean|asking|want))\b.*|what means?\b.*|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|(?:am |'m )?not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
+  /^(?:sorry,?\s*|um,?\s*|wait,?\s*)?(?:(?:what (?:do |did )?you mean|what does that mean|(?:can|could) you (?:repeat|rephrase|say that again)|(?:i'?m |i am )?not sure what you(?:'re| are)? (?:mean|asking|want))\b.*|what means?\b.*|(?:(?:oh|sorry|ok(?:ay)?)[,.]?\s*)*(?:i (?:got|was) (?:distracted|lost)[,.]?\s*)?what was (?:the|your) question(?: again)?|(?:can|could) you (?:ask|say) (?:it|the question|that) again|[a-z' -]{2,30} is what|what(?:'s| is| are| counts as) (?:a |an |the )?["“'][^"”']{1,30}["”'](?: exactly)?(?: [^?]{0,30})?|what (?:does|do) (?:the word )?["“']?[\w'-]+(?: [\w'-]+)?["”']? mean|what (?:is|are) (?:a |an |the )?["“'][^"”']{1,30}["”']|(?:what|sorry|huh|for example)\?+|pardon(?: me)?|like what|what about it|(?:can|could) you give (?:me )?an example|what kind of (?:thing|things|example)s?|i (?:don'?t|do not|(?:am |'m )?not|no) (?:understand|get)(?: the question| it| you| what you mean| what you'?re asking| what (?:i (?:must|should|have to|need to) do|to do|you want)(?: now| here)?)?)[.!?]*$/i;
 /** A word of the question not known: "i not know this word", "waitlist? what is?". */
 const UNKNOWN_WORD = /^(?:i (?:don'?t|do not|(?:am |'m )?not|no) know (?:this|that|the|what (?:this|that|the)) word|[a-z' -]{1,30}\?\s*what (?:is|means?|does it mean)(?: this| that| it)?)[.!?]*$/i;
 /** "How did what go?", "Use it for what?", "More useful how?": the question itself was not understood. */
@@ -276,7 +279,7 @@ const ANNOUNCES_ADDING =
   /^(?:(?:wait|sorry|hang on|hold on|actually|um+|oh)\b[,.!\s]*)+$|\b(?:add (?:something|a thing|one thing|more|to (?:it|that|my answer))|something (?:to add|else to say)|one more thing|forgot (?:something|to (?:say|mention) (?:something|a thing)))[.!]*$/i;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
-const isMeta = (sentence: string) => SPEEDS_UP.test(sentence) || PUSHES_BACK.test(sentence) || ASKS_ANONYMOUS.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
+const isMeta = (sentence: string) => SPEEDS_UP.test(sentence) || PUSHES_BACK.test(sentence) || ASKS_DATA_USE.test(sentence) || ASKS_ANONYMOUS.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
 /** "What are covers?" after a question about covers: a word of the question was not understood. */
 const WHAT_IS = /^(?:sorry,?\s*)?what(?: is| are|'s| does| do)(?: a| an| the)? ["“']?([\p{L}' -]{3,40}?)["”']?(?: mean)?\s*\?+$/iu;
@@ -411,6 +414,7 @@ function aboutTheInterview(text: string, { partsLeft, recorded, minutes, named, 
   const lines = [
     PUSHES_BACK.test(text) && NOT_ASSUMING,
     ASKS_WHO_SEES.test(text) && !anonymity && ONLY_THE_TEAM,
+    ASKS_DATA_USE.test(text) && !anonymity && !ASKS_WHO_SEES.test(text) && DATA_USE,
     ASKS_WHO.test(text) && WHO_WE_ARE,
     ASKS_ABOUT_RECORDING.test(text) && (recorded ? RECORDED : NOT_RECORDED),
     ASKS_WHY.test(text) && !ASKS_WHO_SEES.test(text) && (said.includes(WHY_WE_ASK) ? WHY_IT_HELPS : WHY_WE_ASK),

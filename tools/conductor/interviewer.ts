@@ -295,6 +295,8 @@ export function notesHeard(notes: string[]): string {
     .replace(/(^|[.!?]\s+)(?:(?:ok|okay|so|right)[,.]?\s+)*(?:doing|trying|starting) (?:it|this|that) (?:now|again)[:,.]?\s*/gi, '$1');
   // Only questions while they worked ("hello?", "is it ok if I use search?"): no notes to thank them for.
   if (!noted.length) return '';
+  // "What prototype? There's nothing on this page except some demo text.": what was missing is not what the notes were about.
+  if (noted.some(failedTask) && /\b(?:nothing (?:on|here)|what prototype|(?:can'?t|cannot|don'?t) see (?:a|the|any))\b/i.test(notes.join(' '))) return 'Thank you for your notes. ';
   const mention = told ? mentionOf(told, '', true) : null;
   return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
@@ -395,7 +397,7 @@ const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t 
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
-const TOLD_WHAT_THEY_DID = /\b(?:(?:my|our|the) (?:workaround|fix|solution) (?:is|was) to|(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|cannot|can not|could not|do not|did not|am not|not|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid))\b/i;
+const TOLD_WHAT_THEY_DID = /\b(?:(?:my|our|the) (?:workaround|fix|solution) (?:is|was) to|(?:until|till|before) (?:i|we) (?:finally )?(?:found|find|saw|see|got|get|managed)|ended up|(?:in the end|eventually),? (?:i|we)|instead|so (?:i|we) (?!(?:don'?t|didn'?t|can'?t|couldn'?t|cannot|can not|could not|do not|did not|am not|not|was|am|were|think|guess|mean|had no|have no|never|still)\b)(?:just )?\w+|(?:i'?ll|i will|i'?m going to) (?:have to )?\w+|(?:i |then )?gave up|i give up|i'?m giving up|i called|i rang|i emailed|i asked (?:someone|a colleague|my)|i (?:had|have) to|i (?:just )?(?:clicked|went|tried|searched|looked|scrolled|checked|pressed|tapped|refreshed|restarted|reloaded)|then (?:i )?(?:\w+ed|paid|went|did|made|called|wrote|sent|had|have|rebuilt|built|redid)|[,;]\s*(?:so\s+)?we (?:just |then )?(?:\w+ed|bought|went|got|made|took|paid|did|sent|wrote))\b/i;
 /** A short answer that says it ended there: nothing more to ask of it. */
 const ENDED = /^(?:(?:i|we)\s+)?(?:just\s+|then\s+|so\s+)?(?:gave up|stopped trying|left it(?: there)?)[.!]?$/i;
 /** A clipped answer that starts with what they did ("Left it unpaid for now.", "Rearranged them by hand."). */
@@ -408,6 +410,19 @@ const ASKS_A_COUNT = new RegExp(String.raw`\bhow (?:many|much|often|long|big|lar
 /** An answer that is a count or a time ("eight.", "about 20 minutes", "twice a week", "Tuesday", "just me and one other analyst"). */
 const A_COUNT =
   /^(?:(?:about|around|maybe|like|roughly|just|only|over|under|nearly|almost|probably|somewhere (?:around|between))\s+)?(?:[$€£]\s?\d[\d.,]*|(?:me|myself) and (?:one|two|three|four|\d+)(?:\s+[\w-]+){0,3}[.!]*$|\d[\d.,:]*|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a hundred|a few|a couple|(?:half )?an? (?:year|month|week|day|hour|minute|fortnight|decade)|since \w+|several|dozens?|hundreds?|once|twice|every day|daily|weekly|monthly|yesterday|today|last \w+|this \w+|on \w+day|\w+day)(?:,?\s+[\w-]+){0,4}[.!]*$/i;
+
+/** "Anything forgotten?", "Did you ever…?", "Have you…?": a question a yes or a no answers. */
+const ASKS_YES_NO = /^(?:(?:and|so)\s+)?(?:any|anything|anyone|ever|did|do|does|have|has|had|is|are|was|were|can|could|would)\b[^?]*\?$/i;
+/** "What happened then?", "How did you find out?", "What did you do about it?": only asked after a yes. */
+const FOLLOWS_ON = /^(?:(?:and|so)\s+)?(?:what happened(?: then| next| after that)?|what did you do(?: then| next| about (?:it|that))?|how did (?:that|it|you) (?:go|turn out|find out|work out|handle (?:it|that))|how did you (?:deal|cope) with (?:it|that)|who (?:noticed|found out)|could you tell me more about (?:it|that))\?$/i;
+/**
+ * "No." to "Anything forgotten?" answers the question after it too: "What happened then?" asks
+ * about a yes that was not said. `at` is the question about to be asked.
+ */
+function presupposesYes(questions: string[], at: number, answers: string[]): boolean {
+  const last = answers.at(-1);
+  return at > 0 && at < questions.length && !!last && FOLLOWS_ON.test(questions[at].trim()) && ASKS_YES_NO.test(questions[at - 1].trim()) && SAYS_NO.test(plain(last).trim()) && words(last) <= 8;
+}
 
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
@@ -486,7 +501,7 @@ const TOLD_HOW_LONG =
   /\b(?:lose|lost|losing|wasted?|wasting)\b[^.?!]{0,20}\b(?:minutes?|minute|hours?|time|ages)\b|\bthe (?:worst|hardest|slowest|main) (?:part|thing|bit)\b|\b(?:took|takes|take|spent|wasted|waited)\b[^.?!]{0,30}\b(?:minutes?|hours?|ages|forever|a while|days?|long|longer)\b|\b\d+\s*(?:minutes?|mins?|hours?)\s+(?:to|of|just|trying|waiting|looking|on hold)\b|\b(?:dragged|the longest|the slowest)\b/i;
 /** The task failed outright ("It did not work", "it just failed", "I gave up"). */
 const IT_FAILED =
-  /\b(?:(?:it|that) (?:did(?:n'?t| not)|does(?:n'?t| not)) work|it (?:just |simply )?failed|(?:couldn'?t|could not|can'?t|cannot|wasn'?t able to) (?:do it|finish|complete|get it to work|make it work|find (?:it|them|the \w+|an? \w+|any\w*)|pay|send|book|download|get (?:it|the \w+) done)|gave up|same error|still (?:don'?t|do not|haven'?t|have not) (?:have|got)\b)\b/i;
+  /\b(?:what prototype|(?:there'?s|there is) nothing (?:on|here|to)|(?:i )?(?:can'?t|cannot|don'?t|do not) see (?:a|the|any) (?:prototype|app|product|page|button|link)|(?:it|that) (?:did(?:n'?t| not)|does(?:n'?t| not)) work|it (?:just |simply )?failed|(?:couldn'?t|could not|can'?t|cannot|wasn'?t able to) (?:do it|finish|complete|get it to work|make it work|find (?:it|them|the \w+|an? \w+|any\w*)|pay|send|book|download|get (?:it|the \w+) done)|gave up|same error|still (?:don'?t|do not|haven'?t|have not) (?:have|got)\b)\b/i;
 /** "…couldn't find it at first, but then…": the task failed only for a while. */
 const GOT_THERE = /\b(?:eventually|finally|in the end|but then|after a while|managed to|worked it out|figured it out)\b/i;
 const failedTask = (answer: string) => IT_FAILED.test(answer) && !GOT_THERE.test(answer);
@@ -600,7 +615,7 @@ export const TOUCHED = 'You may have touched on this already, so just add anythi
  */
 /** How it ended is already told: "it worked", "they paid two days later", "it went through", "got paid". */
 const OUTCOME_TOLD =
-  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b|\bended up (?:finishing|fixing|sorting) (?:it|them)\b|\b(?:got it done|managed to (?:finish|fix|sort|get it))\b|\b(?:which|it|that) takes? (?:me |us )?(?:about |around |like |~ ?|over |almost )?\d+ (?:minutes|mins|hours)\b/i;
+  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b|\bended up (?:finishing|fixing|sorting) (?:it|them)\b|\bended up (?:throwing|wasting|losing|paying|binning|missing|cancelling|returning|freezing|eating) \w+|\b(?:got it done|managed to (?:finish|fix|sort|get it))\b|\b(?:which|it|that) takes? (?:me |us )?(?:about |around |like |~ ?|over |almost )?\d+ (?:minutes|mins|hours)\b/i;
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp; told?: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: OUTCOME_TOLD },
   {
@@ -651,7 +666,7 @@ export const ruleInterviewer: Interviewer = {
     const ahead = (from: number, prefix = ''): { say: string | null; state: TalkState } => {
       let question = from;
       let told = question < questions.length ? answered(questions[question], answers, all, notes) : 'no';
-      while (told === 'yes' && ++question < questions.length) told = answered(questions[question], answers, all, notes);
+      while ((told === 'yes' || presupposesYes(questions, question, answers)) && ++question < questions.length) told = answered(questions[question], answers, all, notes);
       if (question >= questions.length) return { say: null, state: { question, follow_ups: 0 } };
       const partly = told === 'partly' && !prefix;
       // "can't find it, done" typed during the task says how it went: what they tried is asked instead.

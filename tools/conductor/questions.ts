@@ -57,7 +57,9 @@ export function branchApplies(branch: Branch, answer: string): boolean {
     return given !== null && (branch.when === 'at most' ? given <= n : branch.when === 'at least' ? given >= n : given >= n && given <= m);
   }
   // "spreadsheets" is mentioned by "a spreadsheet" and "Google Sheets".
-  return branch.words.some((w) => new RegExp(`\\b${w.replace(/s$/, '')}|${/^spreadsheets?$/.test(w) ? '\\bsheets?\\b' : '(?!)'}`, 'i').test(said));
+  const mentions = (w: string) => new RegExp(`\\b${w.replace(/s$/, '')}|${/^spreadsheets?$/.test(w) ? '\\bsheets?\\b' : '(?!)'}`, 'i').test(said);
+  // A phrase is mentioned by its last word, the thing it names: "the unlock fee" by "the fee", "group chat" by "a chat".
+  return branch.words.some((phrase) => mentions(phrase.split(' ').at(-1)!));
 }
 
 const CONDITION_YES = /^if (?:yes|so|they (?:say|answer) yes|(?:they|the participant) (?:do|does|did|have|has|are|is)(?! not|n't))\b/i;
@@ -80,7 +82,9 @@ function branchOf(sentence: string): Omit<Branch, 'after'> | null {
   if (!when || !cut) return null;
   const mentioned = mentions ? mentions[1] ?? mentions[2] : '';
   // "below 4" is at most 3; "3 or lower" at most 3.
-  const words = range ? [score[5], score[6]].map((x) => String(Number(x))) : score ? [String(score[1] ? Number(score[1]) : Number(score[4]) + (low ? -1 : 1))] : mentioned.toLowerCase().split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x));
+  // "spreadsheets or Excel" is two things, either of which is a mention; "group chat" is one.
+  const things = mentioned.toLowerCase().split(/\s*(?:,|\/|\bor\b|\band\b)\s*/).map((alt) => alt.split(/[^a-z'-]+/).filter((x) => x.length >= 3 && !NOT_A_CUE.has(x)).join(' ')).filter(Boolean);
+  const words = range ? [score[5], score[6]].map((x) => String(Number(x))) : score ? [String(score[1] ? Number(score[1]) : Number(score[4]) + (low ? -1 : 1))] : things;
   if (when === 'mentions' && !words.length) return null;
   let then = sentence.slice(cut.index + cut[0].length);
   // "If they mention arguments, ask what usually triggers them": "them" is the arguments, not the participant.
@@ -613,8 +617,15 @@ export function titleForParticipant(title: string): string | null {
   return converted && !interviewerDirected(converted) && !/[[\]():;/]|\bg-\d/i.test(converted) ? converted : null;
 }
 
+/** "Intro (2 min)", "Wrap-up – 5 mins": the time a part is given is the team's. */
+const TIME_BOX = /\s*(?:[-–—:]\s*)?[([]?\s*~?\s*\d{1,2}(?:\s*[-–]\s*\d{1,2})?\s*(?:min|mins|minutes|m)\.?\s*[)\]]?\s*$/i;
+
 function genericTalk(title: string): string {
-  const t = wordsOf(title);
+  const named = title.replace(TIME_BOX, '').trim();
+  // A part named only for its place in the guide has no topic of its own to ask about.
+  if (/^(?:intro(?:duction)?|warm[- ]?up|welcome|opening|background|context)$/i.test(named)) return 'Could you tell me a little about yourself and how you use the product?';
+  if (/^(?:wrap[- ]?up|closing|close|outro|debrief|final questions?|end)$/i.test(named)) return 'Is there anything else you would like to tell us?';
+  const t = wordsOf(named);
   const converted = render(secondPerson(stripEnd(t), false)).trim();
   if (!converted) return 'Could you tell me about your experience with the product?';
   if (WH.has(lower(t[0]?.text ?? '')) || ['is', 'are', 'do', 'does', 'did', 'can', 'could', 'would', 'will', 'have', 'has'].includes(lower(t[0]?.text ?? ''))) return `${capitalise(converted)}?`;
@@ -936,6 +947,11 @@ function readable(instruction: string, kept: string[]): string {
     .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1$2')
     // "Ask: Walk me through the last time…", "Ask: How often…?": the label of what follows; a quoted question keeps it (quotedParts).
     .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?ask\s*:(?!\s*["“])\s*/gi, '$1$2');
+  // "Tell me about a time it went wrong – get the specific story, not generalities": after a dash, a note to the interviewer.
+  // ("Task 2 - ask them to…" is a label and its task: a note follows a question of four words or more.)
+  text = text.replace(/([^\n]*?)[ \t]+[–—-][ \t]+(?=(?:get|push|probe|dig|ask|look|listen|watch|note|don'?t|do not|avoid|keep|make sure|try to|aim|focus|steer|redirect|move on|spend|go for|press|nudge)\b)[^\n?]*/gi, (all, before: string) =>
+    before.trim().split(/\s+/).length >= 4 ? before : all,
+  );
   // Examples are for the interviewer ("e.g. check-ups vs. fillings"); steps are sentences ("… → where did it go?", ", then ask why").
   // "If they mention approvals → probe on who approves": the arrow leads from a condition to what to do about it.
   text = text.replace(/[,;]?\s*\be\.g\.,?\s[^.?!;]*/gi, '').replace(/\b((?:if|when)\s[^.?!\n→]{2,60}?)\s*→\s*/gi, '$1, ').replace(/\s*→\s*/g, '. ').replace(/,?\s+(?:and\s+)?then\s+ask\b/gi, '. Ask');
