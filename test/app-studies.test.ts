@@ -76,6 +76,17 @@ describe('studies in the workspace', () => {
     expect(await added.getByLabel('Title').getAttribute('aria-invalid')).toBe('true');
     await added.getByLabel('Title').fill('Pricing');
     await added.locator('[data-code=missing_title]').waitFor({ state: 'detached' });
+    // A welcome switched from speak to talk takes no "said only in speak segments" warning for text it no longer shows.
+    const welcome = page.locator('li[data-segment=welcome]');
+    await welcome.getByLabel('What the conductor says').waitFor();
+    await welcome.getByLabel('Mode').selectOption('talk');
+    await welcome.getByLabel('What the conductor says').waitFor({ state: 'detached' });
+    await welcome.getByLabel('Instruction for the conductor').fill('Ask how they found the product.');
+    // Once the review has answered (its questions show), no warning is about the text switched away from.
+    await welcome.getByRole('group', { name: /What the built-in conductor asks/ }).getByText(/find the product/).waitFor();
+    expect(await welcome.locator('[data-code=unused_speak_text]').count()).toBe(0);
+    await welcome.getByLabel('Mode').selectOption('speak');
+    await welcome.getByLabel('Instruction for the conductor').fill('');
     await page.getByRole('button', { name: 'Remove Pricing' }).click();
     await added.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Move How it went up' }).click();

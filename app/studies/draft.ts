@@ -98,7 +98,8 @@ export function scriptOf(d: Draft): Script {
     goals: d.goals,
     segments: d.segments.map(({ key: _key, ...s }) => {
       const out: Segment = { id: s.id, mode: s.mode, title: s.title };
-      for (const f of ['speak_text', 'instruction', 'conductor_context'] as const) if (s[f].trim()) out[f] = s[f];
+      // What a segment says is said only in a speak segment: switched to talk or observe, it is not sent (nor warned about).
+      for (const f of ['speak_text', 'instruction', 'conductor_context'] as const) if (s[f].trim() && (f !== 'speak_text' || s.mode === 'speak')) out[f] = s[f];
       return out;
     }),
   };

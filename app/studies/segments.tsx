@@ -123,7 +123,7 @@ function SegmentEditor({ segment: s, index, count, said, onSet, onMove, onRemove
         </div>
       </div>
       {text('title', 'Title', false)}
-      {s.mode === 'speak' || s.speak_text ? text('speak_text', 'What the conductor says', true) : null}
+      {s.mode === 'speak' ? text('speak_text', 'What the conductor says', true) : null}
       {s.mode !== 'speak' || s.instruction ? text('instruction', 'Instruction for the conductor', true) : null}
       {text('conductor_context', 'Context for the conductor (not said)', true)}
       <Issues id={undefined} issues={unplaced} />
