@@ -139,6 +139,8 @@ describe('media upload and the processing pipeline', () => {
     const kept = (await o.call('GET', `/sessions/${both}/transcript`)).body.segments as Array<{ text: string }>;
     expect(kept.map((k) => k.text)).toEqual([expect.stringMatching(/mobile app is the part I use most/i)]);
 
+    // With no service, the built-in model would hear it the same way again: refused, saying what is missing.
+    expect(await o.call('POST', `/sessions/${id}/retry-transcription`)).toMatchObject({ status: 422, body: { code: 'no_transcription_service', action: expect.stringContaining('openai_api_key') } });
     // As the warning says: a service and the language set, the same recording is transcribed again in place.
     const manual = await o.call('POST', `/sessions/${id}/signals`, { signal_type: 'struggling_moment', quote: 'El botón de confirmar estaba desactivado.' });
     expect(manual.status).toBe(201);

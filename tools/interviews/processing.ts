@@ -147,6 +147,13 @@ export const retryTranscription = capability({
         throw new DomainError('The interview has no recording to transcribe: its transcript was imported or typed', { code: 'no_recording', action: 'Use interviews.reprocess to extract evidence again from the transcript' });
       }
       if (!again) checkFailed(interview);
+      // The built-in model hears a recording the same way every time: again, it needs a service to hear more.
+      if (again && interview.transcript_format === 'speech:built_in' && !(await modelAccess(ctx.services, interview.project_id)).transcription) {
+        throw new DomainError('Transcribing again with the built-in model would give the same transcript: no transcription service is configured', {
+          code: 'no_transcription_service',
+          action: CONFIGURE_TRANSCRIPTION,
+        });
+      }
       await queueProcessing(ctx.services, interview, sql, recorded ? 'transcribing' : undefined, undefined, again ? { again } : {});
       return interview;
     });
