@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimOf, describe as describeQuote, headlineOf, HEADLINE_MAX, namedThing } from '../tools/evidence/headline.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
+import { clock } from '../tools/common.ts';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { importedInterview, importedText, ownerWithProject, settled } from './helpers/fixtures.ts';
 
@@ -236,6 +237,17 @@ describe('headlines and claims', () => {
     expect(snag.map((c) => c.signal_type).filter((t) => t !== 'no_issue_found')).toEqual([]);
     // A request of the team is still reported as one.
     expect(describeQuote('Show me the free slots before I start, please.', 'desired_outcome').claim).toBe('The participant asked the team to show them the free slots before they start.');
+  });
+
+  it('says the moment of a quote late in a long turn as its card places it, not when the turn began', async () => {
+    const long = 'Well, it started fine, I found the product page and picked a size and a colour and all of that was easy enough. Then the payment was declined with code 402 and I had no idea what that meant.';
+    const turns = [
+      { segment_id: 'q', idx: 0, role: 'interviewer' as const, speaker: null, start_ms: 0, end_ms: 10_000, text: 'What happened at checkout?' },
+      { segment_id: 'a', idx: 1, role: 'participant' as const, speaker: null, start_ms: 10_000, end_ms: 40_000, text: long },
+    ];
+    const card = (await new LocalExtractor().extract(turns)).find((c) => c.quote.includes('declined'))!;
+    const at = 10_000 + Math.round((30_000 * long.indexOf(card.quote)) / long.length);
+    expect(card.observed_facts).toContain(`At ${clock(at)} in the interview`);
   });
 
   it("states the participant's goal in their words, without fillers or what came after it", async () => {

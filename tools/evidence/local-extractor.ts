@@ -6,6 +6,7 @@ import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext
 import { CLASSES, SentenceModel } from './sentence-model.ts';
 import { lexiconCues } from './lexicon.ts';
 import { REASKED } from '../conductor/reasked.ts';
+import { timeAt } from './locate.ts';
 import { OUTCOME, type EvidenceGrade, type ExtractedEvidence, type Extractor, type SignalType, type TargetSurface, type Turn } from './types.ts';
 
 const INTENSIFIERS = /\b(really|so|very|super|extremely|incredibly|totally|completely|absolutely|literally|always|never|every single|hours?)\b/gi;
@@ -265,7 +266,8 @@ function evidenceOf({ type, p, sentences: run }: Told, told: ReturnType<typeof d
   const last = run.at(-1)!;
   const text = turn.text.slice(run[0].start, last.start + last.text.length);
   const question = context.question;
-  const at = mmss(turn.start_ms);
+  // The moment the quote starts, as its card's timestamp is placed (locate.ts), so the two agree.
+  const at = mmss(timeAt(turn, run[0].start));
   return {
     signal_type: type,
     target_surface: surfaceOf(text),

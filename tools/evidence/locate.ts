@@ -14,7 +14,8 @@ export interface Located {
 
 const squash = (s: string) => s.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/\s+/g, ' ').trim();
 
-function timeAt(turn: Turn, offset: number): number | null {
+/** When in the turn the words at `offset` were said, spread evenly over its time. */
+export function timeAt(turn: Turn, offset: number): number | null {
   if (turn.start_ms == null) return null;
   if (turn.end_ms == null || turn.text.length === 0) return turn.start_ms;
   return Math.round(turn.start_ms + ((turn.end_ms - turn.start_ms) * offset) / turn.text.length);
