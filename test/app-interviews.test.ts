@@ -154,6 +154,17 @@ describe('interviews in the workspace', () => {
     await page.locator('.iv-transcript > li:nth-child(1)[aria-current=true]').waitFor();
     await accessible(page, 'interview-recording');
     await shots(page, 'interview-recording');
+
+    // An MP4 of sound alone is played as sound: no empty video box above it.
+    const m4 = path.join(path.dirname(mp3), 'sound-only.mp4');
+    execFileSync(ffmpeg, ['-v', 'error', '-y', '-i', mp3, '-vn', '-c:a', 'aac', m4]);
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Interviews' }).click();
+    await page.getByLabel('Participant name (optional)').fill('Rae');
+    await page.getByLabel('Transcript or recording files').setInputFiles(m4);
+    await row(page, 'Rae').locator('.badge[data-status=processed]').waitFor({ timeout: 90_000 });
+    await row(page, 'Rae').getByRole('link', { name: 'Rae' }).click();
+    await page.locator('audio').waitFor();
+    expect(await page.locator('video').count()).toBe(0);
     await page.close();
   }, 240_000);
 

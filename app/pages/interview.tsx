@@ -22,11 +22,14 @@ const formatNote = (format: string) => {
 
 type Artifact = { name: string; kind: string; available: boolean; mime_type: string; download_url: string | null; meta: Record<string, unknown> | null };
 
-/** The recording to play: a source video the browser can play, else the derived audio, else a source audio. */
-function mediaOf(artifacts: Artifact[]): Media | null {
+/**
+ * The recording to play: a source video the browser can play (when the recording has pictures: an
+ * MP4 of sound alone is a voice interview), else the derived audio, else a source audio.
+ */
+function mediaOf(artifacts: Artifact[], pictures: boolean): Media | null {
   const ok = artifacts.filter((a) => a.available && a.download_url);
   const probe = typeof document === 'undefined' ? null : document.createElement('video');
-  const video = ok.find((a) => a.kind === 'source' && a.mime_type.startsWith('video/') && probe?.canPlayType(a.mime_type));
+  const video = pictures ? ok.find((a) => a.kind === 'source' && a.mime_type.startsWith('video/') && probe?.canPlayType(a.mime_type)) : undefined;
   const audio = ok.find((a) => a.name === 'audio') ?? ok.find((a) => a.kind === 'source' && a.mime_type.startsWith('audio/'));
   const pick = video ?? audio;
   return pick ? { name: pick.name, url: pick.download_url!, mime: pick.mime_type } : null;
@@ -73,7 +76,8 @@ export function Interview({ org, project, id }: { org: string; project: string; 
   const ordered = [...(cards.data ?? [])].sort((x, y) => (x.timestamp_ms ?? Infinity) - (y.timestamp_ms ?? Infinity));
   const card = cards.data?.find((c) => c.id === picked);
   // Each read of the artifacts signs new URLs: keep the one playing, or the player would start over.
-  const fresh = mediaOf(artifacts.data ?? []);
+  const pictures = s?.interview_mode === 'video' || (artifacts.data ?? []).some((a) => a.kind === 'frame');
+  const fresh = mediaOf(artifacts.data ?? [], pictures);
   const kept = useRef<Media | null>(null);
   if (fresh?.name !== kept.current?.name) kept.current = fresh;
   const media = kept.current;
