@@ -389,6 +389,18 @@ describe('media upload and the processing pipeline', () => {
       await o.call('PATCH', '/settings', { openai_api_key: null, openai_base_url: null });
     }
   });
+
+  it('keeps the id of every card extracted again, worked on or not, so links to it hold', async () => {
+    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { file: new URL('./fixtures/transcripts/checkout.txt', import.meta.url).pathname, filename: 'c.txt' } }));
+    const id = res.body.session.id;
+    await settled(o.call, id);
+    const ids = async () => ((await o.call('GET', `/signals?session_id=${id}&limit=100`)).body.signals as Array<{ id: string }>).map((c) => c.id).sort();
+    const before = await ids();
+    expect(before.length).toBeGreaterThan(2);
+    expect((await o.call('POST', `/sessions/${id}/reprocess`)).status).toBe(200);
+    await settled(o.call, id);
+    expect(await ids()).toEqual(before);
+  });
 });
 
 describe('resumable uploads', () => {

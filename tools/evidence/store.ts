@@ -20,26 +20,30 @@ const SQL = `WITH gone AS (DELETE FROM signals WHERE interview_id = $1 AND (NOT 
                 FROM jsonb_populate_recordset(NULL::signals, $5::jsonb) r WHERE s.id = r.id AND s.interview_id = $1)
   INSERT INTO signals (${list}, created_at, updated_at) SELECT ${list}, now(), now() FROM jsonb_populate_recordset(NULL::signals, $3::jsonb)`;
 
-/** An interview's extracted cards that a researcher has done something with. */
-const WORKED = `SELECT s.id, s.quote, s.signal_type FROM signals s WHERE s.interview_id = $1 AND NOT s.manual
-  AND (s.review_status IS NOT NULL OR s.annotation_text IS NOT NULL OR s.dismissed_at IS NOT NULL
-       OR EXISTS (SELECT 1 FROM finding_evidence f WHERE f.signal_id = s.id) OR EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = s.id)
-       OR EXISTS (SELECT 1 FROM recurrence_candidates c WHERE c.signal_id = s.id AND c.status <> 'candidate'))
+/** An interview's extracted cards, and whether a researcher has done something with each; worked ones first. */
+const EXTRACTED = `SELECT s.id, s.quote, s.signal_type,
+    (s.review_status IS NOT NULL OR s.annotation_text IS NOT NULL OR s.dismissed_at IS NOT NULL
+     OR EXISTS (SELECT 1 FROM finding_evidence f WHERE f.signal_id = s.id) OR EXISTS (SELECT 1 FROM signal_task_links l WHERE l.signal_id = s.id)
+     OR EXISTS (SELECT 1 FROM recurrence_candidates c WHERE c.signal_id = s.id AND c.status <> 'candidate')) AS worked
+  FROM signals s WHERE s.interview_id = $1 AND NOT s.manual
+  ORDER BY worked DESC, s.created_at, s.id
   FOR UPDATE OF s`;
 
 /**
  * Replaces an interview's pipeline evidence with an extraction's cards (manual cards too when
  * `replaceManual`), in the caller's transaction. The cards travel as one JSON array, so no
  * model instance is built per card (Signal.bulkCreate cost about a millisecond of CPU per interview).
- * Cards a researcher has worked on are never lost: a new card telling the same moment continues
- * one (its id, review, note, dismissal, findings and task link), and one with no such card stays as it was.
+ * A new card telling the same moment as an old one continues it (its id, and any review, note,
+ * dismissal, findings and task link); a card a researcher worked on that nothing continues stays as it was.
  */
 export async function replaceSignals(sql: Sql, interviewId: string, rows: NewSignal[], replaceManual: boolean): Promise<void> {
-  const { rows: worked } = await sql.query<OldCard>(WORKED, [interviewId]);
-  const continued = continuedCards(worked, rows);
+  const { rows: old } = await sql.query<OldCard & { worked: boolean }>(EXTRACTED, [interviewId]);
+  // Any card telling the same moment again keeps its id, so links to it hold; a worked one is matched first.
+  const continued = continuedCards(old, rows);
   // The caller's cards name their ids as stored (recurrence detection reads them next).
   for (const [i, id] of continued) rows[i] = { ...rows[i], id };
   const fresh = rows.filter((_, i) => !continued.has(i));
   const rewritten = rows.filter((_, i) => continued.has(i));
-  await sql.query(SQL, [interviewId, replaceManual, JSON.stringify(fresh), worked.map((w) => w.id), JSON.stringify(rewritten)]);
+  const kept = [...new Set([...old.filter((o) => o.worked).map((o) => o.id), ...continued.values()])];
+  await sql.query(SQL, [interviewId, replaceManual, JSON.stringify(fresh), kept, JSON.stringify(rewritten)]);
 }
