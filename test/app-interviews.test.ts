@@ -224,6 +224,9 @@ describe('interviews in the workspace', () => {
     await row(page, 'Ana again').getByRole('link', { name: 'Ana again' }).click();
     const warned = page.getByRole('region', { name: 'Processing warnings' });
     await warned.locator('[data-warning=already_imported]').getByText(/already imported .* \(Ana\)/).waitFor();
+    // What to do is said in the page's words, not the API's.
+    expect(await warned.locator('[data-warning=already_imported]').textContent()).toMatch(/\("Delete interview" on its page\)/);
+    expect(await warned.textContent()).not.toMatch(/P\/sessions|DELETE /);
     await page.getByRole('button', { name: 'Delete interview' }).click();
     const ask = page.getByRole('dialog', { name: 'Delete this interview?' });
     await accessible(page, 'interview-delete');
