@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { claimOf, describe as describeQuote, headlineOf, HEADLINE_MAX, namedThing } from '../tools/evidence/headline.ts';
+import { claimOf, describe as describeQuote, headlineOf, HEADLINE_MAX } from '../tools/evidence/headline.ts';
+import { namedThing } from '../tools/evidence/wishes.ts';
 import { LocalExtractor } from '../tools/evidence/local-extractor.ts';
 import { clock } from '../tools/common.ts';
 import { startTestService, type TestService } from './helpers/service.ts';

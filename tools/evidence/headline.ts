@@ -1,5 +1,7 @@
 import { join, parse, type Sentence, type Token } from '../../core/nlp.ts';
 import { contentOf, dangling, particle } from './spoken.ts';
+import { plainGrammar } from './plain-grammar.ts';
+import { callsIt, namedThing, welcomeIf } from './wishes.ts';
 
 /** Longest headline a card shows. */
 export const HEADLINE_MAX = 70;
@@ -67,31 +69,6 @@ function expand(quote: string): string {
     // "Just let me type the code by hand" asks for something: "I want to type the code by hand".
     .replace(/^((?:(?:just|please|honestly|so),?\s+)*)let (me|us) (?!(?:see|think|explain|check|say|put it|be honest|remember|tell you|guess|just say|look)\b)(?=[a-z])/i, (_m, _lead: string, who: string) => `${who.toLowerCase() === 'me' ? 'I' : 'we'} want to `);
   return uncleft(plainGrammar(expanded));
-}
-
-/** Done to the participant by "they" (the company, support): said from the participant's side, so one "they" is left. */
-const DONE_TO = { told: 'told', kept: 'kept', put: 'put', asked: 'asked', charged: 'charged', sent: 'sent', gave: 'given', billed: 'billed', refunded: 'refunded', emailed: 'emailed', called: 'called', rang: 'rung', texted: 'texted', promised: 'promised', blocked: 'blocked', banned: 'banned', overcharged: 'overcharged', kicked: 'kicked', locked: 'locked', logged: 'logged', signed: 'signed' } as Record<string, string>;
-
-/**
- * Spoken and non-native grammar a headline and claim should not repeat: "I not find" is "I did
- * not find", "he don't" is "he doesn't", "Me and my wife we use it" is "My wife and I use it",
- * and "They told me I had to pay" is "I was told I had to pay" ("They told them they had to pay" names nobody).
- */
-function plainGrammar(text: string): string {
-  return text
-    // "Is minus twenty-two in there, and…" said, not asked: "It is…".
-    .replace(/^((?:(?:so|and|but|well|oh|yeah),?\s+)*)(is|was)\s+(?!(?:it|this|that|there|he|she|they|you|i|we)\b)(?=[^?]*[.!]?$)/i, (_m, lead: string, verb: string) => `${lead}it ${verb.toLowerCase()} `)
-    // "I kind of panic": the hedge is not the verb.
-    .replace(/\b(I|we) (?:kind|sort) of (?=[a-z]+\b)/gi, '$1 ')
-    // "So now I lie to the app basically.": a trailing filler.
-    .replace(/,?\s+(?:basically|honestly|actually|really|literally)([.!?]*)$/i, '$1')
-    .replace(/\b(I|we) not (?=(?:find|see|know|understand|get|have|like|want|go|work|use|need|pay|remember|think|receive|hear|notice|expect|manage|finish|click|press|open|save|send)\b)/gi, '$1 did not ')
-    .replace(/\b(he|she|it) don't\b/gi, '$1 doesn\'t')
-    .replace(/^((?:(?:so|well|and|yeah|um|oh|honestly),?\s+)*)(?:(?:me|I) and (my \w+)(?:,? we\b)?|(my \w+) and (?:me|I)\b(?:,? we\b)?)/i, (_m, lead: string, after?: string, before?: string) => `${lead}I and ${after ?? before}`)
-    .replace(/(^|[,;]\s*(?:and |but |so )?|\b(?:and|but|so|then) )they (\w+) (me|us)\b/gi, (m, lead: string, verb: string, who: string) => {
-      const done = DONE_TO[verb.toLowerCase()];
-      return done ? `${lead}${who.toLowerCase() === 'me' ? 'I was' : 'we were'} ${done}` : m;
-    });
 }
 
 const TAGS = /^(?:no\.?|yes|yeah|right|honestly|actually|really|though|anyway|basically|obviously)$/i;
@@ -577,46 +554,6 @@ export function describe(quote: string, type?: string, named?: string): { headli
   const recovery = type === 'recovery_success' && !(headline && RESOLVED.test(headline)) ? recoveryFrom(sentence) : null;
   return { headline: recovery ?? headline, claim: claimFrom(sentence) };
 }
-
-/**
- * "A history of what I sent." said just before "I want to see that": the thing the sentence
- * calls "that" or "it", when the sentence before names it and says nothing else. Null otherwise.
- */
-export function namedThing(before: string): string | null {
-  const [sentence] = parse(before);
-  const words = (sentence?.tokens ?? []).filter((t) => t.pos !== 'PUNCT' || t.text === ',');
-  let k = 0;
-  while (k < words.length && (words[k].pos === 'INTJ' || words[k].text === ',' || /^(?:just|so|well|honestly|and|oh)$/i.test(words[k].text))) k++;
-  const rest = words.slice(k);
-  if (!rest.length || rest.filter((t) => t.text !== ',').length > 8) return null;
-  // The phrase that names it ends where "of…", "for…", "what I…" or a comma begins.
-  const cut = rest.findIndex((t) => t.pos === 'ADP' || t.pos === 'SCONJ' || t.pos === 'PRON' || t.text === ',');
-  const head = cut < 0 ? rest : rest.slice(0, cut);
-  // "Bulk upload" is a thing; "The buttons move" and "The app crashed" say something happened.
-  // "Faster loading": a gerund after a describing word is a thing too.
-  const thing = (t: Token, i: number) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'ADJ' || t.pos === 'DET' || t.pos === 'NUM' || t.pos === 'INTJ'
-    || (t.pos === 'VERB' && i === head.length - 1 && i > 0 && t.text.toLowerCase() === t.lemma.toLowerCase() && head[0].pos !== 'DET')
-    || (t.pos === 'VERB' && /ing$/i.test(t.text) && i > 0 && /^(?:ADJ|NOUN|ADV)$/.test(head[i - 1].pos))
-    // The tagger's "Faster" (loading) is an adverb.
-    || (t.pos === 'ADV' && /er$/i.test(t.text) && i === 0 && head.length > 1);
-  if (!head.length || !head.every(thing) || !head.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'VERB')) return null;
-  // The tagger reads "The buttons move", "The page loads" as one thing: a noun after a plural, or an "-s" after a noun, is their verb.
-  const plural = (t?: Token) => t?.pos === 'NOUN' && t.text.toLowerCase() !== t.lemma.toLowerCase();
-  if (head.length >= 3 && head.some((t, i) => i > 0 && ((plural(head[i - 1]) && t.pos === 'NOUN') || (i === head.length - 1 && plural(t) && head[i - 1].pos === 'NOUN')))) return null;
-  const from = before.indexOf(rest[0].text);
-  const named = before.slice(from).replace(/\s*,.*$/, '').replace(/[.!?]+$/, '').replace(/\s+please$/i, '').trim();
-  // "Google Calendar sync" keeps its capitals; "Bulk upload" was capitalised only to start the sentence.
-  return /^\S*[A-Z]\S*[A-Z]|^\S+\s+.*\b(?!I\b)[A-Z]/.test(named) ? named : lowerFirst(named);
-}
-
-/** "I want to see that" after the thing was named: "I want to see a history of what I sent". */
-const callsIt = (quote: string, named: string) => quote.replace(/\b((?:want|need|like|love|see|get|have|use|add|bring back)(?: to (?:see|get|have|use))?) (?:it|that|this)\b(?! (?:is|was|would|will|can|could)\b)/i, `$1 ${named}`);
-
-/** "It would be great if it synced with Google": a wish, told as one ("I wish it synced with Google"). */
-const welcomeIf = (text: string) => {
-  const welcome = /^((?:(?:oh|well|so|and|but|honestly|yeah),?\s+)*)(?:it|that)(?:'d| would) (?:be|make it) (?:(?:so|really|just|honestly|super|a lot|much)\s+)*(?:great|nice|amazing|ideal|awesome|perfect|lovely|helpful|brilliant|fantastic|wonderful|good|better|easier|a game[- ]?changer|a lifesaver) if (?=\w)/i.exec(text);
-  return welcome ? `I wish ${text.slice(welcome[0].length)}` : text;
-};
 
 /**
  * A wish said without saying who wants it: "Dark mode." or "Faster loading, mostly." is "I want

@@ -1,7 +1,8 @@
 import { clock } from '../common.ts';
 import { sentences } from '../../core/sentences.ts';
 import { nounPhrases } from '../../core/nlp.ts';
-import { HEADLINE_MAX, describe, namedThing } from './headline.ts';
+import { HEADLINE_MAX, describe } from './headline.ts';
+import { namedThing } from './wishes.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { CLASSES, SentenceModel } from './sentence-model.ts';
 import { lexiconCues } from './lexicon.ts';

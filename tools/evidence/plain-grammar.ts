@@ -1,0 +1,28 @@
+/**
+ * Spoken and non-native grammar made plain before a quote is parsed for its headline and claim.
+ */
+
+/** Done to the participant by "they" (the company, support): said from the participant's side, so one "they" is left. */
+const DONE_TO = { told: 'told', kept: 'kept', put: 'put', asked: 'asked', charged: 'charged', sent: 'sent', gave: 'given', billed: 'billed', refunded: 'refunded', emailed: 'emailed', called: 'called', rang: 'rung', texted: 'texted', promised: 'promised', blocked: 'blocked', banned: 'banned', overcharged: 'overcharged', kicked: 'kicked', locked: 'locked', logged: 'logged', signed: 'signed' } as Record<string, string>;
+
+/**
+ * Spoken and non-native grammar a headline and claim should not repeat: "I not find" is "I did
+ * not find", "he don't" is "he doesn't", "Me and my wife we use it" is "My wife and I use it",
+ * and "They told me I had to pay" is "I was told I had to pay" ("They told them they had to pay" names nobody).
+ */
+export function plainGrammar(text: string): string {
+  return text
+    // "Is minus twenty-two in there, and…" said, not asked: "It is…".
+    .replace(/^((?:(?:so|and|but|well|oh|yeah),?\s+)*)(is|was)\s+(?!(?:it|this|that|there|he|she|they|you|i|we)\b)(?=[^?]*[.!]?$)/i, (_m, lead: string, verb: string) => `${lead}it ${verb.toLowerCase()} `)
+    // "I kind of panic": the hedge is not the verb.
+    .replace(/\b(I|we) (?:kind|sort) of (?=[a-z]+\b)/gi, '$1 ')
+    // "So now I lie to the app basically.": a trailing filler.
+    .replace(/,?\s+(?:basically|honestly|actually|really|literally)([.!?]*)$/i, '$1')
+    .replace(/\b(I|we) not (?=(?:find|see|know|understand|get|have|like|want|go|work|use|need|pay|remember|think|receive|hear|notice|expect|manage|finish|click|press|open|save|send)\b)/gi, '$1 did not ')
+    .replace(/\b(he|she|it) don't\b/gi, '$1 doesn\'t')
+    .replace(/^((?:(?:so|well|and|yeah|um|oh|honestly),?\s+)*)(?:(?:me|I) and (my \w+)(?:,? we\b)?|(my \w+) and (?:me|I)\b(?:,? we\b)?)/i, (_m, lead: string, after?: string, before?: string) => `${lead}I and ${after ?? before}`)
+    .replace(/(^|[,;]\s*(?:and |but |so )?|\b(?:and|but|so|then) )they (\w+) (me|us)\b/gi, (m, lead: string, verb: string, who: string) => {
+      const done = DONE_TO[verb.toLowerCase()];
+      return done ? `${lead}${who.toLowerCase() === 'me' ? 'I was' : 'we were'} ${done}` : m;
+    });
+}
