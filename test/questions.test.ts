@@ -2731,3 +2731,11 @@ describe('what walkthrough 30 found with a team-written guide', () => {
     expect((await talkThrough(starter('friction'), [], [], notes))[0]).toBe('What did you try along the way?');
   });
 });
+
+describe('a two-part question answered by half', () => {
+  it('asks the other half: "Weekly." to "How often do you shop, and where?" gets "And where?"', async () => {
+    const shop: Segment = { id: 's', mode: 'talk', title: 'Shopping', instruction: '- How often do you shop, and where?\n- Who adds things to the list?' };
+    expect(await talkThrough(shop, ['Weekly.', 'The big Tesco.'])).toEqual(['How often do you shop, and where?', 'And where?', 'Who adds things to the list?']);
+    expect(followUp('Twice a week.', 0, 'How often do you use it, and for what?')).toBe('And for what?');
+  });
+});

@@ -322,6 +322,9 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // "Gave up." to "What did you do at that point?": how it ended, said in full; asking how that went asks them to say it again.
   if ((ENDED.test(answer.trim()) || /\b(?:gave up|stopped trying)\b/i.test(answer)) && /\bwhat did you do\b/i.test(said.split('\n').at(-1) ?? '')) return null;
   if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return WORKS_FOR_YOU;
+  // "Weekly." to "How often do you shop, and where?": the half not answered yet.
+  const rest = OTHER_HALF.exec(said.split('\n').at(-1)?.trim() ?? '');
+  if (rest && n === 0 && words(answer) <= 4 && A_COUNT.test(answer.trim())) return `And ${rest[1].charAt(0).toLowerCase()}${rest[1].slice(1)}?`;
   const found = mentionOf(answer, said);
   // "accountant" to "Could you tell me about your role?": their work, not "the accountant".
   const role = found && words(answer) <= 4 && /\byour (?:role|job|position|(?:job )?title)\b/i.test(said.split('\n').at(-1) ?? '') ? /^(?:the|your) (.+)$/i.exec(found) : null;
@@ -423,6 +426,9 @@ function presupposesYes(questions: string[], at: number, answers: string[]): boo
   const last = answers.at(-1);
   return at > 0 && at < questions.length && !!last && FOLLOWS_ON.test(questions[at].trim()) && ASKS_YES_NO.test(questions[at - 1].trim()) && SAYS_NO.test(plain(last).trim()) && words(last) <= 8;
 }
+
+/** "How often do you shop, and where?": a question about a count or a time with a second part, whose words follow. */
+const OTHER_HALF = /^(?:how (?:often|many|much|long)|when)\b[^,?]*,?\s+and\s+((?:(?:for|with|to|from|in|on|at|by)\s+)?(?:where|what|who|whom|why|how|which)\b[^?]*)\?$/i;
 
 /** To "anything else?", a no ("no i think is all", "Nothing, thanks") is the answer. */
 const SAYS_NO = /^(?:no|nope|nah|nothing|none|never|not really|whatever|that'?s (?:it|all)|i think (?:that'?s|it'?s|is|that is|it is) (?:it|all))\b/i;
