@@ -237,6 +237,37 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     expect(speakersOf('Interviewer: Sam\nParticipant: Hi Sam.\nInterviewer: How was it?')).toEqual([['Interviewer', 'Sam'], ['Participant', 'Hi Sam.'], ['Interviewer', 'How was it?']]);
   });
 
+  it('reads the exports of Rev, Google Meet, Dovetail and a video editor\'s captions, leaving out what the tool wrote around the conversation', () => {
+    const turnsOf = (text: string) => parseTranscript(text).segments.map((x) => [x.speaker, x.start_ms, x.text]);
+    const rev = 'Interview_P7.m4a\n\nThis transcript was exported on Apr 12, 2025 - view latest version here.\n\nSpeaker 1 (00:00:00):\nThanks for doing this.\n\nSpeaker 2 (00:00:04):\nHappy to. The panels stopped reporting last week.';
+    expect(turnsOf(rev)).toEqual([['Speaker 1', 0, 'Thanks for doing this.'], ['Speaker 2', 4000, 'Happy to. The panels stopped reporting last week.']]);
+    const meet = [
+      'School app research - Aisha Bello (2025-03-11 16:02 GMT) - Transcript',
+      'Attendees',
+      'Aisha Bello, Tom Whitfield',
+      'Transcript',
+      'This editable transcript was computer generated and might contain errors.',
+      '00:00:00',
+      '',
+      'Tom Whitfield: Hi Aisha, how do payments go?',
+      'Aisha Bello: Badly. The coach payment was on another app.',
+      '00:05:00',
+      'Tom Whitfield: What happened then?',
+      'Aisha Bello: The office rang me two days before the trip.',
+      'Meeting ended after 00:09:48 👋',
+    ].join('\n');
+    const heard = parseTranscript(meet).segments;
+    expect(heard.map((x) => x.speaker)).toEqual(['Tom Whitfield', 'Aisha Bello', 'Tom Whitfield', 'Aisha Bello']);
+    expect(heard[2].start_ms).toBe(300_000);
+    expect(heard[3].text).toBe('The office rang me two days before the trip.');
+    const dovetail = '# Interview: Rosa Delgado – Kitchen Manager\n\n**Project:** Supplier ordering\n**Date:** 14 March 2025\n**Interviewer:** Kofi Mensah\n**Participant:** Rosa Delgado\n**Tags:** `inventory`\n\n---\n\n## Transcript\n\n**Kofi Mensah** [00:00:04]\nHow does ordering work?\n\n**Rosa Delgado** [00:00:09]\nSure. We order from five suppliers, by phone mostly.';
+    const kitchen = parseTranscript(dovetail);
+    expect(kitchen.segments.map((x) => [x.speaker, x.start_ms, x.text])).toEqual([['Kofi Mensah', 4000, 'How does ordering work?'], ['Rosa Delgado', 9000, 'Sure. We order from five suppliers, by phone mostly.']]);
+    expect(kitchen.header).toEqual({ interviewer: 'Kofi Mensah', participant: 'Rosa Delgado' });
+    const srt = '1\n00:00:00,000 --> 00:00:03,000\n[MUSIC]\n\n2\n00:00:03,400 --> 00:00:06,900\n[JENNA] Okay, we\'re rolling.\n\n3\n00:00:07,300 --> 00:00:11,800\n[SAM] Of course. Excuse the mess.';
+    expect(turnsOf(srt)).toEqual([['Jenna', 3400, "Okay, we're rolling."], ['Sam', 7300, 'Of course. Excuse the mess.']]);
+  });
+
   it('says notes written about the participant are not their words', async () => {
     const notes = 'Spoke with Jo from finance on Tuesday. She said the CSV export keeps timing out past a year of data. She exports month by month and stitches them in Excel. She really wants a scheduled export. She likes the new dashboard.';
     const id = await importedText(svc, o, 'notes.txt', notes);

@@ -64,7 +64,7 @@ export function AddInterviews({ org, project }: { org: string; project: string }
         onDragLeave={() => setOver(false)}
         onDrop={onDrop}
       >
-        <p>Drop a transcript (.txt, .vtt, .srt, .json, up to 5 MiB) or a recording (audio or video, up to 20 GiB) here, or</p>
+        <p>Drop a transcript (.txt, .md, .vtt, .srt, .json, up to 5 MiB) or a recording (audio or video, up to 20 GiB) here, or</p>
         <input
           ref={input}
           id="iv-files"
@@ -73,7 +73,7 @@ export function AddInterviews({ org, project }: { org: string; project: string }
           className="sr"
           tabIndex={-1}
           aria-label="Transcript or recording files"
-          accept=".txt,.vtt,.srt,.json,text/*,audio/*,video/*"
+          accept=".txt,.md,.vtt,.srt,.json,text/*,audio/*,video/*"
           onChange={(e) => {
             take(e.target.files);
             e.target.value = '';

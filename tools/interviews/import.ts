@@ -134,7 +134,7 @@ export const importTranscriptCapability = capability({
   name: 'interviews.import_transcript',
   title: 'Import an interview transcript',
   description:
-    'Imports a transcript (plain text with "Name: words" or "Name (00:01:02): words" lines, or a "Name  0:09" / "00:00:09 Name" line above each turn; WebVTT, SRT, or a JSON list of { speaker, text, start, end }) as a ' +
+    'Imports a transcript (plain text with "Name: words" or "Name (00:01:02): words" lines, or a "Name  0:09" / "00:00:09 Name" / "Speaker 1 (00:00:05):" line above each turn, as Otter, Rev, Google Meet and Dovetail export them; WebVTT (voice tags or "Name:" in cues), SRT ("[NAME]" or "Name:" in cues), or a JSON list of { speaker, text, start, end }) as a ' +
     'completed interview and queues evidence extraction. A document\'s title and "Participant: …", "Interviewer: …", "Date: …" lines above the conversation are read as its details. Non-empty, at most 5 MiB. Poll interviews.processing_status for progress.',
   input: z.strictObject({
     // Spaces and blank lines only are empty too, and said the same way.

@@ -89,7 +89,7 @@ const AT = String.raw`\[?\(?((?:\d{1,2}:)?\d{1,2}:\d{2})(?:[.,]\d{1,3})?\)?\]?`;
  * A line that only names who speaks next and when, the words on the lines below it: "Maria Lopez  0:09"
  * (Otter), "00:00:05 Interviewer", "Maria (00:00:09)".
  */
-const HEADER = [new RegExp(`^(${NAME})\\s+${AT}$`), new RegExp(`^${AT}\\s+(${NAME})$`)];
+const HEADER = [new RegExp(`^(${NAME})\\s+${AT}$`), new RegExp(`^${AT}\\s+(${NAME})$`), new RegExp(`^(${NAME})\\s*${AT}:$`)];
 /** "Maria:" alone on its line, or a bare name ("Maria Lopez") where a transcript is laid out that way. */
 const LABEL_LINE = new RegExp(`^(${NAME}):$`);
 const NAME_LINE = /^[A-Z\u00C0-\u00DE][\w\u00C0-\u024F'-]*(?: [A-Z\u00C0-\u00DE][\w\u00C0-\u024F'-]*){0,2}$/;
@@ -98,6 +98,9 @@ function headerOf(line: string, bareNames = false): { speaker: string; at: numbe
   if (named) return { speaker: named[1].trim(), at: toMs(TIME.exec(named[2])!) };
   const timed = HEADER[1].exec(line);
   if (timed) return { speaker: timed[2].trim(), at: toMs(TIME.exec(timed[1])!) };
+  // "Speaker 1 (00:00:05):" (Rev, Temi) on a line of its own.
+  const labelled = HEADER[2].exec(line);
+  if (labelled) return { speaker: labelled[1].trim(), at: toMs(TIME.exec(labelled[2])!) };
   const label = LABEL_LINE.exec(line);
   if (label && !/^https?$/i.test(label[1])) return { speaker: label[1].trim(), at: null };
   return bareNames && NAME_LINE.test(line) ? { speaker: line, at: null } : null;
@@ -109,7 +112,8 @@ function headerOf(line: string, bareNames = false): { speaker: string; at: numbe
 function headerMode(lines: string[]): { headed: boolean; bareNames: boolean } {
   const said = lines.map((l) => l.trim()).filter(Boolean);
   if (said.length < 2) return { headed: false, bareNames: false };
-  if (headerOf(said[0]) && said.filter((l) => headerOf(l)).length >= 2) return { headed: true, bareNames: false };
+  // (A tool's preamble before the first one, a file name or "This transcript was exported on…", is left out by parseText.)
+  if (said.slice(0, PREAMBLE + 1).some((l) => headerOf(l)) && said.filter((l) => headerOf(l)).length >= 2) return { headed: true, bareNames: false };
   const names = said.filter((l, i) => NAME_LINE.test(l) && i + 1 < said.length && !NAME_LINE.test(said[i + 1]));
   const distinct = new Set(names);
   const bare = NAME_LINE.test(said[0]) && names.length >= 3 && distinct.size >= 2 && distinct.size <= 4 && names.length > distinct.size && names.length * 3 >= said.length;
@@ -126,7 +130,7 @@ const HEADER_ROLE: Record<string, 'interviewer' | 'participant'> = {
   interviewer: 'interviewer', moderator: 'interviewer', facilitator: 'interviewer', researcher: 'interviewer', host: 'interviewer',
   participant: 'participant', interviewee: 'participant', respondent: 'participant', customer: 'participant', user: 'participant',
 };
-const HEADER_FIELD = /^(?:date|time|duration|length|location|place|study|project|title|topic|recorded|recording|session|attendees|company|organi[sz]ation|role|team|product|notes?)$/i;
+const HEADER_FIELD = /^(?:date|time|duration|length|location|place|study|project|title|topic|recorded|recording|session|attendees|company|organi[sz]ation|role|team|product|notes?|tags?|interview|source|language)$/i;
 /** "Carol Hendricks", "Sam (UX)", "Carol Hendricks, Year 9 English teacher": a name and what they do, not a sentence. */
 const PERSON = /^([A-Z\u00C0-\u00DE][\w\u00C0-\u024F'.-]*(?: [A-Z\u00C0-\u00DE][\w\u00C0-\u024F'.-]*){0,3})(?:\s*(?:,|\(|–|—| - ).{0,80})?$/;
 
@@ -140,14 +144,16 @@ function headerBlock(lines: string[]): { skip: number; header: TranscriptHeader 
   // Who speaks in the first pages: a person named in the header is one of them.
   const turns = new Map<string, number>();
   for (const l of lines.slice(0, 400)) {
-    const who = splitSpeaker(plainLabel(l.trim())).speaker;
+    const plain = plainLabel(l.trim());
+    const who = splitSpeaker(plain).speaker?.replace(/\s*\((?:\d{1,2}:)?\d{1,2}:\d{2}\)$/, '') ?? headerOf(plain)?.speaker;
     if (who) for (const name of new Set([who, who.split(' ')[0]])) turns.set(name, (turns.get(name) ?? 0) + 1);
   }
   let skip = 0;
   let fields = 0;
   for (let i = 0; i < lines.length && i < 20; i++) {
     const line = lines[i].trim().replace(/\*\*|__/g, '');
-    if (!line) continue;
+    // A markdown title ("# Interview: Rosa Delgado") or rule above the details.
+    if (!line || /^(?:#{1,6}\s|[-*_]{3,}$)/.test(line)) continue;
     const field = /^([A-Za-z]+(?: [A-Za-z]+)?)\s*:\s*(.{1,120})$/.exec(line);
     const key = field?.[1].toLowerCase() ?? '';
     const person = field && HEADER_ROLE[key] ? PERSON.exec(field[2].trim()) : null;
@@ -165,13 +171,23 @@ function headerBlock(lines: string[]): { skip: number; header: TranscriptHeader 
   return fields ? { skip, header } : { skip: 0, header };
 }
 
+/** At most this many lines a tool writes above the conversation (a title, attendees, "Transcript", a disclaimer, a time) are left out. */
+const PREAMBLE = 8;
+/** What a tool writes around a conversation, not said in it. */
+const BOILERPLATE = /^(?:meeting ended after\b|transcription ended\b|recording (?:stopped|ended)\b|this (?:editable )?transcript was\b|transcript$|attendees$|[-*_]{3,}$|#{1,6}\s)/i;
+/** Sounds and stage directions in brackets: not a speaker, not words said. */
+const NOT_SPEECH = /^(?:inaudible|crosstalk|laughs?|laughing|laughter|music|pause|silence|noise|unclear|applause|sighs?|coughs?|background noise|indistinct|no audio|beep)$/i;
+
 /** "- **Maria:** words", "> Maria: words", "[Maria] words": list, quote and emphasis marks around a speaker's label go. */
 function plainLabel(line: string): string {
   const bare = line.replace(/^(?:[-*•>]\s+)+/, '');
+  // "**Kofi Mensah** [00:00:04]" (Dovetail, Descript): a name in bold and when, the words after it or below.
+  const timedBold = /^(\*\*|__)([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'-]{0,40}?)\1\s*[[(]((?:\d{1,2}:)?\d{1,2}:\d{2})(?:[.,]\d{1,3})?[\])]\s*:?\s*(.*)$/.exec(bare);
+  if (timedBold) return `${timedBold[2]} (${timedBold[3]}):${timedBold[4] ? ` ${timedBold[4]}` : ''}`;
   const emphasised = /^(\*\*|__|\*|_)([^*_\n]{1,40}?)(:?)\1(:?)\s+(.*)$/.exec(bare);
   if (emphasised && (emphasised[3] || emphasised[4])) return `${emphasised[2]}: ${emphasised[5]}`;
   const bracketed = /^\[([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'-]{0,40})\]\s+(.+)$/.exec(bare);
-  if (bracketed && !/^(?:inaudible|crosstalk|laughs?|laughter|music|pause|silence|noise|unclear|applause|sighs?)$/i.test(bracketed[1].trim())) return `${bracketed[1]}: ${bracketed[2]}`;
+  if (bracketed && !NOT_SPEECH.test(bracketed[1].trim())) return `${bracketed[1]}: ${bracketed[2]}`;
   return bare;
 }
 
@@ -201,12 +217,19 @@ function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
     }
     // Cue markup goes first, then character references (&amp; &lt; &nbsp; ...), so an escaped "<" stays text.
     body = decodeHTML(body.replace(/<[^<>]*>/g, '')).replace(/\s+/g, ' ').trim();
+    // "[JENNA] Okay, we're rolling." (a video editor's captions): a speaker in brackets; "[MUSIC]" is no speech.
+    const bracketed = !speaker ? /^\[([^\]]{1,40})\]\s*(.*)$/.exec(body) : null;
+    if (bracketed && NOT_SPEECH.test(bracketed[1].trim())) body = bracketed[2];
+    else if (bracketed && /^[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'-]*$/.test(bracketed[1]) && bracketed[2]) [speaker, body] = [nameCase(bracketed[1].trim()), bracketed[2]];
     if (!speaker) ({ speaker, text: body } = splitSpeaker(body));
     if (!body) continue;
     out.push({ speaker, text: body, start_ms: start, end_ms: end });
   }
   return out;
 }
+
+/** "JENNA" as "Jenna"; "McKenzie" as written. */
+const nameCase = (name: string) => (name === name.toUpperCase() ? name.toLowerCase().replace(/(^|[\s'-])(\p{L})/gu, (_m, b: string, c: string) => b + c.toUpperCase()) : name);
 
 /** The longest interview a transcript may time: a day. */
 const MAX_MS = 24 * 3600 * 1000;
@@ -267,10 +290,11 @@ function parseText(text: string): { segments: ParsedSegment[]; header: Transcrip
   const { skip, header } = headerBlock(all);
   const lines = turnsPerLine(all.slice(skip).map((l) => plainLabel(l.trim())));
   const { headed, bareNames } = headerMode(lines);
+  const from = preambleEnd(lines, headed, bareNames);
   let next: { speaker: string; at: number | null } | null = null;
-  for (const raw of lines) {
+  for (const raw of lines.slice(from)) {
     let line = raw.trim();
-    if (!line) continue;
+    if (!line || BOILERPLATE.test(line)) continue;
     const header = headed ? headerOf(line, bareNames) : null;
     if (header) {
       next = header;
@@ -292,6 +316,11 @@ function parseText(text: string): { segments: ParsedSegment[]; header: Transcrip
     if (lead) {
       at = toMs(TIME.exec(lead[1])!);
       line = line.slice(lead[0].length);
+      // "00:05:00" on a line of its own (Google Meet) times the turn after it.
+      if (!line) {
+        timed = at;
+        continue;
+      }
     }
     const { speaker: rawSpeaker, text: words } = splitSpeaker(line);
     let speaker = rawSpeaker;
@@ -309,6 +338,19 @@ function parseText(text: string): { segments: ParsedSegment[]; header: Transcrip
     out.push({ speaker, text: words, start_ms: at, end_ms: null });
   }
   return { segments: out, header };
+}
+
+/**
+ * Where the conversation starts: after what a tool writes above it (a title, attendees,
+ * "Transcript", a disclaimer, a file name), when at most PREAMBLE unlabelled lines come before
+ * the first turn and at least two labelled turns follow. Otherwise at the start.
+ */
+function preambleEnd(lines: string[], headed: boolean, bareNames: boolean): number {
+  const labelled = (l: string) => (headed ? !!headerOf(l.trim(), bareNames) : !!splitSpeaker(l.trim()).speaker);
+  const first = lines.findIndex(labelled);
+  if (first <= 0) return 0;
+  const before = lines.slice(0, first).filter((l) => l.trim());
+  return before.length <= PREAMBLE && lines.slice(first).filter(labelled).length >= 2 ? first : 0;
 }
 
 const WORDS_PER_MS = 2.5 / 1000;
