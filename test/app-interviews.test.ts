@@ -109,6 +109,13 @@ describe('interviews in the workspace', () => {
     await page.locator(`mark[data-signal="${other.id}"]`).focus();
     await page.keyboard.press('Enter');
     await card.locator('blockquote', { hasText: other.quote }).waitFor();
+    // A card picked in the evidence list takes the transcript to its words.
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.locator('.iv-cards li', { hasText: first.quote }).getByRole('button').click();
+    await page.waitForFunction(`document.activeElement?.getAttribute('data-signal') === ${JSON.stringify(first.id)}`);
+    const box = await page.locator(`mark[data-signal="${first.id}"]`).boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y).toBeLessThan(800);
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1280, height: 800 });

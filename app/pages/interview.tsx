@@ -67,8 +67,15 @@ export function Interview({ org, project, id }: { org: string; project: string; 
     if (last.current && last.current !== status) void client.invalidateQueries({ queryKey: key, predicate: (q) => q.queryKey[4] !== 'processing' });
     last.current = status;
   });
+  // Picked in the transcript, the card is read beside it; picked in the evidence list, the transcript goes to its words.
+  const fromList = useRef(false);
   useEffect(() => {
-    if (picked) pickedHeading.current?.focus();
+    if (!picked) return;
+    const mark = fromList.current ? document.querySelector<HTMLElement>(`mark[data-signal="${picked}"]`) : null;
+    fromList.current = false;
+    if (!mark) return pickedHeading.current?.focus();
+    mark.scrollIntoView({ block: 'center' });
+    mark.focus({ preventScroll: true });
   }, [picked]);
 
   const s = session.data;
@@ -150,7 +157,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
                 {ordered.map((c) => (
                   <li key={c.id}>
                     <span className="muted small iv-type">{c.signal_type.replace(/_/g, ' ')}</span>{' '}
-                    <button type="button" className="link" onClick={() => setPicked(c.id)} aria-pressed={picked === c.id}>
+                    <button type="button" className="link" onClick={() => ((fromList.current = true), setPicked(c.id))} aria-pressed={picked === c.id}>
                       {c.headline ?? c.signal_type.replace(/_/g, ' ')}
                     </button>
                     <blockquote>{c.quote}</blockquote>
