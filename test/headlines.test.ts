@@ -146,7 +146,9 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   // One "they" per claim: what "they" did to the participant is said from the participant's side.
   ['They told me I had to pay again.', 'Was told they had to pay again', 'The participant was told they had to pay again.'],
   ['They kept me on hold for an hour.', 'Was kept on hold for an hour', 'The participant was kept on hold for an hour.'],
-  // Non-native and spoken grammar is not repeated.
+  // Non-native and spoken grammar is not repeated, nor a contraction typed without its apostrophe.
+  ['im not sure what happened', 'Is not sure what happened', 'The participant is not sure what happened.'],
+  ["theres no coupon box on this page", "There's no coupon box on this page", "The participant said there's no coupon box on this page."],
   ['I not find the button for pay.', 'Did not find the button', 'The participant did not find the button for pay.'],
   ["He don't know how to use the app.", "He doesn't know how to use the app", "The participant said he doesn't know how to use the app."],
   ['Me and my wife we use it every day.', 'They and their wife use it every day', 'The participant and their wife use it every day.'],
@@ -238,6 +240,20 @@ describe('headlines and claims', () => {
     expect(snag.map((c) => c.signal_type).filter((t) => t !== 'no_issue_found')).toEqual([]);
     // A request of the team is still reported as one.
     expect(describeQuote('Show me the free slots before I start, please.', 'desired_outcome').claim).toBe('The participant asked the team to show them the free slots before they start.');
+  });
+
+  it('takes a note of trouble typed during a task as evidence, which the model reads as nothing', async () => {
+    const task = 'Could you go ahead and export the monthly revenue report, as you normally would, and tell me what you notice along the way?';
+    const turns = [[task, 'interviewer'], ['ok clicking Reports', 'participant'], ['nothing seems to happen, no spinner, no download', 'participant'], ['Cant tell which stores are included.', 'participant'], ['ok found it under reports', 'participant']].map(
+      ([text, role], i) => ({ segment_id: `s${i}`, idx: i, role: role as 'interviewer' | 'participant', speaker: null, start_ms: i * 1000, end_ms: i * 1000 + 900, text }),
+    );
+    const cards = await new LocalExtractor().extract(turns);
+    expect(cards.map((c) => [c.signal_type, c.quote, c.claim])).toEqual([
+      ['critical_error', 'nothing seems to happen, no spinner, no download', 'The participant said nothing seems to happen, no spinner, no download.'],
+      ['struggling_moment', 'Cant tell which stores are included.', "The participant can't tell which stores are included."],
+    ]);
+    // The same words answering a question are the model's to judge.
+    expect((await new LocalExtractor().extract([{ ...turns[0], text: 'What did you use before?' }, turns[1]])).length).toBe(0);
   });
 
   it('says the moment of a quote late in a long turn as its card places it, not when the turn began', async () => {

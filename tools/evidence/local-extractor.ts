@@ -101,6 +101,8 @@ export interface ParticipantSentence {
   start: number;
   read: ReadSentence;
   context: SentenceContext;
+  /** Typed while doing a task the interviewer set: a note, not an answer. */
+  onTask: boolean;
 }
 
 /** Every participant sentence of an interview (two words or more), with the question it answers. */
@@ -111,13 +113,16 @@ export function participantSentences(turns: Turn[]): ParticipantSentence[] {
 /** The participant's sentences one at a time, so a caller can let other work run between them. */
 function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence> {
   let question: string | null = null;
+  let onTask = false;
   for (const [k, turn] of turns.entries()) {
     // An answer the interviewer heard as one to another question, and asked again: not evidence.
     if (turn.role !== 'interviewer' && turns[k + 1]?.role === 'interviewer' && turns[k + 1].text.startsWith(REASKED)) continue;
     if (turn.role === 'interviewer') {
-      // A turn without a question (thanks, a remark) closes the previous question.
+      // A turn without a question (thanks, a remark) closes the previous question; so does a task to do while thinking aloud,
+      // whose notes answer no question (the model, having seen few, reads a task's words as "nothing here").
       const qs = sentences(turn.text).filter((x) => x.text.endsWith('?'));
-      question = qs.length ? qs[qs.length - 1].text : null;
+      onTask = TASK_PROMPT.test(turn.text);
+      question = qs.length && !onTask ? qs[qs.length - 1].text : null;
       continue;
     }
     const said = sentences(turn.text);
@@ -134,10 +139,22 @@ function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence>
       const own = { cues: cuesAt(index), read: readAt(index)! };
       const cuesAround = { own: own.cues, before: cuesAt(index - 1), after: cuesAt(index + 1) };
       const neighbours = { before: readAt(index - 1)?.lemmas ?? [], after: readAt(index + 1)?.lemmas ?? [] };
-      yield { turn, text, start, read: own.read, context: { question, index, count: said.length, cues: cuesAround, neighbours } };
+      yield { turn, text, start, read: own.read, context: { question, index, count: said.length, cues: cuesAround, neighbours }, onTask };
     }
   }
 }
+
+/**
+ * A note typed during a task that says the product got in the way: "nothing seems to happen, no
+ * spinner", "cant tell which stores are included", "theres no coupon box on this page". Said that
+ * tersely, the model reads them as nothing; a researcher watching would not.
+ */
+const FAILED_ON_TASK = /\b(?:nothing (?:seems to |seemed to )?happen(?:s|ed|ing)?|no (?:spinner|download|file|email|confirmation|response)|(?:error|failed|crash(?:ed|es)?|froze|frozen|broken|(?:doesn'?t|does not|didn'?t|did not) (?:work|load|download))\b)/i;
+const STUCK_ON_TASK = /\b(?:(?:can'?t|cannot|cant|couldn'?t|could not|don'?t|dont|didn'?t) (?:find|see|tell|get|work out|figure)|where(?:'s| is| are)\b|there(?:'s| is|s) no\b|no (?:\w+ )?(?:box|button|field|option|link|menu|way)\b|not (?:working|there|showing|obvious|clear)|confus\w*|hidden|missing|stuck|lost)\b/i;
+const troubleNoted = (text: string): SignalType | null => (FAILED_ON_TASK.test(text) ? 'critical_error' : STUCK_ON_TASK.test(text) ? 'struggling_moment' : null);
+
+/** "Could you show me how you would pay an invoice, thinking aloud as you go?": a task, and what is typed after it is notes. */
+const TASK_PROMPT = /\b(?:thinking aloud|think aloud|as you normally would|what you notice along the way|show me how you would)\b/i;
 
 /**
  * A question whose answer is, unless it says no, what it asks for: a wish. (Answers to "what got in
@@ -184,7 +201,8 @@ export class LocalExtractor implements Extractor {
       await breather();
       since = performance.now();
     };
-    // The first sentence of each answer to a question that asks for a wish, in case the model found nothing in that answer.
+    // The first sentence of each answer to a question that asks for a wish, and the first note of trouble typed during a task,
+    // in case the model found nothing in that answer or note.
     const asked: Array<{ type: SignalType; sentence: ParticipantSentence }> = [];
     const told = new Set<Turn>();
     for (const sentence of eachParticipantSentence(turns)) {
@@ -195,11 +213,12 @@ export class LocalExtractor implements Extractor {
       const types = this.model.types(sentenceFeatures(sentence.read, sentence.context)).map((t) => (none ? { ...t, type: 'no_issue_found' as const } : t)).filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k);
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (types.length) told.add(sentence.turn);
-      const type = askedFor(sentence);
-      if (type && sentence.context.index === 0) asked.push({ type, sentence });
+      const type = askedFor(sentence) ?? (sentence.onTask ? troubleNoted(sentence.text) : null);
+      if (type && (sentence.context.index === 0 || sentence.onTask) && !asked.some((a) => a.sentence.turn === sentence.turn)) asked.push({ type, sentence });
       await share();
     }
-    // "Pay button up front." to "What would make the product more useful?": the answer is what was asked for.
+    // "Pay button up front." to "What would make the product more useful?": the answer is what was asked for;
+    // "theres no coupon box on this page" typed during the task is what the researcher would have seen.
     for (const { type, sentence } of asked) if (!told.has(sentence.turn)) found.push({ type, p: ASKED_P, sentences: [sentence], surest: sentence });
     found.sort((a, b) => turns.indexOf(a.sentences[0].turn) - turns.indexOf(b.sentences[0].turn) || a.sentences[0].start - b.sentences[0].start);
     // One parse per sentence, however many types (and so cards) it heads; a recovery is told its own way.

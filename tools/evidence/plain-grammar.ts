@@ -10,8 +10,24 @@ const DONE_TO = { told: 'told', kept: 'kept', put: 'put', asked: 'asked', charge
  * not find", "he don't" is "he doesn't", "Me and my wife we use it" is "My wife and I use it",
  * and "They told me I had to pay" is "I was told I had to pay" ("They told them they had to pay" names nobody).
  */
+/** Contractions typed without their apostrophe: "cant", "doesnt", "theres", "im". */
+const UNMARKED: Record<string, string> = {
+  cant: "can't", dont: "don't", doesnt: "doesn't", didnt: "didn't", isnt: "isn't", wasnt: "wasn't", arent: "aren't", werent: "weren't",
+  couldnt: "couldn't", wouldnt: "wouldn't", shouldnt: "shouldn't", havent: "haven't", hasnt: "hasn't", theres: "there's", thats: "that's",
+  im: "I'm", ive: "I've", ill: "I'll",
+};
+
+/** "cant tell" as "can't tell", so the parse sees the verb it is. */
+export const withApostrophes = (text: string) =>
+  text.replace(/\b(cant|dont|doesnt|didnt|isnt|wasnt|arent|werent|couldnt|wouldnt|shouldnt|havent|hasnt|theres|thats|im|ive)\b/gi, (w: string) => {
+    const fixed = UNMARKED[w.toLowerCase()];
+    return w[0] === w[0].toUpperCase() && fixed[0] !== 'I' ? fixed[0].toUpperCase() + fixed.slice(1) : fixed;
+  });
+
 export function plainGrammar(text: string): string {
   return text
+    // "Can't tell which stores are included." typed without its "I".
+    .replace(/^((?:(?:so|and|but|ok|okay|well|oh|hmm|still),?\s+)*)(can'?t|cannot|couldn'?t|don'?t|didn'?t|won'?t)\s+(?=[a-z])/i, (_m, lead: string, neg: string) => `${lead}I ${neg.toLowerCase()} `)
     // "Is minus twenty-two in there, and…" said, not asked: "It is…".
     .replace(/^((?:(?:so|and|but|well|oh|yeah),?\s+)*)(is|was)\s+(?!(?:it|this|that|there|he|she|they|you|i|we)\b)(?=[^?]*[.!]?$)/i, (_m, lead: string, verb: string) => `${lead}it ${verb.toLowerCase()} `)
     // "I kind of panic": the hedge is not the verb.
