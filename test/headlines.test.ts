@@ -238,6 +238,8 @@ describe('headlines and claims', () => {
     expect((await wishes('Nothing really.')).filter(([type]) => type === 'desired_outcome')).toEqual([]);
     const snag = await new LocalExtractor().extract([turn(0, 'interviewer', 'What, if anything, took longer than you expected?'), turn(1, 'participant', 'Nothing, honestly.')]);
     expect(snag.map((c) => c.signal_type).filter((t) => t !== 'no_issue_found')).toEqual([]);
+    const long = await new LocalExtractor().extract([turn(0, 'interviewer', 'What, if anything, took longer than you expected?'), turn(1, 'participant', 'Nothing took long.')]);
+    expect(long.map((c) => c.signal_type).filter((t) => t !== 'no_issue_found')).toEqual([]);
     // A request of the team is still reported as one.
     expect(describeQuote('Show me the free slots before I start, please.', 'desired_outcome').claim).toBe('The participant asked the team to show them the free slots before they start.');
   });

@@ -2739,3 +2739,14 @@ describe('a two-part question answered by half', () => {
     expect(followUp('Twice a week.', 0, 'How often do you use it, and for what?')).toBe('And for what?');
   });
 });
+
+describe('what walkthrough 31 found', () => {
+  it('answers "Can we speed this up?" again in short when how long was said in this part already', () => {
+    const said = ['What did you come to do today?', `It takes about 10 minutes in all. After this, there are 4 more short topics to cover. ${FREE_TO_GO}`, 'What did you use for it before?'].join('\n');
+    expect(acknowledgement('Gave up and asked the bookkeeper. Can we speed this up?', { said, partsLeft: 5, minutes: 10 })).toBe('Just this and 4 more short topics.');
+  });
+
+  it('does not thank notes "about Revenue 12": a figure read off the screen is not what they were about', () => {
+    expect(notesHeard(['Looking at it. Revenue 12% up. Cant tell which stores are included.'])).toBe('Thank you for your notes. ');
+  });
+});

@@ -407,6 +407,10 @@ const partsLeftLine = (partsLeft?: number) => {
   return partsLeft === 2 ? 'After this, there is one more short topic to cover. ' : `After this, there are ${partsLeft - 1} more short topics to cover. `;
 };
 
+/** How much is left, said again in short: "Just this and 3 more short topics." */
+const stillLeft = (partsLeft?: number) =>
+  partsLeft === undefined ? "We're getting there, thank you for bearing with it." : partsLeft <= 1 ? 'This is the last topic.' : `Just this and ${partsLeft - 1} more short ${partsLeft === 2 ? 'topic' : 'topics'}.`;
+
 /** The line for a question about the interview itself, or null. */
 function aboutTheInterview(text: string, { partsLeft, recorded, minutes, named, said = '' }: Context): string | null {
   const anonymity = ASKS_ANONYMOUS.test(text);
@@ -469,7 +473,9 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   else if (kind === 'meta' || (kind === 'question' && !support && !wishAsked(message, context.asked)) || ((kind === null || kind === 'puzzled') && sentencesOf(plain(message)).some(isMeta))) {
     const about = aboutTheInterview(message.trim(), context);
     // Asked again whether it is anonymous ("Again: are my answers anonymous or not?"): answered again, briefly.
-    if (about) lines.push(once(about) ?? (ASKS_ANONYMOUS.test(message) ? (context.named ? ANONYMITY_NAMED_AGAIN : ANONYMITY_AGAIN) : null));
+    // "Can we speed this up?" after "how long?" was answered in this part: what is left, briefly, rather than silence.
+    const hurried = ASKS_HOW_LONG.test(message) || SPEEDS_UP.test(message);
+    if (about) lines.push(once(about) ?? (ASKS_ANONYMOUS.test(message) ? (context.named ? ANONYMITY_NAMED_AGAIN : ANONYMITY_AGAIN) : hurried ? once(stillLeft(context.partsLeft)) : null));
     else if (kind !== null) lines.push(PASSED_ON.find((line) => !said.includes(line)) ?? NOTED);
   }
   const out = lines.filter((l): l is string => !!l);

@@ -298,7 +298,8 @@ export function notesHeard(notes: string[]): string {
   // "What prototype? There's nothing on this page except some demo text.": what was missing is not what the notes were about.
   if (noted.some(failedTask) && /\b(?:nothing (?:on|here)|what prototype|(?:can'?t|cannot|don'?t) see (?:a|the|any))\b/i.test(notes.join(' '))) return 'Thank you for your notes. ';
   const mention = told ? mentionOf(told, '', true) : null;
-  return mention ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
+  // "Revenue 12% up" named back as "Revenue 12" or "12 percent" is a figure read off the screen, not what the notes were about.
+  return mention && !/\d\s*$|\bper ?cent\b|%/i.test(mention) ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
 }
 
 /** The answer tells something that happened (a verb in the past: "I clicked", "it was"), not just names a thing. */

@@ -163,6 +163,8 @@ const TASK_PROMPT = /\b(?:thinking aloud|think aloud|as you normally would|what 
 const ASKS_FOR_WISH = /\b(?:what would make (?:it|the \w+|this) (?:more useful|better|easier)|more useful to you|what would you (?:change|add|improve)|if you could change|what would (?:help|you wish)|what do you wish|magic wand)\b/i;
 /** A sentence that only says no: "Nothing, honestly.", "No, not really.", "None at all." */
 const SAYS_ONLY_NONE = /^(?:(?:um|uh|so|well|honestly|oh),?\s*)*(?:no|nope|nah|nothing|none|not really|not at all|nothing really|not much)(?:[,.!]?\s*(?:honestly|really|at all|to be honest|i think|so far|not really|nothing|none))*[.!]*$/i;
+/** "Nothing took long.", "Nothing was confusing really.": no trouble, said of the trouble asked about. */
+const NOTHING_WENT_WRONG = /^(?:(?:um|uh|so|well|honestly|oh|no),?\s*)*nothing (?:really )?(?:took|was|went|felt|seemed|got) (?:(?:that|too|very|particularly|really|all that) )?(?:long|slow|hard|wrong|confusing|difficult|annoying|in the way)\b[^.!?]*[.!]*$/i;
 /** "No.", "Nothing really.", "Not that I can think of.": no wish. */
 const SAYS_NONE = /^(?:no(?:pe|ne|thing)?|not really|not much|all good|nah|i don'?t know|dunno|not sure|can'?t think of)\b/i;
 /** What a first-sentence answer to such a question carries when the model is silent on it: a little under what the model's threshold would say. */
@@ -209,7 +211,7 @@ export class LocalExtractor implements Extractor {
       // "No, that's everything." to "Anything else?" closes the interview; it says nothing about the product.
       if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(sentence.text.trim())) continue;
       // "Nothing, honestly." tells of no trouble, whatever the question's words make the model think.
-      const none = SAYS_ONLY_NONE.test(sentence.text.trim());
+      const none = SAYS_ONLY_NONE.test(sentence.text.trim()) || NOTHING_WENT_WRONG.test(sentence.text.trim());
       const types = this.model.types(sentenceFeatures(sentence.read, sentence.context)).map((t) => (none ? { ...t, type: 'no_issue_found' as const } : t)).filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k);
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (types.length) told.add(sentence.turn);
