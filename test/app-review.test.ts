@@ -108,16 +108,20 @@ describe('the evidence review queue', () => {
     expect((await o.call('GET', `/signals/${ids[2]}`)).body.signal.dismissed_reason).toBe('Duplicate of the card above');
     // It stays in place to be restored, but is no longer counted; a dismissed card cannot be marked reviewed.
     await page.getByRole('status').filter({ hasText: `${listed.total - 1} cards (1 just dismissed)` }).waitFor();
+    // Dismissed, the queue moves on, as after r; the dismissed card cannot be marked reviewed.
+    await page.waitForFunction(`document.activeElement?.getAttribute('data-id') === ${JSON.stringify(ids[3])}`);
+    expect(await selectedId(page)).toBe(ids[3]);
+    await page.keyboard.press('k');
     expect(await page.getByRole('button', { name: /Mark reviewed/ }).isDisabled()).toBe(true);
 
-    // e corrects what extraction concluded: type, headline and claim.
+    // e corrects what extraction concluded: type, headline and claim; Ctrl+Enter saves.
     await page.keyboard.press('j');
     await page.keyboard.press('e');
     const correct = page.getByRole('dialog', { name: 'Correct this card' });
     await correct.getByLabel('Type', { exact: true }).selectOption('workaround');
     await correct.getByLabel('Headline').fill('Pays by bank transfer to avoid the card form');
     await accessible(page, 'evidence-correct');
-    await correct.getByRole('button', { name: 'Save' }).click();
+    await correct.getByLabel('Claim').press('Control+Enter');
     await correct.waitFor({ state: 'detached' });
     await card(page, ids[3]).getByText('Pays by bank transfer to avoid the card form').waitFor();
     const corrected = (await o.call('GET', `/signals/${ids[3]}`)).body.signal;

@@ -2,9 +2,9 @@ import { join, parse, type Sentence, type Token } from '../../core/nlp.ts';
 import { contentOf, dangling, particle } from './spoken.ts';
 import { plainGrammar, withApostrophes } from './plain-grammar.ts';
 import { callsIt, namedThing, welcomeIf } from './wishes.ts';
+import { HEADLINE_MAX } from './types.ts';
 
-/** Longest headline a card shows. */
-export const HEADLINE_MAX = 70;
+export { HEADLINE_MAX };
 
 const SPEAKER = new Set(['i', 'we']);
 const OBJECT = new Set(['me', 'us']);

@@ -66,3 +66,6 @@ export const OUTCOME: Partial<Record<SignalType, string>> = {
   firing_moment: 'at risk of churn',
   workaround: 'completed outside the product',
 };
+
+/** Longest headline a card is given: a researcher's summary, read at a glance. */
+export const HEADLINE_MAX = 70;

@@ -3,6 +3,7 @@ import { Problem } from '../../shell.tsx';
 import { Dialog } from './dialog.tsx';
 import type { SignalType } from '../../../tools/evidence/types.ts';
 import { TYPES, typeLabel } from './labels.ts';
+import { HEADLINE_MAX } from '../../../tools/evidence/types.ts';
 import { useAddToFinding, useCardAction, useDraftFindings, type Correction, type Signal } from './queries.ts';
 
 type Props = { org: string; project: string; card: Signal; onClose: () => void; onSaved: (said: string) => void };
@@ -60,7 +61,8 @@ export function EditDialog({ org, project, card, onClose, onSaved }: Props) {
   };
   return (
     <Dialog title="Correct this card" onClose={onClose}>
-      <form className="stack" onSubmit={submit}>
+      {/* Ctrl+Enter (⌘+Enter) saves from any field, the claim's included. */}
+      <form className="stack" onSubmit={submit} onKeyDown={(e) => (e.ctrlKey || e.metaKey) && e.key === 'Enter' && (e.preventDefault(), e.currentTarget.requestSubmit())}>
         <blockquote className="muted small">“{card.quote}”</blockquote>
         <label className="stack">
           <span id="correct-type">Type</span>
@@ -75,7 +77,7 @@ export function EditDialog({ org, project, card, onClose, onSaved }: Props) {
         </label>
         <label className="stack">
           <span>Headline</span>
-          <input maxLength={200} value={headline} onChange={(e) => setHeadline(e.target.value)} />
+          <input maxLength={HEADLINE_MAX} value={headline} onChange={(e) => setHeadline(e.target.value)} />
         </label>
         <label className="stack">
           <span>Claim</span>

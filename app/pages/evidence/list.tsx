@@ -68,7 +68,8 @@ export function QueueList({ cards, total, selected, focusRequest, names, onSelec
               className={`review-row card${card.dismissed_at ? ' dismissed' : ''}`}
               style={place}
               onClick={() => onSelect(item.index)}
-              onFocus={() => item.index !== selected && onSelect(item.index)}
+              // Focus given back by a closing dialog while the queue moves on (after a dismissal) does not select the card left.
+              onFocus={() => !focusRequest.current && item.index !== selected && onSelect(item.index)}
             >
               <span className="review-meta small">
                 <span>{typeLabel(card.signal_type)}</span>

@@ -47,6 +47,14 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
+  /** On to the next card, as a queue is worked through (after r, and after a dismissal). */
+  const onward = useCallback(() => {
+    if (selected < total - 1) {
+      focusRequest.current = true;
+      setSelected(selected + 1);
+    }
+  }, [selected, total]);
+
   const run = useCallback(
     (key: string) => {
       if (key === '?') return setOpen('?');
@@ -57,16 +65,13 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
         act.mutate({ id: card.id, kind: 'review' }, {
           onSuccess: () => {
             setSaid(`Card ${selected + 1} marked reviewed`);
-            if (selected < total - 1) {
-              focusRequest.current = true;
-              setSelected(selected + 1);
-            }
+            onward();
           },
         });
       } else if (key === 'restore') act.mutate({ id: card.id, kind: 'restore' }, { onSuccess: () => setSaid(`Card ${selected + 1} restored`) });
       else if (key === 'd' || key === 'n' || key === 'e' || key === 'f') setOpen(key);
     },
-    [card, act, selected, total],
+    [card, act, selected, onward],
   );
 
   useEffect(() => {
@@ -137,7 +142,7 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
         </section>
       </div>
       {open === '?' ? <HelpDialog onClose={close} /> : null}
-      {open === 'd' && card ? <DismissDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
+      {open === 'd' && card ? <DismissDialog org={org} project={project} card={card} onClose={close} onSaved={(said) => (setSaid(said), onward())} /> : null}
       {open === 'n' && card ? <AnnotateDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
       {open === 'e' && card ? <EditDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
       {open === 'f' && card ? <FindingDialog org={org} project={project} card={card} onClose={close} onSaved={setSaid} /> : null}
