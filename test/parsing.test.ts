@@ -229,7 +229,12 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
       ['Sam', 'interviewer'],
       ['Carol', 'participant'],
     ]);
-    expect((await o.call('GET', `/sessions/${id}`)).body.session.participant_name).toBe('Carol Hendricks');
+    const session = (await o.call('GET', `/sessions/${id}`)).body.session;
+    expect(session.participant_name).toBe('Carol Hendricks');
+    // "Date: 14 March" names no year: when it took place stays unknown.
+    expect(session.started_at).toBeNull();
+    const dated = await importedText(svc, o, 'dated.md', doc.replace('Date: 14 March', 'Date: 14 March 2025'));
+    expect((await o.call('GET', `/sessions/${dated}`)).body.session.started_at).toBe(new Date(Date.parse('14 March 2025')).toISOString());
     // "Interviewer: Hi Carol" opens the conversation; "Interviewer: Sam" where turns are labelled "Interviewer:" is a turn.
     const speakersOf = (text: string) => parseTranscript(text).segments.map((x) => [x.speaker, x.text]);
     expect(speakersOf('Interviewer: Hi Carol\nCarol: Hi.')).toEqual([['Interviewer', 'Hi Carol'], ['Carol', 'Hi.']]);
@@ -263,7 +268,7 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     const dovetail = '# Interview: Rosa Delgado – Kitchen Manager\n\n**Project:** Supplier ordering\n**Date:** 14 March 2025\n**Interviewer:** Kofi Mensah\n**Participant:** Rosa Delgado\n**Tags:** `inventory`\n\n---\n\n## Transcript\n\n**Kofi Mensah** [00:00:04]\nHow does ordering work?\n\n**Rosa Delgado** [00:00:09]\nSure. We order from five suppliers, by phone mostly.';
     const kitchen = parseTranscript(dovetail);
     expect(kitchen.segments.map((x) => [x.speaker, x.start_ms, x.text])).toEqual([['Kofi Mensah', 4000, 'How does ordering work?'], ['Rosa Delgado', 9000, 'Sure. We order from five suppliers, by phone mostly.']]);
-    expect(kitchen.header).toEqual({ interviewer: 'Kofi Mensah', participant: 'Rosa Delgado' });
+    expect(kitchen.header).toEqual({ interviewer: 'Kofi Mensah', participant: 'Rosa Delgado', date: new Date(Date.parse('14 March 2025')).toISOString() });
     const srt = '1\n00:00:00,000 --> 00:00:03,000\n[MUSIC]\n\n2\n00:00:03,400 --> 00:00:06,900\n[JENNA] Okay, we\'re rolling.\n\n3\n00:00:07,300 --> 00:00:11,800\n[SAM] Of course. Excuse the mess.';
     expect(turnsOf(srt)).toEqual([['Jenna', 3400, "Okay, we're rolling."], ['Sam', 7300, 'Of course. Excuse the mess.']]);
   });

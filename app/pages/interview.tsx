@@ -110,7 +110,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
       <Problem error={session.error} />
       {s ? (
         <p className="muted">
-          {s.source} · {s.interview_mode ?? 'text'} · {new Date(s.created_at).toLocaleString()}
+          {s.source} · {s.interview_mode ?? 'text'} · {s.source === 'import' && s.started_at ? `held ${new Date(s.started_at).toLocaleDateString()}` : new Date(s.created_at).toLocaleString()}
           {s.duration_seconds ? ` · ${clock(s.duration_seconds * 1000)}` : ''}
         </p>
       ) : null}

@@ -112,6 +112,8 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
       processing_status: 'pending',
       interview_mode: 'transcript',
       participant_name: input.participant_name ?? named,
+      // When it took place, as the document's "Date:" line says; else unknown (created_at is when it was imported).
+      started_at: parsed.header.date ? new Date(parsed.header.date) : null,
       participant_email: input.participant_email ?? null,
       import_source: input.import_source ?? null,
       transcript_format: parsed.estimatedTiming ? `${parsed.format}+estimated_timing` : parsed.format,

@@ -124,6 +124,15 @@ function headerMode(lines: string[]): { headed: boolean; bareNames: boolean } {
 export interface TranscriptHeader {
   interviewer: string | null;
   participant: string | null;
+  /** When the interview took place, from a "Date: 14 March 2025" line (ISO 8601), if it names a year. */
+  date: string | null;
+}
+
+/** "14 March 2025", "2025-03-11 16:02 GMT": a date with its year, not after today. */
+function dateOf(value: string): string | null {
+  if (!/\b(?:19|20)\d{2}\b/.test(value)) return null;
+  const at = Date.parse(value.replace(/\s*\(.*\)\s*$/, ''));
+  return Number.isFinite(at) && at <= Date.now() + 86_400_000 ? new Date(at).toISOString() : null;
 }
 
 const HEADER_ROLE: Record<string, 'interviewer' | 'participant'> = {
@@ -140,7 +149,7 @@ const PERSON = /^([A-Z\u00C0-\u00DE][\w\u00C0-\u024F'.-]*(?: [A-Z\u00C0-\u00DE][
  * only when they name people who then speak (or carry a date, a duration…): "Interviewer: Hi Carol" is a turn.
  */
 function headerBlock(lines: string[]): { skip: number; header: TranscriptHeader } {
-  const header: TranscriptHeader = { interviewer: null, participant: null };
+  const header: TranscriptHeader = { interviewer: null, participant: null, date: null };
   // Who speaks in the first pages: a person named in the header is one of them.
   const turns = new Map<string, number>();
   for (const l of lines.slice(0, 400)) {
@@ -160,6 +169,8 @@ function headerBlock(lines: string[]): { skip: number; header: TranscriptHeader 
     // "Interviewer: Sam" names who speaks as "Sam:"; in a transcript whose turns are "Interviewer: …", it is a turn.
     if (person && turns.has(person[1].split(' ')[0]) && (turns.get(field![1]) ?? 0) <= 1) {
       header[HEADER_ROLE[key]] ??= person[1];
+    } else if (field && /^date$/i.test(key) && field[2].split(/\s+/).length <= 10) {
+      header.date ??= dateOf(field[2].trim());
     } else if (!field || !HEADER_FIELD.test(key) || field[2].split(/\s+/).length > 10) {
       // A title above the details ("Gradebook study – Interview 4"): no colon, not a sentence.
       if (!fields && !line.includes(':') && line.split(/\s+/).length <= 12 && !/[.?!]$/.test(line)) continue;
@@ -377,7 +388,7 @@ function fillTimes(segments: ParsedSegment[]): { segments: ParsedSegment[]; esti
 export function parseTranscript(text: string): { format: TranscriptFormat; segments: ParsedSegment[]; estimatedTiming: boolean; header: TranscriptHeader } {
   if (!text.trim()) throw new TranscriptError('The transcript is empty');
   const format = detectFormat(text);
-  const { segments: parsed, header } = format === 'text' ? parseText(text) : { segments: format === 'json' ? parseJson(text) : parseCues(text, format), header: { interviewer: null, participant: null } };
+  const { segments: parsed, header } = format === 'text' ? parseText(text) : { segments: format === 'json' ? parseJson(text) : parseCues(text, format), header: { interviewer: null, participant: null, date: null } };
   if (!parsed.length) throw new TranscriptError(`No transcript text found in this ${format.toUpperCase()} file`);
   if (parsed.length > 20_000) throw new TranscriptError('The transcript has more than 20,000 segments');
   const { segments, estimated } = fillTimes(parsed);
