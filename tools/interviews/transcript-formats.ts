@@ -358,10 +358,14 @@ function parseText(text: string): { segments: ParsedSegment[]; header: Transcrip
  */
 function preambleEnd(lines: string[], headed: boolean, bareNames: boolean): number {
   const labelled = (l: string) => (headed ? !!headerOf(l.trim(), bareNames) : !!splitSpeaker(l.trim()).speaker);
-  const first = lines.findIndex(labelled);
+  let first = lines.findIndex(labelled);
   if (first <= 0) return 0;
   const before = lines.slice(0, first).filter((l) => l.trim());
-  return before.length <= PREAMBLE && lines.slice(first).filter(labelled).length >= 2 ? first : 0;
+  if (before.length > PREAMBLE || lines.slice(first).filter(labelled).length < 2) return 0;
+  // A timing on the line above the first turn ("00:00:01.000 --> 00:00:04.000", "00:00:00") times it: kept.
+  const timing = (l: string) => !!cueTimingOf(l.trim()) || /^\[?\(?(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?\)?\]?$/.test(l.trim());
+  while (first > 0 && (!lines[first - 1].trim() || timing(lines[first - 1]))) first--;
+  return first;
 }
 
 const WORDS_PER_MS = 2.5 / 1000;
