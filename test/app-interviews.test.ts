@@ -116,6 +116,10 @@ describe('interviews in the workspace', () => {
     const box = await page.locator(`mark[data-signal="${first.id}"]`).boundingBox();
     expect(box!.y).toBeGreaterThanOrEqual(0);
     expect(box!.y).toBeLessThan(800);
+    // Picked again after scrolling away, it goes there again.
+    await page.evaluate('window.scrollTo(0, 0)');
+    await page.locator('.iv-cards li', { hasText: first.quote }).getByRole('button').click();
+    await page.waitForFunction(`document.activeElement?.getAttribute('data-signal') === ${JSON.stringify(first.id)}`);
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -67,8 +67,9 @@ export function Interview({ org, project, id }: { org: string; project: string; 
     if (last.current && last.current !== status) void client.invalidateQueries({ queryKey: key, predicate: (q) => q.queryKey[4] !== 'processing' });
     last.current = status;
   });
-  // Picked in the transcript, the card is read beside it; picked in the evidence list, the transcript goes to its words.
+  // Picked in the transcript, the card is read beside it; picked in the evidence list (again, too), the transcript goes to its words.
   const fromList = useRef(false);
+  const [goes, setGoes] = useState(0);
   useEffect(() => {
     if (!picked) return;
     const mark = fromList.current ? document.querySelector<HTMLElement>(`mark[data-signal="${picked}"]`) : null;
@@ -76,7 +77,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
     if (!mark) return pickedHeading.current?.focus();
     mark.scrollIntoView({ block: 'center' });
     mark.focus({ preventScroll: true });
-  }, [picked]);
+  }, [picked, goes]);
 
   const s = session.data;
   // In the order they were said, as the transcript beside them; cards with no moment last.
@@ -157,7 +158,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
                 {ordered.map((c) => (
                   <li key={c.id}>
                     <span className="muted small iv-type">{c.signal_type.replace(/_/g, ' ')}</span>{' '}
-                    <button type="button" className="link" onClick={() => ((fromList.current = true), setPicked(c.id))} aria-pressed={picked === c.id}>
+                    <button type="button" className="link" onClick={() => ((fromList.current = true), setPicked(c.id), setGoes((n) => n + 1))} aria-pressed={picked === c.id}>
                       {c.headline ?? c.signal_type.replace(/_/g, ' ')}
                     </button>
                     <blockquote>{c.quote}</blockquote>
