@@ -206,7 +206,7 @@ export class LocalExtractor implements Extractor {
     // The first sentence of each answer to a question that asks for a wish, and the first note of trouble typed during a task,
     // in case the model found nothing in that answer or note.
     const asked: Array<{ type: SignalType; sentence: ParticipantSentence }> = [];
-    const told = new Set<Turn>();
+    const proposedIn = new Set<Turn>();
     for (const sentence of eachParticipantSentence(turns)) {
       // "No, that's everything." to "Anything else?" closes the interview; it says nothing about the product.
       if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(sentence.text.trim())) continue;
@@ -214,15 +214,20 @@ export class LocalExtractor implements Extractor {
       const none = SAYS_ONLY_NONE.test(sentence.text.trim()) || NOTHING_WENT_WRONG.test(sentence.text.trim());
       const types = this.model.types(sentenceFeatures(sentence.read, sentence.context)).map((t) => (none ? { ...t, type: 'no_issue_found' as const } : t)).filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k);
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
-      if (types.length) told.add(sentence.turn);
+      if (types.length) proposedIn.add(sentence.turn);
       const type = askedFor(sentence) ?? (sentence.onTask ? troubleNoted(sentence.text) : null);
       if (type && (sentence.context.index === 0 || sentence.onTask) && !asked.some((a) => a.sentence.turn === sentence.turn)) asked.push({ type, sentence });
       await share();
     }
     // "Pay button up front." to "What would make the product more useful?": the answer is what was asked for;
     // "theres no coupon box on this page" typed during the task is what the researcher would have seen.
-    for (const { type, sentence } of asked) if (!told.has(sentence.turn)) found.push({ type, p: ASKED_P, sentences: [sentence], surest: sentence });
-    found.sort((a, b) => turns.indexOf(a.sentences[0].turn) - turns.indexOf(b.sentences[0].turn) || a.sentences[0].start - b.sentences[0].start);
+    const added = asked.filter(({ sentence }) => !proposedIn.has(sentence.turn));
+    if (added.length) {
+      for (const { type, sentence } of added) found.push({ type, p: ASKED_P, sentences: [sentence], surest: sentence });
+      // In the order they were said, as the model's own are.
+      const order = new Map(turns.map((t, i) => [t, i]));
+      found.sort((a, b) => order.get(a.sentences[0].turn)! - order.get(b.sentences[0].turn)! || a.sentences[0].start - b.sentences[0].start);
+    }
     // One parse per sentence, however many types (and so cards) it heads; a recovery is told its own way.
     const described = new Map<string, ReturnType<typeof describe>>();
     const describeOnce = (s: ParticipantSentence, type: SignalType, named: string | null) => {
