@@ -120,6 +120,13 @@ function headerMode(lines: string[]): { headed: boolean; bareNames: boolean } {
   return { headed: bare, bareNames: bare };
 }
 
+/** A speaker's label with when they spoke: "Maria (00:01:02)". */
+const SPOKEN_AT = /^(.*?)\s*\(((?:\d{1,2}:)?\d{1,2}:\d{2})\)$/;
+/** A time on a line of its own: "00:05:00", "[00:05]". */
+const TIME_LINE = new RegExp(`^${AT}$`);
+/** Markdown a document is laid out with: a heading, a rule. */
+const MARKUP = /^(?:#{1,6}\s|[-*_]{3,}$)/;
+
 /** Who the interview was with and who ran it, as a document's header says ("Participant: Carol Hendricks, teacher"). */
 export interface TranscriptHeader {
   interviewer: string | null;
@@ -127,6 +134,8 @@ export interface TranscriptHeader {
   /** When the interview took place, from a "Date: 14 March 2025" line (ISO 8601), if it names a year. */
   date: string | null;
 }
+
+const noHeader = (): TranscriptHeader => ({ interviewer: null, participant: null, date: null });
 
 /** "14 March 2025", "2025-03-11 16:02 GMT": a date with its year, not after today. */
 function dateOf(value: string): string | null {
@@ -149,12 +158,13 @@ const PERSON = /^([A-Z\u00C0-\u00DE][\w\u00C0-\u024F'.-]*(?: [A-Z\u00C0-\u00DE][
  * only when they name people who then speak (or carry a date, a duration…): "Interviewer: Hi Carol" is a turn.
  */
 function headerBlock(lines: string[]): { skip: number; header: TranscriptHeader } {
-  const header: TranscriptHeader = { interviewer: null, participant: null, date: null };
+  const header = noHeader();
   // Who speaks in the first pages: a person named in the header is one of them.
   const turns = new Map<string, number>();
   for (const l of lines.slice(0, 400)) {
     const plain = plainLabel(l.trim());
-    const who = splitSpeaker(plain).speaker?.replace(/\s*\((?:\d{1,2}:)?\d{1,2}:\d{2}\)$/, '') ?? headerOf(plain)?.speaker;
+    const labelled = splitSpeaker(plain).speaker;
+    const who = labelled ? (SPOKEN_AT.exec(labelled)?.[1] ?? labelled) : headerOf(plain)?.speaker;
     if (who) for (const name of new Set([who, who.split(' ')[0]])) turns.set(name, (turns.get(name) ?? 0) + 1);
   }
   let skip = 0;
@@ -162,7 +172,7 @@ function headerBlock(lines: string[]): { skip: number; header: TranscriptHeader 
   for (let i = 0; i < lines.length && i < 20; i++) {
     const line = lines[i].trim().replace(/\*\*|__/g, '');
     // A markdown title ("# Interview: Rosa Delgado") or rule above the details.
-    if (!line || /^(?:#{1,6}\s|[-*_]{3,}$)/.test(line)) continue;
+    if (!line || MARKUP.test(line)) continue;
     const field = /^([A-Za-z]+(?: [A-Za-z]+)?)\s*:\s*(.{1,120})$/.exec(line);
     const key = field?.[1].toLowerCase() ?? '';
     const person = field && HEADER_ROLE[key] ? PERSON.exec(field[2].trim()) : null;
@@ -185,15 +195,20 @@ function headerBlock(lines: string[]): { skip: number; header: TranscriptHeader 
 /** At most this many lines a tool writes above the conversation (a title, attendees, "Transcript", a disclaimer, a time) are left out. */
 const PREAMBLE = 8;
 /** What a tool writes around a conversation, not said in it. */
-const BOILERPLATE = /^(?:meeting ended after\b|transcription ended\b|recording (?:stopped|ended)\b|this (?:editable )?transcript was\b|transcript$|attendees$|[-*_]{3,}$|#{1,6}\s)/i;
+const TOOL_LINE = /^(?:meeting ended after\b|transcription ended\b|recording (?:stopped|ended)\b|this (?:editable )?transcript was\b|transcript$|attendees$)/i;
+const boilerplate = (line: string) => TOOL_LINE.test(line) || MARKUP.test(line);
 /** Sounds and stage directions in brackets: not a speaker, not words said. */
 const NOT_SPEECH = /^(?:inaudible|crosstalk|laughs?|laughing|laughter|music|pause|silence|noise|unclear|applause|sighs?|coughs?|background noise|indistinct|no audio|beep)$/i;
+
+const TIMED_BOLD = new RegExp(String.raw`^(\*\*|__)(${NAME})\1\s*[[(]((?:\d{1,2}:)?\d{1,2}:\d{2})(?:[.,]\d{1,3})?[\])]\s*:?\s*(.*)$`);
+/** A speaker's name in brackets, as captions write it: "[JENNA] words". */
+const BRACKETED_NAME = new RegExp(`^${NAME}$`);
 
 /** "- **Maria:** words", "> Maria: words", "[Maria] words": list, quote and emphasis marks around a speaker's label go. */
 function plainLabel(line: string): string {
   const bare = line.replace(/^(?:[-*•>]\s+)+/, '');
   // "**Kofi Mensah** [00:00:04]" (Dovetail, Descript): a name in bold and when, the words after it or below.
-  const timedBold = /^(\*\*|__)([A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'-]{0,40}?)\1\s*[[(]((?:\d{1,2}:)?\d{1,2}:\d{2})(?:[.,]\d{1,3})?[\])]\s*:?\s*(.*)$/.exec(bare);
+  const timedBold = TIMED_BOLD.exec(bare);
   if (timedBold) return `${timedBold[2]} (${timedBold[3]}):${timedBold[4] ? ` ${timedBold[4]}` : ''}`;
   const emphasised = /^(\*\*|__|\*|_)([^*_\n]{1,40}?)(:?)\1(:?)\s+(.*)$/.exec(bare);
   if (emphasised && (emphasised[3] || emphasised[4])) return `${emphasised[2]}: ${emphasised[5]}`;
@@ -231,7 +246,7 @@ function parseCues(text: string, format: 'vtt' | 'srt'): ParsedSegment[] {
     // "[JENNA] Okay, we're rolling." (a video editor's captions): a speaker in brackets; "[MUSIC]" is no speech.
     const bracketed = !speaker ? /^\[([^\]]{1,40})\]\s*(.*)$/.exec(body) : null;
     if (bracketed && NOT_SPEECH.test(bracketed[1].trim())) body = bracketed[2];
-    else if (bracketed && /^[A-Za-z\u00C0-\u024F][\w\u00C0-\u024F .'-]*$/.test(bracketed[1]) && bracketed[2]) [speaker, body] = [nameCase(bracketed[1].trim()), bracketed[2]];
+    else if (bracketed && BRACKETED_NAME.test(bracketed[1]) && bracketed[2]) [speaker, body] = [nameCase(bracketed[1].trim()), bracketed[2]];
     if (!speaker) ({ speaker, text: body } = splitSpeaker(body));
     if (!body) continue;
     out.push({ speaker, text: body, start_ms: start, end_ms: end });
@@ -305,7 +320,7 @@ function parseText(text: string): { segments: ParsedSegment[]; header: Transcrip
   let next: { speaker: string; at: number | null } | null = null;
   for (const raw of lines.slice(from)) {
     let line = raw.trim();
-    if (!line || BOILERPLATE.test(line)) continue;
+    if (!line || boilerplate(line)) continue;
     const header = headed ? headerOf(line, bareNames) : null;
     if (header) {
       next = header;
@@ -336,7 +351,7 @@ function parseText(text: string): { segments: ParsedSegment[]; header: Transcrip
     const { speaker: rawSpeaker, text: words } = splitSpeaker(line);
     let speaker = rawSpeaker;
     // "Name (00:01:02): words"
-    const inner = speaker && /^(.*?)\s*\(((?:\d{1,2}:)?\d{1,2}:\d{2})\)$/.exec(speaker);
+    const inner = speaker && SPOKEN_AT.exec(speaker);
     if (inner) {
       speaker = inner[1].trim();
       at = toMs(TIME.exec(inner[2])!);
@@ -363,7 +378,7 @@ function preambleEnd(lines: string[], headed: boolean, bareNames: boolean): numb
   const before = lines.slice(0, first).filter((l) => l.trim());
   if (before.length > PREAMBLE || lines.slice(first).filter(labelled).length < 2) return 0;
   // A timing on the line above the first turn ("00:00:01.000 --> 00:00:04.000", "00:00:00") times it: kept.
-  const timing = (l: string) => !!cueTimingOf(l.trim()) || /^\[?\(?(?:\d{1,2}:)?\d{1,2}:\d{2}(?:[.,]\d{1,3})?\)?\]?$/.test(l.trim());
+  const timing = (l: string) => !!cueTimingOf(l.trim()) || TIME_LINE.test(l.trim());
   while (first > 0 && (!lines[first - 1].trim() || timing(lines[first - 1]))) first--;
   return first;
 }
@@ -392,7 +407,7 @@ function fillTimes(segments: ParsedSegment[]): { segments: ParsedSegment[]; esti
 export function parseTranscript(text: string): { format: TranscriptFormat; segments: ParsedSegment[]; estimatedTiming: boolean; header: TranscriptHeader } {
   if (!text.trim()) throw new TranscriptError('The transcript is empty');
   const format = detectFormat(text);
-  const { segments: parsed, header } = format === 'text' ? parseText(text) : { segments: format === 'json' ? parseJson(text) : parseCues(text, format), header: { interviewer: null, participant: null, date: null } };
+  const { segments: parsed, header } = format === 'text' ? parseText(text) : { segments: format === 'json' ? parseJson(text) : parseCues(text, format), header: noHeader() };
   if (!parsed.length) throw new TranscriptError(`No transcript text found in this ${format.toUpperCase()} file`);
   if (parsed.length > 20_000) throw new TranscriptError('The transcript has more than 20,000 segments');
   const { segments, estimated } = fillTimes(parsed);
