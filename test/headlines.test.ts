@@ -192,6 +192,18 @@ describe('headlines and claims', () => {
     expect(headlineOf('The upload failed twice, but I cleared the cache and it went through.', 'struggling_moment')).toBe('The upload failed twice');
   });
 
+  it("leaves a transcript's bracketed sounds out of headlines, claims and the edges of quotes, and keeps bracketed words", async () => {
+    expect(describeQuote('[laughs] Honestly the export is broken, it never finishes.')).toEqual({ headline: 'The export is broken, it never finishes', claim: 'The participant said the export is broken, it never finishes.' });
+    expect(describeQuote('I tried to upload it three times (inaudible) and it just spun forever.').claim).toBe('The participant tried to upload it three times and it just spun forever.');
+    expect(headlineOf('I wish I could [crosstalk] just see all my bookings on one page.', 'desired_outcome')).not.toMatch(/crosstalk/);
+    // An editor's insertion is words: it stays.
+    expect(claimOf('I went to [the portal] and it was down.')).toMatch(/\[the portal\]/);
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const said = '[laughs] Honestly the export is broken, it never finishes.';
+    const cards = await new LocalExtractor().extract([turn(0, 'interviewer', 'How did the export go?'), turn(1, 'participant', said)]);
+    expect(cards.map((c) => c.quote)).toEqual(['Honestly the export is broken, it never finishes.']);
+  });
+
   it('gives a short remark with no clause to summarise its own words, not a bare type name', async () => {
     const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
     const cards = await new LocalExtractor().extract([turn(0, 'interviewer', 'What happened when the sync failed again on Friday?'), turn(1, 'participant', 'Oh, wonderful. Another hour gone.')]);

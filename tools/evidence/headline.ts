@@ -3,6 +3,7 @@ import { contentOf, dangling, particle } from './spoken.ts';
 import { plainGrammar, withApostrophes } from './plain-grammar.ts';
 import { callsIt, namedThing, welcomeIf } from './wishes.ts';
 import { HEADLINE_MAX } from './types.ts';
+import { withoutStageDirections } from '../../core/stage-directions.ts';
 
 export { HEADLINE_MAX };
 
@@ -540,7 +541,8 @@ export function claimOf(quote: string): string | null {
 
 /** Headline and claim of a quote from one parse (the extractor needs both for every card). */
 export function describe(quote: string, type?: string, named?: string): { headline: string | null; claim: string | null } {
-  const text = welcomeIf(expand(named ? callsIt(quote, named) : quote));
+  const said = withoutStageDirections(quote);
+  const text = welcomeIf(expand(named ? callsIt(said, named) : said));
   const [sentence] = parse(text);
   if (!sentence) return { headline: null, claim: null };
   const wish = bareWish(text, sentence);

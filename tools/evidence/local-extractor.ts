@@ -1,5 +1,6 @@
 import { clock } from '../common.ts';
 import { sentences } from '../../core/sentences.ts';
+import { LEADING_CUE, TRAILING_CUE, withoutStageDirections } from '../../core/stage-directions.ts';
 import { nounPhrases } from '../../core/nlp.ts';
 import { HEADLINE_MAX, describe } from './headline.ts';
 import { namedThing } from './wishes.ts';
@@ -125,12 +126,13 @@ function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence>
       question = qs.length && !onTask ? qs[qs.length - 1].text : null;
       continue;
     }
-    const said = sentences(turn.text);
+    const said = sentences(turn.text).map(withoutEdgeCues);
     // Each sentence is parsed and its word cues read once: they are features of it and of its neighbours.
+    // A transcript's "[laughs]" is no word said, so the model never sees it.
     const cues = new Map<number, string[]>();
     const read = new Map<number, ReadSentence>();
-    const cuesAt = (i: number) => (i < 0 || i >= said.length ? [] : (cues.get(i) ?? cues.set(i, lexiconCues(said[i].text)).get(i)!));
-    const readAt = (i: number) => (i < 0 || i >= said.length ? undefined : (read.get(i) ?? read.set(i, readSentence(said[i].text)).get(i)!));
+    const cuesAt = (i: number) => (i < 0 || i >= said.length ? [] : (cues.get(i) ?? cues.set(i, lexiconCues(withoutStageDirections(said[i].text))).get(i)!));
+    const readAt = (i: number) => (i < 0 || i >= said.length ? undefined : (read.get(i) ?? read.set(i, readSentence(withoutStageDirections(said[i].text))).get(i)!));
     for (const [index, { text, start }] of said.entries()) {
       read.delete(index - 2);
       cues.delete(index - 2);
@@ -142,6 +144,13 @@ function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence>
       yield { turn, text, start, read: own.read, context: { question, index, count: said.length, cues: cuesAround, neighbours }, onTask };
     }
   }
+}
+
+/** A sentence without the stage directions it opens or ends on ("[laughs] Honestly…"): still a verbatim span of its turn. */
+function withoutEdgeCues(x: { text: string; start: number }): { text: string; start: number } {
+  const lead = LEADING_CUE.exec(x.text)?.[0].length ?? 0;
+  const text = x.text.slice(lead).replace(TRAILING_CUE, '');
+  return text ? { text, start: x.start + lead } : x;
 }
 
 /**

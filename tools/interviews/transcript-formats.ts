@@ -1,5 +1,6 @@
 import { lazyRequire } from '../../core/lazy.ts';
 import { unsafeText } from '../../core/input-guard.ts';
+import { NOT_SPEECH } from '../../core/stage-directions.ts';
 
 /** The entity tables load with the first WebVTT/SRT transcript that needs them. */
 const entities = lazyRequire<typeof import('entities')>(import.meta.url, 'entities');
@@ -197,8 +198,6 @@ const PREAMBLE = 8;
 /** What a tool writes around a conversation, not said in it. */
 const TOOL_LINE = /^(?:meeting ended after\b|transcription ended\b|recording (?:stopped|ended)\b|this (?:editable )?transcript was\b|transcript$|attendees$)/i;
 const boilerplate = (line: string) => TOOL_LINE.test(line) || MARKUP.test(line);
-/** Sounds and stage directions in brackets: not a speaker, not words said. */
-const NOT_SPEECH = /^(?:inaudible|crosstalk|laughs?|laughing|laughter|music|pause|silence|noise|unclear|applause|sighs?|coughs?|background noise|indistinct|no audio|beep)$/i;
 
 const TIMED_BOLD = new RegExp(String.raw`^(\*\*|__)(${NAME})\1\s*[[(]((?:\d{1,2}:)?\d{1,2}:\d{2})(?:[.,]\d{1,3})?[\])]\s*:?\s*(.*)$`);
 /** A speaker's name in brackets, as captions write it: "[JENNA] words". */
