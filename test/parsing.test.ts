@@ -265,6 +265,9 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     expect(heard.map((x) => x.speaker)).toEqual(['Tom Whitfield', 'Aisha Bello', 'Tom Whitfield', 'Aisha Bello']);
     expect(heard[2].start_ms).toBe(300_000);
     expect(heard[3].text).toBe('The office rang me two days before the trip.');
+    expect(parseTranscript(meet).header.date).toBe(new Date(Date.parse('2025-03-11 16:02 GMT')).toISOString());
+    // A tool's export date is not when the interview was held.
+    expect(parseTranscript(rev).header.date).toBeNull();
     const dovetail = '# Interview: Rosa Delgado – Kitchen Manager\n\n**Project:** Supplier ordering\n**Date:** 14 March 2025\n**Interviewer:** Kofi Mensah\n**Participant:** Rosa Delgado\n**Tags:** `inventory`\n\n---\n\n## Transcript\n\n**Kofi Mensah** [00:00:04]\nHow does ordering work?\n\n**Rosa Delgado** [00:00:09]\nSure. We order from five suppliers, by phone mostly.';
     const kitchen = parseTranscript(dovetail);
     expect(kitchen.segments.map((x) => [x.speaker, x.start_ms, x.text])).toEqual([['Kofi Mensah', 4000, 'How does ordering work?'], ['Rosa Delgado', 9000, 'Sure. We order from five suppliers, by phone mostly.']]);

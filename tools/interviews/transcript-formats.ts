@@ -316,6 +316,7 @@ function parseText(text: string): { segments: ParsedSegment[]; header: Transcrip
   const lines = turnsPerLine(all.slice(skip).map((l) => plainLabel(l.trim())));
   const { headed, bareNames } = headerMode(lines);
   const from = preambleEnd(lines, headed, bareNames);
+  header.date ??= titleDate(lines.slice(0, from));
   let next: { speaker: string; at: number | null } | null = null;
   for (const raw of lines.slice(from)) {
     let line = raw.trim();
@@ -380,6 +381,13 @@ function preambleEnd(lines: string[], headed: boolean, bareNames: boolean): numb
   const timing = (l: string) => !!cueTimingOf(l.trim()) || TIME_LINE.test(l.trim());
   while (first > 0 && (!lines[first - 1].trim() || timing(lines[first - 1]))) first--;
   return first;
+}
+
+/** "School app research - Aisha Bello (2025-03-11 16:02 GMT) - Transcript": a meeting tool's title says when it was held. */
+function titleDate(preamble: string[]): string | null {
+  const title = preamble.find((l) => l.trim())?.trim() ?? '';
+  const held = /\(([^()]*\b(?:19|20)\d{2}\b[^()]*)\)/.exec(title);
+  return held ? dateOf(held[1]) : null;
 }
 
 const WORDS_PER_MS = 2.5 / 1000;
