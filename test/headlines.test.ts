@@ -192,6 +192,30 @@ describe('headlines and claims', () => {
     expect(headlineOf('The upload failed twice, but I cleared the cache and it went through.', 'struggling_moment')).toBe('The upload failed twice');
   });
 
+  it('keeps the person of what the participant quotes, one full stop, names, a feeling said alone and a habit said without "I"', async () => {
+    // An import walkthrough's cards: "a little "they" icon", "hey they send you swap", `try again.".`, "said evergreen was…".
+    expect(describeQuote('After that, I always text the person first on WhatsApp, "hey I send you swap, please look," and then it is okay.')).toEqual({
+      headline: 'After that, they always text the person first on WhatsApp',
+      claim: 'The participant said after that, they always text the person first on WhatsApp, "hey I send you swap, please look," and then it is okay.',
+    });
+    expect(describeQuote('There was a little "i" icon, and I clicked it, and it just said "includes professional services."')).toEqual({
+      headline: 'There was a little "i" icon',
+      claim: 'The participant said there was a little "i" icon, and they clicked it, and it just said "includes professional services."',
+    });
+    expect(claimOf('I rented it through the owner, not through the app, if you follow me.')).toBe('The participant rented it through the owner, not through the app.');
+    expect(describeQuote('Honestly livid.')).toEqual({ headline: 'Felt livid', claim: 'The participant felt livid.' });
+    expect(describeQuote('Frustrated, honestly.')).toEqual({ headline: 'Felt frustrated', claim: 'The participant felt frustrated.' });
+    expect(describeQuote('Usually just call them instead.', 'workaround')).toEqual({ headline: 'Usually just calls them instead', claim: 'The participant usually just calls them instead.' });
+    // A request stays a request.
+    expect(claimOf('Always show me the total before I pay.')).not.toMatch(/^The participant always/);
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const cards = await new LocalExtractor().extract([
+      turn(0, 'interviewer', 'Which funeral home did you pick?'),
+      turn(1, 'participant', 'We went with Evergreen in the end. Evergreen was the one the hospice nurse mentioned, and I was so relieved they had a website where you could plan the arrangements online.'),
+    ]);
+    expect(cards.map((c) => c.claim)).toContain('The participant said Evergreen was the one the hospice nurse mentioned, and they were so relieved they had a website where you could plan the arrangements online.');
+  });
+
   it("leaves a transcript's bracketed sounds out of headlines, claims and the edges of quotes, and keeps bracketed words", async () => {
     expect(describeQuote('[laughs] Honestly the export is broken, it never finishes.')).toEqual({ headline: 'The export is broken, it never finishes', claim: 'The participant said the export is broken, it never finishes.' });
     expect(describeQuote('I tried to upload it three times (inaudible) and it just spun forever.').claim).toBe('The participant tried to upload it three times and it just spun forever.');

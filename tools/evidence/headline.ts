@@ -324,6 +324,18 @@ function openingPhrase(tokens: Token[]): number {
 /** Asides at the end that say how, not what: "…, I can tell you", "…, I think", "…, to be honest". */
 const TAIL_ASIDE = /^(?:they (?:really |truly |honestly )?(?:can tell you|must say|have to say|think|guess|suppose|reckon|would say|were|are|did)|you see|to be (?:honest|fair)|if they are honest|in fairness|(?:do|does|did|is|was|are|were|can|could|would|will|have|has|had)(?:n't| not)? (?:they|it|you|we|he|she|there))$/i;
 
+/** Inside double quotation marks: the words of a message or of someone the participant quotes. */
+function quoted(tokens: Token[], i: number): boolean {
+  let inside = false;
+  for (let k = 0; k < i; k++) {
+    const mark = tokens[k].text;
+    if (mark === '"') inside = !inside;
+    else if (mark === '“') inside = true;
+    else if (mark === '”') inside = false;
+  }
+  return inside;
+}
+
 /** In the participant's voice turned to the third person: agreement, "me" and "my", tags and asides at the end. */
 function thirdPersonOf(tokens: Word[], keepSubject = false): Word[] {
   // "I and my wife use it": the subject is both of them, and stays.
@@ -333,12 +345,12 @@ function thirdPersonOf(tokens: Word[], keepSubject = false): Word[] {
     tokens = agreed ? [...agreed.adverbs, { ...tokens[agreed.last], text: agreed.verb }, ...coordinated(tokens.slice(agreed.last + 1), tokens[agreed.last])] : tokens.slice(1);
   }
   // "It took me an hour" → "It took an hour"; elsewhere "me" is "them" ("for the life of them").
-  tokens = tokens.filter((t, i) => !(i > 0 && OBJECT.has(t.text.toLowerCase()) && t.pos === 'PRON' && DROPS_OBJECT.has(tokens[i - 1].lemma.toLowerCase())));
+  tokens = tokens.filter((t, i) => !(i > 0 && OBJECT.has(t.text.toLowerCase()) && t.pos === 'PRON' && DROPS_OBJECT.has(tokens[i - 1].lemma.toLowerCase()) && !quoted(tokens, i)));
   if (tokens.length && POSSESSIVE[tokens[0].text.toLowerCase()]) tokens = tokens.slice(1);
   // Later first-person words, in the third person too.
   tokens = tokens.map((t, i) => {
     const w = t.text.toLowerCase();
-    if (inCompound(tokens, i)) return t;
+    if (inCompound(tokens, i) || quoted(tokens, i)) return t;
     const third = SPEAKER.has(w) && t.pos === 'PRON' ? 'they' : OBJECT.has(w) && t.pos === 'PRON' ? 'them' : POSSESSIVE[w] ?? REFLEXIVE[w];
     if (third) return { ...t, text: third };
     const verb = AGREE_THEY[w] && afterI(tokens, i) ? AGREE_THEY[w] : undefined;
@@ -369,6 +381,8 @@ function mainAfterLeading(all: Word[]): number {
   // "the last address I used.", "the driver I booked cancels": a clause about the noun before it, not the main one.
   const relative = (k: number) => all[k - 1].pos === 'NOUN' && all[k + 1].pos === 'VERB' && (!all[k + 2] || all[k + 2].pos === 'PUNCT' || /^(?:AUX|VERB)$/.test(all[k + 2].pos));
   for (let i = 2; i < all.length - 1; i++) {
+    // A quoted message is not where the participant's own clause starts.
+    if (quoted(all, i)) continue;
     if (all[i].text === ',') {
       const k = /^then$/i.test(all[i + 1].text) ? i + 2 : i + 1;
       if ((clause(k) || /^(?:AUX|VERB)$/.test(all[k]?.pos ?? '')) && !aside(k)) return k;
@@ -540,21 +554,27 @@ export function claimOf(quote: string): string | null {
 }
 
 /** Headline and claim of a quote from one parse (the extractor needs both for every card). */
-export function describe(quote: string, type?: string, named?: string): { headline: string | null; claim: string | null } {
+export function describe(quote: string, type?: string, named?: string, names?: ReadonlySet<string>): { headline: string | null; claim: string | null } {
   const said = withoutStageDirections(quote);
+  const feeling = FEELING_ALONE.exec(said.trim())?.[1].toLowerCase();
+  if (feeling) return { headline: `Felt ${feeling}`, claim: `The participant felt ${feeling}.` };
   const text = welcomeIf(expand(named ? callsIt(said, named) : said));
   const [sentence] = parse(text);
   if (!sentence) return { headline: null, claim: null };
+  // "Always keep a screenshot of the QR now.": a habit with its "I" left out, not advice.
+  const lead = sentence.tokens[0];
+  const verb = sentence.tokens.slice(1).find((t) => t.pos !== 'ADV');
+  if (HABIT.test(lead.text) && verb?.pos === 'VERB' && verb.text.toLowerCase() === verb.lemma.toLowerCase() && type !== 'desired_outcome' && !/\b(?:me|us|please)\b/i.test(text)) return describe(`I ${lowerFirst(text)}`, type, undefined, names);
   const wish = bareWish(text, sentence);
-  if (wish) return describe(wish, type);
+  if (wish) return describe(wish, type, undefined, names);
   const wanted = type === 'desired_outcome' ? asWanted(text, sentence) : null;
-  if (wanted) return describe(wanted, type);
+  if (wanted) return describe(wanted, type, undefined, names);
   const reordered = forHeadline(text);
   const [told] = reordered === text ? [sentence] : parse(reordered);
   const headline = headlineFrom(told ?? sentence);
   // A recovery whose headline states only the problem gets the fix said after it.
   const recovery = type === 'recovery_success' && !(headline && RESOLVED.test(headline)) ? recoveryFrom(sentence) : null;
-  return { headline: recovery ?? headline, claim: claimFrom(sentence) };
+  return { headline: recovery ?? headline, claim: claimFrom(sentence, names) };
 }
 
 /**
@@ -603,8 +623,18 @@ const inCompound = (tokens: Token[], i: number) => (i > 0 && tokens[i].space ===
 const CLAIM_MAX = 160;
 
 /** The first word is a name, not a capital that only starts the sentence: the tagger still says so once it is lower case. */
-function isName(lead: Token, sentence: string): boolean {
-  if (/^[A-Z][a-z]*[A-Z]/.test(lead.text) || lead.text === 'I') return true;
+/**
+ * The names an interview uses: words written with a capital where no sentence starts ("we went
+ * with Evergreen", "and Phil said"), so "Evergreen was the one…" keeps its capital in a claim.
+ */
+export function namesIn(texts: string[]): Set<string> {
+  const names = new Set<string>();
+  for (const text of texts) for (const m of text.matchAll(/(?<=[a-z0-9,;]["”’']?\s+)([A-Z][a-z]+(?:[A-Z][a-z]+)*)\b/g)) names.add(m[1]);
+  return names;
+}
+
+function isName(lead: Token, sentence: string, names?: ReadonlySet<string>): boolean {
+  if (/^[A-Z][a-z]*[A-Z]/.test(lead.text) || lead.text === 'I' || names?.has(lead.text)) return true;
   // "Saturdays are the only time…": days and months keep their capital.
   if (/^(?:mon|tues|wednes|thurs|fri|satur|sun)days?$|^(?:january|february|march|april|june|july|august|september|october|november|december)$/i.test(lead.text)) return true;
   if (lead.pos !== 'PROPN') return false;
@@ -612,7 +642,7 @@ function isName(lead: Token, sentence: string): boolean {
   return at >= 0 && parse(sentence.slice(0, at) + lowerFirst(sentence.slice(at)))[0]?.tokens.find((t) => t.text.toLowerCase() === lead.text.toLowerCase())?.pos === 'PROPN';
 }
 
-function claimFrom(sentence: Sentence): string | null {
+function claimFrom(sentence: Sentence, names?: ReadonlySet<string>): string | null {
   let tokens: Word[] = contentOf(sentence.tokens);
   if (join(tokens).length > CLAIM_MAX) tokens = fit(tokens, CLAIM_MAX);
   // Closing quotation marks stay: the claim quotes what the participant quoted.
@@ -626,6 +656,11 @@ function claimFrom(sentence: Sentence): string | null {
     const t = tokens[i];
     const w = t.text.toLowerCase();
     const space = i === 0 ? '' : t.space;
+    // What the participant quotes (a message, someone's words) keeps its own person: "hey I sent you a swap".
+    if (i > 0 && quoted(tokens, i)) {
+      words.push(space + t.text);
+      continue;
+    }
     if (SPEAKER.has(w) && t.pos === 'PRON') {
       if (i === 0) firstPerson = true;
       words.push(space + (i === 0 ? 'The participant' : 'they'));
@@ -651,16 +686,27 @@ function claimFrom(sentence: Sentence): string | null {
   const clipped =
     !firstPerson && lead.pos === 'VERB' && lead.text.toLowerCase() !== lead.lemma.toLowerCase() && !/ing$/i.test(lead.text) && !/^(?:AUX|VERB)$/.test(tokens[1]?.pos ?? '');
   const itSubject = /^(?:take|cost|be|make|get|seem|look|sound|happen)$/i.test(lead.lemma) || (/^turn$/i.test(lead.lemma) && /^out$/i.test(tokens[1]?.text ?? ''));
-  if (clipped) return `${capitalise(itSubject ? `The participant said it ${lowerFirst(text)}` : `The participant ${lowerFirst(text)}`)}.`;
+  if (clipped) return ended(capitalise(itSubject ? `The participant said it ${lowerFirst(text)}` : `The participant ${lowerFirst(text)}`));
   const reported = firstPerson ? null : reportedAs(tokens, text);
-  if (reported) return `${reported}.`;
+  if (reported) return ended(reported);
   // A name keeps its capital ("ZipRide", "Saturday").
-  if (!firstPerson) text = `The participant said ${isName(lead, sentence.text) ? text : lowerFirst(text)}`;
-  return `${capitalise(text)}.`;
+  if (!firstPerson) text = `The participant said ${isName(lead, sentence.text, names) ? text : lowerFirst(text)}`;
+  return ended(capitalise(text));
 }
 
+const HABIT = /^(?:always|usually|normally|generally|often|sometimes|never|mostly)$/i;
+
+/** A full stop, unless the claim ends on a quotation that has its own: `it said "Try again."`. */
+const ended = (text: string) => (/[.!?]["”’]$/.test(text) ? text : `${text}.`);
+
 /** How they felt, said without "I was": "Pretty anxious, because…" → "The participant felt pretty anxious, because…". */
-const FEELING = /^(?:anxious|nervous|worried|scared|afraid|stressed|frustrated|annoyed|angry|furious|upset|confused|lost|relieved|happy|glad|pleased|delighted|surprised|embarrassed|disappointed|overwhelmed|fed up|exhausted|tired|impressed)$/i;
+const FEELINGS = 'anxious|nervous|worried|scared|afraid|stressed|frustrated|annoyed|angry|furious|livid|fuming|gutted|upset|confused|baffled|lost|helpless|relieved|happy|glad|pleased|delighted|thrilled|surprised|shocked|embarrassed|disappointed|overwhelmed|fed up|exhausted|tired|impressed';
+const FEELING = new RegExp(`^(?:${FEELINGS})$`, 'i');
+/** A feeling said alone: "Frustrated, honestly.", "Honestly livid.", "Pretty relieved!". */
+const FEELING_ALONE = new RegExp(
+  `^(?:(?:honestly|really|just|so|oh|well|um|uh|yeah|mostly|i mean),?\\s+)*((?:(?:pretty|very|really|so|quite|totally|absolutely|a bit|a little|kind of|super|incredibly|just)\\s+)*(?:${FEELINGS}))(?:,?\\s+(?:honestly|really|to be honest|tbh|mostly|i guess|i think))*[.!]*$`,
+  'i',
+);
 
 /**
  * A quote that is not a statement with a subject, said as what the participant did with it: a

@@ -2,7 +2,7 @@ import { clock } from '../common.ts';
 import { sentences } from '../../core/sentences.ts';
 import { LEADING_CUE, TRAILING_CUE, withoutStageDirections } from '../../core/stage-directions.ts';
 import { nounPhrases } from '../../core/nlp.ts';
-import { HEADLINE_MAX, describe } from './headline.ts';
+import { HEADLINE_MAX, describe, namesIn } from './headline.ts';
 import { namedThing } from './wishes.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { CLASSES, SentenceModel } from './sentence-model.ts';
@@ -239,9 +239,10 @@ export class LocalExtractor implements Extractor {
     }
     // One parse per sentence, however many types (and so cards) it heads; a recovery is told its own way.
     const described = new Map<string, ReturnType<typeof describe>>();
+    const names = namesIn(turns.map((t) => t.text));
     const describeOnce = (s: ParticipantSentence, type: SignalType, named: string | null) => {
       const key = `${type === 'recovery_success' ? 'recovery' : 'any'}\u0000${named ?? ''}\u0000${s.text}`;
-      return described.get(key) ?? described.set(key, describe(s.text, type, named ?? undefined)).get(key)!;
+      return described.get(key) ?? described.set(key, describe(s.text, type, named ?? undefined, names)).get(key)!;
     };
     const cards: ExtractedEvidence[] = [];
     for (const told of tellsOnce(found)) {

@@ -55,7 +55,7 @@ export function contentOf(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): To
   return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
 }
 
-const ASIDES = "um|uh|er|erm|uhm|like|you know|i mean|basically|honestly|actually|literally|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say";
+const ASIDES = "um|uh|er|erm|uhm|like|you know|i mean|basically|honestly|actually|literally|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say|if you (?:follow|get) me|(?:if )?you know what i mean|if that makes sense";
 /** What a speaker says between commas that is not about the moment: fillers and "…, what do they call it, …". */
 const ASIDE = new RegExp(`^(?:${ASIDES})$`, 'i');
 /** The same, and the hedges a headline leaves out ("…, I guess, …"). */
