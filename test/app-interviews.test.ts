@@ -129,6 +129,22 @@ describe('interviews in the workspace', () => {
     await accessible(page, 'interview-dark');
     await page.emulateMedia({ colorScheme: 'light' });
 
+    // A mark says its kind and is coloured by it; an import has no timeline to show.
+    const typeOf = (t: string) => t.charAt(0).toUpperCase() + t.slice(1).replace(/_/g, ' ');
+    expect(await page.locator(`mark[data-signal="${first.id}"]`).getAttribute('title')).toBe(`${typeOf(first.signal_type)}: ${first.headline}`);
+    const tones = await page.locator('mark').evaluateAll((ms) => ms.map((m) => [m.getAttribute('data-signal'), m.getAttribute('data-tone')]));
+    for (const [sid, tone] of tones) {
+      const type = signals.find((x) => x.id === sid)!.signal_type;
+      expect(tone).toBe(/struggling|critical|firing/.test(type) ? 'trouble' : /smooth|recovery|no_issue/.test(type) ? 'good' : 'other');
+    }
+    expect(await page.getByRole('heading', { name: 'Timeline' }).count()).toBe(0);
+    // Its cards are reviewed (dismissed, corrected) in the review queue, narrowed to this interview.
+    await page.getByRole('link', { name: 'Review these cards' }).click();
+    await page.waitForURL(new RegExp(`/evidence\\?interview=${id}$`));
+    await page.getByText(new RegExp(`^${signals.length} cards?`)).waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Maria' }).waitFor();
+
     // Reprocessing shows its progress and comes back processed.
     await page.getByRole('button', { name: 'Reprocess Maria' }).click();
     await page.locator('.row .badge[data-status=processed]').waitFor({ timeout: 60_000 });

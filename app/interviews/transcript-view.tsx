@@ -3,6 +3,11 @@ import { locate, pieces } from './highlight.ts';
 
 /** Who spoke, when the transcript names no one (a recording whose voices were told apart). */
 const ROLE_NAMES: Record<string, string> = { interviewer: 'Interviewer', participant: 'Participant' };
+/** A mark's colour says what kind of moment it is: trouble, things that went well, or the rest. */
+const TONE: Record<string, string> = {
+  struggling_moment: 'trouble', critical_error: 'trouble', firing_moment: 'trouble',
+  smooth_completion: 'good', recovery_success: 'good', no_issue_found: 'good',
+};
 
 export interface Segment {
   id: string;
@@ -53,7 +58,8 @@ export function TranscriptView({ segments, cards, media, onPick, at = null }: { 
     if (el.readyState >= HTMLMediaElement.HAVE_METADATA) go();
     else el.addEventListener('loadedmetadata', go, { once: true });
   };
-  const label = (c: Card) => c.headline ?? c.signal_type.replace(/_/g, ' ');
+  const type = (c: Card) => c.signal_type.charAt(0).toUpperCase() + c.signal_type.slice(1).replace(/_/g, ' ');
+  const label = (c: Card) => (c.headline ? `${type(c)}: ${c.headline}` : type(c));
 
   // A link to a moment (?t= from an evidence card): that line is shown, marked and cued in the player.
   const jumped = useRef(false);
@@ -109,6 +115,7 @@ export function TranscriptView({ segments, cards, media, onPick, at = null }: { 
                     role="button"
                     tabIndex={0}
                     title={label(cards.find((c) => c.id === p.signalId)!)}
+                    data-tone={TONE[cards.find((c) => c.id === p.signalId)!.signal_type] ?? 'other'}
                     onClick={() => onPick(p.signalId!)}
                     onKeyDown={(e) => {
                       if (e.key !== 'Enter' && e.key !== ' ') return;

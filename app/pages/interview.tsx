@@ -145,13 +145,19 @@ export function Interview({ org, project, id }: { org: string; project: string; 
               </p>
               <blockquote>{card.quote}</blockquote>
               {card.claim ? <p>{card.claim}</p> : null}
-              <button type="button" className="secondary" onClick={() => setPicked(null)}>
-                Close card
-              </button>
+              <div className="row">
+                <Link href={`/p/${org}/${project}/evidence?interview=${id}`}>Review, dismiss or correct</Link>
+                <button type="button" className="secondary" onClick={() => setPicked(null)}>
+                  Close card
+                </button>
+              </div>
             </section>
           ) : null}
           <section aria-labelledby="evidence">
-            <h2 id="evidence">Evidence ({cards.data?.length ?? 0})</h2>
+            <div className="row spread">
+              <h2 id="evidence">Evidence ({cards.data?.length ?? 0})</h2>
+              {cards.data?.length ? <Link href={`/p/${org}/${project}/evidence?interview=${id}`}>Review these cards</Link> : null}
+            </div>
             <Problem error={cards.error} />
             {ordered.length ? (
               <ul className="cards iv-cards">
@@ -169,20 +175,23 @@ export function Interview({ org, project, id }: { org: string; project: string; 
               <p className="muted">No evidence yet.</p>
             )}
           </section>
-          <section aria-labelledby="timeline">
-            <h2 id="timeline">Timeline</h2>
-            {events.length ? (
-              <ol className="iv-events">
-                {events.map((e, i) => (
-                  <li key={i}>
-                    <span className="muted small">{clock(e.timestamp_ms)}</span> <strong>{e.event_type ?? e.kind}</strong> {e.text}
-                  </li>
-                ))}
-              </ol>
-            ) : (
-              <p className="muted">No page events or messages recorded.</p>
-            )}
-          </section>
+          {/* An imported transcript has no page events or messages to show. */}
+          {s?.source === 'import' && !events.length ? null : (
+            <section aria-labelledby="timeline">
+              <h2 id="timeline">Timeline</h2>
+              {events.length ? (
+                <ol className="iv-events">
+                  {events.map((e, i) => (
+                    <li key={i}>
+                      <span className="muted small">{clock(e.timestamp_ms)}</span> <strong>{e.event_type ?? e.kind}</strong> {e.text}
+                    </li>
+                  ))}
+                </ol>
+              ) : (
+                <p className="muted">No page events or messages recorded.</p>
+              )}
+            </section>
+          )}
           {frames.length || screenText.length ? (
             <section aria-labelledby="screen">
               <h2 id="screen">On screen</h2>
