@@ -2037,7 +2037,7 @@ describe('a topic with a dash and a list of what to cover (walkthrough 20, G2)',
     expect(questionPlan({ mode: 'talk', title: 'Consuming', instruction: "Consuming: 1st wk w/ Acme — 1st thing they did, 1st 'aha', 1st disappointment." }).questions).toEqual([
       "Could you tell me about your first week with Acme: first thing you did, first 'aha', first disappointment?",
     ]);
-    expect(questionPlan({ mode: 'talk', title: 'T', instruction: 'Onboarding — the emails, the setup call, the first invoice.' }).questions).toEqual(['Could you tell me about onboarding: the emails, the setup call, the first invoice?']);
+    expect(questionPlan({ mode: 'talk', title: 'T', instruction: 'Onboarding — the emails, the setup call, the first invoice.' }).questions).toEqual(['Could you tell me about onboarding: the emails, the setup call and the first invoice?']);
   });
 });
 
@@ -2748,5 +2748,27 @@ describe('what walkthrough 31 found', () => {
 
   it('does not thank notes "about Revenue 12": a figure read off the screen is not what they were about', () => {
     expect(notesHeard(['Looking at it. Revenue 12% up. Cant tell which stores are included.'])).toBe('Thank you for your notes. ');
+  });
+});
+
+describe('team guides written as notes (walkthrough 32)', () => {
+  it('keeps "Watch:" notes from the participant and hands over a task whose verb also coaches ("Log yesterday\'s workout")', () => {
+    expect(observe("Log yesterday's workout. Watch: finds + button? picks type?")).toEqual(["Could you show me how you would log yesterday's workout, thinking aloud as you go?"]);
+    expect(observe("Record yesterday's expenses in the app. Record hesitations.")).toEqual(["Could you show me how you would record yesterday's expenses in the app, thinking aloud as you go?"]);
+    // Logging what the interviewer sees is still coaching.
+    expect(observe('Log hesitations and errors.')).toEqual([expect.stringMatching(/^For this part/)]);
+    // A note's question goes; the guide's own question after it stays.
+    expect(talk('Watch: do they mention the PO field? Ask how the first invoice went.')).toEqual(['How did the first invoice go?']);
+    expect(talk('Ask how the first invoice went. Watch: hesitates at PO? mentions VAT?')).toEqual(['How did the first invoice go?']);
+  });
+
+  it('drops the name of a question, asks what to pay attention to, and lists a topic\'s parts with "and"', () => {
+    expect(talk('Magic wand question: if you could change one thing about getting started, what would it be?')).toEqual(['If you could change one thing about getting started, what would it be?']);
+    expect(talk('Ask them to walk you through the most recent renewal decision, paying attention to who else was involved and what information they needed.')).toEqual([
+      'Could you walk me through the most recent renewal decision?',
+      'Who else was involved, and what information did you need?',
+    ]);
+    expect(talk('Background — role, team size')).toEqual(['Could you tell me about your background: your role and team size?']);
+    for (const q of [...talk('Background — role, team size'), ...observe("Log yesterday's workout. Watch: finds + button? picks type?")]) expect(directedText(q)).toBeNull();
   });
 });

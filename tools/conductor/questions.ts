@@ -435,6 +435,9 @@ const toWords = (tokens: Token[]): W[] => tokens.filter((t) => t.pos !== 'SPACE'
 /** The words of a text, across its sentences. */
 const wordsOf = (text: string): W[] => toWords(parse(text).flatMap((s) => s.tokens));
 
+/** Topics that are the participant's own: "Background — role, team size" asks about "your background: your role". */
+const OWN = /^(?:background|role|job|team|work|routine|week|day|setup|workflow|process|history|company|business|household|family|habits?|goals?|budget|schedule)$/i;
+
 /**
  * A guide's shorthand "Last bike bought — where, how much, how they knew it wasn't stolen":
  * a topic, a dash, then what to ask about it, as one question.
@@ -446,8 +449,14 @@ function dashTopic(t: W[]): string[] | null {
   const listed = !WH.has(lower(t[0]?.text ?? '')) && !YESNO.has(lower(t[0]?.text ?? '')) && t.slice(dash + 1).filter((x) => x.text === ',').length >= 1 && t[dash + 1]?.pos !== 'VERB' && !t.slice(dash + 1).some((x) => x.text === '?');
   if (dash < 1 || (!WH.has(lower(t[dash + 1]?.text ?? '')) && !listed)) return null;
   const topic = secondPerson(t.slice(0, dash), true);
-  if (/^(?:last|first|current|previous|next|recent)$/i.test(topic[0].text)) topic.splice(0, 1, w('your', 'PRON'), { ...topic[0], text: lowerFirst(topic[0].text), space: ' ' });
-  const parts = splitParts(t.slice(dash + 1)).map((part) => render(secondPerson(stripEnd(part), true)));
+  if (/^(?:last|first|current|previous|next|recent)$/i.test(topic[0].text) || OWN.test(topic[0].text)) topic.splice(0, 1, w('your', 'PRON'), { ...topic[0], text: lowerFirst(topic[0].text), space: ' ' });
+  let split = splitParts(t.slice(dash + 1));
+  // "Background — role, team size": a list of things, not of clauses.
+  if (split.length === 1 && !split[0].some((x) => x.pos === 'VERB' || x.pos === 'AUX' || WH.has(lower(x.text)))) {
+    split = split[0].reduce<W[][]>((out, x) => (x.text === ',' ? [...out, []] : (out[out.length - 1].push(x), out)), [[]]).filter((part) => part.length);
+  }
+  const parts = split.map((part) => render(secondPerson(stripEnd(part), true)));
+  if (OWN.test(parts[0]?.split(' ')[0] ?? '')) parts[0] = `your ${lowerFirst(parts[0])}`;
   const list = parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
   return [`Could you tell me about ${lowerFirst(render(topic))}: ${list}?`];
 }
@@ -524,6 +533,12 @@ const AS_USUAL = /,?\s*as\s+(?:they|you|the participant)\s+(?:normally|usually)\
 /** Coaching for the interviewer that an observe instruction may start with. */
 const COACHING = new Set(['observe', 'stop', 'end', 'note', 'notice', 'look', 'listen', 'record', 'log', 'capture', 'track', 'avoid', 'stay', 'keep', 'remain', 'prefer', 'remember', 'focus', 'mark', 'wait', 'help', 'intervene', 'nudge', 'probe', 'follow', 'skip', 'make', 'ensure', 'be', 'do', 'never', 'take', 'count', 'time', 'ask', 'let', 'allow', 'resist']);
 
+/** Verbs that coach the interviewer ("Log hesitations") or name the task itself ("Log yesterday's workout"). */
+const LOGGING = new Set(['log', 'record', 'track', 'mark', 'capture', 'count']);
+/** What an interviewer logs, records or counts while watching. */
+const OBSERVED = /^(?:hesitations?|errors?|mistakes?|issues?|problems?|workarounds?|confusion|time|timings?|times|how|what|where|when|whether|if|any|every|each|all|observations?|notes?|quotes?|struggles?|clicks?|taps?|back-?tracking|moments?|reactions?|comments?|questions?|pain|friction|success|completion|task|tasks|steps?|it|them|this|that|the|session|screen|call|audio|video|everything|anything|where|whatever|down|key|first|their|his|her)$/i;
+const productAction = (t: W[]) => LOGGING.has(t[0].lemma) && !!t[1] && !OBSERVED.test(t[1].text) && t[1].pos !== 'PUNCT';
+
 /**
  * After "Have them", "Watch them" the next word is a verb in its bare form, whatever the small
  * tagger says ("Have them book/NOUN a class", "Have them open/ADJ locker 14").
@@ -564,8 +579,8 @@ function observeTask(sentence: W[]): { task: string; show: boolean } | null {
     rest = bareVerbFirst(secondPerson(t.slice(1 + p.length), true, false, true));
   } else if (
     (!handsOver || lead === 'get') &&
-    !COACHING.has(lead) &&
-    (t[0].pos === 'VERB' || (t[0].pos === 'PROPN' && t.some((x) => /^(?:you|your)$/i.test(x.text)))) &&
+    (!COACHING.has(lead) || productAction(t)) &&
+    (t[0].pos === 'VERB' || productAction(t) || (t[0].pos === 'PROPN' && t.some((x) => /^(?:you|your)$/i.test(x.text)))) &&
     !t.some((x, k) => personAt(t, k).length > 0)
   ) {
     rest = t; // already said to the participant: "Export last month's report."
@@ -941,12 +956,19 @@ function readable(instruction: string, kept: string[]): string {
   // "Probe:", "Follow-up:" label a question; "Listen for:", "NB:", "Note:" a note, which goes whole.
   text = text
     // "Observe: do they find "Pause my digests"…?": what to watch for, a question about them, not the task.
-    .replace(/(^|\n|[.?!]\s+)\s*(?:[-•*]\s+)?(?:observe|watch|look)\s*:\s*(?=(?:do|does|did|will|can|whether|if|how|which|where|what|when|who)\b)[^\n]*/gi, '$1')
+    .replace(/(^|\n|[.?!]\s+)\s*(?:[-•*]\s+)?(?:observe|watch|look)\s*:\s*(?=(?:do|does|did|will|can|whether|if|how|which|where|what|when|who)\b)[^\n?.!]*[?.!]?/gi, '$1')
+    // "Watch: finds + button? picks type?": notes of what to watch for, each with its "?", not the task or a question.
+    // (Case matters here: a capital starts a question of the guide's own.)
+    .replace(/(^|\n|[.?!]\s+)\s*(?:[-•*]\s+)?(?:[Oo]bserve|[Ww]atch|[Ll]ook|OBSERVE|WATCH|LOOK)\s*:\s*[^\n?.!]{1,80}\?(?:[ \t]+[^\n?.!A-Z][^\n?.!]{0,60}\?)*/g, '$1')
     // "Mod note – don't mention the Team tier": a note however it is labelled, and with a dash as well as a colon.
     .replace(/(^|\n|[.?!]\s+)\s*(?:[-•*]\s+)?(?:(?:mod(?:erator)?|interviewer|researcher|facilitator|internal)'?s?\s+)?(?:listen for|look for|watch for|nb|note to self|notes?|context|timing)\s*(?::|[ \t][–—-][ \t])[^\n]*?(?=[.?!](?:\s|$)|\n|$)[.?!]?/gi, '$1')
     .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?(?:probe|probes|follow[- ]?ups?|prompt|q\d*)\s*:\s*/gi, '$1$2')
     // "Ask: Walk me through the last time…", "Ask: How often…?": the label of what follows; a quoted question keeps it (quotedParts).
     .replace(/(^|\n|[.?!]\s+)\s*([-•*]\s+)?ask\s*:(?!\s*["“])\s*/gi, '$1$2');
+  // "Magic wand question: if you could change one thing…?": the name of a question before it.
+  text = text.replace(/(^|\n|[.?!]\s+)((?:[-•*]\s+)?)(?:[A-Za-z][\w'-]*\s+){0,2}question\s*:\s*(?=[^\n?]{3,300}\?)/gi, '$1$2');
+  // "…, paying attention to who else was involved": what to listen for in the answer, asked as a question of its own.
+  text = text.replace(/,?\s+(?:paying (?:close |particular )?attention to|with (?:a )?(?:focus|emphasis) on|focusing on|noting)\s+(?=(?:who|what|how|why|when|where|which|whether)\b)([^.?!\n]*)/gi, '. Ask $1');
   // "Tell me about a time it went wrong – get the specific story, not generalities": after a dash, a note to the interviewer.
   // ("Task 2 - ask them to…" is a label and its task: a note follows a question of four words or more.)
   text = text.replace(/([^\n]*?)[ \t]+[–—-][ \t]+(?=(?:get|push|probe|dig|ask|look|listen|watch|note|don'?t|do not|avoid|keep|make sure|try to|aim|focus|steer|redirect|move on|spend|go for|press|nudge)\b)[^\n?]*/gi, (all, before: string) =>
