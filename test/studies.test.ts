@@ -155,6 +155,18 @@ describe('script review', () => {
     expect(noted.valid).toBe(true);
     expect(noted.warnings.filter((w: any) => w.code === 'note_like_question').map((w: any) => w.message.split('"')[1])).toEqual(['Price ok?', 'Trial?', "Almost didn't buy because?"]);
     expect(noted.warnings.find((w: any) => w.code === 'note_like_question')).toMatchObject({ field: 'segments[0].instruction', segment_id: 'deciding' });
+    // A guide in another language is said to need a model: the built-in conductor speaks English (walkthrough 32).
+    const spanish = {
+      version: 2,
+      segments: [
+        { id: 'hola', mode: 'speak', title: 'Bienvenida', speak_text: 'Gracias por participar. No hay respuestas incorrectas, queremos aprender sobre el producto.' },
+        { id: 'rol', mode: 'talk', title: 'Rol', instruction: 'Pregúntale por su rol y cuántas personas hay en su equipo.' },
+      ],
+    };
+    const foreign = (await o.call('POST', '/studies/validate-script', { script: spanish })).body;
+    expect(foreign.valid).toBe(true);
+    expect(foreign.warnings).toContainEqual(expect.objectContaining({ code: 'not_english', field: 'segments', message: expect.stringContaining('configure a model') }));
+    expect(viaRest.warnings.concat(noted.warnings).some((w: any) => w.code === 'not_english')).toBe(false);
   });
 
   it('shows a rating referred to as "Same rating q" as the earlier rating question, with its branch on the score', async () => {

@@ -3,6 +3,7 @@ import { questionPlan } from '../conductor/questions.ts';
 import { withEarlierQuestions } from '../conductor/script.ts';
 import { servesGoal } from './serves.ts';
 import { MAX_GOALS, MAX_SEGMENTS } from './schemas.ts';
+import { notEnglish } from '../../core/language.ts';
 
 export const ReviewIssue = z.object({
   code: z.string(),
@@ -162,6 +163,17 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
         issue(warnings, 'unused_speak_text', `speak_text is only said in speak segments; this ${String(mode)} segment ignores it`, field('speak_text'), seg);
       }
     });
+    // The built-in conductor reads and asks in English: a guide in another language gets it wrong without a model.
+    const said = segments.filter(isObject).map((raw) => [raw.speak_text, raw.instruction, raw.title].filter(nonEmpty).join('. '));
+    const foreign = said.filter((text) => text && notEnglish(text)).length;
+    if (foreign && foreign * 2 >= said.filter(Boolean).length) {
+      issue(
+        warnings,
+        'not_english',
+        'This script reads as another language than English. Without a model the built-in conductor asks, follows up and closes in English only (participant_questions shows what it would say); configure a model for the project (its openai_api_key, or LLM_API_KEY on the server) to interview in this language.',
+        'segments',
+      );
+    }
     if (!byMode.talk && !byMode.observe) {
       issue(warnings, 'never_listens', 'No talk or observe segment: the participant never gets to answer or show anything', 'segments');
     }
