@@ -2771,4 +2771,22 @@ describe('team guides written as notes (walkthrough 32)', () => {
     expect(talk('Background — role, team size')).toEqual(['Could you tell me about your background: your role and team size?']);
     for (const q of [...talk('Background — role, team size'), ...observe("Log yesterday's workout. Watch: finds + button? picks type?")]) expect(directedText(q)).toBeNull();
   });
+
+  it('asks what terse notes and "Start by getting…" paragraphs mean to ask, dropping none of their lines', () => {
+    expect(talk('Pain points??')).toEqual(['What, if anything, gets in your way?']);
+    expect(talk('1 thing to change')).toEqual(['If you could change one thing, what would it be?']);
+    expect(talk('Last time used?')).toEqual(['When did you last use it?']);
+    expect(talk('Ever stopped logging → why.')).toEqual(['Have you ever stopped logging?', 'Why?']);
+    expect(talk('- Typical week of workouts\n- Gym / home / outdoors?')).toEqual(['Could you tell me about your typical week of workouts?', 'Gym / home / outdoors?']);
+    expect(
+      talk(
+        'Start by getting the participant to describe their responsibilities around software purchasing, and make sure you get a sense of how many tools they manage. Then have them walk through the most recent renewal decision. Finish by having them describe what would have made that decision faster.',
+      ),
+    ).toEqual([
+      'Could you describe your responsibilities around software purchasing?',
+      'How many tools do you manage?',
+      'Could you walk me through the most recent renewal decision?',
+      'Could you describe what would have made that decision faster?',
+    ]);
+  });
 });

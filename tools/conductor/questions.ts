@@ -524,7 +524,18 @@ function talkSentence(sentence: W[]): string[] {
     return [`Could you ${render([{ ...t[0], text: lower(t[0].text) }, ...t.slice(1)])}?`];
   }
   // A fragment ("Last no-show — what happened, …") has a topic, not an imperative or a subject, before its dash.
-  return (t[0].pos === 'VERB' && !ADVERBISH.has(lead)) || t[0].pos === 'PRON' ? [] : (dashTopic(t) ?? []);
+  if ((t[0].pos === 'VERB' && !ADVERBISH.has(lead)) || t[0].pos === 'PRON') return [];
+  return dashTopic(t) ?? topicAlone(t);
+}
+
+/** "Typical week of workouts" on a line of its own: a topic to ask about, with nothing else said of it. */
+function topicAlone(t: W[]): string[] {
+  const words = stripEnd(t);
+  const own = /^(?:typical|usual|normal|current|daily|weekly|last|first|own)$/i.test(words[0]?.text ?? '') || OWN.test(words[0]?.text ?? '');
+  // A capital can make the tagger take the first word for a name ("Typical/PROPN week").
+  const topical = /^(?:ADJ|NOUN|DET)$/.test(words[0]?.pos ?? '') || (own && words[0].pos === 'PROPN');
+  if (words.length < 2 || words.length > 8 || !topical || words.some((x) => /^(?:VERB|AUX|PRON|PUNCT|SYM)$/.test(x.pos) || /^[:+&/=]$/.test(x.text))) return [];
+  return [`Could you tell me about ${own ? 'your ' : ''}${lowerFirst(render(words))}?`];
 }
 
 const THINKING_ALOUD = /,?\s*(?:while\s+|and\s+)?(?:thinking|think|talking|talk)\s+(?:aloud|out loud)(?:\s+as\s+(?:they|you)\s+go)?/gi;
@@ -696,6 +707,8 @@ const HEARD = /^(?:we've|we have|we|i've|i have)\s+heard\s+(?:from\s+[^,]+?\s+)?
 
 function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
   const out: string[] = [];
+  // Where a topic said alone ("Typical week of workouts") was asked: dropped again if it heads questions about it.
+  const topics = new Set<number>();
   const aims: string[] = [];
   let heard: string | null = null;
   for (const part of quotedParts(instruction)) {
@@ -722,10 +735,21 @@ function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
         continue;
       }
       const asked = talkSentence(words);
+      if (asked.length === 1 && asked[0] === topicAlone(stripEnd(dropFiller(words)))[0]) topics.add(out.length);
       if (AIM.test(s.text.trim()) || BRANCH.test(s.text.trim())) aims.push(...asked);
       else if (heard && /^(?:does|is|was|did|has)\s+(?:that|this)\b/i.test(asked[0] ?? '')) out.push(`We've heard that ${heard}. ${asked[0]}`, ...asked.slice(1));
       else out.push(...asked);
       if (asked.length) heard = null;
+    }
+  }
+  // "Role and team" above "What's your role?": a heading of the questions under it, not a question of its own.
+  if (topics.size) {
+    const said = (q: string) => q.toLowerCase().match(/[a-z]{4,}/g) ?? [];
+    const heading = (k: number) => topics.has(k) && said(out[k].replace(/^Could you tell me about (?:your )?/, '')).some((x) => out.slice(k + 1).some((q) => said(q).includes(x)));
+    for (let k = out.length - 1; k >= 0; k--) {
+      if (!heading(k)) continue;
+      out.splice(k, 1);
+      for (const b of branches) if (b.after > k) b.after--;
     }
   }
   // "Same SEQ question (1–7) for task 2": the Single Ease Question, usability testing's standard rating after a task.
@@ -860,8 +884,17 @@ const SHORTHAND: Array<[RegExp, string | ((...m: string[]) => string)]> = [
   [/\bmagic wand\s*[:,–—-]?\s*(?:one|1|a single) (?:change|thing) (?:to|in|about|for) ([^?\n]{2,80})\?/gi, 'If you could change one thing about $1, what would it be?'],
   // "how - SMS, email, app notification?": the choices said after the question word.
   [/\b(how|which|what)[ \t]+[-–—][ \t]+([^?\n\-–—,]{1,60}(?:,[^?\n\-–—,]{1,60})+)\?/gi, (_: string, wh: string, list: string) => `${wh}: ${list.trim().replace(/,\s*([^,]+)$/, ' or $1')}?`],
-  // "Start by asking them to walk you through …": the request itself.
-  [/\b(?:start|begin) by asking\b/gi, 'ask'],
+  // "Start by asking them to walk you through …", "Finish by having them describe …": the request itself.
+  [/\b(?:start|begin|finish|end|close|wrap up) by (asking|having|getting)\b/gi, (_: string, how: string) => ({ asking: 'ask', having: 'have', getting: 'get' })[how.toLowerCase()] ?? how],
+  // "…, and make sure you get a sense of how many tools they manage": a question of its own.
+  [/,?\s*and (?:make sure (?:you|to) )?(?:get a sense of|find out|understand|learn)\s+(?=(?:how|what|why|when|where|which|who|whether)\b)/gi, '. Ask '],
+  // Notes for a question: "Pain points??", "1 thing to change", "Last time used?".
+  [/(^|\n|[.?!]\s+)(?:[-•*]\s+)?(?:any\s+)?pain points\s*\?+/gi, '$1What, if anything, gets in your way?'],
+  // "Ever stopped logging → why": asked as the guide would ask it.
+  [/(^|\n|[.?!]\s+)(?:[-•*]\s+)?ever ((?:stopped|used|tried|switched|cancel+ed|paused|considered|thought about|lost|missed|forgot|deleted|recommended)\b[^.?!\n]{0,80})[.?]?/gi, '$1Have you ever $2?'],
+  [/([.?!]\s+)why\s*[.?]/g, '$1Why?'],
+  [/(^|\n|[.?!]\s+)(?:[-•*]\s+)?(?:1|one) thing (?:to|you'?d|you would) change\b[ \t]*\??/gi, '$1If you could change one thing, what would it be?'],
+  [/(^|\n|[.?!]\s+)(?:[-•*]\s+)?last time (used|opened|logged in|visited|bought|ordered|booked)(?: (?:it|the app|the product))?\s*\?/gi, (_: string, start: string, verb: string) => `${start}When did you last ${({ used: 'use', opened: 'open', 'logged in': 'log in to', visited: 'visit', bought: 'buy from', ordered: 'order from', booked: 'book with' } as Record<string, string>)[verb.toLowerCase()] ?? verb} it?`],
   // "…, so once they have told the story, ask how typical that was": a question of its own.
   [/,\s*(?:so\s+|and\s+)?(?:once|after|when) (?:they|the participant)(?:'ve| have)? [^,.;?]{3,60},\s*ask\b/gi, '. Then ask'],
   [/\b(did|does|do|is|was|are|were|have|has|could|would|should|can|wo)nt\b/gi, "$1n't"],
