@@ -216,6 +216,18 @@ describe('headlines and claims', () => {
     expect(cards.map((c) => c.claim)).toContain('The participant said Evergreen was the one the hospice nurse mentioned, and they were so relieved they had a website where you could plan the arrangements online.');
   });
 
+  it('says what a thin remark follows: "Still nothing" after the click it was about (walkthrough 33)', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const heads = async (q: string, a: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', q), turn(1, 'participant', a)])).map((c) => [c.quote, c.headline]);
+    expect(await heads('What happened when you clicked Export?', 'I clicked the Export button twice and waited a minute. Nothing happened. Still nothing.')).toContainEqual([
+      'Still nothing.',
+      'Clicked the Export button twice and waited a minute; still nothing',
+    ]);
+    expect(await heads('Could you go ahead with what you came to do today, as you normally would, and tell me what you notice along the way?', 'i click export. nothing happen??')).toEqual([
+      ['i click export. nothing happen??', 'Clicks export; nothing happen'],
+    ]);
+  });
+
   it("leaves a transcript's bracketed sounds out of headlines, claims and the edges of quotes, and keeps bracketed words", async () => {
     expect(describeQuote('[laughs] Honestly the export is broken, it never finishes.')).toEqual({ headline: 'The export is broken, it never finishes', claim: 'The participant said the export is broken, it never finishes.' });
     expect(describeQuote('I tried to upload it three times (inaudible) and it just spun forever.').claim).toBe('The participant tried to upload it three times and it just spun forever.');

@@ -248,7 +248,8 @@ export class LocalExtractor implements Extractor {
     for (const told of tellsOnce(found)) {
       // "Bulk upload. I need it to take fifty photos at once.": the headline says what "it" is.
       const before = told.sentences[told.sentences.indexOf(told.surest) - 1];
-      cards.push(evidenceOf(told, describeOnce(told.surest, told.type, before ? namedThing(before.text) : null)));
+      const described = describeOnce(told.surest, told.type, before ? namedThing(before.text) : null);
+      cards.push(evidenceOf(told, { ...described, headline: inContext(told, described.headline, names) }));
       await share();
     }
     return mergeRetold(cards);
@@ -298,6 +299,31 @@ function tellsOnce(found: Told[]): Told[] {
 }
 
 /** The card for a run: the quote spans its sentences verbatim; headline and claim come from its surest sentence. */
+/** A headline too thin to say anything alone: "It didn't", "Still nothing", "No file". */
+const THIN_WORDS = 3;
+const thin = (headline: string) => headline.split(/\s+/).length <= THIN_WORDS;
+
+/**
+ * "Still nothing." after "I clicked Export again.": a thin headline says what it follows, from
+ * the sentence before it in the card or in the turn ("Clicked Export again; still nothing").
+ */
+function inContext(told: Told, headline: string | null, names: ReadonlySet<string>): string | null {
+  // A wish or a criterion says what it is about ("Wants dark mode"): the sentence before is another matter.
+  if (!headline || !thin(headline) || told.type === 'desired_outcome' || told.type === 'hiring_criteria') return headline;
+  const { turn, start } = told.surest;
+  // The two sentences before it in the turn, nearest first: the first that says something leads.
+  const earlier = sentences(turn.text).filter((x) => x.start + x.text.length <= start).slice(-2).reverse();
+  const lead = earlier.map((x) => describe(x.text, undefined, undefined, names).headline).find((h) => h && !thin(h));
+  const lower = (h: string) => h.charAt(0).toLowerCase() + h.slice(1);
+  // "i click export. nothing happen??": else what the card goes on to say.
+  // (Typed without capitals, "nothing happen??" is still in the same sentence here.)
+  const rest = told.surest.text.split(/(?<=[.!?])\s+(?=[a-z])/).slice(1).join(' ');
+  const after = rest || told.sentences[told.sentences.indexOf(told.surest) + 1]?.text;
+  const then = !lead && after ? describe(after, undefined, undefined, names).headline : null;
+  const joined = lead && !/[;:]/.test(lead) ? `${lead}; ${lower(headline)}` : then && !/[;:]/.test(then) ? `${headline}; ${lower(then)}` : headline;
+  return joined.length <= HEADLINE_MAX ? joined : headline;
+}
+
 function evidenceOf({ type, p, sentences: run }: Told, told: ReturnType<typeof describe>): ExtractedEvidence {
   const { turn, context } = run[0];
   const last = run.at(-1)!;
