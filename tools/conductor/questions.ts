@@ -744,7 +744,7 @@ function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
   }
   // "Role and team" above "What's your role?": a heading of the questions under it, not a question of its own.
   if (topics.size) {
-    const said = (q: string) => q.toLowerCase().match(/[a-z]{4,}/g) ?? [];
+    const said = (q: string): string[] => q.toLowerCase().match(/[a-z]{4,}/g) ?? [];
     const heading = (k: number) => topics.has(k) && said(out[k].replace(/^Could you tell me about (?:your )?/, '')).some((x) => out.slice(k + 1).some((q) => said(q).includes(x)));
     for (let k = out.length - 1; k >= 0; k--) {
       if (!heading(k)) continue;
