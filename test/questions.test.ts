@@ -2790,3 +2790,22 @@ describe('team guides written as notes (walkthrough 32)', () => {
     ]);
   });
 });
+
+describe('a starter-study walkthrough of four participants (walkthrough 33)', () => {
+  it('does not ask how a way round worked out after its cost was told, nor what they tried after notes that said so', async () => {
+    const lastTime: Segment = { id: 'x', mode: 'talk', title: 'Last time', instruction: 'Ask them to tell you about the last time they did it.' };
+    expect(await talkThrough(lastTime, ['Two weeks ago. The Checkout page only shows revenue, not the funnel. I ended up exporting raw events and doing the funnel in a SQL notebook, took me half a day.'])).toEqual([
+      'Could you tell me about the last time you did it?',
+      null,
+    ]);
+    const notes = ["Opened Checkout. Same revenue card as home. There's nothing here I can use for this.", "Tried Export report to get the raw data. No file. So I'd go back to the SQL notebook."];
+    expect((await ruleInterviewer.next({ segment: starter('friction'), turns: [], state: NEW_TALK, earlier: [], notes })).say).toBe('What did you expect to happen?');
+    // Notes that only say it failed still get asked what was tried.
+    expect((await ruleInterviewer.next({ segment: starter('friction'), turns: [], state: NEW_TALK, earlier: [], notes: ["There's nothing here I can use for this."] })).say).toBe('What did you try along the way?');
+  });
+
+  it('thanks notes about "the Checkout page", not "Checkout page"', () => {
+    expect(notesHeard(['i go to Checkout page but it look same like home. confusing. i think i give up and ask Tomas again'])).toBe('Thank you for your notes about the Checkout page. ');
+    expect(notesHeard(['Clicked Export report. Nothing visible happened, no download, no toast.'])).toBe('Thank you for your notes about the Export report. ');
+  });
+});

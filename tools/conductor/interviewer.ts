@@ -299,8 +299,14 @@ export function notesHeard(notes: string[]): string {
   if (noted.some(failedTask) && /\b(?:nothing (?:on|here)|what prototype|(?:can'?t|cannot|don'?t) see (?:a|the|any))\b/i.test(notes.join(' '))) return 'Thank you for your notes. ';
   const mention = told ? mentionOf(told, '', true) : null;
   // "Revenue 12% up" named back as "Revenue 12" or "12 percent" is a figure read off the screen, not what the notes were about.
-  return mention && !/\d\s*$|\bper ?cent\b|%/i.test(mention) ? `Thank you for your notes about ${mention}. ` : 'Thank you for your notes. ';
+  if (!mention || /\d\s*$|\bper ?cent\b|%/i.test(mention)) return 'Thank you for your notes. ';
+  // "i go to Checkout page": a page or a button is "the Checkout page".
+  const bare = !/^(?:the|a|an|my|your|our|their|this|that|these|those|["“])/i.test(mention) && !/^\p{Lu}\p{L}*'s\b/u.test(mention);
+  return `Thank you for your notes about ${bare && UI_THING.test(mention) ? `the ${mention}` : mention}. `;
 }
+
+/** A part of the screen, named as one: "Checkout page", "Export report", "Share button". */
+const UI_THING = /\b(?:page|button|link|screen|menu|tab|section|report|form|field|box|icon|list|chart|filter|dashboard|settings|panel|card|bar|view)$/i;
 
 /** The answer tells something that happened (a verb in the past: "I clicked", "it was"), not just names a thing. */
 const narrates = (answer: string) =>
@@ -472,6 +478,10 @@ const NAMES_A_MEANS = /\b(?:used?|using|tool|app|software|system|spreadsheet|exc
 const NOTED_FIRST = 'Thank you, that is noted.';
 /** In place of "How did it go for you?" after task notes that said it failed. */
 const TRIED = 'What did you try along the way?';
+/** …and after notes that said what they tried too ("Tried Export report. No file."). */
+const EXPECTED = 'What did you expect to happen?';
+/** Notes that tell what was tried ("Opened Checkout.", "Tried Export report"); giving up is not trying something. */
+const TRIED_THINGS = /\b(?:tried|opened|clicked|searched|looked (?:in|under|at|for|through)|went (?:to|back to|into)|typed|scrolled|checked|refreshed|reloaded)\b/i;
 /** An answer the interviewer took for another question's (misreadOf): not an answer to anything in this part. */
 const wasMisread = (next: Turn | undefined) => next?.role === 'conductor' && (next.text.startsWith(REASKED) || next.text.startsWith(NOTED_FIRST));
 
@@ -622,7 +632,7 @@ export const TOUCHED = 'You may have touched on this already, so just add anythi
  */
 /** How it ended is already told: "it worked", "they paid two days later", "it went through", "got paid". */
 const OUTCOME_TOLD =
-  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b|\bended up (?:finishing|fixing|sorting) (?:it|them)\b|\bended up (?:throwing|wasting|losing|paying|binning|missing|cancelling|returning|freezing|eating) \w+|\b(?:got it done|managed to (?:finish|fix|sort|get it))\b|\b(?:which|it|that) takes? (?:me |us )?(?:about |around |like |~ ?|over |almost )?\d+ (?:minutes|mins|hours)\b/i;
+  /\b(?:it|that|this) (?:work(?:s|ed)?|did the (?:trick|job)|helped|went through|sorted it)\b|\b(?:they|he|she|it|the client|the customer) (?:paid|(?:got|was) (?:sorted|fixed|resolved))\b|\b(?:got paid|(?:i|we) got (?:it|the money) back|problem solved|all sorted|sorted now)\b|\bended up (?:finishing|fixing|sorting) (?:it|them)\b|\bended up (?:throwing|wasting|losing|paying|binning|missing|cancelling|returning|freezing|eating) \w+|\b(?:got it done|managed to (?:finish|fix|sort|get it))\b|\b(?:which|it|that) takes? (?:me |us )?(?:about |around |like |~ ?|over |almost )?\d+ (?:minutes|mins|hours)\b|\btook (?:me|us) (?:half an? (?:hour|day|morning)|an? (?:hour|day|week|whole \w+)|ages|forever|all (?:day|morning|afternoon|evening)|(?:\d+|two|three|four|five|several|a few) (?:hours?|minutes?|days?|weeks?))\b/i;
 const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegExp; told?: RegExp }> = [
   { cue: /\b(?:ended up|instead|workaround|work around|so i just)\b/i, question: 'How did that work out for you?', story: true, asked: /\bwork(?:ed)? (?:out|around)\b/i, told: OUTCOME_TOLD },
   {
@@ -678,7 +688,7 @@ export const ruleInterviewer: Interviewer = {
       const partly = told === 'partly' && !prefix;
       // "can't find it, done" typed during the task says how it went: what they tried is asked instead.
       const failedInNotes = /^how did (?:it|that|the task) go\b/i.test(questions[question]) && notes.some(failedTask);
-      const scripted = failedInNotes ? TRIED : forTheTeam(grounded(questions[question], goalIn(turns)), all);
+      const scripted = failedInNotes ? (notes.some((n) => TRIED_THINGS.test(n)) ? EXPECTED : TRIED) : forTheTeam(grounded(questions[question], goalIn(turns)), all);
       // Said already, as far as the words go: asked all the same, but as a chance to add to it.
       const touched = told === 'no' && !prefix && !ANYTHING_MORE.test(questions[question]) && coveredBefore(questions[question], all);
       const text = partly ? `${APART}${lowerFirst(scripted)}` : touched ? `${TOUCHED}${scripted}` : scripted;
