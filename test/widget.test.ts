@@ -2,7 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { startTestService, type TestService } from './helpers/service.ts';
 import { ownerWithProject, settled, validInvitation, visibility } from './helpers/fixtures.ts';
 import { ARTIFACTS, launchBrowser } from './helpers/browser.ts';
@@ -262,6 +262,53 @@ describe('widget in Chromium', () => {
     expect(second.status).toBe(201);
     await page.goto(second.body.study.recruitment_url);
     await page.getByRole('dialog', { name: 'A second invitation' }).getByRole('button', { name: 'Start' }).waitFor();
+    await page.close();
+  });
+
+  it('keeps trying to reconnect after the server goes away, offers "Reconnect now", and carries on where it was', async () => {
+    const page = await browser.newPage();
+    await page.clock.install();
+    // The conductor socket goes through this route: while `down`, every connection is refused, as by a restarting server.
+    let down = false;
+    let refused = 0;
+    const open: WebSocketRoute[] = [];
+    await page.routeWebSocket(/\/api\/sdk\/conductor\/[^/]+\/ws/, (ws) => {
+      if (down) {
+        refused++;
+        void ws.close();
+        return;
+      }
+      ws.connectToServer();
+      open.push(ws);
+    });
+    await page.goto(`${site.origin}/app/reports`);
+    await page.locator('.vb-launcher').click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+    await page.getByRole('dialog').getByLabel('I agree that my answers may be used for research.').check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+    const live = page.getByRole('dialog', { name: 'Interview' });
+    const log = live.getByRole('log', { name: 'Conversation' });
+    await log.getByText('Could you tell me about the last time you exported a report?').waitFor();
+
+    down = true;
+    await open.at(-1)!.close();
+    await live.getByText('Reconnecting…').waitFor();
+    // Past the quick tries (the old widget gave up after five, about 15 s, and said "Reconnecting…" for ever).
+    for (let k = 0; k < 6; k++) await page.clock.fastForward(16_000);
+    await live.getByText('The connection was lost. Trying again…').waitFor();
+    expect(refused).toBeGreaterThanOrEqual(6);
+    // Still trying on its own, every 15 s.
+    const before = refused;
+    await page.clock.fastForward(16_000);
+    await expect.poll(() => refused).toBeGreaterThan(before);
+
+    down = false;
+    await live.getByRole('button', { name: 'Reconnect now' }).click();
+    await live.getByRole('button', { name: 'Reconnect now' }).waitFor({ state: 'hidden' });
+    await expect.poll(async () => live.getByText(/Reconnecting|connection was lost/).count()).toBe(0);
+    await live.getByLabel('Your answer').fill('Last week.');
+    await page.keyboard.press('Enter');
+    await log.getByText('Could you say a bit more about that?').waitFor();
     await page.close();
   });
 

@@ -33,6 +33,11 @@ function describeClick(el: Element): string {
   return `clicked ${el.tagName.toLowerCase()}${text ? ` "${text}"` : ''}`;
 }
 
+/** Quick reconnection tries (0.5 s to 4 s apart), then one every RETRY_CAP_MS until the interview could no longer resume. */
+const QUICK_RETRIES = 4;
+const RETRY_CAP_MS = 15_000;
+const MAX_RETRIES = 25;
+
 /**
  * The live conversation: the conductor's messages and the participant's answers in a log
  * that screen readers announce, a composer for talk segments, "I'm done" for observe
@@ -79,6 +84,9 @@ export function interviewView(
   let closed = false;
   let ws: WebSocket | null = null;
   let retries = 0;
+  let reconnecting: ReturnType<typeof setTimeout> | null = null;
+  /** After a few quick tries, the participant can try at once rather than wait for the next. */
+  const reconnectNow = h('button', { type: 'button', class: 'vb-secondary', hidden: '' }, 'Reconnect now');
 
   // Voice controls (only shown in a voice interview).
   const voiceState = h('p', { class: 'vb-voice-state', role: 'status', 'aria-live': 'polite' });
@@ -342,6 +350,7 @@ export function interviewView(
     ws.onopen = () => {
       retries = 0;
       status.textContent = '';
+      reconnectNow.hidden = true;
     };
     ws.onmessage = (ev) => {
       const f = JSON.parse(String(ev.data)) as Record<string, any>;
@@ -382,19 +391,38 @@ export function interviewView(
         void speaking.then(hangUp).then(() => onEnded(closingTurn));
       }
     };
+    // A server restart or a lost network: tried again, soon at first, then every 15 s for as long as the interview
+    // can still be resumed (the conductor waits CONDUCTOR_GRACE_SECONDS, 5 minutes by default).
     ws.onclose = () => {
-      if (ended || closed || retries >= 5) return;
-      status.textContent = 'Reconnecting…';
-      setTimeout(connect, 500 * 2 ** retries++);
+      if (ended || closed) return;
+      if (retries >= MAX_RETRIES) {
+        status.textContent = 'The connection was lost. Reload the page to carry on where you left off.';
+        reconnectNow.hidden = true;
+        return;
+      }
+      status.textContent = retries < QUICK_RETRIES ? 'Reconnecting…' : 'The connection was lost. Trying again…';
+      reconnectNow.hidden = retries < QUICK_RETRIES;
+      reconnecting = setTimeout(connect, Math.min(RETRY_CAP_MS, 500 * 2 ** retries++));
     };
   };
+  reconnectNow.addEventListener('click', () => {
+    if (reconnecting) clearTimeout(reconnecting);
+    reconnectNow.hidden = true;
+    status.textContent = 'Reconnecting…';
+    connect();
+  });
+  // Back online: no need to wait for the next try.
+  const online = () => ws?.readyState === WebSocket.CLOSED && !ended && !closed && reconnectNow.click();
+  window.addEventListener('online', online);
   voiceBar.hidden = !voice;
   setAwaiting(null);
   connect();
   return {
-    nodes: [task, log, voiceBar, compose, h('div', { class: 'vb-row' }, done), status, h('div', { class: 'vb-row vb-end' }, end, confirm)],
+    nodes: [task, log, voiceBar, compose, h('div', { class: 'vb-row' }, done), status, reconnectNow, h('div', { class: 'vb-row vb-end' }, end, confirm)],
     close() {
       closed = true;
+      if (reconnecting) clearTimeout(reconnecting);
+      window.removeEventListener('online', online);
       listening?.cancel();
       stopSpeaking();
       void hangUp();
