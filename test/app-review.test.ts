@@ -101,7 +101,10 @@ describe('the evidence review queue', () => {
     expect((await o.call('GET', `/signals/${ids[2]}`)).body.signal.dismissed_at).toBeNull();
     expect(await focusedId(page)).toBe(ids[2]);
     await page.keyboard.press('d');
-    await dismiss.getByLabel('Reason').fill('Duplicate of the card above');
+    // A common reason is one click away.
+    await dismiss.getByRole('group', { name: 'Common reasons' }).getByRole('button', { name: 'Duplicate' }).click();
+    expect(await dismiss.getByLabel('Reason', { exact: true }).inputValue()).toBe('Duplicate');
+    await dismiss.getByLabel('Reason', { exact: true }).fill('Duplicate of the card above');
     await page.keyboard.press('Enter');
     await dismiss.waitFor({ state: 'detached' });
     await card(page, ids[2]).getByText('Dismissed').waitFor();
@@ -119,7 +122,12 @@ describe('the evidence review queue', () => {
     await page.keyboard.press('e');
     const correct = page.getByRole('dialog', { name: 'Correct this card' });
     await correct.getByLabel('Type', { exact: true }).selectOption('workaround');
+    // The headline's limit is said as it is reached, not found out after saving.
+    await correct.getByLabel('Headline').fill('x'.repeat(80));
+    expect(await correct.getByLabel('Headline').inputValue()).toHaveLength(70);
+    await correct.getByText('70 of 70 characters: a headline can be no longer').waitFor();
     await correct.getByLabel('Headline').fill('Pays by bank transfer to avoid the card form');
+    await correct.getByText('44 of 70 characters').waitFor();
     await accessible(page, 'evidence-correct');
     await correct.getByLabel('Claim').press('Control+Enter');
     await correct.waitFor({ state: 'detached' });
@@ -133,7 +141,8 @@ describe('the evidence review queue', () => {
     await page.keyboard.press('n');
     const note = page.getByRole('dialog', { name: 'Annotate this card' });
     await note.getByLabel('Note').fill('Ask Maria about her bank next time');
-    await note.getByRole('button', { name: 'Save note' }).click();
+    // Enter is a new line in a note; Ctrl+Enter saves it, as in the other dialogs.
+    await note.getByLabel('Note').press('Control+Enter');
     await note.waitFor({ state: 'detached' });
     expect((await o.call('GET', `/signals/${ids[1]}`)).body.signal.annotation_text).toBe('Ask Maria about her bank next time');
 
@@ -174,6 +183,21 @@ describe('the evidence review queue', () => {
     await page.waitForURL(/[?&]q=discount/);
     await page.getByRole('status').filter({ hasText: counted(searched.total) }).waitFor();
     expect(await page.locator('.card').count()).toBe(searched.total);
+    // Enter goes back to the cards, so j and k move again rather than type into the search.
+    const onCard = () => page.evaluate(`document.activeElement?.getAttribute('role')`);
+    await page.getByLabel('Search', { exact: true }).press('Enter');
+    await expect.poll(onCard).toBe('option');
+    // Escape from the search clears it and goes back to the cards too.
+    await page.keyboard.press('/');
+    await page.keyboard.press('Escape');
+    await page.waitForURL((u) => !u.searchParams.has('q'));
+    await expect.poll(onCard).toBe('option');
+    await page.keyboard.press('j');
+    expect(await page.getByLabel('Search', { exact: true }).inputValue()).toBe('');
+    await page.keyboard.press('/');
+    await page.keyboard.type('discount');
+    await page.waitForURL(/[?&]q=discount/);
+    await page.getByRole('status').filter({ hasText: counted(searched.total) }).waitFor();
     // A filter joins the search in the URL, and the page reloads into the same view.
     const maria = (await o.call('GET', '/sessions')).body.sessions.find((x: { participant_name: string }) => x.participant_name === 'Maria');
     await page.getByLabel('Interview', { exact: true }).selectOption(maria.id);

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Problem } from '../../shell.tsx';
 import { Dialog } from './dialog.tsx';
 import type { SignalType } from '../../../tools/evidence/types.ts';
@@ -21,6 +21,17 @@ function Actions({ busy, label, onClose }: { busy: boolean; label: string; onClo
   );
 }
 
+/** Ctrl+Enter (⌘+Enter) saves a dialog's form from any field, a multi-line one included. */
+const savesOnCtrlEnter = (e: KeyboardEvent<HTMLFormElement>) => {
+  if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+    e.preventDefault();
+    e.currentTarget.requestSubmit();
+  }
+};
+
+/** Why researchers most often dismiss a card, one click (or Tab and Enter) away. */
+const DISMISS_REASONS = ['Duplicate', 'Not evidence', 'Too thin to use', 'Wrong type, not worth correcting'];
+
 /** Asks why a card is dismissed before dismissing it. */
 export function DismissDialog({ org, project, card, onClose, onSaved }: Props) {
   const [reason, setReason] = useState('');
@@ -35,8 +46,20 @@ export function DismissDialog({ org, project, card, onClose, onSaved }: Props) {
         <p className="muted small">{card.headline ?? card.quote}</p>
         <label className="stack">
           <span>Reason</span>
-          <input data-autofocus required maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} />
+          <input data-autofocus required maxLength={500} list="dismiss-reasons" value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
+        <div className="row" role="group" aria-label="Common reasons">
+          {DISMISS_REASONS.map((r) => (
+            <button key={r} type="button" className="secondary small" onClick={() => setReason(r)}>
+              {r}
+            </button>
+          ))}
+        </div>
+        <datalist id="dismiss-reasons">
+          {DISMISS_REASONS.map((r) => (
+            <option key={r} value={r} />
+          ))}
+        </datalist>
         <Problem error={act.error} />
         <Actions busy={act.isPending} label="Dismiss" onClose={onClose} />
       </form>
@@ -61,8 +84,7 @@ export function EditDialog({ org, project, card, onClose, onSaved }: Props) {
   };
   return (
     <Dialog title="Correct this card" onClose={onClose}>
-      {/* Ctrl+Enter (⌘+Enter) saves from any field, the claim's included. */}
-      <form className="stack" onSubmit={submit} onKeyDown={(e) => (e.ctrlKey || e.metaKey) && e.key === 'Enter' && (e.preventDefault(), e.currentTarget.requestSubmit())}>
+      <form className="stack" onSubmit={submit} onKeyDown={savesOnCtrlEnter}>
         <blockquote className="muted small">“{card.quote}”</blockquote>
         <label className="stack">
           <span id="correct-type">Type</span>
@@ -77,7 +99,10 @@ export function EditDialog({ org, project, card, onClose, onSaved }: Props) {
         </label>
         <label className="stack">
           <span>Headline</span>
-          <input maxLength={HEADLINE_MAX} value={headline} onChange={(e) => setHeadline(e.target.value)} />
+          <input maxLength={HEADLINE_MAX} value={headline} aria-describedby="correct-headline-count" onChange={(e) => setHeadline(e.target.value)} />
+          <span id="correct-headline-count" className={`small ${headline.length >= HEADLINE_MAX ? 'warn' : 'muted'}`} aria-live="polite">
+            {headline.length >= HEADLINE_MAX ? `${HEADLINE_MAX} of ${HEADLINE_MAX} characters: a headline can be no longer` : `${headline.length} of ${HEADLINE_MAX} characters`}
+          </span>
         </label>
         <label className="stack">
           <span>Claim</span>
@@ -100,7 +125,7 @@ export function AnnotateDialog({ org, project, card, onClose, onSaved }: Props) 
   };
   return (
     <Dialog title="Annotate this card" onClose={onClose}>
-      <form className="stack" onSubmit={submit}>
+      <form className="stack" onSubmit={submit} onKeyDown={savesOnCtrlEnter}>
         <label className="stack">
           <span>Note</span>
           <textarea data-autofocus required rows={4} maxLength={2000} value={text} onChange={(e) => setText(e.target.value)} />

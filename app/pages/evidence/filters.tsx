@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'wouter';
 import { SURFACES, TYPES, surfaceLabel, typeLabel } from './labels.ts';
 import type { Filters as F } from './queries.ts';
@@ -27,11 +27,22 @@ export function Filters({ filters, interviews }: { filters: F; interviews: Array
   // The URL changed on its own (back, a link): the field follows.
   useEffect(() => setQ(filters.q ?? ''), [filters.q]);
 
+  // Enter searches and Escape clears; either way the keys go back to the cards (j, k, r…), not into the field.
+  const leaveSearch = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter' && e.key !== 'Escape') return;
+    e.preventDefault();
+    const next = e.key === 'Escape' ? '' : q.trim();
+    setQ(next);
+    set('q', next || undefined);
+    e.currentTarget.blur();
+    document.querySelector<HTMLElement>('[role=listbox] [aria-selected=true]')?.focus();
+  };
+
   return (
     <form role="search" aria-label="Filter evidence" className="review-filters" onSubmit={(e) => (e.preventDefault(), set('q', q.trim() || undefined))}>
       <div className="review-field review-search">
         <label htmlFor="review-search">Search</label>
-        <input id="review-search" type="search" aria-keyshortcuts="/" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Quote, headline, claim…" />
+        <input id="review-search" type="search" aria-keyshortcuts="/" value={q} onChange={(e) => setQ(e.target.value)} onKeyDown={leaveSearch} placeholder="Quote, headline, claim…" />
       </div>
       <div className="review-field">
         <label htmlFor="review-type">Type</label>
