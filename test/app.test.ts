@@ -56,6 +56,13 @@ describe('the workspace at /app', () => {
     expect(imported.status).toBe(201);
     await page.locator('tr', { hasText: 'Sam' }).locator('.badge.processed').waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-state=processed] strong').textContent()).toBe('1');
+    // Someone who opened the widget and declined has left, not an interview waiting to start.
+    const key = (await svc.api('GET', `/api/orgs/${org}/projects/${project}`, { token })).body.project.public_key;
+    const left = await svc.api('POST', '/api/sdk/sessions', { headers: { 'x-project-key': key }, body: { study_id: 'starter-study', interview_mode: 'text' } });
+    await svc.api('POST', `/api/sdk/sessions/${left.body.session.id}/consent`, { headers: { 'x-project-key': key }, body: { consent_recording: false, consent_data_use: false, consent_version: 'widget-2026-11' } });
+    await page.locator('[data-state=abandoned] strong', { hasText: '1' }).waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-state=not_started] strong').textContent()).toBe('0');
+    expect(await page.locator(`tr[data-session="${left.body.session.id}"] .badge`).textContent()).toBe('Left without answering');
     // Its evidence shows up for review.
     await page.locator('section[aria-labelledby=review] li').first().waitFor({ timeout: 30_000 });
     await accessible(page, 'project-home');

@@ -515,6 +515,8 @@ describe('widget in Chromium', () => {
     await launcher.click();
     const dialog = page.getByRole('dialog', { name: 'Have ten minutes to tell us how it went?' });
     await dialog.waitFor();
+    // Who asks, said before anyone starts (a walkthrough's participant asked "are you a real person or a bot?").
+    await dialog.getByText('A short conversation with our automated interviewer', { exact: false }).waitFor();
     await dialog.getByRole('button', { name: 'Start the conversation' }).click();
     await dialog.getByLabel('I agree that my answers may be used for research.').check();
     // Voice is offered with no model (built-in transcription), so recording the voice is asked for, optionally; the screen never is.

@@ -5,8 +5,10 @@ import { Problem } from '../shell.tsx';
 import { ProjectNav } from '../project-nav.tsx';
 import { EvidenceChart } from '../charts/evidence-chart.tsx';
 
-const STATES = ['pending', 'processing', 'processed', 'failed', 'not_started'] as const;
-const STATE_LABEL: Record<string, string> = { pending: 'Queued', processing: 'Processing', processed: 'Processed', failed: 'Failed', not_started: 'Not started' };
+const STATES = ['pending', 'processing', 'processed', 'failed', 'not_started', 'abandoned'] as const;
+const STATE_LABEL: Record<string, string> = { pending: 'Queued', processing: 'Processing', processed: 'Processed', failed: 'Failed', not_started: 'Not started', abandoned: 'Left without answering' };
+/** An interview the participant left before saying anything has nothing to process: it is not waiting to start. */
+const stateOf = (s: { status: string; processing_status: string }) => (s.status === 'abandoned' && s.processing_status === 'not_started' ? 'abandoned' : s.processing_status);
 
 /** A project's home: interviews by processing state (kept live), evidence to review, the top findings. */
 export function ProjectHome({ org, project }: { org: string; project: string }) {
@@ -30,7 +32,7 @@ export function ProjectHome({ org, project }: { org: string; project: string }) 
     queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/findings', { params: { path, query: { limit: 5 } } })),
   });
   const byState = new Map<string, number>();
-  for (const s of sessions.data?.sessions ?? []) byState.set(s.processing_status, (byState.get(s.processing_status) ?? 0) + 1);
+  for (const s of sessions.data?.sessions ?? []) byState.set(stateOf(s), (byState.get(stateOf(s)) ?? 0) + 1);
   const toReview = (evidence.data?.signals ?? []).filter((s) => !s.review_status);
 
   return (
@@ -78,7 +80,7 @@ export function ProjectHome({ org, project }: { org: string; project: string }) 
                   <td>{s.participant_name ?? 'Anonymous'}</td>
                   <td>{s.interview_mode ?? '—'}</td>
                   <td>
-                    <span className={`badge ${s.processing_status}`}>{STATE_LABEL[s.processing_status] ?? s.processing_status}</span>
+                    <span className={`badge ${stateOf(s)}`}>{STATE_LABEL[stateOf(s)] ?? s.processing_status}</span>
                   </td>
                   <td>{s.evidence_count ?? 0}</td>
                 </tr>

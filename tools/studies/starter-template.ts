@@ -74,7 +74,7 @@ export const starterInvitation = {
   panel: {
     eyebrow: 'Help us improve',
     headline: 'Have ten minutes to tell us how it went?',
-    body: 'A short conversation about what you came to do and how it went. There are no wrong answers.',
+    body: 'A short conversation with our automated interviewer about what you came to do and how it went. The team reads every answer; there are no wrong answers.',
     duration_minutes: 10,
     cta: 'Start the conversation',
   },
