@@ -138,6 +138,10 @@ describe('interviews in the workspace', () => {
       expect(tone).toBe(/struggling|critical|firing/.test(type) ? 'trouble' : /smooth|recovery|no_issue/.test(type) ? 'good' : 'other');
     }
     expect(await page.getByRole('heading', { name: 'Timeline' }).count()).toBe(0);
+    // What the evidence comes to is said above the transcript.
+    const summary = (await svc.api('GET', `/api/orgs/${org}/projects/${project}/sessions/${id}`, { token })).body.session.summary as string;
+    expect(summary).toMatch(/^Evidence found: /);
+    expect(await page.locator('.iv-summary').textContent()).toBe(summary);
     // Its cards are reviewed (dismissed, corrected) in the review queue, narrowed to this interview.
     await page.getByRole('link', { name: 'Review these cards' }).click();
     await page.waitForURL(new RegExp(`/evidence\\?interview=${id}$`));

@@ -115,6 +115,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
           {s.duration_seconds ? ` · ${clock(s.duration_seconds * 1000)}` : ''}
         </p>
       ) : null}
+      {s?.summary ? <p className="iv-summary">{s.summary}</p> : null}
       {p?.status === 'pending' || p?.status === 'processing' ? (
         <p role="status" className="muted">
           Processing{p.transcription.total ? `: ${p.transcription.completed} of ${p.transcription.total} parts transcribed` : '…'}
