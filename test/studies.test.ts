@@ -155,6 +155,12 @@ describe('script review', () => {
     expect(noted.valid).toBe(true);
     expect(noted.warnings.filter((w: any) => w.code === 'note_like_question').map((w: any) => w.message.split('"')[1])).toEqual(['Price ok?', 'Trial?', "Almost didn't buy because?"]);
     expect(noted.warnings.find((w: any) => w.code === 'note_like_question')).toMatchObject({ field: 'segments[0].instruction', segment_id: 'deciding' });
+    // A line the built-in conductor takes for the interviewer's note is named, so a line meant for the participant is not lost unseen.
+    const coached = { version: 2, segments: [{ id: 'main', mode: 'talk', title: 'Renewals', instruction: 'Ask how the last renewal went. Do not suggest that the process is painful.' }] };
+    const named = (await o.call('POST', '/studies/validate-script', { script: coached })).body;
+    expect(named.participant_questions[0].questions).toEqual(['How did the last renewal go?']);
+    expect(named.warnings).toEqual([expect.objectContaining({ code: 'not_asked', segment_id: 'main', message: expect.stringContaining('"Do not suggest that the process is painful."') })]);
+    expect(viaRest.warnings.some((w: any) => w.code === 'not_asked')).toBe(false);
     // A guide in another language is said to need a model: the built-in conductor speaks English (walkthrough 32).
     const spanish = {
       version: 2,

@@ -20,6 +20,8 @@ export interface QuestionPlan {
   branches: Branch[];
   /** Questions written as notes ("Price ok?", "Trial?"), as the guide wrote them, whether or not they could be asked more fully. */
   notes: string[];
+  /** Sentences of a talk instruction that give no question: read as the interviewer's notes, never said to the participant. */
+  unasked: string[];
 }
 
 /** A question asked after question `after` when its answer says yes, says no, or mentions one of `words`. */
@@ -523,6 +525,11 @@ function talkSentence(sentence: W[]): string[] {
   if (TO_PARTICIPANT.has(t[0].lemma) && !t.some((x, k) => personAt(t, k).length > 0)) {
     return [`Could you ${render([{ ...t[0], text: lower(t[0].text) }, ...t.slice(1)])}?`];
   }
+  // "Probe: anything they had to ask IT about": was there anything.
+  if (lead === 'anything' && t.length > 2 && t.some((x) => x.pos === 'VERB' || x.pos === 'AUX')) {
+    const then = t.some((x) => (x.pos === 'VERB' || x.pos === 'AUX') && past(x));
+    return [`${then ? 'Was' : 'Is'} there ${render(secondPerson(stripEnd(t), false))}?`];
+  }
   // A fragment ("Last no-show — what happened, …") has a topic, not an imperative or a subject, before its dash.
   if ((t[0].pos === 'VERB' && !ADVERBISH.has(lead)) || t[0].pos === 'PRON') return [];
   return dashTopic(t) ?? topicAlone(t);
@@ -705,7 +712,7 @@ const BRANCH = /^(?:if|when|unless)\b[^,:]{3,80}[,:]\s*(?:then\s+)?(?:ask|probe|
 /** "We've heard from other patients that reminders come too late.": what "Does that match …?" refers to. */
 const HEARD = /^(?:we've|we have|we|i've|i have)\s+heard\s+(?:from\s+[^,]+?\s+)?that\s+(.+?)[.!]?$/i;
 
-function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
+function talkQuestions(instruction: string, branches: Branch[] = [], unasked: string[] = []): string[] {
   const out: string[] = [];
   // Where a topic said alone ("Typical week of workouts") was asked: dropped again if it heads questions about it.
   const topics = new Set<number>();
@@ -735,6 +742,7 @@ function talkQuestions(instruction: string, branches: Branch[] = []): string[] {
         continue;
       }
       const asked = talkSentence(words);
+      if (!asked.length && words.filter((x) => x.pos !== 'PUNCT').length >= 2) unasked.push(s.text.trim());
       if (asked.length === 1 && asked[0] === topicAlone(stripEnd(dropFiller(words)))[0]) topics.add(out.length);
       if (AIM.test(s.text.trim()) || BRANCH.test(s.text.trim())) aims.push(...asked);
       else if (heard && /^(?:does|is|was|did|has)\s+(?:that|this)\b/i.test(asked[0] ?? '')) out.push(`We've heard that ${heard}. ${asked[0]}`, ...asked.slice(1));
@@ -1037,14 +1045,16 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
   const instruction = readable(withoutReading, kept);
   let drafted: string[] = [];
   const drafts: Branch[] = [];
+  const left: string[] = [];
   try {
-    drafted = segment.mode === 'observe' ? observeQuestions(instruction) : talkQuestions(instruction, drafts);
+    drafted = segment.mode === 'observe' ? observeQuestions(instruction) : talkQuestions(instruction, drafts, left);
   } catch {
     drafted = [];
   }
   const seen = new Set<string>();
   const tidy = (q: string) => q.replace(new RegExp(`${KEPT}([a-z])`, 'g'), (_, i: string) => kept[i.charCodeAt(0) - 97] ?? '').replace(/\s+/g, ' ').trim().replace(/(?<=[^\s.,;:])[\s.,;:]+\?$/, '?');
   const unread = (q: string) => q.replace(new RegExp(`${READ}\\s*`), '');
+  const unasked = left.map((x) => unread(tidy(x)));
   const sayable = (q: string) => {
     const said = unread(q);
     return said.length > 3 && said.length <= MAX_QUESTION && !interviewerDirected(said);
@@ -1073,10 +1083,10 @@ export function questionPlan(segment: QuestionSource): QuestionPlan {
     const branched = branches.map((b) => ({ ...b, question: tensed(b.question) }));
     const notes = [...asked, ...branched.map((b) => b.question)].filter(readsAsNote);
     const spoken = (q: string) => (notes.includes(q) ? spokenNote(q) : q);
-    return { questions: asked.map(spoken), generic: false, branches: branched.map((b) => ({ ...b, question: spoken(b.question) })), notes };
+    return { questions: asked.map(spoken), generic: false, branches: branched.map((b) => ({ ...b, question: spoken(b.question) })), notes, unasked };
   }
   const title = segment.title?.trim() || 'this part';
-  return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [], notes: [] };
+  return { questions: [segment.mode === 'observe' ? genericObserve(title) : genericTalk(title)], generic: true, branches: [], notes: [], unasked };
 }
 
 /**

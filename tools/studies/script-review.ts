@@ -146,6 +146,16 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
         for (const question of plan.notes) {
           issue(warnings, 'note_like_question', `"${question}" reads as a note: write it as you would ask it aloud. Without a model, participants see it as written or as the built-in conductor rewords it (participant_questions shows which).`, field('instruction'), seg);
         }
+        // What the rules read as notes for the interviewer: said, so an author sees a line meant for the participant that is not asked.
+        if (mode === 'talk' && plan.unasked.length && !plan.generic) {
+          issue(
+            warnings,
+            'not_asked',
+            `Without a model these lines are taken for notes to the interviewer and not asked: ${plan.unasked.map((line) => `"${line}"`).join(', ')}. A line meant for the participant reads best as a question ending in "?" or as "Ask …".`,
+            field('instruction'),
+            seg,
+          );
+        }
         if (plan.generic && nonEmpty(raw.instruction)) {
           issue(
             warnings,
