@@ -133,8 +133,8 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['I opened the app, um, nothing loaded.', 'Opened the app, nothing loaded', 'The participant opened the app, nothing loaded.'],
   // A new user's trial: a quote with no subject is said as what the participant did with it, not "The participant said kind of annoying."
   ['Kind of annoying?', 'Kind of annoying', 'The participant found it kind of annoying.'],
-  ["Just tell me when it's ready.", "Just tell them when it's ready", "The participant asked the team to just tell them when it's ready."],
-  ['Show me the free slots before I start shopping, please.', 'Show them the free slots before they start shopping, please', 'The participant asked the team to show them the free slots before they start shopping.'],
+  ["Just tell me when it's ready.", "Wants to be told when it's ready", "The participant asked the team to just tell them when it's ready."],
+  ['Show me the free slots before I start shopping, please.', 'Wants to see the free slots before they start shopping', 'The participant asked the team to show them the free slots before they start shopping.'],
   ['Pretty anxious, because the doctor had just changed the dose.', 'Pretty anxious, because the doctor had just changed the dose', 'The participant felt pretty anxious, because the doctor had just changed the dose.'],
   ['Their own-brand organic range.', 'Their own-brand organic range', 'The participant mentioned their own-brand organic range.'],
   ["Showing up and them saying there's no order, after the app said submitted.", "Showing up and them saying there's no order", "The participant described showing up and them saying there's no order, after the app said submitted."],
@@ -226,6 +226,22 @@ describe('headlines and claims', () => {
     expect(await heads('Could you go ahead with what you came to do today, as you normally would, and tell me what you notice along the way?', 'i click export. nothing happen??')).toEqual([
       ['i click export. nothing happen??', 'Clicks export; nothing happen'],
     ]);
+  });
+
+  it('says requests as wants, closes the quotation it ends on, and drops restarts, asides and a stray comma (walkthrough 34)', () => {
+    expect(describeQuote('Show me the rejected lines.', 'desired_outcome')).toEqual({ headline: 'Wants to see the rejected lines', claim: 'The participant asked the team to show them the rejected lines.' });
+    expect(headlineOf('Just give me a text message when something in Spanish posts.', 'desired_outcome')).toBe('Wants a text message when something in Spanish posts');
+    expect(describeQuote("And don't log me out in the middle of claiming.", 'desired_outcome')).toEqual({
+      headline: "Doesn't want it to log them out in the middle of claiming",
+      claim: 'The participant asked the team not to log them out in the middle of claiming.',
+    });
+    expect(headlineOf('I put in the card, hit "Reserve", and it said "Payment failed, please try again."', 'critical_error')).toBe('It said "Payment failed, please try again"');
+    expect(headlineOf('Just, the thing with Noah, the Thursday thing, where it said six minutes and the bus was already there.', 'critical_error')).toMatch(/^The thing with Noah/);
+    expect(headlineOf('Yes, so, like I said, that night with robot two, the acknowledge did not work, I had to drive.', 'critical_error')).not.toMatch(/said/i);
+    expect(describeQuote('That was, I mean, I wanted the floor to swallow me.', 'emotional_response')).toEqual({ headline: 'Wanted the floor to swallow them', claim: 'The participant wanted the floor to swallow them.' });
+    expect(claimOf('Gone because of a login timeout.')).toBe('The participant said it was gone because of a login timeout.');
+    // "It was me who paid" is no restart.
+    expect(claimOf('It was me who paid for the whole thing.')).toMatch(/^The participant said it was them who paid/);
   });
 
   it("leaves a transcript's bracketed sounds out of headlines, claims and the edges of quotes, and keeps bracketed words", async () => {

@@ -4,6 +4,7 @@ import { plainGrammar, withApostrophes } from './plain-grammar.ts';
 import { callsIt, namedThing, welcomeIf } from './wishes.ts';
 import { HEADLINE_MAX } from './types.ts';
 import { withoutStageDirections } from '../../core/stage-directions.ts';
+import { escapeRegExp } from '../../core/regexp.ts';
 
 export { HEADLINE_MAX };
 
@@ -465,9 +466,15 @@ function headlineFrom(sentence: Sentence): string | null {
     fitted = fit(thirdPersonOf(tokens), HEADLINE_MAX);
   }
   if (wordCount(fitted) < 2) return null;
-  let text = capitalise(join(fitted)).replace(/(?<!\.\w)\.$/, '').replace(/\s*[,;:]+$/, '');
-  // A cut inside a quotation leaves its opening mark alone: drop it.
-  if ((text.match(/"/g) ?? []).length % 2) text = text.replace(/"(?=[^"]*$)/, '').replace(/\s+/g, ' ').trim();
+  // No headline opens on the comma an opener left behind ("Just, the thing with Noah").
+  let text = capitalise(join(fitted).replace(/^[\s,;:.—–-]+/, '')).replace(/(?<!\.\w)\.$/, '').replace(/\s*[,;:]+$/, '');
+  if ((text.match(/"/g) ?? []).length % 2) {
+    // A quotation the headline ends with keeps its closing mark ('it said "Payment failed, please try again."').
+    const last = /([\p{L}\p{N}']+)[^\p{L}\p{N}']*$/u.exec(text)?.[1];
+    const closes = last && new RegExp(`(?:^|[^\\p{L}\\p{N}'])${escapeRegExp(last)}[.!?,]?["”]`, 'u').test(sentence.text);
+    // A cut inside a quotation leaves its opening mark alone: drop it.
+    text = closes ? `${text}"` : text.replace(/"(?=[^"]*$)/, '').replace(/\s+/g, ' ').trim();
+  }
   // The same for single marks that open a quotation ("says 'No active permit"), not apostrophes.
   const opening = [...text.matchAll(OPENING_MARK)];
   if (opening.length > (text.match(CLOSING_MARK) ?? []).length) {
@@ -555,6 +562,19 @@ export function claimOf(quote: string): string | null {
 
 /** Headline and claim of a quote from one parse (the extractor needs both for every card). */
 export function describe(quote: string, type?: string, named?: string, names?: ReadonlySet<string>): { headline: string | null; claim: string | null } {
+  // "Show me the rejected lines.", "And don't log me out…": asked of the team, headed as what they want
+  // ("Wants to see the rejected lines"; "Show them…" would read as someone else), claimed as asked.
+  const said = withoutStageDirections(quote).trim();
+  const requested = asRequested(said);
+  // "Don't log me out…" is claimed as asked, with its "not" ("…asked the team not to log them out…").
+  const refused = DONT_REQUEST.exec(said);
+  const asked = refused ? described(`Please ${refused[1]} ${refused[2]}${refused[3]}`, type, named, names).claim : null;
+  const told = described(quote, type, named, names);
+  if (!requested) return told;
+  return { headline: described(requested, type, named, names).headline ?? told.headline, claim: asked?.replace(/^The participant asked the team to /, 'The participant asked the team not to ') ?? told.claim };
+}
+
+function described(quote: string, type?: string, named?: string, names?: ReadonlySet<string>): { headline: string | null; claim: string | null } {
   const said = withoutStageDirections(quote);
   const feeling = FEELING_ALONE.exec(said.trim())?.[1].toLowerCase();
   if (feeling) return { headline: `Felt ${feeling}`, claim: `The participant felt ${feeling}.` };
@@ -686,6 +706,8 @@ function claimFrom(sentence: Sentence, names?: ReadonlySet<string>): string | nu
   const clipped =
     !firstPerson && lead.pos === 'VERB' && lead.text.toLowerCase() !== lead.lemma.toLowerCase() && !/ing$/i.test(lead.text) && !/^(?:AUX|VERB)$/.test(tokens[1]?.pos ?? '');
   const itSubject = /^(?:take|cost|be|make|get|seem|look|sound|happen)$/i.test(lead.lemma) || (/^turn$/i.test(lead.lemma) && /^out$/i.test(tokens[1]?.text ?? ''));
+  // "Gone because of a login timeout.": a participle, not a past the participant did; what was gone is "it".
+  if (clipped && PARTICIPLE.test(lead.text)) return ended(`The participant said it was ${lowerFirst(text)}`);
   if (clipped) return ended(capitalise(itSubject ? `The participant said it ${lowerFirst(text)}` : `The participant ${lowerFirst(text)}`));
   const reported = firstPerson ? null : reportedAs(tokens, text);
   if (reported) return ended(reported);
@@ -693,6 +715,20 @@ function claimFrom(sentence: Sentence, names?: ReadonlySet<string>): string | nu
   if (!firstPerson) text = `The participant said ${isName(lead, sentence.text, names) ? text : lowerFirst(text)}`;
   return ended(capitalise(text));
 }
+
+const REQUEST = /^(?:(?:and|so|just|please|also|oh|then),?\s+)*(show|give|send|tell|let|remind|warn|notify|alert|email|text|ping) (?:me|us) (?!(?:see|think|check|remember|guess)\b[,.]?)(.{3,}?)(?:,?\s*please)?[.!]*$/i;
+const DONT_REQUEST = /^(?:(?:and|so|just|please|also|oh|then),?\s+)*(?:don'?t|do not|never) ([a-z]+) (me|us)\b(.*)$/i;
+const AS_WANTED: Record<string, string> = { show: 'to see', give: '', send: '', email: '', text: '', tell: 'to be told', let: 'to', remind: 'to be reminded', warn: 'to be warned', notify: 'to be notified', alert: 'to be alerted', ping: 'to be pinged' };
+/** A request of the team in the imperative, in the participant's words as a want: "Show me X" → "I want to see X". */
+function asRequested(text: string): string | null {
+  const asked = REQUEST.exec(text);
+  if (asked) return `I want ${AS_WANTED[asked[1].toLowerCase()]} ${asked[2]}`.replace(/\s+/g, ' ');
+  const refused = DONT_REQUEST.exec(text);
+  return refused ? `I don't want it to ${refused[1].toLowerCase()} ${refused[2].toLowerCase()}${refused[3]}` : null;
+}
+
+/** Past participles that are no past tense ("gone", not "went"). */
+const PARTICIPLE = /^(?:gone|done|seen|been|known|taken|given|broken|eaten|written|driven|forgotten|frozen|stolen|chosen|spoken|hidden|shown|fallen|thrown|drawn|grown|flown|worn|torn|shaken|woken|mistaken|begun)$/i;
 
 const HABIT = /^(?:always|usually|normally|generally|often|sometimes|never|mostly)$/i;
 

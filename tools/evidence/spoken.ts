@@ -55,7 +55,7 @@ export function contentOf(tokens: Token[], hedges: 'keep' | 'drop' = 'keep'): To
   return out.filter((t, i) => !(t.pos === 'PUNCT' && t.text === ',' && (i === 0 || out[i - 1]?.text === ',')));
 }
 
-const ASIDES = "um|uh|er|erm|uhm|like|you know|i mean|basically|honestly|actually|literally|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say|if you (?:follow|get) me|(?:if )?you know what i mean|if that makes sense";
+const ASIDES = "um|uh|er|erm|uhm|like|you know|i mean|basically|honestly|actually|literally|what (?:do|did) (?:you|they|we) call (?:it|them)|what 's (?:it|that) called|what is (?:it|that) called|you see|let 's say|so to speak|how do (?:i|you) put it|how do you say|if you (?:follow|get) me|(?:if )?you know what i mean|if that makes sense|(?:like|as) i (?:said|say|mentioned)";
 /** What a speaker says between commas that is not about the moment: fillers and "…, what do they call it, …". */
 const ASIDE = new RegExp(`^(?:${ASIDES})$`, 'i');
 /** The same, and the hedges a headline leaves out ("…, I guess, …"). */
@@ -139,6 +139,13 @@ function dropCorrections(tokens: Token[]): Token[] {
 /** A restart across a comma comes once: "there's no, there's no message", "told me to, to use", "That was, honestly that was great". */
 function dropRestarts(tokens: Token[]): Token[] {
   const out = [...tokens];
+  // "That was, I wanted the floor to swallow me": a start left unfinished at its verb, then the sentence said again.
+  const verbAt = out.findIndex((t) => t.pos === 'AUX' || t.pos === 'VERB');
+  const comma = out[verbAt + 1]?.text === ',' ? 1 : 0;
+  const again = verbAt + 1 + comma;
+  if (verbAt >= 1 && verbAt <= 2 && out[verbAt].pos === 'AUX' && (SUBJECTS.has(out[again]?.text.toLowerCase() ?? '') || (comma && out[again]?.pos === 'PROPN')) && out.slice(again + 1, again + 3).some((t) => t.pos === 'VERB' || t.pos === 'AUX')) {
+    out.splice(0, again);
+  }
   for (let i = out.length - 2; i >= 1; i--) {
     if (out[i].text !== ',') continue;
     // A word such as "honestly" may sit at the start of the restart.
