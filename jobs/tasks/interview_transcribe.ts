@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { TaskFactory } from '../runner.ts';
+import type { Services } from '../../core/context.ts';
 import { runStep } from '../../tools/interviews/steps.ts';
 import { StepFailure, hasTranscript } from '../../tools/interviews/pipeline.ts';
 import { probe, run, tools } from '../../tools/interviews/media.ts';
@@ -14,6 +15,22 @@ import { artifacts, insertSegments, interviews } from '../../tools/interviews/ro
 
 /** Ten-minute pieces keep every request well under provider upload limits. */
 const PIECE_SECONDS = 600;
+
+/** The recording's own sound, as uploaded or merged from the widget's chunks (the first of these that has an audio track), or null. */
+async function originalSound(services: Services, interviewId: string, dir: string): Promise<string | null> {
+  const bin = tools(services.config);
+  const kept = await artifacts.select(services.db.pool, "interview_id = $1 AND name = ANY($2::text[])", [interviewId, ORIGINALS]);
+  for (const name of ORIGINALS) {
+    const a = kept.find((x) => x.name === name);
+    if (!a) continue;
+    const file = path.join(dir, `original-${name}`);
+    await downloadTo(services, a.storage_key, file, name);
+    if ((await probe(bin.ffprobe, file).catch(() => null))?.hasAudio) return file;
+    await fs.rm(file, { force: true });
+  }
+  return null;
+}
+const ORIGINALS = ['source-audio', 'merged-audio', 'source-media', 'source-video'];
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   // `again`: a processed recording transcribed anew on request; its transcript is replaced only once the new one is made.
@@ -40,9 +57,13 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const transcribe = endpoint
       ? async (file: string, offset: number): Promise<Heard> => ({ texts: await withPitch(bin.ffmpeg, file, offset, dir, await transcribeFile(endpoint, file, offset)), unclearSeconds: 0, speechSeconds: 0 })
       : (file: string, offset: number): Promise<Heard> => transcribeLocally(bin.ffmpeg, file, offset, dir);
-    const file = path.join(dir, 'audio.mp3');
-    await downloadTo(services, audio.storage_key, file, 'audio');
-    await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), '-c', 'copy', path.join(dir, 'piece-%04d.mp3')]);
+    // The built-in model hears a recording as made: the 32 kbit/s audio kept for playback loses enough that it made out a fifth
+    // less of a clear two-voice recording. Pieces are cut from the original, as 16 kHz WAV (what the model reads); a service gets MP3.
+    const original = endpoint ? null : await originalSound(services, interview.id, dir);
+    const file = original ?? path.join(dir, 'audio.mp3');
+    if (!original) await downloadTo(services, audio.storage_key, file, 'audio');
+    const cut = original ? ['-vn', '-ac', '1', '-ar', '16000', '-c:a', 'pcm_s16le'] : ['-c', 'copy'];
+    await run(bin.ffmpeg, ['-v', 'error', '-y', '-i', file, '-f', 'segment', '-segment_time', String(PIECE_SECONDS), ...cut, path.join(dir, `piece-%04d.${original ? 'wav' : 'mp3'}`)]);
     const pieces = (await fs.readdir(dir)).filter((f) => f.startsWith('piece-')).sort();
     await interviews.save(pool, interview, { transcription_total: pieces.length, transcription_completed: 0 });
     const texts: VoicedText[] = [];

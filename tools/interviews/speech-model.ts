@@ -152,9 +152,12 @@ export async function transcribeHere(ffmpeg: string, file: string, offsetMs: num
   for (const chunk of chunks) {
     const audio = samples.subarray(chunk.start, chunk.end);
     const { text, sureness } = await read(m, audio);
-    if (!/[A-Za-z0-9]/.test(text)) continue;
+    const words = /[A-Za-z0-9]/.test(text);
+    // No words read with confidence is a sound that is no speech; no words read unsure of anything is speech not made out
+    // (clean French comes out as nothing at all).
+    if (!words && sureness >= UNSURE) continue;
     heard.speechSeconds += audio.length / RATE;
-    if (sureness < UNSURE) {
+    if (!words || sureness < UNSURE) {
       heard.unclearSeconds += audio.length / RATE;
       continue;
     }
