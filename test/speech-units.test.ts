@@ -57,6 +57,15 @@ describe('who spoke', () => {
     // An interviewer whose questions lost their marks in transcription still asks: a "?" inside a line, "Tell me about…", "Anything else."
     const unmarked = [said(10, 'Morning. Can you hear me? Okay.'), said(22, 'Loud and clear.'), said(11, 'Tell me about the last time you made a rota.'), said(23, 'In October.'), said(10, 'Anything else.'), said(22, 'No.'), said(11, 'How did it go.'), said(23, 'Badly.')];
     expect(rolesByVoice(unmarked)).toEqual(['interviewer', 'participant', 'interviewer', 'participant', 'interviewer', 'participant', 'interviewer', 'participant']);
+    // A usability session: tasks set as requests ("Please try…", "Let's look at…") and a welcome, whose question marks transcription dropped.
+    const session = [
+      said(8.5, "Thanks for joining. Could you start by finding last year's invoice."), said(19.4, 'Sure, I type invoice 2023 into the search box.'),
+      said(7.2, 'What did you expect to happen here?'), said(18.8, 'A list of my invoices. This is really frustrating.'),
+      said(8, "Okay, let's move on. Please try to upgrade your plan on the checkout page."), said(19.6, 'I clicked pay now and my card was declined.'),
+      said(7.5, "Let's look at the settings page. What do you see here?"), said(19, 'This is where I can change the payment method.'),
+      said(8, 'Great, thank you so much. That is all for today.'), said(19.2, 'I wish search looked inside the archive.'),
+    ];
+    expect(rolesByVoice(session)).toEqual(session.map((_, i) => (i % 2 ? 'participant' : 'interviewer')));
     // A participant who asks a question now and then is still the participant; one with no pitch stays unknown.
     const asking = [...interview, said(22, 'Is that normal?'), said(null, 'Hm.')];
     expect(rolesByVoice(asking)).toEqual([...rolesByVoice(interview)!, 'participant', 'unknown']);

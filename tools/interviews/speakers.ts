@@ -48,8 +48,13 @@ export interface Utterance {
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-/** A line that asks: a question anywhere in it ("Can you hear me? Okay."), or a request to tell ("Tell me about…", "Anything else."). */
-const isQuestion = (text: string) => /\?/.test(text) || /^(?:(?:and|so|ok(?:ay)?|great|right),?\s+)?(?:tell me|walk me|talk me|describe|anything else)\b/i.test(text.trim());
+/**
+ * A line that asks: a question anywhere in it ("Can you hear me? Okay."), or a sentence that asks for something
+ * ("Tell me about…", "Anything else.", "Please try to upgrade your plan.", "Let's look at the settings page."):
+ * transcription often drops the question mark.
+ */
+const ASKS = /^(?:(?:and|so|ok(?:ay)?|great|right|now|next|finally|alright|then),?\s+)*(?:tell me|walk me|talk me|describe|anything else|please|let'?s|could you|can you|would you|will you|try|show me|go ahead|have a look|take a look)\b/i;
+const isQuestion = (text: string) => /\?/.test(text) || text.split(/(?<=[.!])\s+/).some((s) => ASKS.test(s.trim()));
 
 /**
  * Roles by voice: the utterances split at the widest pitch gap into a lower and a higher voice,
