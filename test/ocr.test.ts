@@ -24,7 +24,7 @@ const PAGES = [
 let screenRecording: string;
 
 /** Screenshots of HTML pages from headless Chromium, one per second, made into an mp4 by ffmpeg. */
-async function recordScreens(name: string, pages: string[][], secondsEach: number, sound = true): Promise<string> {
+async function recordScreens(name: string, pages: string[][], secondsEach: number, sound = true, encoding: string[] = []): Promise<string> {
   const dir = fs.mkdtempSync(path.join(mediaDir, `${name}-`));
   const browser = await launchBrowser();
   try {
@@ -41,7 +41,7 @@ async function recordScreens(name: string, pages: string[][], secondsEach: numbe
   const out = path.join(mediaDir, `${name}.mp4`);
   const seconds = pages.length * secondsEach;
   const tone = sound ? ['-f', 'lavfi', '-i', `sine=frequency=300:duration=${seconds}`, '-shortest'] : [];
-  execFileSync(ffmpeg, ['-v', 'error', '-y', '-framerate', '1', '-i', path.join(dir, 'shot-%d.png'), ...tone, '-r', '5', '-pix_fmt', 'yuv420p', out]);
+  execFileSync(ffmpeg, ['-v', 'error', '-y', '-framerate', '1', '-i', path.join(dir, 'shot-%d.png'), ...tone, '-r', '5', '-pix_fmt', 'yuv420p', ...encoding, out]);
   return out;
 }
 
@@ -207,6 +207,20 @@ describe('reading the screen of a recording (OCR)', () => {
       // Dated when the page appeared, after the loading screen.
       expect(Math.abs(texts[1].meta.timestamp_ms - 3400), name).toBeLessThanOrEqual(200);
     }
+  }, 120_000);
+
+  it('keeps one frame of a screen that changed only in its pixels, not its text (a keyframe refresh)', async () => {
+    ai.evidence = () => [];
+    // A keyframe every 2 s at a low quality: the refresh scores as a change of screen, as a walkthrough's recording did every 10 s.
+    const refreshed = await recordScreens('refreshed', PAGES, 12, true, ['-g', '10', '-crf', '45']);
+    const id = (await upload(refreshed, 'video/mp4')).body.session.id;
+    expect((await followed(id)).status).toMatchObject({ status: 'processed', warnings: [] });
+    const artifacts = await artifactsOf(id);
+    const texts = artifacts.filter((a) => a.kind === 'screen_text').sort((a, b) => a.meta.timestamp_ms - b.meta.timestamp_ms);
+    expect(texts.map((t) => t.meta.timestamp_ms)).toEqual([0, expect.any(Number)]);
+    expect(texts[1].meta.text).toMatch(/zebra/i);
+    // The repeat's frame goes too, so "On screen" shows each screen once.
+    expect(artifacts.filter((a) => a.kind === 'frame').map((f) => f.name).sort()).toEqual(texts.map((t) => t.meta.frame).sort());
   }, 120_000);
 
   it('reads nothing from black or noisy frames, invents no text, and does not fail', async () => {

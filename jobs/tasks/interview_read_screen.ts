@@ -14,6 +14,13 @@ import { artifacts } from '../../tools/interviews/rows.ts';
  * extraction uses as page context. Reading the screen is an extra: when it fails the
  * interview goes on to transcription with a warning, never fails.
  */
+const wordsOf = (lines: string[]) => new Set(lines.join(' ').toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []);
+/** Nine in ten of the words of either frame are in the other: OCR noise ("search" / "Search", a cursor) aside, the same text. */
+function sameScreen(a: Set<string>, b: Set<string>): boolean {
+  const shared = [...a].filter((w) => b.has(w)).length;
+  return shared >= 0.9 * Math.max(a.size, b.size);
+}
+
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   const { interviewId } = payload as { interviewId: string };
   await runStep(services, interviewId, 'reading_screen', helpers, async ({ interview, scratch, warn }) => {
@@ -23,6 +30,9 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     );
     const stored: Array<Parameters<typeof recordArtifact>[2]> = [];
     const unread: string[] = [];
+    // A frame that reads as the one before it (a video's keyframe refresh scores as a change) is the same screen again.
+    const repeats: string[] = [];
+    let before: Set<string> | null = null;
     let reader: Awaited<ReturnType<typeof screenReader>> | null = null;
     try {
       reader = await screenReader({ ffmpeg: tools(services.config).ffmpeg });
@@ -32,6 +42,12 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
           await downloadTo(services, frame.storage_key, file, frame.name);
           const { lines, prominent } = await reader.read(file);
           if (!lines.length) continue;
+          const words = wordsOf(lines);
+          if (before && sameScreen(before, words)) {
+            repeats.push(frame.name);
+            continue;
+          }
+          before = words;
           const name = frame.name.replace(/^frame-/, 'screen-text-');
           const text = path.join(dir, `${name}.txt`);
           await fs.writeFile(text, `${lines.join('\n')}\n`);
@@ -53,6 +69,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       finish: async (sql) => {
         // Text read by an earlier run of this step is replaced, not mixed with this one.
         await dropStaleArtifacts(services, interview.id, 'screen_text', stored.map((a) => a.name), sql);
+        if (repeats.length) await dropStaleArtifacts(services, interview.id, 'frame', frames.map((f) => f.name).filter((n) => !repeats.includes(n)), sql);
         for (const a of stored) await recordArtifact(services, interview.id, a, sql);
         return afterMedia(sql, interview.id);
       },
