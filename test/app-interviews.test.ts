@@ -316,6 +316,16 @@ describe('interviews in the workspace', () => {
     expect(await screen.getByRole('img', { name: /^Frame at 0:0\d$/ }).count()).toBe(2);
     // The frame images load (same-origin signed URLs, allowed by the page's policy).
     expect(await screen.locator('img').first().evaluate((i: any) => i.complete && i.naturalWidth > 0)).toBe(true);
+    // A frame's time plays the recording from where that screen was shown, again and again.
+    const second = screen.getByRole('link', { name: /^At 0:0[1-9]: play from where this screen was shown$/ });
+    await second.click();
+    await page.waitForURL(/\?t=\d+$/);
+    const at = Number(new URL(page.url()).searchParams.get('t')) / 1000;
+    await expect.poll(() => page.locator('video').evaluate((v: any) => v.currentTime)).toBeCloseTo(at, 1);
+    await page.locator('video').evaluate((v: any) => (v.currentTime = 0));
+    await screen.getByRole('link', { name: /^At 0:00: play/ }).click();
+    await second.click();
+    await expect.poll(() => page.locator('video').evaluate((v: any) => v.currentTime)).toBeCloseTo(at, 1);
     await accessible(page, 'interview-screen');
     await shots(page, 'interview-screen');
     await page.close();

@@ -62,10 +62,11 @@ export function TranscriptView({ segments, cards, media, onPick, at = null }: { 
   const label = (c: Card) => (c.headline ? `${type(c)}: ${c.headline}` : type(c));
 
   // A link to a moment (?t= from an evidence card): that line is shown, marked and cued in the player.
-  const jumped = useRef(false);
+  // Each new moment linked to (another card, a frame under "On screen") is gone to, once.
+  const jumped = useRef<number | null>(null);
   useEffect(() => {
-    if (jumped.current || at === null || !segments.length) return;
-    jumped.current = true;
+    if (at === null || at === jumped.current || !segments.length) return;
+    jumped.current = at;
     const line = [...segments].reverse().find((s) => s.start_ms !== null && s.start_ms <= at) ?? segments[0];
     document.querySelector(`[data-segment="${CSS.escape(line.id)}"]`)?.scrollIntoView({ block: 'center' });
     const el = player.current;

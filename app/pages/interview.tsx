@@ -204,7 +204,9 @@ export function Interview({ org, project, id }: { org: string; project: string; 
                       <figure className="iv-figure">
                         <img src={f.download_url!} alt={`Frame at ${clock(Number(f.meta?.timestamp_ms ?? 0))}`} className="iv-frame" />
                         <figcaption>
-                          <span className="muted small">At {clock(Number(f.meta?.timestamp_ms ?? 0))}</span>
+                          <Link href={`/p/${org}/${project}/interviews/${id}?t=${Number(f.meta?.timestamp_ms ?? 0)}`} className="small" aria-label={`At ${clock(Number(f.meta?.timestamp_ms ?? 0))}: play from where this screen was shown`}>
+                            At {clock(Number(f.meta?.timestamp_ms ?? 0))}
+                          </Link>
                           {read ? <pre className="iv-ocr">{String(read.meta?.text ?? '')}</pre> : <span className="muted small"> · no text read</span>}
                         </figcaption>
                       </figure>

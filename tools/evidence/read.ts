@@ -40,7 +40,7 @@ export const listSignals = capability({
   description:
     'Lists a project\'s evidence cards (quotes from interviews, typed as struggles, workarounds, desired outcomes...), newest first. ' +
     'Filters: type, target_surface, session_id, task_id (or "none" for cards not linked to a work item), search (full text over quote, ' +
-    'headline and claim), min_confidence, dismissed (default false). Pages with limit (default 20) and either offset or cursor: pass ' +
+    'headline, claim, page title and observed facts, which hold the text on screen at that moment of a screen recording), min_confidence, dismissed (default false). Pages with limit (default 20) and either offset or cursor: pass ' +
     'next_cursor back as cursor for the next page, which stays right while new cards arrive. Returns { signals, total, next_cursor }.',
   input: z.strictObject({
     type: z.enum(SIGNAL_TYPES).optional(),

@@ -42,7 +42,7 @@ export function Filters({ filters, interviews }: { filters: F; interviews: Array
     <form role="search" aria-label="Filter evidence" className="review-filters" onSubmit={(e) => (e.preventDefault(), set('q', q.trim() || undefined))}>
       <div className="review-field review-search">
         <label htmlFor="review-search">Search</label>
-        <input id="review-search" type="search" aria-keyshortcuts="/" value={q} onChange={(e) => setQ(e.target.value)} onKeyDown={leaveSearch} placeholder="Quote, headline, claim…" />
+        <input id="review-search" type="search" aria-keyshortcuts="/" value={q} onChange={(e) => setQ(e.target.value)} onKeyDown={leaveSearch} placeholder="Quote, headline, claim, screen text…" />
       </div>
       <div className="review-field">
         <label htmlFor="review-type">Type</label>
