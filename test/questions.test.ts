@@ -6,7 +6,7 @@ import { goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, addsNothing, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
-import { ALLOWED, ASK_SUPPORT, CLARIFIED, ON_THE_PAGE, STILL_HERE, ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, ANYTHING_MORE, ACKNOWLEDGEMENT, WHY_IT_HELPS, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
+import { ALLOWED, ASK_SUPPORT, CALL_SUPPORT, WHAT_DO_YOU_THINK, CLARIFIED, ON_THE_PAGE, STILL_HERE, ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, ANYTHING_MORE, ACKNOWLEDGEMENT, WHY_IT_HELPS, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
@@ -2809,5 +2809,25 @@ describe('a starter-study walkthrough of four participants (walkthrough 33)', ()
   it('thanks notes about "the Checkout page", not "Checkout page"', () => {
     expect(notesHeard(['i go to Checkout page but it look same like home. confusing. i think i give up and ask Tomas again'])).toBe('Thank you for your notes about the Checkout page. ');
     expect(notesHeard(['Clicked Export report. Nothing visible happened, no download, no toast.'])).toBe('Thank you for your notes about the Export report. ');
+  });
+});
+
+describe('a second starter-study walkthrough (walkthrough 35)', () => {
+  it('leaves the story to "the last time" question, and digs into no wish', async () => {
+    expect((await talkThrough(starter('context'), ["ngl i just wanted to export the revenue thing for my mom's etsy shop lol 😅 she asked me to bc she cant figure it out 💀"]))[1]).toMatch(/^What did you use .*before\?$/);
+    expect(
+      (await talkThrough(starter('context'), ['I wished to look at the October figures and print them for the committee.', 'Before the computer programme, I kept everything in a green ledger book, by hand. It was slow but one always knew where one stood.']))[2],
+    ).toMatch(/^Could you tell me about the last time/);
+    const wish = "Cheaper pricing, honestly. A per-company plan instead of per seat, or a free tier for under 5 people. I'd also pay yearly if there was a discount. Right now I'm comparing you with two competitors that are half the price.";
+    expect(await talkThrough(starter('value'), [wish])).toEqual(['What would make the product more useful to you?', null]);
+  });
+
+  it('takes up "Can we talk about pricing?", points a request for a call to support, and asks back what something means during a task', async () => {
+    const asked = await talkThrough(starter('friction'), ['Like I said, it went fine, the export is quick. My real problem is the price.', 'Nothing took longer. As I said, it was quick. Can we talk about pricing?', '$49 a seat a month is a lot for a two-person team.']);
+    expect(asked.slice(2)).toEqual(['Yes, please. What would you like to tell us about pricing?', null]);
+    expect(acknowledgement('Nothing took longer. As I said, it was quick. Can we talk about pricing?', { asked: 'What, if anything, took longer than you expected?' })).toBeNull();
+    expect(acknowledgement('Only that I am grateful for your patience. And, if I may ask, is there someone who could telephone me about the printing?', { asked: 'Is there anything else you would like to tell us?' })).toBe(CALL_SUPPORT);
+    expect(whileWorking('There is one marked Export report. I am not certain what export means in this context; is it sending it abroad?', {})).toBe(WHAT_DO_YOU_THINK);
+    expect(whileWorking('what does this button do?', { said: WHAT_DO_YOU_THINK })).toBe(ON_YOUR_OWN);
   });
 });

@@ -170,6 +170,9 @@ const DISTRESS =
 export const ASK_SUPPORT = "I can't look into your account from here, so please contact the product's support about it.";
 const ASKS_FOR_SUPPORT =
   /\b(?:please|pls|plz|can you|could you|can someone|could someone|would you|can anyone)\b[^.?!]{0,30}\b(?:check|look (?:at|into)|refund|fix|cancel|sort out|give (?:me )?(?:my )?money back|return (?:my|the) money|call me|contact me|email me|reset)\b[^.?!]{0,60}(?:\b(?:my|our) (?:[\w-]+ )?(?:account|payment|order|bill|invoice|card|password|booking|subscription|transfer|money)s?\b|\b(?:money|charged|charge|refund)\b)/i;
+/** "Is there someone who could telephone me about the printing?": a person to help them, which nobody here can arrange. */
+export const CALL_SUPPORT = "I can't arrange that from here, so please contact the product's support about it.";
+const ASKS_FOR_CONTACT = /\b(?:is there (?:someone|anyone|somebody|a person)|(?:can|could|would) (?:someone|somebody|anyone|a person|you)|(?:i'?d|i would) like (?:someone|somebody) to)\b[^.?!]{0,40}\b(?:call|phone|telephone|ring|contact|email|help) (?:me|us)\b/i;
 export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
 export const NOT_RECORDED = 'Nothing is recorded but what you type here and, while you show us a task, what you click on this page. Only the team reads it.';
 export const RECORDED = 'Only what you agreed to at the start is recorded, and only the team reads it.';
@@ -361,6 +364,9 @@ export const onlyAsks = (message: string, asked?: string) => {
 /** "Is there anything else…?", "…anything we didn't cover?": a no to it is the answer. */
 export const ANYTHING_MORE = /\banything (?:else|more|we (?:didn'?t|did not|haven'?t|have not) (?:cover|ask(?: about)?|talk about|discuss)|(?:you'?d|you would) (?:like to add|(?:want|like) (?:us|me) to know)|to add|we missed|i missed)\b/i;
 
+/** "Can we talk about pricing?", "Can I tell you about the app?": asking to say something, which the interviewer takes up. */
+export const ASKS_TO_TALK = /\b(?:can|could|may) (?:we|i) (?:(?:also |please )?(?:talk|speak|chat|say something|tell you(?: something)?)) about ([^?.!,]{2,40})\??\s*$/i;
+
 /** A question that asks for a change in the product. */
 const WISH_QUESTION = /^(?:(?:and|but|so|also),?\s+)?(?:(?:could|can|would|will) (?:it|you|they|the (?:app|product|system|tool|site))\b|is there (?:a|any) way\b|why (?:can'?t|doesn'?t|isn'?t|won'?t) (?:it|the|they)\b)/i;
 /** A question that asks what would make the product better. */
@@ -455,7 +461,10 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   if (DISTRESS.test(message)) lines.push(once(THANK_YOU_FOR_TELLING));
   const support = ASKS_FOR_SUPPORT.test(message);
   if (support) lines.push(once(ASK_SUPPORT));
+  else if (ASKS_FOR_CONTACT.test(message)) lines.push(once(CALL_SUPPORT));
   const kind = heardAs(message, context.asked);
+  // Taken up by the interviewer, who asks about it (interviewer.ts): nothing to pass on.
+  if (ASKS_TO_TALK.test(message.trim())) return lines.filter(Boolean).join(' ') || null;
   const scale = kind !== 'stop' && kind !== 'skip' ? scaleExplained(message, context.asked) ?? scaleExplained(message, context.rating) : null;
   if (scale) lines.push(scale);
   else if (kind === 'stop') lines.push(STOPPING);
@@ -527,6 +536,9 @@ export function whileWorking(message: string, context: Context & { task?: string
     const about = aboutTheInterview(message.trim(), context);
     return about && !said.includes(about) ? about : null;
   }
+  // "I am not certain what export means in this context; is it sending it abroad?": what they make of it is what the team
+  // needs to see, so it is asked back, once, as a researcher watching would.
+  if (ASKS_WHAT_IT_MEANS.test(text) && /\?/.test(text) && !said.includes(WHAT_DO_YOU_THINK)) return WHAT_DO_YOU_THINK;
   if (kind !== 'question' && kind !== 'puzzled' && kind !== 'guess') return null;
   // "I don't have a housemate, do you mean my husband?": their reading of the task is the one to go with.
   if (kind === 'guess' && !said.includes(EITHER_WAY)) return EITHER_WAY;
@@ -538,6 +550,10 @@ export function whileWorking(message: string, context: Context & { task?: string
   if (!said.includes(ON_YOUR_OWN)) return ON_YOUR_OWN;
   return said.includes(AS_YOU_WOULD) ? null : AS_YOU_WOULD;
 }
+/** "What does Export mean here?", "not sure what this button does": asking what something on the screen is for. */
+const ASKS_WHAT_IT_MEANS = /\b(?:what (?:does|do|would) (?:(?:this|that|the) )?['"“]?[\w-]+['"”]?(?: [\w-]+)? (?:mean|do)\b|(?:not (?:certain|sure)|no idea|don'?t know) what (?:this |that |the )?['"“]?[\w-]+['"”]? (?:means|does|is for)\b|what is (?:this|that|the [\w-]+) for\b)/i;
+export const WHAT_DO_YOU_THINK = 'What do you think it does? Go with whatever you would do.';
+
 /** "do you mean do it right now, here?", "should I actually do it?" */
 const NOW_AND_HERE = /\b(?:(?:do|doing|try|trying) it (?:right )?(?:now|here)|right now|(?:for real|actually do it|on this (?:page|site)|really do it)|(?:should|do|must) i (?:actually|really) \w+|or (?:just )?pretend|(?:will|would) it (?:really|actually) \w+)\b/i;
 export const HERE_AND_NOW = 'Yes, here and now, as you normally would.';

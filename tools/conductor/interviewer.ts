@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ANYTHING_MORE, CALLS_OUT, CORRECTS, ENGLISH_PLEASE, impatient, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
+import { ASKS_TO_TALK, ANYTHING_MORE, CALLS_OUT, CORRECTS, ENGLISH_PLEASE, impatient, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { escapeRegExp } from '../../core/regexp.ts';
 import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
@@ -580,7 +580,9 @@ function answered(question: string, answers: string[], all: string[], notes: str
     if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && answers.some((a) => TROUBLE_THEN_DID.test(a))) return 'yes';
     // A no to "Apart from what you mentioned, …" leaves the snag told before it: what they did about that is still asked.
     const snagBefore = answers.slice(0, -1).some((a) => toldTrouble(a) && !(ASKS_WHAT_THEY_DID.test(question) && saysWhatTheyDid(a)));
-    if (declines(last) && !snagBefore && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
+    // "Nothing took longer. … Can we talk about pricing?", then the pricing: the no is what answered the question.
+    const answer = ASKS_TO_TALK.test(answers.at(-2)?.trim() ?? '') ? answers.at(-2)! : last;
+    if (declines(answer) && !snagBefore && (LEANS_ON_A_MOMENT.test(question) || ASKS_WHAT_THEY_DID.test(question))) return 'yes';
   }
   // "Walk me through what happened that day" after "None really stood out" (and nothing told since): there is no day.
   const none = answers.findIndex(declines);
@@ -648,12 +650,21 @@ const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegE
 /** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
 const HYPOTHETICAL = /\b(?:i'?d|i would|we'?d|we would) (?:really )?(?:want|love|like|prefer|worry|be worried|be afraid)\b|\b(?:would|might) (?:get|be|end up|have to)\b|\bi wish\b|^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
 
+/** The participant's words said back to them: "my invoices" → "your invoices". */
+const secondPersonOf = (text: string) => text.trim().replace(/\b(?:my|our)\b/gi, 'your').replace(/\b(?:me|us)\b/gi, 'you').replace(/\bI\b/g, 'you');
+
+/** A question about what would make the product better: its answer is a wish, not a story. */
+const WISH_ASKED = /\b(?:what would make|more useful|what would you (?:change|add|improve)|if you could change|magic wand|what do you wish)\b/i;
+
 /** A probe, unless the answer is short, the script digs into the moment anyway, or it was asked already. */
-function probeFor(answer: string, said: string, later: string[]): string | null {
+function probeFor(answer: string, said: string, later: string[], question = ''): string | null {
   if (words(answer) < SHORT_ANSWER_WORDS || later.some((q) => LEANS_ON_A_MOMENT.test(q) || ASKS_WHAT_THEY_DID.test(q))) return null;
+  // The story is asked for later in the part ("Tell me about the last time…"), or the answer is to a question about a change
+  // wished for ("…a per-company plan instead of per seat"): no story to dig into now.
+  const noStory = (later.some((q) => ASKS_FOR_EXAMPLE.test(q)) && !tellsAnOccasion(answer)) || WISH_ASKED.test(question);
   for (const p of PROBES) {
     if (!p.cue.test(answer) || p.asked.test(said) || p.told?.test(answer)) continue;
-    if (p.story && HYPOTHETICAL.test(answer)) continue;
+    if (p.story && (noStory || HYPOTHETICAL.test(answer))) continue;
     // What they did about the trouble, told after it ("…nothing happened, so I had to call him"): not asked again.
     if (p.asked === ASKS_WHAT_THEY_DID && TOLD_WHAT_THEY_DID.test(answer.slice(p.cue.exec(answer)!.index))) continue;
     return p.question;
@@ -710,6 +721,9 @@ export const ruleInterviewer: Interviewer = {
     }
     // A question about the interview, a guess at what was meant, or which end of the scale is which, is answered (engine.ts), then the question is asked again.
     if (heard === 'meta' || heard === 'guess' || (heard !== 'stop' && heard !== 'skip' && scaleExplained(last.text, lastAsked))) return { say: bare(lastAsked), state };
+    // "…Can we talk about pricing?": yes, and what about it; the answer closes this question.
+    const topic = ASKS_TO_TALK.exec(last.text.trim())?.[1];
+    if (topic && heard !== 'stop') return { say: `Yes, please. What would you like to tell us about ${secondPersonOf(topic)}?`, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // A question of their own in place of an answer is passed on (engine.ts) and the question asked again, once.
     if (heard === 'question' && onlyAsks(last.text, lastAsked) && said.split(bare(lastAsked)).length <= 2) return { say: bare(lastAsked), state };
     // A grumble about the interview is heard (engine.ts) and the question asked again; a second one moves on.
@@ -800,7 +814,7 @@ export const ruleInterviewer: Interviewer = {
       const say = declines(last.text) && !(invited && TAKES_IT_BACK.test(last.text)) ? (asked === 0 && !invited && !said.includes(MORE) ? MORE : null) : followUp(last.text, asked, said, questions.slice(state.question + 1), interview);
       if (say) return { say, state: { question: state.question, follow_ups: asked + 1 } };
     } else if (asked === 0) {
-      const probe = probeFor(last.text, `${said}\n${interview}`, questions.slice(state.question + 1));
+      const probe = probeFor(last.text, `${said}\n${interview}`, questions.slice(state.question + 1), questions[state.question]);
       if (probe) return { say: probe, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     }
     return ahead(state.question + 1);
