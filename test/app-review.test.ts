@@ -86,6 +86,12 @@ describe('the evidence review queue', () => {
     expect(await focusedId(page)).toBe(ids[2]);
     for (const id of [ids[1], ids[2]]) expect((await o.call('GET', `/signals/${id}`)).body.signal.review_status).toBe('reviewed');
     expect((await o.call('GET', `/signals/${ids[0]}`)).body.signal.review_status ?? null).not.toBe('reviewed');
+    // r on a card already reviewed says so and moves on, as it does after reviewing one.
+    await page.keyboard.press('r');
+    await page.getByRole('status').filter({ hasText: 'Card 3 was already reviewed' }).waitFor();
+    await expect.poll(() => focusedId(page)).toBe(ids[3]);
+    await page.keyboard.press('k');
+    expect(await focusedId(page)).toBe(ids[2]);
 
     // d asks for a reason; Escape cancels, and Tab stays inside the dialog.
     await page.keyboard.press('d');
@@ -104,6 +110,8 @@ describe('the evidence review queue', () => {
     // A common reason is one click away.
     await dismiss.getByRole('group', { name: 'Common reasons' }).getByRole('button', { name: 'Duplicate' }).click();
     expect(await dismiss.getByLabel('Reason', { exact: true }).inputValue()).toBe('Duplicate');
+    // Picked, the reason's field has the focus again, so Enter dismisses.
+    expect(await page.evaluate(`document.activeElement?.id`)).toBe('dismiss-reason');
     await dismiss.getByLabel('Reason', { exact: true }).fill('Duplicate of the card above');
     await page.keyboard.press('Enter');
     await dismiss.waitFor({ state: 'detached' });
@@ -150,7 +158,9 @@ describe('the evidence review queue', () => {
     await page.keyboard.press('End');
     await page.keyboard.press('f');
     const finding = page.getByRole('dialog', { name: 'Add to a finding' });
-    await finding.getByLabel('Title of the new finding').fill('Discount code is hard to find');
+    // The card's headline is offered selected: what is typed replaces it.
+    await page.keyboard.type('Discount code is hard to find');
+    expect(await finding.getByLabel('Title of the new finding').inputValue()).toBe('Discount code is hard to find');
     await shots(page, 'evidence-finding');
     await finding.getByRole('button', { name: 'Create finding' }).click();
     await finding.waitFor({ state: 'detached' });

@@ -46,11 +46,11 @@ export function DismissDialog({ org, project, card, onClose, onSaved }: Props) {
         <p className="muted small">{card.headline ?? card.quote}</p>
         <label className="stack">
           <span>Reason</span>
-          <input data-autofocus required maxLength={500} list="dismiss-reasons" value={reason} onChange={(e) => setReason(e.target.value)} />
+          <input id="dismiss-reason" data-autofocus required maxLength={500} list="dismiss-reasons" value={reason} onChange={(e) => setReason(e.target.value)} />
         </label>
         <div className="row" role="group" aria-label="Common reasons">
           {DISMISS_REASONS.map((r) => (
-            <button key={r} type="button" className="secondary small" onClick={() => setReason(r)}>
+            <button key={r} type="button" className="secondary small" onClick={() => (setReason(r), document.getElementById('dismiss-reason')?.focus())}>
               {r}
             </button>
           ))}
@@ -172,7 +172,8 @@ export function FindingDialog({ org, project, card, onClose, onSaved }: Props) {
         {choice === 'new' ? (
           <label className="stack">
             <span>Title of the new finding</span>
-            <input data-autofocus required maxLength={300} value={title} onChange={(e) => setTitle(e.target.value)} />
+            {/* The card's headline is offered, selected: typing replaces it rather than running on from its end. */}
+            <input data-autofocus required maxLength={300} value={title} onFocus={(e) => e.currentTarget.select()} onChange={(e) => setTitle(e.target.value)} />
           </label>
         ) : null}
         <Problem error={drafts.error ?? add.error} />

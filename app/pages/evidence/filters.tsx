@@ -4,7 +4,7 @@ import { SURFACES, TYPES, surfaceLabel, typeLabel } from './labels.ts';
 import type { Filters as F } from './queries.ts';
 
 /** The queue's filters and search, kept in the URL's query so a view can be shared or reloaded. */
-export function Filters({ filters, interviews }: { filters: F; interviews: Array<{ id: string; participant_name: string | null; created_at: string }> }) {
+export function Filters({ filters, interviews, onLeave }: { filters: F; interviews: Array<{ id: string; participant_name: string | null; created_at: string }>; onLeave: () => void }) {
   const [, setParams] = useSearchParams();
   const [q, setQ] = useState(filters.q ?? '');
   const set = (key: string, value: string | undefined) =>
@@ -35,7 +35,7 @@ export function Filters({ filters, interviews }: { filters: F; interviews: Array
     setQ(next);
     set('q', next || undefined);
     e.currentTarget.blur();
-    document.querySelector<HTMLElement>('[role=listbox] [aria-selected=true]')?.focus();
+    onLeave();
   };
 
   return (

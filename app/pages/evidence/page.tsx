@@ -36,6 +36,12 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
   // What the last action did, for screen readers.
   const [said, setSaid] = useState('');
   const focusRequest = useRef(false);
+  // Out of the search (Enter, Escape): the selected card takes the focus once the list has it, however long the search takes.
+  const [, rerender] = useState(0);
+  const backToCards = useCallback(() => {
+    focusRequest.current = true;
+    rerender((n) => n + 1);
+  }, []);
   const act = useCardAction(org, project);
   const card = cards[selected];
   const filterKey = JSON.stringify(filters);
@@ -60,7 +66,11 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
       if (key === '?') return setOpen('?');
       if (!card) return;
       if (key === 'r') {
-        if (card.dismissed_at || card.review_status === 'reviewed') return;
+        // Already done: said, and on to the next card all the same, so r works through a queue without stalling.
+        if (card.dismissed_at || card.review_status === 'reviewed') {
+          setSaid(`Card ${selected + 1} was already ${card.dismissed_at ? 'dismissed' : 'reviewed'}`);
+          return onward();
+        }
         // Reviewed, and on to the next card, as a queue is worked through.
         act.mutate({ id: card.id, kind: 'review' }, {
           onSuccess: () => {
@@ -112,7 +122,7 @@ export function EvidenceReview({ org, project }: { org: string; project: string 
           Keyboard shortcuts <kbd aria-hidden="true">?</kbd>
         </button>
       </div>
-      <Filters filters={filters} interviews={interviews.data ?? []} />
+      <Filters filters={filters} interviews={interviews.data ?? []} onLeave={backToCards} />
       <div className="row muted small">
         <p className="review-position" role="status">
           {queue.isPending ? 'Loading…' : `${left.toLocaleString('en-US')} ${left === 1 ? 'card' : 'cards'}${dismissedHere ? ` (${dismissedHere} just dismissed)` : ''}`}
