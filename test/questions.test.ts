@@ -2830,4 +2830,10 @@ describe('a second starter-study walkthrough (walkthrough 35)', () => {
     expect(whileWorking('There is one marked Export report. I am not certain what export means in this context; is it sending it abroad?', {})).toBe(WHAT_DO_YOU_THINK);
     expect(whileWorking('what does this button do?', { said: WHAT_DO_YOU_THINK })).toBe(ON_YOUR_OWN);
   });
+
+  it('hears the goal in a list, in formal English and after a slangy opener', () => {
+    expect(goalOf('Three things today:\n1. export the monthly revenue report as CSV for our board deck\n2. check the October growth number')).toBe('export the monthly revenue report');
+    expect(goalOf('Good morning. I must say I am not entirely certain what is meant by this. Today I wished to look at the October figures, which he tells me have risen.')).toBe('look at the October figures');
+    expect(goalOf('ngl i just wanted to check the october revenue lol')).toBe('check the october revenue');
+  });
 });

@@ -8,11 +8,11 @@ import { plain, sentencesOf } from './heard.ts';
 
 /** The question that asks for it: "What did you come to do today?", "What were you trying to get done?" */
 export const ASKS_FOR_GOAL = /\b(?:what did you come (?:here )?to do|what were you trying to|what brought you here)\b/i;
-const OPENERS = /^(?:(?:um|uh|so|well|oh|ok(?:ay)?|like|you know|just|basically|honestly|mostly|today),?\s+)+/i;
+const OPENERS = /^(?:(?:um|uh|so|well|oh|ok(?:ay)?|like|you know|just|basically|honestly|mostly|today|ngl|tbh|lol|bruh|yeah|yes|good morning|hi|hello),?\s+)+/i;
 // Also as said by someone still learning English: "I am come for pay the bill", "I want make a transfer", "For pay invoice"
 // (what follows must still read as a verb phrase, so "I came for the webinar" gives no goal).
 const LEAD_IN =
-  /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going)\s+(?:in |here |on |over |by )?(?:to|for)\s+|^(?:i|we)(?:'m| am) here (?:to|for)\s+|^(?:i|we) (?:want|need|wanted|needed)\s+(?!to\b|help\b|support\b|advice\b|info)|^(?:to|for)\s+/i;
+  /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:(?:just|really|only|actually|mainly|basically)\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going|wished|wish|hoped|hope|meant|looking|(?:'d|would) like)\s+(?:in |here |on |over |by )?(?:to|for)\s+|^(?:i|we)(?:'m| am) here (?:to|for)\s+|^(?:i|we) (?:want|need|wanted|needed)\s+(?!to\b|help\b|support\b|advice\b|info)|^(?:to|for)\s+/i;
 const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|when|while|until)\s/i;
 
 /** "to send …" after a goal's object: what the goal is for, not part of it. */
@@ -31,7 +31,9 @@ export function goalOf(answer: string, stated = false): string | null {
   // Corrected in the same breath ("Sorry, I meant the invoices page, not bills"): too unsure to say back.
   if (/\b(?:i meant|i mean,|no wait|correction)\b/i.test(answer)) return null;
   // "Oh where do I start! I came in to send the VAT return.": the sentence that says what they came to do.
-  const said = sentencesOf(plain(answer));
+  // "Three things today: 1. export the monthly revenue report as CSV 2. …": the first thing listed.
+  const listed = /(?:^|\n)\s*(?:1[.)]|[-•*])\s+([^\n]{4,})/.exec(answer)?.[1];
+  const said = listed && /:\s*(?:\n|$)/m.test(answer) ? [`I came to ${listed.trim()}`] : sentencesOf(plain(answer));
   // "I run the finance side for three bakeries, and today I came in to reconcile…": or the clause that says it.
   // "I'm on the Fresco Box site, I wanted to skip next week's box": after a comma too, where it says what they came for.
   const clauses = said.flatMap((x) => [x, ...x.split(/,?\s+(?:and|so|but)\s+(?=(?:today\s+|now\s+)?(?:i|we)\b)|;\s*|,\s+(?=(?:i|we)(?:'m| am| was)?\s+(?:wanted|want|needed|need|came|come|trying|tried|here)\b)/i).slice(1)]);
