@@ -244,6 +244,22 @@ describe('headlines and claims', () => {
     expect(claimOf('It was me who paid for the whole thing.')).toMatch(/^The participant said it was them who paid/);
   });
 
+  it('leaves emoji and chat fillers out of headlines and claims, spells out chat shorthand, and makes no card of "I just told you" or "nah thats it ✌️" (walkthrough 35)', async () => {
+    expect(headlineOf('i literally just opened it lmao.', 'workaround')).toBe('Literally just opened it');
+    expect(headlineOf('csv export fr.', 'desired_outcome')).toBe('Wants csv export');
+    expect(headlineOf('i kept scrolling and then saw it 👀 then clicked it.', 'smooth_completion')).toBe('Kept scrolling and then saw it then clicked it');
+    expect(claimOf('the button is kinda tiny tho and it just gave a pdf?? my mom needs it for excel 🤷‍♀️')).toBe('The participant said the button is kinda tiny though and it just gave a pdf.');
+    expect(headlineOf("bruh i told u 😭 i opened the app, clicked around, couldnt find export at first.", 'struggling_moment')).toBe("Opened the app, clicked around, couldn't find export at first");
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const cards = await new LocalExtractor().extract([
+      turn(0, 'interviewer', 'What would you change to make the product better for you?'),
+      turn(1, 'participant', 'I just told you: the pricing.'),
+      turn(2, 'interviewer', 'Is there anything else you would like to tell us?'),
+      turn(3, 'participant', 'nah thats it ✌️'),
+    ]);
+    expect(cards).toEqual([]);
+  });
+
   it("leaves a transcript's bracketed sounds out of headlines, claims and the edges of quotes, and keeps bracketed words", async () => {
     expect(describeQuote('[laughs] Honestly the export is broken, it never finishes.')).toEqual({ headline: 'The export is broken, it never finishes', claim: 'The participant said the export is broken, it never finishes.' });
     expect(describeQuote('I tried to upload it three times (inaudible) and it just spun forever.').claim).toBe('The participant tried to upload it three times and it just spun forever.');

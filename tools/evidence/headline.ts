@@ -1,6 +1,6 @@
 import { join, parse, type Sentence, type Token } from '../../core/nlp.ts';
 import { contentOf, dangling, particle } from './spoken.ts';
-import { plainGrammar, withApostrophes } from './plain-grammar.ts';
+import { chatSpelledOut, plainGrammar, withApostrophes } from './plain-grammar.ts';
 import { callsIt, namedThing, welcomeIf } from './wishes.ts';
 import { HEADLINE_MAX } from './types.ts';
 import { withoutStageDirections } from '../../core/stage-directions.ts';
@@ -60,7 +60,7 @@ const forHeadline = (text: string) =>
 
 /** First-person contractions spelled out, so "I'm" parses as a subject and a verb. */
 function expand(quote: string): string {
-  const expanded = withApostrophes(quote)
+  const expanded = withApostrophes(chatSpelledOut(quote))
     .replace(/\b(I|we)'m\b/gi, '$1 am')
     .replace(/\b(I|we)'re\b/gi, '$1 are')
     .replace(/\b(I|we)'ve\b/gi, '$1 have')

@@ -3,6 +3,7 @@ import { sentences } from '../../core/sentences.ts';
 import { LEADING_CUE, TRAILING_CUE, withoutStageDirections } from '../../core/stage-directions.ts';
 import { nounPhrases } from '../../core/nlp.ts';
 import { HEADLINE_MAX, describe, namesIn } from './headline.ts';
+import { chatSpelledOut } from './plain-grammar.ts';
 import { namedThing } from './wishes.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { CLASSES, SentenceModel } from './sentence-model.ts';
@@ -182,6 +183,8 @@ const askedFor = (s: ParticipantSentence): SignalType | null =>
   ASKS_FOR_WISH.test(s.context.question ?? '') && !SAYS_NONE.test(s.text.trim()) && s.text.split(/\s+/).length <= 25 ? 'desired_outcome' : null;
 
 const ASKS_ANYTHING_ELSE = /\banything else\b/i;
+/** "I just told you: the pricing.", "I already said, screenshots.", "bruh i told you": said again, briefly, because asked again. */
+const TOLD_ALREADY = /^(?:(?:but|well|um|so|bruh|like),?\s+)*(?:i|we) (?:just |already )?(?:told you|said(?: so| that)?)\b[:,.!]*(?:\s+\S+){0,3}[.!]*$/i;
 const CLOSING_NO =
   /^(?:no|nope|nah|nothing(?: else)?|not really)(?:[,.!]?\s*(?:that'?s (?:it|all|everything)|i think (?:that'?s (?:it|all|everything)|that covers it)|that covers it|thanks|thank you|all good|nothing else|i'?m good|really))*[.!]*$/i;
 
@@ -217,10 +220,14 @@ export class LocalExtractor implements Extractor {
     const asked: Array<{ type: SignalType; sentence: ParticipantSentence }> = [];
     const proposedIn = new Set<Turn>();
     for (const sentence of eachParticipantSentence(turns)) {
+      // Read without emoji and chat fillers ("nah thats it ✌️"), as said.
+      const said = chatSpelledOut(sentence.text);
       // "No, that's everything." to "Anything else?" closes the interview; it says nothing about the product.
-      if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(sentence.text.trim())) continue;
+      if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(said)) continue;
+      // "I just told you: the pricing.": a complaint about being asked again, with the answer's name; the answer was a card before.
+      if (TOLD_ALREADY.test(said)) continue;
       // "Nothing, honestly." tells of no trouble, whatever the question's words make the model think.
-      const none = SAYS_ONLY_NONE.test(sentence.text.trim()) || NOTHING_WENT_WRONG.test(sentence.text.trim());
+      const none = SAYS_ONLY_NONE.test(said) || NOTHING_WENT_WRONG.test(said);
       const types = this.model.types(sentenceFeatures(sentence.read, sentence.context)).map((t) => (none ? { ...t, type: 'no_issue_found' as const } : t)).filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k);
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (types.length) proposedIn.add(sentence.turn);

@@ -24,6 +24,18 @@ export const withApostrophes = (text: string) =>
     return w[0] === w[0].toUpperCase() && fixed[0] !== 'I' ? fixed[0].toUpperCase() + fixed.slice(1) : fixed;
   });
 
+/** Chat shorthand spelled out; emoji and chat fillers ("lol", "ngl", "fr") are no words of the moment. */
+const SHORTHAND: Record<string, string> = { u: 'you', ur: 'your', bc: 'because', cuz: 'because', coz: 'because', pls: 'please', plz: 'please', tho: 'though', rn: 'right now', alr: 'already', idk: "I don't know", smth: 'something', ppl: 'people', msg: 'message', w: 'with' };
+const CHAT_FILLER = /(?:^|\s*,?\s+)\b(?:lol|lmao|lmfao|rofl|ngl|tbh|fr|bruh|lowkey|highkey|ig|nvm|omg|smh|ikr)\b[,.!]*(?=\s|$)/gi;
+const EMOJI = /\s*\p{Extended_Pictographic}(?:\uFE0F|\u200D\p{Extended_Pictographic}|\p{Emoji_Modifier})*/gu;
+export const chatSpelledOut = (text: string) =>
+  text
+    .replace(EMOJI, '')
+    .replace(CHAT_FILLER, '')
+    .replace(/\b(u|ur|bc|cuz|coz|pls|plz|tho|rn|alr|idk|smth|ppl|msg|w)\b(?![/'’-])/g, (w: string) => SHORTHAND[w] ?? w)
+    .replace(/^\s*[,.]\s*/, '')
+    .trim();
+
 export function plainGrammar(text: string): string {
   return text
     // "Can't tell which stores are included." typed without its "I".

@@ -117,7 +117,10 @@ function dropAsides(tokens: Token[], aside: RegExp): Token[] {
 function dropRetelling(tokens: Token[]): Token[] {
   const head = tokens.slice(0, 4).map((t) => t.text.toLowerCase()).join(' ');
   const m = /^(?:(?:like|as) (?:i|we) (?:said|say|mentioned|wrote|told you)|let me (?:see|think)) ,/.exec(head);
-  return m ? tokens.slice(4) : tokens;
+  if (m) return tokens.slice(4);
+  // "I told you, I opened the app…", "i already said i opened…": the retelling's complaint, then the moment again.
+  const told = /^(?:i|we) (?:just |already )?(?:told you|said)(?: ,)? (?=(?:i|we) )/.exec(tokens.slice(0, 6).map((t) => t.text.toLowerCase()).join(' '));
+  return told ? tokens.slice(told[0].trim().split(' ').length) : tokens;
 }
 
 /** "Boots, no sorry, PillPal makes you…": what the speaker takes back goes, with the correction marker. */
