@@ -276,6 +276,26 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     expect(turnsOf(srt)).toEqual([['Jenna', 3400, "Okay, we're rolling."], ['Sam', 7300, 'Of course. Excuse the mess.']]);
   });
 
+  it("joins a speaker's consecutive caption cues into one turn, as Zoom and Teams cut them", () => {
+    const zoom = [
+      'WEBVTT', '',
+      '1', '00:00:02.400 --> 00:00:05.100', 'Anna: How did the milking report go?', '',
+      '2', '00:00:05.600 --> 00:00:09.000', 'Gerrit van Dijk: The robot sent the alarm at night, and the app', '',
+      '3', '00:00:09.000 --> 00:00:12.500', 'Gerrit van Dijk: showed sync failed, code 504. Great technology.', '',
+      '4', '00:00:30.000 --> 00:00:31.000', 'Gerrit van Dijk: Anyway.', '',
+      '5', '00:00:31.500 --> 00:00:33.000', 'Anna: Then what?',
+    ].join('\n');
+    expect(parseTranscript(zoom).segments.map((x) => [x.speaker, x.start_ms, x.end_ms, x.text])).toEqual([
+      ['Anna', 2400, 5100, 'How did the milking report go?'],
+      ['Gerrit van Dijk', 5600, 12500, 'The robot sent the alarm at night, and the app showed sync failed, code 504. Great technology.'],
+      // After a long pause, a new turn.
+      ['Gerrit van Dijk', 30000, 31000, 'Anyway.'],
+      ['Anna', 31500, 33000, 'Then what?'],
+    ]);
+    const teams = 'WEBVTT\n\nab1/1-0\n00:00:01.000 --> 00:00:03.000\n<v Lena Park>The bus icon sat in the depot</v>\n\nab1/2-0\n00:00:03.000 --> 00:00:05.000\n<v Lena Park>for ten minutes.</v>';
+    expect(parseTranscript(teams).segments.map((x) => x.text)).toEqual(['The bus icon sat in the depot for ten minutes.']);
+  });
+
   it('says notes written about the participant are not their words', async () => {
     const notes = 'Spoke with Jo from finance on Tuesday. She said the CSV export keeps timing out past a year of data. She exports month by month and stitches them in Excel. She really wants a scheduled export. She likes the new dashboard.';
     const id = await importedText(svc, o, 'notes.txt', notes);

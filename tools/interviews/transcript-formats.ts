@@ -414,11 +414,30 @@ function fillTimes(segments: ParsedSegment[]): { segments: ParsedSegment[]; esti
 export function parseTranscript(text: string): { format: TranscriptFormat; segments: ParsedSegment[]; estimatedTiming: boolean; header: TranscriptHeader } {
   if (!text.trim()) throw new TranscriptError('The transcript is empty');
   const format = detectFormat(text);
-  const { segments: parsed, header } = format === 'text' ? parseText(text) : { segments: format === 'json' ? parseJson(text) : parseCues(text, format), header: noHeader() };
+  const { segments: parsed, header } = format === 'text' ? parseText(text) : { segments: format === 'json' ? parseJson(text) : turnsOfCues(parseCues(text, format)), header: noHeader() };
   if (!parsed.length) throw new TranscriptError(`No transcript text found in this ${format.toUpperCase()} file`);
   if (parsed.length > 20_000) throw new TranscriptError('The transcript has more than 20,000 segments');
   const { segments, estimated } = fillTimes(parsed);
   return { format, segments, estimatedTiming: estimated, header };
+}
+
+/** A pause this long between two cues of one speaker is still their turn (captioning tools cut a turn into cues of a line or two). */
+const SAME_TURN_GAP_MS = 3000;
+
+/**
+ * Captions cut what one person says into cues ("Gerrit van Dijk: …" three times running): consecutive cues of the same named
+ * speaker, close in time, are one turn, so a sentence cut across two cues is read whole.
+ */
+function turnsOfCues(cues: ParsedSegment[]): ParsedSegment[] {
+  const out: ParsedSegment[] = [];
+  for (const cue of cues) {
+    const last = out[out.length - 1];
+    const close = last?.end_ms != null && cue.start_ms != null && cue.start_ms - last.end_ms <= SAME_TURN_GAP_MS;
+    if (last && cue.speaker && last.speaker === cue.speaker && close) {
+      out[out.length - 1] = { ...last, text: `${last.text} ${cue.text}`, end_ms: cue.end_ms ?? last.end_ms };
+    } else out.push(cue);
+  }
+  return out;
 }
 
 const INTERVIEWER = /^(interviewer|researcher|moderator|host|facilitator|conductor|assistant|agent|q|question|me|us)\b/i;
