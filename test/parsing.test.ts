@@ -296,6 +296,17 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     expect(parseTranscript(teams).segments.map((x) => x.text)).toEqual(['The bus icon sat in the depot for ten minutes.']);
   });
 
+  it('says a moment of a transcript with no times is at about a time, estimated', async () => {
+    const id = await importedText(svc, o, 'untimed.txt', 'Interviewer: How did paying go?\nDana: The pay button stayed grey and I could not pay the invoice at all, which was really frustrating.');
+    const cards = (await o.call('GET', `/signals?session_id=${id}`)).body.signals as Array<{ observed_facts_json: string }>;
+    expect(cards.length).toBeGreaterThan(0);
+    for (const c of cards) expect(JSON.parse(c.observed_facts_json)).toContainEqual(expect.stringMatching(/^At about \d+:\d{2} in the interview \(estimated: the transcript has no times\)$/));
+    // A transcript with its own times states them.
+    const timed = await importedText(svc, o, 'timed.srt', '1\n00:00:05,000 --> 00:00:08,000\nInterviewer: How did paying go?\n\n2\n00:00:09,000 --> 00:00:15,000\nDana: The pay button stayed grey and I could not pay the invoice at all, which was really frustrating.');
+    const facts = ((await o.call('GET', `/signals?session_id=${timed}`)).body.signals as Array<{ observed_facts_json: string }>).flatMap((c) => JSON.parse(c.observed_facts_json) as string[]);
+    expect(facts).toContainEqual(expect.stringMatching(/^At 0:\d{2} in the interview$/));
+  });
+
   it('says notes written about the participant are not their words', async () => {
     const notes = 'Spoke with Jo from finance on Tuesday. She said the CSV export keeps timing out past a year of data. She exports month by month and stitches them in Excel. She really wants a scheduled export. She likes the new dashboard.';
     const id = await importedText(svc, o, 'notes.txt', notes);

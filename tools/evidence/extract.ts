@@ -23,6 +23,9 @@ export async function turnsOf(sql: Sql, interviewId: string): Promise<Turn[]> {
   return rows;
 }
 
+/** "At 1:55 in the interview", said of a time estimated from the transcript's length. */
+const roughly = (fact: string) => fact.replace(/^At (\d+:\d{2}(?::\d{2})?) in the interview$/, 'At about $1 in the interview (estimated: the transcript has no times)');
+
 /** The start of what participants said: enough to tell the language of a transcript. */
 const participantSample = (turns: Turn[]) => turns.filter((t) => t.role !== 'interviewer').map((t) => t.text).join(' ').slice(0, 4000);
 
@@ -53,6 +56,8 @@ export async function extractEvidence(services: Services, interview: InterviewRo
   if (!llm && !proposals.length && warn && notEnglish(participantSample(turns))) {
     await warn({ code: 'language_unsupported', message: 'The transcript is not in English: the built-in extractor reads English only, so no evidence was extracted', action: "Configure a model in the project's settings to extract evidence from other languages" });
   }
+  // A transcript imported without times has them estimated from its length: a moment's time is said as one.
+  const estimated = /estimated_timing/.test(interview.transcript_format ?? '');
   const seen = new Set<string>();
   const rows: NewSignal[] = [];
   for (const p of proposals) {
@@ -84,7 +89,7 @@ export async function extractEvidence(services: Services, interview: InterviewRo
       headline: p.headline,
       claim: p.claim,
       reconstruction: p.reconstruction,
-      observed_facts_json: JSON.stringify(p.observed_facts),
+      observed_facts_json: JSON.stringify(estimated ? p.observed_facts.map(roughly) : p.observed_facts),
       evidence_grade: where.uncertain ? 'weak' : p.evidence_grade,
       window_start_ms: where.window_start_ms,
       window_end_ms: where.window_end_ms,
