@@ -307,6 +307,17 @@ describe('speaker lines as other tools write them (a new user\'s trial)', () => 
     expect(facts).toContainEqual(expect.stringMatching(/^At 0:\d{2} in the interview$/));
   });
 
+  it('says when more than one speaker is taken for the participant', async () => {
+    const rev = 'Speaker 1 (00:00:02):\nHow do you order stock?\n\nSpeaker 2 (00:00:05):\nBy phone mostly, the portal times out.\n\nSpeaker 3 (00:00:09):\nAnd the error is not even on the main screen.\n\nSpeaker 1 (00:00:12):\nWhat do you do then?\n\nSpeaker 2 (00:00:14):\nI call the rep.';
+    const id = await importedText(svc, o, 'rev.txt', rev);
+    expect((await o.call('GET', `/sessions/${id}/processing`)).body.warnings).toEqual([
+      expect.objectContaining({ step: 'importing', code: 'several_participants', message: expect.stringContaining('Speaker 2, Speaker 3'), action: expect.stringContaining('Interviewer:') }),
+    ]);
+    // One interviewer and one participant: nothing to say.
+    const two = await importedText(svc, o, 'two.txt', 'Interviewer: How do you order stock?\nDana: By phone mostly, the portal times out.');
+    expect((await o.call('GET', `/sessions/${two}/processing`)).body.warnings).toEqual([]);
+  });
+
   it('says notes written about the participant are not their words', async () => {
     const notes = 'Spoke with Jo from finance on Tuesday. She said the CSV export keeps timing out past a year of data. She exports month by month and stitches them in Excel. She really wants a scheduled export. She likes the new dashboard.';
     const id = await importedText(svc, o, 'notes.txt', notes);

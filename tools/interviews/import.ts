@@ -63,6 +63,14 @@ const NO_PARTICIPANT = {
   action: 'Start the participant\'s lines with their name (or "Participant:") and import it again',
 };
 
+/** More than one person taken for the participant ("Speaker 2" and "Speaker 3"): a colleague's words would be taken as evidence. */
+const severalParticipants = (names: string[]) => ({
+  step: 'importing',
+  code: 'several_participants',
+  message: `${names.length} speakers are taken as participants (${names.join(', ')}), and the words of each are taken as evidence`,
+  action: 'If one of them is a colleague or an observer, start their lines with "Interviewer:" (or the interviewer\'s name) and import it again',
+});
+
 /** The earliest interview of the project imported from the same turns, if any. */
 async function importedBefore(ctx: Ctx, projectId: string, sha256: string) {
   const { rows } = await ctx.services.db.pool.query<{ id: string; participant_name: string | null; created_at: Date }>(
@@ -101,6 +109,7 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
   const sha256 = createHash('sha256').update(JSON.stringify(parsed.segments.map((s) => [s.speaker, s.text]))).digest('hex');
   const twin = await importedBefore(ctx, project.id, sha256);
   const roles = assignRoles(parsed.segments, parsed.header);
+  const participants = [...new Set(parsed.segments.filter((seg, i) => roles[i] === 'participant' && seg.speaker).map((seg) => seg.speaker!))];
   const named = parsed.header.participant ?? parsed.segments.find((s, i) => roles[i] === 'participant' && s.speaker && !ROLE_LABEL.test(s.speaker))?.speaker ?? null;
   const interview = await inTransaction(db.pool, async (sql) => {
     const row = await interviews.insert(sql, {
@@ -122,6 +131,7 @@ export async function importTranscript(ctx: Ctx, text: string, input: { particip
       transcript_sha256: sha256,
       processing_warnings: [
         ...(!parsed.segments.some((seg) => seg.speaker) ? [readsAsNotes(text.slice(0, 20_000)) ? NOTES : NO_SPEAKERS] : !roles.includes('participant') ? [NO_PARTICIPANT] : []),
+        ...(participants.length > 1 ? [severalParticipants(participants)] : []),
         ...(twin ? [alreadyImported(twin)] : []),
       ],
     });
