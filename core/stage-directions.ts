@@ -2,7 +2,7 @@
  * Sounds and stage directions a transcript writes in brackets ("[laughs]", "(inaudible)",
  * "[crosstalk]"): not words anyone said, so never a speaker's name, a headline or a claim.
  */
-const CUE = String.raw`(?:(?:nervous(?:ly)?|soft(?:ly)?|quiet(?:ly)?|loud(?:ly)?|brief(?:ly)?|long|short)\s+)?(?:inaudible|unintelligible|crosstalk|laughs?|laughing|laughter|chuckles?|chuckling|giggles?|music|pause|pauses|silence|noise|unclear|applause|sighs?|sighing|coughs?|background noise|indistinct|no audio|beep|overlapping|overtalk|groans?)(?:\s+(?:nervously|softly|quietly|loudly|briefly))?`;
+const CUE = String.raw`(?:(?:nervous(?:ly)?|soft(?:ly)?|quiet(?:ly)?|loud(?:ly)?|brief(?:ly)?|long|short)\s+)?(?:inaudible|unintelligible|crosstalk|laughs?|laughing|laughter|chuckles?|chuckling|giggles?|music|pause|pauses|silence|noise|unclear(?: speech)?|applause|sighs?|sighing|coughs?|background noise|indistinct|no audio|beep|overlapping|overtalk|groans?)(?:\s+(?:nervously|softly|quietly|loudly|briefly))?`;
 const BRACKETED = String.raw`[[(]\s*${CUE}\s*[\])]`;
 
 export const NOT_SPEECH = new RegExp(`^${CUE}$`, 'i');

@@ -270,6 +270,8 @@ describe('headlines and claims', () => {
     const said = '[laughs] Honestly the export is broken, it never finishes.';
     const cards = await new LocalExtractor().extract([turn(0, 'interviewer', 'How did the export go?'), turn(1, 'participant', said)]);
     expect(cards.map((c) => c.quote)).toEqual(['Honestly the export is broken, it never finishes.']);
+    // A recording's mark of speech not made out is no one's words.
+    expect(await new LocalExtractor().extract([turn(0, 'interviewer', 'How did the export go?'), turn(1, 'participant', '[unclear speech]')])).toEqual([]);
   });
 
   it('gives a short remark with no clause to summarise its own words, not a bare type name', async () => {

@@ -31,6 +31,8 @@ async function originalSound(services: Services, interviewId: string, dir: strin
   return null;
 }
 const ORIGINALS = ['source-audio', 'merged-audio', 'source-media', 'source-video'];
+/** A transcript line where the built-in model heard speech it could not make out. */
+const UNCLEAR_SPEECH = '[unclear speech]';
 
 export const task: TaskFactory = (services) => async (payload, helpers) => {
   // `again`: a processed recording transcribed anew on request; its transcript is replaced only once the new one is made.
@@ -55,7 +57,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     if (refusal) throw new StepFailure('transcription_unconfigured', `No transcription service is configured for this project, and ${refusal}`, { action: CONFIGURE_TRANSCRIPTION });
     const dir = await scratch();
     const transcribe = endpoint
-      ? async (file: string, offset: number): Promise<Heard> => ({ texts: await withPitch(bin.ffmpeg, file, offset, dir, await transcribeFile(endpoint, file, offset)), unclearSeconds: 0, speechSeconds: 0 })
+      ? async (file: string, offset: number): Promise<Heard> => ({ texts: await withPitch(bin.ffmpeg, file, offset, dir, await transcribeFile(endpoint, file, offset)), unclearSeconds: 0, speechSeconds: 0, unclear: [] })
       : (file: string, offset: number): Promise<Heard> => transcribeLocally(bin.ffmpeg, file, offset, dir);
     // The built-in model hears a recording as made: the 32 kbit/s audio kept for playback loses enough that it made out a fifth
     // less of a clear two-voice recording. Pieces are cut from the original, as 16 kHz WAV (what the model reads); a service gets MP3.
@@ -67,6 +69,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     const pieces = (await fs.readdir(dir)).filter((f) => f.startsWith('piece-')).sort();
     await interviews.save(pool, interview, { transcription_total: pieces.length, transcription_completed: 0 });
     const texts: VoicedText[] = [];
+    const marks: VoicedText[] = [];
     let [unclear, speech] = [0, 0];
     let offset = 0;
     for (const [i, piece] of pieces.entries()) {
@@ -74,6 +77,8 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
       try {
         const heard = await transcribe(full, offset);
         texts.push(...heard.texts);
+        // Where speech was not made out is marked, so a researcher knows where to listen (never read as words or evidence).
+        marks.push(...heard.unclear.map((u) => ({ ...u, text: UNCLEAR_SPEECH, pitch: null })));
         unclear += heard.unclearSeconds;
         speech += heard.speechSeconds;
       } catch (err) {
@@ -99,7 +104,9 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
         await sql.query('DELETE FROM transcript_segments WHERE interview_id = $1', [interview.id]);
         // Who spoke, when two voices are clearly apart (transcription services give no speakers).
         const roles = rolesByVoice(texts);
-        await insertSegments(sql, interview.id, texts.map((t, i) => ({ id: newId('seg'), speaker: null, role: roles?.[i] ?? 'unknown', start_ms: t.start_ms, end_ms: t.end_ms, text: t.text })));
+        const heard = texts.map((t, i) => ({ ...t, role: roles?.[i] ?? ('unknown' as const) }));
+        const all = [...heard, ...marks.map((m) => ({ ...m, role: 'unknown' as const }))].sort((a, b) => a.start_ms - b.start_ms);
+        await insertSegments(sql, interview.id, all.map((t) => ({ id: newId('seg'), speaker: null, role: t.role, start_ms: t.start_ms, end_ms: t.end_ms, text: t.text })));
         // Says how the text was made: the built-in model hears less well than a service.
         await interviews.save(sql, interview, { transcript_format: endpoint ? 'speech:service' : 'speech:built_in' });
         return 'extracting';

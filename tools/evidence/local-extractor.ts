@@ -127,7 +127,8 @@ function* eachParticipantSentence(turns: Turn[]): Generator<ParticipantSentence>
       question = qs.length && !onTask ? qs[qs.length - 1].text : null;
       continue;
     }
-    const said = sentences(turn.text).map(withoutEdgeCues);
+    // "[unclear speech]" marks where a recording was not made out: no words of anyone's.
+    const said = sentences(turn.text).map(withoutEdgeCues).filter((x) => withoutStageDirections(x.text) !== '');
     // Each sentence is parsed and its word cues read once: they are features of it and of its neighbours.
     // A transcript's "[laughs]" is no word said, so the model never sees it.
     const cues = new Map<number, string[]>();

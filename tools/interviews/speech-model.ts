@@ -128,6 +128,8 @@ export interface Heard {
   texts: VoicedText[];
   /** Seconds of speech the model read with too little certainty to keep (another language, mumbling, noise). */
   unclearSeconds: number;
+  /** Where that speech was, so the transcript can mark it. */
+  unclear: Array<{ start_ms: number; end_ms: number }>;
   speechSeconds: number;
 }
 
@@ -146,7 +148,7 @@ const UNSURE = -0.55;
 export async function transcribeHere(ffmpeg: string, file: string, offsetMs: number, scratch: string): Promise<Heard> {
   const samples = await samplesOf(ffmpeg, file, scratch);
   const chunks = speechChunks(samples);
-  const heard: Heard = { texts: [], unclearSeconds: 0, speechSeconds: 0 };
+  const heard: Heard = { texts: [], unclearSeconds: 0, speechSeconds: 0, unclear: [] };
   if (chunks.length === 0) return heard;
   const m = await model();
   for (const chunk of chunks) {
@@ -159,6 +161,7 @@ export async function transcribeHere(ffmpeg: string, file: string, offsetMs: num
     heard.speechSeconds += audio.length / RATE;
     if (!words || sureness < UNSURE) {
       heard.unclearSeconds += audio.length / RATE;
+      heard.unclear.push({ start_ms: offsetMs + Math.round((chunk.start / RATE) * 1000), end_ms: offsetMs + Math.round((chunk.end / RATE) * 1000) });
       continue;
     }
     heard.texts.push({ start_ms: offsetMs + Math.round((chunk.start / RATE) * 1000), end_ms: offsetMs + Math.round((chunk.end / RATE) * 1000), text, pitch: pitchOf(audio) });
