@@ -260,6 +260,14 @@ describe('headlines and claims', () => {
     expect(cards).toEqual([]);
   });
 
+  it('reads praise of what went wrong as irony: "it\'s great when the bus icon just sits in the depot…" is a struggle', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const typesOf = async (said: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', 'How does tracking the bus go in the morning?'), turn(1, 'participant', said)])).map((c) => c.signal_type);
+    expect(await typesOf("Oh, it's great when the bus icon just sits in the depot for ten minutes and then teleports to our street.")).toEqual(['struggling_moment']);
+    // Praise of what works stays praise.
+    expect(await typesOf("It's great when it works, honestly, most mornings it does.")).toEqual(['smooth_completion']);
+  });
+
   it("leaves a transcript's bracketed sounds out of headlines, claims and the edges of quotes, and keeps bracketed words", async () => {
     expect(describeQuote('[laughs] Honestly the export is broken, it never finishes.')).toEqual({ headline: 'The export is broken, it never finishes', claim: 'The participant said the export is broken, it never finishes.' });
     expect(describeQuote('I tried to upload it three times (inaudible) and it just spun forever.').claim).toBe('The participant tried to upload it three times and it just spun forever.');

@@ -184,6 +184,9 @@ const askedFor = (s: ParticipantSentence): SignalType | null =>
   ASKS_FOR_WISH.test(s.context.question ?? '') && !SAYS_NONE.test(s.text.trim()) && s.text.split(/\s+/).length <= 25 ? 'desired_outcome' : null;
 
 const ASKS_ANYTHING_ELSE = /\banything else\b/i;
+/** "It's great when…", "Love how it…": praise whose object is a complaint. */
+const IRONIC = /^(?:(?:oh|yeah|well|so|and|honestly),?\s+)*(?:it'?s|that'?s|isn'?t it) (?:just |really |so |always )?(?:great|wonderful|lovely|brilliant|fantastic|perfect|fun|awesome|amazing) (?:when|how)\b(?=[^.!?]*\b(?:just (?:sits|stops|hangs|spins|freezes|dies|crashes|disappears|vanishes)|again|for (?:\w+ )?(?:minutes|hours|days|ages)|never|(?:doesn'?t|won'?t|can'?t|isn'?t|didn'?t)|logs? (?:me|you|us) out|freezes|crashes|teleports|disappears|vanishes|stuck)\b)/i;
+const GOES_WELL = new Set<SignalType>(['smooth_completion', 'no_issue_found', 'recovery_success']);
 /** "I just told you: the pricing.", "I already said, screenshots.", "bruh i told you": said again, briefly, because asked again. */
 const TOLD_ALREADY = /^(?:(?:but|well|um|so|bruh|like),?\s+)*(?:i|we) (?:just |already )?(?:told you|said(?: so| that)?)\b[:,.!]*(?:\s+\S+){0,3}[.!]*$/i;
 const CLOSING_NO =
@@ -229,7 +232,12 @@ export class LocalExtractor implements Extractor {
       if (TOLD_ALREADY.test(said)) continue;
       // "Nothing, honestly." tells of no trouble, whatever the question's words make the model think.
       const none = SAYS_ONLY_NONE.test(said) || NOTHING_WENT_WRONG.test(said);
-      const types = this.model.types(sentenceFeatures(sentence.read, sentence.context)).map((t) => (none ? { ...t, type: 'no_issue_found' as const } : t)).filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k);
+      // "Oh, it's great when the bus icon just sits in the depot for ten minutes": praise of what went wrong is irony.
+      const ironic = IRONIC.test(said);
+      const types = this.model
+        .types(sentenceFeatures(sentence.read, sentence.context))
+        .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : t))
+        .filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k);
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (types.length) proposedIn.add(sentence.turn);
       const type = askedFor(sentence) ?? (sentence.onTask ? troubleNoted(sentence.text) : null);
