@@ -43,6 +43,8 @@ function mcpBodyError(services: Services) {
   };
 }
 
+const MCP_BODY_LIMIT = 8 * 1024 * 1024;
+
 /** The HTTP server's request listener: the Express app, with the hot capability routes in front of it (core/hot-path.ts). */
 export function createApp(catalog: Catalog, services: Services): RequestListener {
   const app = express();
@@ -57,7 +59,8 @@ export function createApp(catalog: Catalog, services: Services): RequestListener
   app.use(log);
   app.use(queryGuard);
   // REST routes parse their own bodies (limits differ per route; some are multipart).
-  const mcpRead = [mcpBody(1024 * 1024), mcpBodyError(services)];
+  // A tool call may carry a transcript of up to 5 MiB (SPEC 8), a little more once escaped in JSON.
+  const mcpRead = [mcpBody(MCP_BODY_LIMIT), mcpBodyError(services)];
   app.use('/mcp', ...mcpRead);
 
   app.get('/', (_req, res) => {

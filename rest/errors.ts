@@ -7,9 +7,12 @@ import { fromDatabaseError, pgDiagnostics } from '../core/db-errors.ts';
  * body-parser / raw-body error types (`err.type`). Those a client causes are 4xx; the two
  * `stream.*` ones mean a body was read twice, a server fault that still gets a typed answer.
  */
-const bodyErrors: Record<string, () => AppError> = {
+const bodyErrors: Record<string, (err: { limit?: unknown }) => AppError> = {
   'entity.parse.failed': () => new ValidationError('Malformed JSON in request body', { code: 'malformed_json' }),
-  'entity.too.large': () => new PayloadTooLargeError('Request body is too large'),
+  'entity.too.large': (err) =>
+    new PayloadTooLargeError(`Request body is too large${typeof err.limit === 'number' ? `: this route takes at most ${sizeOf(err.limit)}` : ''}`, {
+      action: 'Send less in one request; a transcript file goes to POST P/sessions/import-transcript as multipart (up to 5 MiB), a recording to the upload routes',
+    }),
   'entity.verify.failed': () => new ForbiddenError('The request body failed verification', { code: 'body_verification_failed' }),
   'encoding.unsupported': () => new AppError(415, 'Unsupported Content-Encoding', { code: 'unsupported_encoding' }),
   'charset.unsupported': () => new AppError(415, 'Unsupported request body charset', { code: 'unsupported_charset' }),
@@ -19,6 +22,8 @@ const bodyErrors: Record<string, () => AppError> = {
   'stream.encoding.set': () => new AppError(500, 'The request body could not be read', { code: 'body_unreadable' }),
   'stream.not.readable': () => new AppError(500, 'The request body could not be read', { code: 'body_unreadable' }),
 };
+
+const sizeOf = (bytes: number) => (bytes >= 1024 * 1024 ? `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`);
 
 /** Normalises what routing, body parsers, the database and handlers throw into the typed hierarchy. */
 export function asAppError(err: unknown): AppError | null {
@@ -31,7 +36,7 @@ export function asAppError(err: unknown): AppError | null {
       : new ValidationError('The request holds a malformed percent-escape', { code: 'malformed_escape' });
   }
   const type = (err as { type?: unknown } | null)?.type;
-  if (typeof type === 'string' && bodyErrors[type]) return bodyErrors[type]();
+  if (typeof type === 'string' && bodyErrors[type]) return bodyErrors[type](err as { limit?: unknown });
   const db = fromDatabaseError(err);
   if (db) return db;
   // Any other http-errors client error (status 4xx, message meant for the client).

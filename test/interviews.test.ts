@@ -191,3 +191,15 @@ describe('interviews recorded live', () => {
     expect((await svc.services.db.pool.query('SELECT count(*)::int AS n FROM signals WHERE interview_id = $1', [id])).rows[0].n).toBe(0);
   });
 });
+
+describe('a long transcript sent as text', () => {
+  it('takes a transcript over 1 MiB through MCP, as the 5 MiB limit says', async () => {
+    const big = await ownerWithProject(svc, 'long-transcripts@example.com');
+    const turn = `Interviewer: How did the export go this week?\nDana: ${'The export took ages again, and the file was missing the last column, so I rebuilt it by hand. '.repeat(12).trim()}\n`;
+    const text = turn.repeat(Math.ceil((1.5 * 1024 * 1024) / turn.length));
+    const mcp = await svc.mcp(big.token);
+    // It reaches the import, which weighs what so long an interview would cost (more than a new organization's credits): not refused for its size.
+    const res = await mcp.callTool({ name: 'interviews.import_transcript', arguments: { projectRef: big.project.project_ref, transcript: text } });
+    expect(toolError(res)).toMatchObject({ status: 402, code: 'credits_exhausted' });
+  }, 120_000);
+});

@@ -63,7 +63,7 @@ describe('the /mcp body is read as body-parser reads it', () => {
     const deep = await both(`${'['.repeat(200)}${']'.repeat(200)}`);
     expect(deep.status).toBe(400);
     expect(JSON.parse(deep.text).error.data.code).toBe('too_deep');
-    const big = await both(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } }));
+    const big = await both(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(8_500_000) } }));
     expect(big.status).toBe(413);
   });
 });

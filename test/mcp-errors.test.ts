@@ -93,9 +93,10 @@ describe('protocol faults stay JSON-RPC errors', () => {
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700, message: expect.stringMatching(/^Parse error/), data: { code: 'malformed_json' } }, id: null });
 
-    const big = await fetch(`${svc.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } }) });
+    const big = await fetch(`${svc.url}/mcp`, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(8_500_000) } }) });
     expect(big.status).toBe(413);
-    expect(await big.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+    // The limit is said: a tool call can carry a transcript of up to 5 MiB, escaped.
+    expect(await big.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringContaining('at most 8 MiB') }, id: null });
   });
 });
 
