@@ -59,6 +59,9 @@ describe('interviews in the workspace', () => {
     await page.getByRole('status').filter({ hasText: /Processed: \d+ evidence cards?/ }).getByRole('link', { name: 'Open the interview' }).waitFor({ timeout: 60_000 });
     await row(page, 'Maria').locator('.badge[data-status=processed]').waitFor({ timeout: 60_000 });
     expect(Number(await row(page, 'Maria').locator('td').nth(4).textContent())).toBeGreaterThan(0);
+    // What the interview was about, under its name, so interviews without a name can be told apart.
+    await expect.poll(() => row(page, 'Maria').locator('.iv-gist').count()).toBe(1);
+    expect((await row(page, 'Maria').locator('.iv-gist').textContent())!.length).toBeGreaterThan(5);
     // Nothing is wider than a phone.
     await page.setViewportSize({ width: 390, height: 844 });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);

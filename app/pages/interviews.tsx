@@ -1,3 +1,4 @@
+import { gist } from '../interviews/gist.ts';
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -111,6 +112,7 @@ export function Interviews({ org, project }: { org: string; project: string }) {
                     <td>
                       <Link href={`/p/${org}/${project}/interviews/${s.id}`}>{s.participant_name ?? 'Anonymous'}</Link>
                       <div className="muted small">{new Date(s.created_at).toLocaleString()}</div>
+                      {gist(s.summary) ? <div className="muted small iv-gist">{gist(s.summary)}</div> : null}
                     </td>
                     <td className="iv-opt">{s.source}</td>
                     <td className="iv-opt">{STATUS_LABEL[s.status] ?? s.status}</td>
