@@ -337,6 +337,20 @@ describe('tracker (Linear)', () => {
     expect((await o.call('GET', '/tracker/teams')).body.code).toBe('tracker_not_connected');
   });
 
+  it('refuses to send a finding where the project cannot deliver before making its work item, leaving none behind', async () => {
+    const c = await ownerWithProject(svc, 'unbound@example.com', 'Unbound');
+    const interview = await importedInterview(svc, c, 'checkout.txt');
+    const evidence = (await c.call('GET', `/signals?session_id=${interview}&limit=5`)).body.signals.map((x: { id: string }) => x.id);
+    const made = await c.call('POST', '/findings/from-evidence', { title: 'Discount code is hard to find', evidence_refs: evidence.slice(0, 1) });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const ref = made.body.finding.finding_ref;
+    expect((await c.call('POST', `/findings/${ref}/send`, { provider: 'github' })).body.code).toBe('finding_not_reviewed');
+    expect((await c.call('PATCH', `/findings/${ref}`, { research_state: 'reviewed' })).status).toBe(200);
+    expect((await c.call('POST', `/findings/${ref}/send`, { provider: 'github' })).body.code).toBe('codehost_not_configured');
+    expect((await c.call('POST', `/findings/${ref}/send`, { provider: 'linear' })).body.code).toBe('tracker_not_configured');
+    expect((await c.call('GET', '/tasks')).body.tasks).toEqual([]);
+  });
+
   it('says what is missing when the server has no integration settings', async () => {
     const bare = await startTestService();
     try {

@@ -46,7 +46,7 @@ export const MAX_ATTEMPTS = 8;
 const SENDING_STALE = '2 minutes';
 
 /** Refuses, before anything is written, a send the project is not set up for. */
-async function checkConfigured(services: Services, provider: Provider, project: ProjectRow): Promise<void> {
+export async function checkConfigured(services: Services, provider: Provider, project: ProjectRow): Promise<void> {
   if (provider === 'github') {
     if (!project.codehost_installation_id || !project.codehost_repo_url) {
       throw new ValidationError('The project has no code-host repository', { code: 'codehost_not_configured', action: 'Attach an installation and select a repository (P/codehost-app/select-installation, P/codehost-app/select-repo)' });
