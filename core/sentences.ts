@@ -11,7 +11,9 @@ export function sentences(text: string): Array<{ text: string; start: number }> 
   const spans: Array<{ start: number; end: number }> = [];
   for (const { segment, index } of segmenter.segment(text)) {
     const prev = spans[spans.length - 1];
-    if (prev && ABBREVIATION.test(text.slice(prev.start, prev.end))) prev.end = index + segment.length;
+    // "the Home URL with ?month=10 on the end": a "?" or "!" with no space after it ends no sentence.
+    const glued = prev && /[?!]$/.test(text.slice(prev.start, prev.end)) && /^[\p{L}\p{N}=&_/%-]/u.test(segment);
+    if (prev && (glued || ABBREVIATION.test(text.slice(prev.start, prev.end)))) prev.end = index + segment.length;
     else spans.push({ start: index, end: index + segment.length });
   }
   const out: Array<{ text: string; start: number }> = [];

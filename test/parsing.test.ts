@@ -73,6 +73,12 @@ describe('sentences', () => {
     ]);
     expect(said('It said “Payment failed. Try again.” So I tried again.')).toEqual(['It said “Payment failed. Try again.”', 'So I tried again.']);
     expect(said('He said "no. And then I left. It was bad. The end.')).toEqual(['He said "no.', 'And then I left.', 'It was bad.', 'The end.']);
+    // A "?" inside an address is no end of a sentence (walkthrough 36: a workaround cut in two at "?month=10").
+    expect(said('Now I just bookmark the Home URL with ?month=10 on the end and it opens on the right month. Nice!')).toEqual([
+      'Now I just bookmark the Home URL with ?month=10 on the end and it opens on the right month.',
+      'Nice!',
+    ]);
+    expect(said('Really? Yes.')).toEqual(['Really?', 'Yes.']);
   });
 
   it('says why a transcript in another language gives no evidence, and says nothing of an English one', async () => {
