@@ -407,6 +407,15 @@ describe('evidence cards from the local extractor', () => {
     expect(counted).toBe(signals.length);
     const headlines = signals.map((s) => s.headline);
     expect(points.split('; ').filter((p) => headlines.includes(p))).toHaveLength(3);
+    // The cards a researcher dismisses or corrects leave the summary or show in it.
+    const first = (signals as Array<{ id: string; headline: string }>).find((c) => c.headline === points.split('; ')[0])!;
+    expect((await o.call('POST', `/signals/${first.id}/dismiss`, { reason: 'Duplicate' })).status).toBe(200);
+    const after = (await o.call('GET', `/sessions/${id}`)).body.session.summary as string;
+    expect(after).not.toContain(first.headline);
+    expect([...after.matchAll(/(\d+) [a-z]/g)].reduce((n, m) => n + Number(m[1]), 0)).toBe(signals.length - 1);
+    const second = (signals as Array<{ id: string; headline: string }>).find((c) => after.includes(c.headline))!;
+    expect((await o.call('PATCH', `/signals/${second.id}`, { headline: 'Discount field hidden below the fold' })).status).toBe(200);
+    expect((await o.call('GET', `/sessions/${id}`)).body.session.summary).toContain('Discount field hidden below the fold');
     expect((await o.call('PATCH', `/sessions/${id}`, { summary: 'Our notes: checkout is the problem.' })).status).toBe(200);
     expect((await o.call('POST', `/sessions/${id}/reprocess`)).status).toBe(200);
     await settled(o.call, id);

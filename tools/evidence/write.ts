@@ -28,7 +28,7 @@ async function change(ctx: Ctx, signalId: string, action: string, apply: (s: Sig
   const row = await inTransaction(ctx.services.db.pool, async (sql) => {
     const s = await findSignal(ctx, signalId, sql, true);
     const saved = (await signals.update(sql, s.id, await apply(s, sql)))!;
-    if ((saved.dismissed_at == null) !== (s.dismissed_at == null)) await recount(sql, [s.interview_id]);
+    if ((saved.dismissed_at == null) !== (s.dismissed_at == null) || saved.headline !== s.headline || saved.signal_type !== s.signal_type) await recount(sql, [s.interview_id]);
     await logActivity(ctx, { type: 'signal', id: s.id }, action, data, sql);
     return saved;
   });
