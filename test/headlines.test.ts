@@ -258,6 +258,8 @@ describe('headlines and claims', () => {
       turn(3, 'participant', 'nah thats it ✌️'),
     ]);
     expect(cards).toEqual([]);
+    // "no gtg break over" to "Anything else?" closes the interview too.
+    expect(await new LocalExtractor().extract([turn(0, 'interviewer', 'Is there anything else you would like to tell us?'), turn(1, 'participant', 'no gtg break over')])).toEqual([]);
   });
 
   it('reads praise of what went wrong as irony: "it\'s great when the bus icon just sits in the depot…" is a struggle', async () => {

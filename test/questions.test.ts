@@ -2831,6 +2831,14 @@ describe('a second starter-study walkthrough (walkthrough 35)', () => {
     expect(whileWorking('what does this button do?', { said: WHAT_DO_YOU_THINK })).toBe(ON_YOUR_OWN);
   });
 
+  it('answers "Is this going to my boss?", does not ask what they did after "had to wait til…", and asks what was tried after "still nothin" (walkthrough 36)', async () => {
+    expect(acknowledgement('Is this going to my boss?', { asked: 'What did you come to do today?' })).toMatch(/^Only the team that makes the product reads your answers/);
+    expect(acknowledgement('Why, does it matter when?', { asked: 'Could you tell me about the last time you did it?' })).toMatch(/helps the team/);
+    const friction: Segment = { id: 'f', mode: 'talk', title: 'Last time', instruction: 'Ask them to tell you about the last time they did it.' };
+    expect(await talkThrough(friction, ['last tues. 3am. couldnt find the export button on my phone, had to wait til i got to the nurses station pc'])).toEqual(['Could you tell me about the last time you did it?', null]);
+    expect((await ruleInterviewer.next({ segment: starter('friction'), turns: [], state: NEW_TALK, earlier: [], notes: ['tapped export. still nothin', 'no file in downloads'] })).say).toBe('What did you try along the way?');
+  });
+
   it('hears the goal in a list, in formal English and after a slangy opener', () => {
     expect(goalOf('Three things today:\n1. export the monthly revenue report as CSV for our board deck\n2. check the October growth number')).toBe('export the monthly revenue report');
     expect(goalOf('Good morning. I must say I am not entirely certain what is meant by this. Today I wished to look at the October figures, which he tells me have risen.')).toBe('look at the October figures');

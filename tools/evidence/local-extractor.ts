@@ -190,7 +190,7 @@ const GOES_WELL = new Set<SignalType>(['smooth_completion', 'no_issue_found', 'r
 /** "I just told you: the pricing.", "I already said, screenshots.", "bruh i told you": said again, briefly, because asked again. */
 const TOLD_ALREADY = /^(?:(?:but|well|um|so|bruh|like),?\s+)*(?:i|we) (?:just |already )?(?:told you|said(?: so| that)?)\b[:,.!]*(?:\s+\S+){0,3}[.!]*$/i;
 const CLOSING_NO =
-  /^(?:no|nope|nah|nothing(?: else)?|not really)(?:[,.!]?\s*(?:that'?s (?:it|all|everything)|i think (?:that'?s (?:it|all|everything)|that covers it)|that covers it|thanks|thank you|all good|nothing else|i'?m good|really))*[.!]*$/i;
+  /^(?:no|nope|nah|nothing(?: else)?|not really)(?:[,.!]?\s*(?:that'?s (?:it|all|everything)|i think (?:that'?s (?:it|all|everything)|that covers it)|that covers it|thanks|thank you|all good|nothing else|i'?m good|really|gtg|got to go|gotta go|have to go|(?:my )?break(?:'s| is)? over|bye|cheers|ttyl))*[.!]*$/i;
 
 /** Longest the extractor keeps the event loop (HTTP shares it with the worker) before letting other work run. */
 const SLICE_MS = 15;
