@@ -2775,6 +2775,9 @@ describe('team guides written as notes (walkthrough 32)', () => {
   it('asks what terse notes and "Start by getting…" paragraphs mean to ask, dropping none of their lines', () => {
     expect(talk('Pain points??')).toEqual(['What, if anything, gets in your way?']);
     expect(talk('Probe: anything they had to ask IT or their accountant about.')).toEqual(['Was there anything you had to ask IT or your accountant about?']);
+    // Quoted for the participant already (an agent's guide, walkthrough 37): "them" is what was added, and a request and a question in one quote are both asked.
+    expect(talk('Ask: "Which payment methods did your customers ask for, and how did you add them?"')).toEqual(['Which payment methods did your customers ask for, and how did you add those?']);
+    expect(talk('Ask: "Tell me about the last time you set up checkout for your shop. What happened first?"')).toEqual(['Could you tell me about the last time you set up checkout for your shop?', 'What happened first?']);
     expect(questionPlan({ mode: 'talk', title: 'T', instruction: 'Ask how the last renewal went. Do not suggest that the process is painful.' }).unasked).toEqual(['Do not suggest that the process is painful.']);
     expect(talk('1 thing to change')).toEqual(['If you could change one thing, what would it be?']);
     expect(talk('Last time used?')).toEqual(['When did you last use it?']);

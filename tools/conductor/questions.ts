@@ -695,7 +695,18 @@ function quotedParts(text: string): Array<{ quote: string } | { text: string }> 
     const request = asked && end !== '?' && TO_PARTICIPANT.has(lower(said.split(/\s+/)[0] ?? ''));
     if (end !== '?' && !request) continue;
     out.push({ text: text.slice(at, m.index) });
-    out.push({ quote: request ? `Could you ${lowerFirst(said.trim())}?` : `${said.trim()}?` });
+    // '"Tell me about the last time you set up checkout. What happened first?"': a request and a question, each asked.
+    const pieces = `${said.trim()}${end}`.split(/(?<=[.!?])\s+(?=[A-Z])/);
+    if (pieces.length > 1) {
+      let lead = '';
+      for (const piece of pieces) {
+        if (piece.endsWith('?')) {
+          out.push({ quote: `${lead}${piece}` });
+          lead = '';
+        } else if (TO_PARTICIPANT.has(lower(piece.split(/\s+/)[0] ?? ''))) out.push({ quote: `Could you ${lowerFirst(piece.replace(/[.!]+$/, ''))}?` });
+        else lead += `${piece} `;
+      }
+    } else out.push({ quote: request ? `Could you ${lowerFirst(said.trim())}?` : `${said.trim()}?` });
     at = m.index + m[0].length;
   }
   out.push({ text: text.slice(at) });
@@ -720,7 +731,9 @@ function talkQuestions(instruction: string, branches: Branch[] = [], unasked: st
   let heard: string | null = null;
   for (const part of quotedParts(instruction)) {
     if ('quote' in part) {
-      out.push(capitalise(render(secondPerson(wordsOf(part.quote), false)).replace(/\s*\?$/, '') + '?'));
+      // Written to the participant already ("…how did you add them?"): "them" is a thing, not the participant.
+      const toYou = /\byour?\b/i.test(part.quote);
+      out.push(capitalise(render(secondPerson(wordsOf(part.quote), false, false, toYou)).replace(/\s*\?$/, '') + '?'));
       continue;
     }
     for (const s of parse(part.text)) {
