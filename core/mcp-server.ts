@@ -125,6 +125,20 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
     tools.set(mode, byName);
   }
 
+  /** The tool a mistyped name most likely meant: the same letters ("evidence_list", "Evidence.List"), else the most words shared ("listEvidence"). */
+  function nearestTool(names: string[], name: string): string | null {
+    const letters = (n: string) => n.toLowerCase().replace(/[^a-z0-9]/g, '');
+    const same = names.find((n) => letters(n) === letters(name));
+    if (same) return same;
+    const words = new Set((name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().match(/[a-z]+/g) ?? []).map((w) => w.replace(/s$/, '')));
+    let best: { name: string; shared: number } | null = null;
+    for (const n of names) {
+      const shared = (n.toLowerCase().match(/[a-z]+/g) ?? []).filter((w) => words.has(w.replace(/s$/, ''))).length;
+      if (shared >= 2 && (!best || shared > best.shared)) best = { name: n, shared };
+    }
+    return best?.name ?? null;
+  }
+
   const baseCtx = (call: Call): Ctx => ({
     requestId: call.requestId,
     surface: 'mcp',
@@ -138,7 +152,11 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
   /** A tools/call, on the SDK's path or the fast one (core/mcp-fast-call.ts). */
   async function callTool(byName: Map<string, Tool>, params: CallToolRequest['params'], call: McpCall): Promise<ToolAnswer> {
     const tool = byName.get(params.name);
-    if (!tool) throw rpcError(new ValidationError(`Unknown tool ${params.name}`, { code: 'unknown_tool' }), call.requestId, services);
+    if (!tool) {
+      const near = nearestTool([...byName.keys()], params.name);
+      const style = [...byName.keys()].some((n) => n.includes('.')) ? 'dotted (evidence.list); clients that cannot take dots connect to /mcp?tool_names=underscore' : 'with underscores (evidence_list), as this connection asked';
+      throw rpcError(new ValidationError(`Unknown tool ${params.name}${near ? `: did you mean ${near}?` : ''}`, { code: 'unknown_tool', action: `tools/list lists them; names are ${style}` }), call.requestId, services);
+    }
     try {
       // The scope gate (as invoke applies it) comes first: a read-only credential learns nothing from a write tool's argument checks.
       if (tool.cap.access !== 'public' && tool.cap.access !== 'sdk') checkScope(tool.cap, call.principal);

@@ -115,6 +115,15 @@ describe('MCP tools from the registry', () => {
     const dotted = await rpcError(underscored.callTool({ name: 'projects.get', arguments: { projectRef: `${user.orgHandle}/onboarding-study` } }));
     expect(dotted.code).toBe(-32602);
     expect(dotted.data.code).toBe('unknown_tool');
+    // The name meant is said, and how names are written on this connection.
+    expect(dotted.message).toContain('did you mean projects_get?');
+    expect(dotted.data.action).toContain('underscores');
+    const dots = await svc.mcp(user.token);
+    for (const [sent, meant] of [['evidence_list', 'evidence.list'], ['listEvidence', 'evidence.list'], ['Projects.Get', 'projects.get']]) {
+      const err = await rpcError(dots.callTool({ name: sent, arguments: {} }));
+      expect(err.message, sent).toBe(`MCP error -32602: Unknown tool ${sent}: did you mean ${meant}?`);
+    }
+    expect((await rpcError(dots.callTool({ name: 'explode', arguments: {} }))).message).toBe('MCP error -32602: Unknown tool explode');
   });
 });
 
