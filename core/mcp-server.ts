@@ -103,6 +103,10 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const resources = catalog.resources.map((r) => ({ r, template: resourceTemplate(r) }));
   const tools = new Map<ToolNames, Map<string, Tool>>();
+  // A description that names another tool names it as this connection calls it ("evidence.update" → "evidence_update").
+  const toolNames = catalog.capabilities.filter((c) => c.mcp).map((c) => c.name);
+  const namedAs = new RegExp(`\\b(${toolNames.map((n) => n.replace(/\./g, '\\.')).sort((a, b) => b.length - a.length).join('|')})\\b`, 'g');
+  const underscored = (text: string) => text.replace(namedAs, (n) => n.replace(/\./g, '_'));
   for (const mode of ['dotted', 'underscore'] as const) {
     const byName = new Map<string, Tool>();
     for (const cap of catalog.capabilities) {
@@ -115,7 +119,7 @@ export function createMcpEndpoint(catalog: Catalog, services: Services, version:
         listing: {
           name,
           title: cap.title,
-          description: cap.description + (cap.deprecated ? ` Deprecated since ${cap.deprecated.since}.` : ''),
+          description: (mode === 'dotted' ? (t: string) => t : underscored)(cap.description + (cap.deprecated ? ` Deprecated since ${cap.deprecated.since}.` : '')),
           inputSchema: jsonSchema(input, 'input'),
           outputSchema: jsonSchema(cap.output, 'output'),
           annotations: { title: cap.title, ...cap.annotations },

@@ -110,6 +110,10 @@ describe('MCP tools from the registry', () => {
     const { tools } = await underscored.listTools();
     for (const t of tools) expect(t.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(tools.map((t) => t.name)).toContain('projects_get');
+    // Descriptions name other tools as this connection calls them.
+    const dottedNames = tools.map((t) => t.name.replace(/_/, '.'));
+    for (const t of tools) for (const n of dottedNames) expect(t.description ?? '', `${t.name} names ${n}`).not.toMatch(new RegExp(`\\b${n.replace('.', '\\.')}\\b`));
+    expect(tools.find((t) => t.name === 'evidence_annotate')?.description).toContain('evidence_update changes the card itself');
     const res = await underscored.callTool({ name: 'projects_get', arguments: { projectRef: `${user.orgHandle}/onboarding-study` } });
     expect((res.structuredContent as { project: { handle: string } }).project.handle).toBe('onboarding-study');
     const dotted = await rpcError(underscored.callTool({ name: 'projects.get', arguments: { projectRef: `${user.orgHandle}/onboarding-study` } }));

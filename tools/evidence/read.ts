@@ -23,7 +23,7 @@ export const SignalIdParam = z.string().min(1).max(64).describe('Evidence card i
 /** A card of the caller's project; `lock` takes it FOR UPDATE in the caller's transaction. Another project's card is not found. */
 export async function findSignal(ctx: Ctx, id: string, sql: Sql = ctx.services.db.pool, lock = false): Promise<SignalRow> {
   const [row] = await signalsById(sql, projectOf(ctx).project.id, [id], lock);
-  if (!row) throw new NotFoundError('Evidence card not found');
+  if (!row) throw new NotFoundError(`Evidence card ${id} not found in this project`, { action: 'evidence.list gives the ids of its cards' });
   return row;
 }
 
