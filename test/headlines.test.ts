@@ -262,6 +262,12 @@ describe('headlines and claims', () => {
     expect(await new LocalExtractor().extract([turn(0, 'interviewer', 'Is there anything else you would like to tell us?'), turn(1, 'participant', 'no gtg break over')])).toEqual([]);
   });
 
+  it('takes "I don\'t know" to a wish question as no wish, and the suggestion after it as the wish (walkthrough 36)', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const cards = await new LocalExtractor().extract([turn(0, 'interviewer', 'What would make the product more useful to you?'), turn(1, 'participant', "I don't know, whatever the others asked for probably. Maybe if it told me when the export is ready?")]);
+    expect(cards.map((c) => [c.signal_type, c.quote])).toEqual([['desired_outcome', 'Maybe if it told me when the export is ready?']]);
+  });
+
   it('reads praise of what went wrong as irony: "it\'s great when the bus icon just sits in the depot…" is a struggle', async () => {
     const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: 'seg', idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
     const typesOf = async (said: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', 'How does tracking the bus go in the morning?'), turn(1, 'participant', said)])).map((c) => c.signal_type);

@@ -223,6 +223,7 @@ export class LocalExtractor implements Extractor {
     // in case the model found nothing in that answer or note.
     const asked: Array<{ type: SignalType; sentence: ParticipantSentence }> = [];
     const proposedIn = new Set<Turn>();
+    const firstSaidNone = new Set<Turn>();
     for (const sentence of eachParticipantSentence(turns)) {
       // Read without emoji and chat fillers ("nah thats it ✌️"), as said.
       const said = chatSpelledOut(sentence.text);
@@ -234,14 +235,19 @@ export class LocalExtractor implements Extractor {
       const none = SAYS_ONLY_NONE.test(said) || NOTHING_WENT_WRONG.test(said);
       // "Oh, it's great when the bus icon just sits in the depot for ten minutes": praise of what went wrong is irony.
       const ironic = IRONIC.test(said);
+      // "I don't know, whatever the others asked for probably." to a wish question wishes for nothing.
+      const noWish = ASKS_FOR_WISH.test(sentence.context.question ?? '') && SAYS_NONE.test(said);
       const types = this.model
         .types(sentenceFeatures(sentence.read, sentence.context))
         .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : t))
-        .filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k);
+        .filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k && !(noWish && t.type === 'desired_outcome'));
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (types.length) proposedIn.add(sentence.turn);
       const type = askedFor(sentence) ?? (sentence.onTask ? troubleNoted(sentence.text) : null);
-      if (type && (sentence.context.index === 0 || sentence.onTask) && !asked.some((a) => a.sentence.turn === sentence.turn)) asked.push({ type, sentence });
+      // The first sentence of the answer, or the one after a first that knew of none ("I don't know… Maybe if it told me when the export is ready?").
+      const opens = sentence.context.index === 0 || (sentence.context.index === 1 && firstSaidNone.has(sentence.turn));
+      if (noWish && sentence.context.index === 0) firstSaidNone.add(sentence.turn);
+      if (type && (opens || sentence.onTask) && !asked.some((a) => a.sentence.turn === sentence.turn)) asked.push({ type, sentence });
       await share();
     }
     // "Pay button up front." to "What would make the product more useful?": the answer is what was asked for;
