@@ -2842,6 +2842,12 @@ describe('a second starter-study walkthrough (walkthrough 35)', () => {
     expect((await ruleInterviewer.next({ segment: starter('friction'), turns: [], state: NEW_TALK, earlier: [], notes: ['tapped export. still nothin', 'no file in downloads'] })).say).toBe('What did you try along the way?');
   });
 
+  it('asks what they expected when they are unsure what the product should have done, once, instead of passing it on', async () => {
+    const asked = await talkThrough(starter('friction'), ['Fine I guess. Not sure the export did anything. Should it have?', 'An email with the file, I suppose.']);
+    expect(asked.slice(0, 3)).toEqual(['How did it go for you?', 'What did you expect it to do?', expect.stringMatching(/took longer than you expected\?$/)]);
+    expect(acknowledgement('Fine I guess. Not sure the export did anything. Should it have?', { asked: 'How did it go for you?' })).toBeNull();
+  });
+
   it('hears the goal in a list, in formal English and after a slangy opener', () => {
     expect(goalOf('Three things today:\n1. export the monthly revenue report as CSV for our board deck\n2. check the October growth number')).toBe('export the monthly revenue report');
     expect(goalOf('Good morning. I must say I am not entirely certain what is meant by this. Today I wished to look at the October figures, which he tells me have risen.')).toBe('look at the October figures');

@@ -174,6 +174,8 @@ const ASKS_FOR_SUPPORT =
 export const CALL_SUPPORT = "I can't arrange that from here, so please contact the product's support about it.";
 const ASKS_FOR_CONTACT = /\b(?:is there (?:someone|anyone|somebody|a person)|(?:can|could|would) (?:someone|somebody|anyone|a person|you)|(?:i'?d|i would) like (?:someone|somebody) to)\b[^.?!]{0,40}\b(?:call|phone|telephone|ring|contact|email|help) (?:me|us)\b/i;
 export const CLEAR_ENGLISH = 'Your English is perfectly clear, no need to apologise.';
+/** Asked back when the participant is unsure what the product should have done. */
+export const EXPECTED_INSTEAD = 'What did you expect it to do?';
 export const NOT_RECORDED = 'Nothing is recorded but what you type here and, while you show us a task, what you click on this page. Only the team reads it.';
 export const RECORDED = 'Only what you agreed to at the start is recorded, and only the team reads it.';
 /** During the task the interviewer watches, so a question about the task gets no answer, only this (once, then briefly). */
@@ -364,6 +366,9 @@ export const onlyAsks = (message: string, asked?: string) => {
 /** "Is there anything else…?", "…anything we didn't cover?": a no to it is the answer. */
 export const ANYTHING_MORE = /\banything (?:else|more|we (?:didn'?t|did not|haven'?t|have not) (?:cover|ask(?: about)?|talk about|discuss)|(?:you'?d|you would) (?:like to add|(?:want|like) (?:us|me) to know)|to add|we missed|i missed)\b/i;
 
+/** "Not sure the export did anything. Should it have?": unsure what the product was meant to do, which the interviewer asks about. */
+export const ASKS_WHAT_WAS_MEANT = /\b(?:should (?:it|that|this|i) have(?: (?:got(?:ten)?|received|seen|had|done))?\b|(?:was|is) (?:it|that|this) supposed to\b|(?:did|does) (?:it|that) (?:even )?(?:do|work)(?: anything)?\s*\?)/i;
+
 /** "Can we talk about pricing?", "Can I tell you about the app?": asking to say something, which the interviewer takes up. */
 export const ASKS_TO_TALK = /\b(?:can|could|may) (?:we|i) (?:(?:also |please )?(?:talk|speak|chat|say something|tell you(?: something)?)) about ([^?.!,]{2,40})\??\s*$/i;
 
@@ -464,7 +469,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   else if (ASKS_FOR_CONTACT.test(message)) lines.push(once(CALL_SUPPORT));
   const kind = heardAs(message, context.asked);
   // Taken up by the interviewer, who asks about it (interviewer.ts): nothing to pass on.
-  if (ASKS_TO_TALK.test(message.trim())) return lines.filter(Boolean).join(' ') || null;
+  if (ASKS_TO_TALK.test(message.trim()) || (ASKS_WHAT_WAS_MEANT.test(message) && !said.includes(EXPECTED_INSTEAD))) return lines.filter(Boolean).join(' ') || null;
   const scale = kind !== 'stop' && kind !== 'skip' ? scaleExplained(message, context.asked) ?? scaleExplained(message, context.rating) : null;
   if (scale) lines.push(scale);
   else if (kind === 'stop') lines.push(STOPPING);

@@ -4,7 +4,7 @@ import { endpointFetch, type Endpoint } from '../interviews/model-access.ts';
 import { isKnownWord, join, nounPhrases, parse } from '../../core/nlp.ts';
 import { type Segment } from './script.ts';
 import { echoesInstructions } from './echo.ts';
-import { ASKS_TO_TALK, ANYTHING_MORE, CALLS_OUT, CORRECTS, ENGLISH_PLEASE, impatient, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
+import { ASKS_TO_TALK, ASKS_WHAT_WAS_MEANT, EXPECTED_INSTEAD, ANYTHING_MORE, CALLS_OUT, CORRECTS, ENGLISH_PLEASE, impatient, FAIR_ENOUGH, NOTED_LAST, asksSomething, heardAs, scaleExplained, markedAsQuestion, onlyAsks, plain, sentencesOf, words } from './heard.ts';
 import { isForeignWord } from '../../core/language.ts';
 import { escapeRegExp } from '../../core/regexp.ts';
 import { ASKS_FOR_GOAL, goalIn, goalOf, grounded } from './goal.ts';
@@ -721,6 +721,8 @@ export const ruleInterviewer: Interviewer = {
     }
     // A question about the interview, a guess at what was meant, or which end of the scale is which, is answered (engine.ts), then the question is asked again.
     if (heard === 'meta' || heard === 'guess' || (heard !== 'stop' && heard !== 'skip' && scaleExplained(last.text, lastAsked))) return { say: bare(lastAsked), state };
+    // "Not sure the export did anything. Should it have?": what they expected is what the team needs, asked once.
+    if (ASKS_WHAT_WAS_MEANT.test(last.text) && !said.includes(EXPECTED_INSTEAD) && heard !== 'stop') return { say: EXPECTED_INSTEAD, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // "…Can we talk about pricing?": yes, and what about it; the answer closes this question.
     const topic = ASKS_TO_TALK.exec(last.text.trim())?.[1];
     if (topic && heard !== 'stop') return { say: `Yes, please. What would you like to tell us about ${secondPersonOf(topic)}?`, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
