@@ -269,6 +269,13 @@ describe('findings', () => {
     expect((await o.call('PATCH', `/findings/${empty.finding_ref}`, { research_state: 'reviewed' })).body.code).toBe('finding_without_evidence');
     expect((await o.call('POST', '/findings/from-evidence', { title: 'x', evidence_refs: [] })).status).toBe(400);
     expect((await o.call('POST', '/findings/from-evidence', { title: 'x', evidence_refs: ['sig_nope'] })).status).toBe(404);
+    // A dismissed card makes no finding (an agent's walkthrough got one of evidence_count 0), and nothing is written.
+    const gone = (await o.call('GET', '/signals?dismissed=true&limit=1')).body.signals[0] ?? null;
+    const any = (await o.call('GET', '/signals?limit=1')).body.signals[0];
+    const dismissedId = gone?.id ?? (await o.call('POST', `/signals/${any.id}/dismiss`, { reason: 'Duplicate' })).body.signal.id;
+    const before = (await o.call('GET', '/findings')).body.total;
+    expect(await o.call('POST', '/findings/from-evidence', { title: 'Made of nothing', evidence_refs: [dismissedId] })).toMatchObject({ status: 400, body: { code: 'evidence_dismissed', action: expect.stringContaining('undismiss') } });
+    expect((await o.call('GET', '/findings')).body.total).toBe(before);
     expect((await o.call('GET', '/findings?research_state=draft')).body.findings.map((f: any) => f.finding_ref)).toEqual([empty.finding_ref]);
     expect((await o.call('GET', '/findings?min_priority=50')).body.total).toBe(1);
     expect((await o.call('GET', '/findings?search=pricing')).body.findings.map((f: any) => f.title)).toEqual(['Hunch about pricing']);

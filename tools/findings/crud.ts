@@ -24,7 +24,14 @@ async function records(ctx: Ctx, rows: FindingRow[]) {
 
 async function attach(ctx: Ctx, findingId: string, ids: string[], sql: Sql) {
   if (!ids.length) return;
-  await signalsInProject(ctx, ids, sql);
+  // A dismissed card is out of findings and counts: grouping one would make a finding of nothing.
+  const dismissed = (await signalsInProject(ctx, ids, sql)).filter((s) => s.dismissed_at);
+  if (dismissed.length) {
+    throw new ValidationError(`evidence_refs: dismissed cards cannot go into a finding: ${dismissed.map((s) => s.id).slice(0, 20).join(', ')}`, {
+      code: 'evidence_dismissed',
+      action: 'Leave them out, or restore them first (evidence.undismiss)',
+    });
+  }
   await sql.query(`INSERT INTO finding_evidence (finding_id, signal_id, added_by) SELECT $1, unnest($2::text[]), $3 ON CONFLICT DO NOTHING`, [findingId, [...new Set(ids)], actorOf(ctx)]);
 }
 
