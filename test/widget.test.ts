@@ -85,6 +85,19 @@ afterAll(async () => {
   await fake?.close();
 });
 
+/** The customer site's launcher opened, consent given, and the first question asked. */
+async function interviewStarted(page: Page) {
+  await page.goto(`${site.origin}/app/reports`);
+  await page.locator('.vb-launcher').click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
+  await page.getByRole('dialog').getByLabel('I agree that my answers may be used for research.').check();
+  await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
+  const live = page.getByRole('dialog', { name: 'Interview' });
+  const log = live.getByRole('log', { name: 'Conversation' });
+  await log.getByText('Could you tell me about the last time you exported a report?').waitFor();
+  return { live, log };
+}
+
 describe('widget in Chromium', () => {
   it('shows the configured launcher, opens by keyboard, takes consent and runs a two-turn interview that resumes after a reload and is processed', async () => {
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
@@ -198,14 +211,7 @@ describe('widget in Chromium', () => {
 
   it('asks before ending: "End interview" looks nothing like "I\'m done" and offers End or Keep going inline, by keyboard', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await page.goto(`${site.origin}/app/reports`);
-    await page.locator('.vb-launcher').click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('dialog').getByLabel('I agree that my answers may be used for research.').check();
-    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
-    const live = page.getByRole('dialog', { name: 'Interview' });
-    const log = live.getByRole('log', { name: 'Conversation' });
-    await log.getByText('Could you tell me about the last time you exported a report?').waitFor();
+    const { live, log } = await interviewStarted(page);
 
     // Not a twin of "I'm done": another row, no fill, no border, smaller, muted.
     const looks = (await shadow(page, `(() => {
@@ -281,14 +287,7 @@ describe('widget in Chromium', () => {
       ws.connectToServer();
       open.push(ws);
     });
-    await page.goto(`${site.origin}/app/reports`);
-    await page.locator('.vb-launcher').click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('dialog').getByLabel('I agree that my answers may be used for research.').check();
-    await page.getByRole('dialog').getByRole('button', { name: 'Continue' }).click();
-    const live = page.getByRole('dialog', { name: 'Interview' });
-    const log = live.getByRole('log', { name: 'Conversation' });
-    await log.getByText('Could you tell me about the last time you exported a report?').waitFor();
+    const { live, log } = await interviewStarted(page);
 
     down = true;
     await open.at(-1)!.close();
