@@ -8,6 +8,7 @@ import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
 import { ALLOWED, ASK_SUPPORT, CALL_SUPPORT, WHAT_DO_YOU_THINK, CLARIFIED, ON_THE_PAGE, STILL_HERE, ALREADY_SAID, ANONYMITY, ANONYMITY_NAMED, ANYTHING_MORE, ACKNOWLEDGEMENT, WHY_IT_HELPS, ONLY_THE_TEAM, AS_YOU_WOULD, givesUp, HERE_AND_NOW, CLEAR_ENGLISH, EITHER_WAY, ENGLISH_PLEASE, FAIR_ENOUGH, FREE_TO_GO, GAVE_UP, NOT_ASSUMING, NOT_RECORDED, THANK_YOU_FOR_TELLING, ON_YOUR_OWN, RECORDED, SKIPPED, YOUR_CALL, endsTask, STOPPING, WHO_READS, WHO_WE_ARE, WHY_WE_ASK, YOUR_READING, acknowledgement, heardAs, plain, whileWorking } from '../tools/conductor/heard.ts';
 import { echoesInstructions } from '../tools/conductor/echo.ts';
+import { spokenText } from '../tools/conductor/speak.ts';
 import type { Segment } from '../tools/conductor/script.ts';
 import { starterScript } from '../tools/studies/starter.ts';
 import { validScript } from './helpers/fixtures.ts';
@@ -2852,5 +2853,19 @@ describe('a second starter-study walkthrough (walkthrough 35)', () => {
     expect(goalOf('Three things today:\n1. export the monthly revenue report as CSV for our board deck\n2. check the October growth number')).toBe('export the monthly revenue report');
     expect(goalOf('Good morning. I must say I am not entirely certain what is meant by this. Today I wished to look at the October figures, which he tells me have risen.')).toBe('look at the October figures');
     expect(goalOf('ngl i just wanted to check the october revenue lol')).toBe('check the october revenue');
+  });
+});
+
+describe('a study written in the web app (walkthrough 38)', () => {
+  it('says a speak segment without the notes in it, and asks "what they did the last time…" whole, even after a task that failed', async () => {
+    expect(spokenText('Thanks for joining [remind them we record the screen]. Probe: ask if they have 10 minutes. There are no wrong answers.')).toEqual({
+      said: 'Thanks for joining. There are no wrong answers.',
+      left: ['[remind them we record the screen]', 'Probe: ask if they have 10 minutes.'],
+    });
+    expect(spokenText(starterScript.segments[0].speak_text!).left).toEqual([]);
+    const full: Segment = { id: 'full', mode: 'talk', title: 'When a class is full', instruction: 'Ask what they did the last time the class they wanted was full.' };
+    expect(talk(full.instruction!)).toEqual(['What did you do the last time the class you wanted was full?']);
+    // Notes that said the task failed answer what they did then, not what they did another time.
+    expect((await ruleInterviewer.next({ segment: full, turns: [], state: NEW_TALK, earlier: [], notes: ["couldn't find the yoga class, gave up"] })).say).toBe('What did you do the last time the class you wanted was full?');
   });
 });

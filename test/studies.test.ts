@@ -161,6 +161,11 @@ describe('script review', () => {
     expect(named.participant_questions[0].questions).toEqual(['How did the last renewal go?']);
     expect(named.warnings).toEqual([expect.objectContaining({ code: 'not_asked', segment_id: 'main', message: expect.stringContaining('"Do not suggest that the process is painful."') })]);
     expect(viaRest.warnings.some((w: any) => w.code === 'not_asked')).toBe(false);
+    // Notes in what a speak segment says are named, and left out when it is said (walkthrough 38).
+    const noted2 = { version: 2, segments: [{ id: 'hello', mode: 'speak', title: 'Welcome', speak_text: 'Thanks for joining [remind them we record the screen]. Probe: ask if they have 10 minutes.' }, { id: 'main', mode: 'talk', title: 'Main', instruction: 'What did you come to do today?' }] };
+    expect((await o.call('POST', '/studies/validate-script', { script: noted2 })).body.warnings).toContainEqual(
+      expect.objectContaining({ code: 'notes_in_speak_text', segment_id: 'hello', message: expect.stringContaining('"[remind them we record the screen]", "Probe: ask if they have 10 minutes."') }),
+    );
     // A guide in another language is said to need a model: the built-in conductor speaks English (walkthrough 32).
     const spanish = {
       version: 2,

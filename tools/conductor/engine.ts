@@ -13,6 +13,7 @@ import { endInterview, isEnded } from './end.ts';
 import { lineOrNone, nextTurn } from './fallback.ts';
 import { studyById } from '../studies/record.ts';
 import { guideReply } from './questions.ts';
+import { spokenText } from './speak.ts';
 
 /** Persisted on the interview (`conductor_state`), so any process can pick the interview up. */
 export interface ConductorState {
@@ -132,7 +133,7 @@ async function plan(services: Services, interview: InterviewRow, input: Input): 
       if (segment.mode === 'speak') {
         // A closing speak segment is the interview's last word: nothing generic follows it.
         const last = state.segment === segments.length - 1;
-        say(last ? 'closing' : 'speak', segment.speak_text ?? segment.title, segment);
+        say(last ? 'closing' : 'speak', (segment.speak_text && spokenText(segment.speak_text).said) || segment.title, segment);
         state = { ...state, segment: state.segment + 1 };
         if (last) {
           state = { ...state, awaiting: null, finished: true };

@@ -553,9 +553,11 @@ function answered(question: string, answers: string[], all: string[], notes: str
   // "It did not work. Same error as last time.": nothing took longer; it failed.
   if (ASKS_HOW_LONG.test(question) && [...notes, ...answers].some(failedTask)) return 'yes';
   // After notes that said the task failed, "What did you try along the way?" took the place of asking what they did.
-  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(failedTask)) return 'yes';
+  // (Only a question about that moment: "What did you do the last time the class was full?" names an occasion of its own.)
+  const ownOccasion = /\b(?:the last time|a time|another time|when|whenever|if)\b/i.test(question);
+  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && !ownOccasion && notes.some(failedTask)) return 'yes';
   // Their notes during the task said what they did ("converted it on some website").
-  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && notes.some(saysWhatTheyDid)) return 'yes';
+  if (/^[^,]*\?$/.test(question) && ASKS_WHAT_THEY_DID.test(question) && !ownOccasion && notes.some(saysWhatTheyDid)) return 'yes';
   // "How long have you been at the company?" after "accountant" – "2 yrs": the time is told.
   if (ASKS_HOW_LONG_SINCE.test(question) && answers.some((a) => TELLS_A_SPAN.test(a))) return 'yes';
   // "Already said. The filtering.": they told it all at the start, so what earlier answers told is not asked again.

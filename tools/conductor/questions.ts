@@ -306,7 +306,9 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
   const own = rest.slice(v + 1);
   const sub = own.findIndex((x) => SUBORDINATE.has(lower(x.text)));
   const ownClause = sub < 0 ? own : own.slice(0, sub);
-  if (verb.pos === 'AUX' && verb.lemma === 'do' && !ownClause.some((x) => x.pos === 'VERB' || lower(x.text) === "n't" || lower(x.text) === 'not')) verb = { ...verb, pos: 'VERB' };
+  // So is a "did" a noun phrase follows ("what they did the last time the class was full"): its verbs are the phrase's.
+  const phraseNext = /^(?:DET|NOUN|PROPN|ADP)$/.test(own[0]?.pos ?? '');
+  if (verb.pos === 'AUX' && verb.lemma === 'do' && (phraseNext || !ownClause.some((x) => x.pos === 'VERB' || lower(x.text) === "n't" || lower(x.text) === 'not'))) verb = { ...verb, pos: 'VERB' };
   // "whether they have a budget", "if they have to pay upfront": "have" is the main verb ("Do you have a budget?").
   if (verb.pos === 'AUX' && verb.lemma === 'have' && (lower(own[0]?.text ?? '') === 'to' || !ownClause.some((x) => x.pos === 'VERB' || x.pos === 'AUX' || lower(x.text) === "n't" || lower(x.text) === 'not'))) verb = { ...verb, pos: 'VERB' };
   const subject = secondPerson(rest.slice(0, subjLen), interviewerYou);

@@ -4,6 +4,7 @@ import { withEarlierQuestions } from '../conductor/script.ts';
 import { servesGoal } from './serves.ts';
 import { MAX_GOALS, MAX_SEGMENTS } from './schemas.ts';
 import { notEnglish } from '../../core/language.ts';
+import { spokenText } from '../conductor/speak.ts';
 
 export const ReviewIssue = z.object({
   code: z.string(),
@@ -167,6 +168,12 @@ export function reviewScript(script: unknown, extraGoals?: unknown): ReviewResul
             field('instruction'),
             seg,
           );
+        }
+      }
+      if (mode === 'speak' && nonEmpty(raw.speak_text)) {
+        const { left } = spokenText(raw.speak_text);
+        if (left.length) {
+          issue(warnings, 'notes_in_speak_text', `speak_text is said to the participant; these read as notes for the interviewer and are left out: ${left.map((n) => `"${n}"`).join(', ')}. Put notes in conductor_context instead.`, field('speak_text'), seg);
         }
       }
       if (mode !== 'speak' && raw.speak_text !== undefined) {
