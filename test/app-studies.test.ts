@@ -87,6 +87,16 @@ describe('studies in the workspace', () => {
     expect(await welcome.locator('[data-code=unused_speak_text]').count()).toBe(0);
     await welcome.getByLabel('Mode').selectOption('speak');
     await welcome.getByLabel('Instruction for the conductor').fill('');
+    // A note in what is said is named in the editor's own words (walkthrough 38), and goes when it goes.
+    const said = welcome.getByLabel('What the conductor says');
+    const original = await said.inputValue();
+    await said.fill(`${original} [remind them we record the screen]`);
+    const note = welcome.locator('[data-code=notes_in_speak_text]');
+    await note.waitFor();
+    expect(await note.textContent()).toContain('"What the conductor says"');
+    expect(await note.textContent()).not.toContain('speak_text');
+    await said.fill(original);
+    await note.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Remove Pricing' }).click();
     await added.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Move How it went up' }).click();

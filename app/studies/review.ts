@@ -59,7 +59,7 @@ export function useScriptReview(org: string, project: string, draft: Draft | nul
     const general: Issue[] = [];
     for (const [list, severity] of [[result.errors, 'error'], [result.warnings, 'warning']] as const) {
       for (const i of list) {
-        const issue = { code: i.code, message: i.message, field: i.field.replace(/^segments\[\d+\]\.?/, ''), severity };
+        const issue = { code: i.code, message: inEditorWords(i.message), field: i.field.replace(/^segments\[\d+\]\.?/, ''), severity };
         const key = i.segment_index !== null ? snap.keys[i.segment_index] : undefined;
         (key ? bySegment.get(key)!.issues : general).push(issue);
       }
@@ -74,3 +74,11 @@ export function useScriptReview(org: string, project: string, draft: Draft | nul
   }
   return { review, error: query.error, checking: query.isFetching };
 }
+
+/** A review message in the words of the editor's own fields, not the script's field names. */
+const inEditorWords = (message: string) =>
+  message
+    .replace(/\ba segment's conductor_context\b/g, 'a segment\'s "Context for the conductor"')
+    .replace(/\bconductor_context\b/g, '"Context for the conductor"')
+    .replace(/\bspeak_text\b/g, '"What the conductor says"')
+    .replace(/\bparticipant_questions\b/g, 'the questions listed under each part');
