@@ -2869,3 +2869,12 @@ describe('a study written in the web app (walkthrough 38)', () => {
     expect((await ruleInterviewer.next({ segment: full, turns: [], state: NEW_TALK, earlier: [], notes: ["couldn't find the yoga class, gave up"] })).say).toBe('What did you do the last time the class you wanted was full?');
   });
 });
+
+describe('a fourth starter walkthrough: interruptions (walkthrough 39)', () => {
+  it('waits for a participant who steps away or sends an answer mid-sentence, and thanks notes for what they are about', async () => {
+    const asked = await talkThrough(starter('context'), ['sorry one sec, my son just knocked juice all over the table', 'ok back. I wanted to book swimming lessons for my daughter for the autumn term and the', 'the Saturday slot, because she has school in the week.']);
+    expect(asked.slice(0, 4)).toEqual(['What did you come to do today?', "Take your time, I'll wait.", 'Please go on.', expect.stringMatching(/^What did you use to book swimming lessons/)]);
+    expect(acknowledgement('sorry one sec, my son just knocked juice all over the table', { asked: 'What did you come to do today?' })).toBeNull();
+    expect(notesHeard(["Correction: it's not that nothing happened, the file downloaded but as xlsx"])).toBe('Thank you for your notes. ');
+  });
+});

@@ -297,7 +297,9 @@ export function notesHeard(notes: string[]): string {
   if (!noted.length) return '';
   // "What prototype? There's nothing on this page except some demo text.": what was missing is not what the notes were about.
   if (noted.some(failedTask) && /\b(?:nothing (?:on|here)|what prototype|(?:can'?t|cannot|don'?t) see (?:a|the|any))\b/i.test(notes.join(' '))) return 'Thank you for your notes. ';
-  const mention = told ? mentionOf(told, '', true) : null;
+  const found = told ? mentionOf(told, '', true) : null;
+  // "Correction: …", "the child's name": what a note is, not what it is about.
+  const mention = found && !/^(?:the |a |your |my )?(?:correction|update|note|notes|child'?s name|name|bit|part|thing|stuff)$/i.test(found) ? found : null;
   // "Revenue 12% up" named back as "Revenue 12" or "12 percent" is a figure read off the screen, not what the notes were about.
   if (!mention || /\d\s*$|\bper ?cent\b|%/i.test(mention)) return 'Thank you for your notes. ';
   // "i go to Checkout page": a page or a button is "the Checkout page".
@@ -652,6 +654,13 @@ const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegE
 /** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
 const HYPOTHETICAL = /\b(?:i'?d|i would|we'?d|we would) (?:really )?(?:want|love|like|prefer|worry|be worried|be afraid)\b|\b(?:would|might) (?:get|be|end up|have to)\b|\bi wish\b|^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
 
+/** "one sec", "hold on, my son…", "brb": the participant steps away for a moment. */
+const STEPS_AWAY = /^(?:(?:sorry|oh|um|uh|wait|ah|oops|hang on|hold on),?\s+)*(?:(?:just\s+)?(?:one|a|1) (?:sec|second|moment|minute|min)|brb|be right back|give me a (?:sec|second|moment|minute)|hold on|hang on)\b/i;
+const TAKE_YOUR_TIME = "Take your time, I'll wait.";
+/** An answer sent mid-sentence: it ends on a word a sentence cannot end on, with no full stop. */
+const CUT_OFF = /\b(?:the|a|an|and|or|but|to|of|for|with|in|on|at|my|our|your|their|i|we|was|were|is|are|had|have|must|would|could|spent|because|that|which)$/i;
+const GO_ON = 'Please go on.';
+
 /** The participant's words said back to them: "my invoices" → "your invoices". */
 const secondPersonOf = (text: string) => text.trim().replace(/\b(?:my|our)\b/gi, 'your').replace(/\b(?:me|us)\b/gi, 'you').replace(/\bI\b/g, 'you');
 
@@ -723,6 +732,10 @@ export const ruleInterviewer: Interviewer = {
     }
     // A question about the interview, a guess at what was meant, or which end of the scale is which, is answered (engine.ts), then the question is asked again.
     if (heard === 'meta' || heard === 'guess' || (heard !== 'stop' && heard !== 'skip' && scaleExplained(last.text, lastAsked))) return { say: bare(lastAsked), state };
+    // "sorry one sec, my son just knocked juice all over the table": waited for, the question still open.
+    if (STEPS_AWAY.test(plain(last.text)) && words(last.text) <= 20 && heard !== 'stop') return { say: TAKE_YOUR_TIME, state };
+    // "…for the autumn term and the": cut off mid-sentence (sent too soon), so the rest is waited for.
+    if (CUT_OFF.test(last.text.trim()) && words(last.text) >= 4 && !said.endsWith(GO_ON) && heard !== 'stop') return { say: GO_ON, state };
     // "Not sure the export did anything. Should it have?": what they expected is what the team needs, asked once.
     if (ASKS_WHAT_WAS_MEANT.test(last.text) && !said.includes(EXPECTED_INSTEAD) && heard !== 'stop') return { say: EXPECTED_INSTEAD, state: { question: state.question, follow_ups: MAX_FOLLOW_UPS } };
     // "…Can we talk about pricing?": yes, and what about it; the answer closes this question.
