@@ -276,6 +276,13 @@ describe('headlines and claims', () => {
     expect(await typesOf("It's great when it works, honestly, most mornings it does.")).toEqual(['smooth_completion']);
   });
 
+  it('heads the moment, not the frame around it ("To answer you:", "Just said:", "Correction to my earlier note:") (walkthrough 39)', () => {
+    expect(headlineOf('To answer you: show the class times first.', 'desired_outcome')).toBe('Show the class times first');
+    expect(headlineOf('Just said: I wrote a Python script to clean it.', 'workaround')).toBe('Wrote a Python script to clean it');
+    expect(headlineOf("Correction to my earlier note: it's not that nothing happened, the file downloaded as xlsx.", 'critical_error')).toBe("It's not that nothing happened, the file downloaded as xlsx");
+    expect(headlineOf('What I was saying, I spent about five minutes scrolling for the timetable.', 'struggling_moment')).toBe('Spent about five minutes scrolling for the timetable');
+  });
+
   it("leaves a transcript's bracketed sounds out of headlines, claims and the edges of quotes, and keeps bracketed words", async () => {
     expect(describeQuote('[laughs] Honestly the export is broken, it never finishes.')).toEqual({ headline: 'The export is broken, it never finishes', claim: 'The participant said the export is broken, it never finishes.' });
     expect(describeQuote('I tried to upload it three times (inaudible) and it just spun forever.').claim).toBe('The participant tried to upload it three times and it just spun forever.');

@@ -120,7 +120,10 @@ function dropRetelling(tokens: Token[]): Token[] {
   if (m) return tokens.slice(4);
   // "I told you, I opened the app…", "i already said i opened…": the retelling's complaint, then the moment again.
   const told = /^(?:i|we) (?:just |already )?(?:told you|said)(?: ,)? (?=(?:i|we) )/.exec(tokens.slice(0, 6).map((t) => t.text.toLowerCase()).join(' '));
-  return told ? tokens.slice(told[0].trim().split(' ').length) : tokens;
+  if (told) return tokens.slice(told[0].trim().split(' ').length);
+  // "To answer you: show the class times first", "Correction to my earlier note: …", "What I was saying, …": a frame, then the moment.
+  const frame = /^(?:to answer (?:you|your question)|(?:i )?just said|correction(?: to my (?:earlier|last|first) (?:note|answer))?|(?:what )?i was saying(?: was)?|i 'll be honest|to be honest) [:,] /.exec(tokens.slice(0, 9).map((t) => t.text.toLowerCase()).join(' ') + ' ');
+  return frame && tokens.length > frame[0].trim().split(' ').length + 2 ? tokens.slice(frame[0].trim().split(' ').length) : tokens;
 }
 
 /** "Boots, no sorry, PillPal makes you…": what the speaker takes back goes, with the correction marker. */
