@@ -63,6 +63,8 @@ describe('the workspace at /app', () => {
     await page.locator('[data-state=abandoned] strong', { hasText: '1' }).waitFor({ timeout: 30_000 });
     expect(await page.locator('[data-state=not_started] strong').textContent()).toBe('0');
     expect(await page.locator(`tr[data-session="${left.body.session.id}"] .badge`).textContent()).toBe('Left without answering');
+    // Each of the latest interviews opens from the home page.
+    expect(await page.locator('tr', { hasText: 'Sam' }).getByRole('link', { name: 'Sam' }).getAttribute('href')).toMatch(/\/interviews\/int_/);
     // Its evidence shows up for review.
     await page.locator('section[aria-labelledby=review] li').first().waitFor({ timeout: 30_000 });
     await accessible(page, 'project-home');

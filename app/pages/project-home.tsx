@@ -77,7 +77,9 @@ export function ProjectHome({ org, project }: { org: string; project: string }) 
             <tbody>
               {sessions.data.sessions.slice(0, 10).map((s) => (
                 <tr key={s.id} data-session={s.id}>
-                  <td>{s.participant_name ?? 'Anonymous'}</td>
+                  <td>
+                    <Link href={`/p/${org}/${project}/interviews/${s.id}`}>{s.participant_name ?? 'Anonymous'}</Link>
+                  </td>
                   <td>{s.interview_mode ?? '—'}</td>
                   <td>
                     <span className={`badge ${stateOf(s)}`}>{STATE_LABEL[stateOf(s)] ?? s.processing_status}</span>
