@@ -642,7 +642,6 @@ const inCompound = (tokens: Token[], i: number) => (i > 0 && tokens[i].space ===
 /** Longest claim before its later clauses are left to the quote: one sentence a reader takes in at once. */
 const CLAIM_MAX = 160;
 
-/** The first word is a name, not a capital that only starts the sentence: the tagger still says so once it is lower case. */
 /**
  * The names an interview uses: words written with a capital where no sentence starts ("we went
  * with Evergreen", "and Phil said"), so "Evergreen was the one…" keeps its capital in a claim.
@@ -653,6 +652,7 @@ export function namesIn(texts: string[]): Set<string> {
   return names;
 }
 
+/** The first word is a name, not a capital that only starts the sentence: the tagger still says so once it is lower case. */
 function isName(lead: Token, sentence: string, names?: ReadonlySet<string>): boolean {
   if (/^[A-Z][a-z]*[A-Z]/.test(lead.text) || lead.text === 'I' || names?.has(lead.text)) return true;
   // "Saturdays are the only time…": days and months keep their capital.

@@ -270,8 +270,8 @@ export class LocalExtractor implements Extractor {
     for (const told of tellsOnce(found)) {
       // "Bulk upload. I need it to take fifty photos at once.": the headline says what "it" is.
       const before = told.sentences[told.sentences.indexOf(told.surest) - 1];
-      const described = describeOnce(told.surest, told.type, before ? namedThing(before.text) : null);
-      cards.push(evidenceOf(told, { ...described, headline: inContext(told, described.headline, names) }));
+      const wording = describeOnce(told.surest, told.type, before ? namedThing(before.text) : null);
+      cards.push(evidenceOf(told, { ...wording, headline: inContext(told, wording.headline, names) }));
       await share();
     }
     return mergeRetold(cards);
@@ -320,7 +320,6 @@ function tellsOnce(found: Told[]): Told[] {
   return out;
 }
 
-/** The card for a run: the quote spans its sentences verbatim; headline and claim come from its surest sentence. */
 /** A headline too thin to say anything alone: "It didn't", "Still nothing", "No file". */
 const THIN_WORDS = 3;
 const thin = (headline: string) => headline.split(/\s+/).length <= THIN_WORDS;
@@ -346,6 +345,7 @@ function inContext(told: Told, headline: string | null, names: ReadonlySet<strin
   return joined.length <= HEADLINE_MAX ? joined : headline;
 }
 
+/** The card for a run: the quote spans its sentences verbatim; headline and claim come from its surest sentence. */
 function evidenceOf({ type, p, sentences: run }: Told, told: ReturnType<typeof describe>): ExtractedEvidence {
   const { turn, context } = run[0];
   const last = run.at(-1)!;
