@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.ts';
-import { importedInterview, ownerWithProject, settled } from './helpers/fixtures.ts';
+import { importedInterview, ownerWithProject, postForm, settled } from './helpers/fixtures.ts';
+import { form } from './helpers/media.ts';
 import { starterInterview } from './helpers/starter-interview.ts';
 import { CaseFile } from '../tools/evidence/record.ts';
 
@@ -369,6 +370,50 @@ describe('recurrence and coverage', () => {
     expect(results.interviews).toMatchObject({ total: 1, processed: 1 });
     expect(results.evidence.total).toBeGreaterThan(3);
     expect(results.goals.find((g: any) => g.goal_id === 'g1').evidence_count).toBeGreaterThan(0);
+  });
+
+  it("counts an imported interview's card toward the goal of the guide question the interviewer asked before it", async () => {
+    const study = await o.call('POST', '/studies', {
+      title: 'Books',
+      status: 'active',
+      visibility: { version: 1, enabled: false },
+      script: {
+        version: 2,
+        goals: [
+          { id: 'g-close', description: 'Month-end close pain' },
+          { id: 'g-switch', description: 'Reasons to change accounting tools' },
+          { id: 'g-team', description: 'Who else takes part in approvals' },
+        ],
+        segments: [
+          { id: 'close', mode: 'talk', title: 'Month end', instruction: 'Serves g-close. Ask how they closed the books last month and what slowed them down.' },
+          { id: 'switch', mode: 'talk', title: 'Switching', instruction: 'Serves g-switch. Ask what would make them move to a different tool.' },
+          { id: 'team', mode: 'talk', title: 'Team', instruction: 'Serves g-team. Ask who signs off on payments.' },
+        ],
+      },
+    });
+    expect(study.status, JSON.stringify(study.body)).toBe(201);
+    // The team ran its own guide, in its own words; the answers share no words with the goals.
+    const transcript = [
+      'Interviewer: So how did you close the books last month? What slowed you down?',
+      'Dana: The bank feed dropped three days of transactions, so I typed every line in by hand. It took me the whole weekend and I was furious.',
+      'Interviewer: What would make you move to a different tool?',
+      "Dana: If it drops the feed again I'm cancelling, straight away. I really wish it warned me the moment the feed stops.",
+      'Interviewer: Anything else before we finish?',
+      'Dana: Yes, the mobile app crashed every time I attached a receipt photo, so I lost two expense claims.',
+    ].join('\n');
+    const res = await postForm(svc, o.token, `${o.P}/sessions/import-transcript`, form({ transcript: { buffer: Buffer.from(transcript), filename: 'books.txt', type: 'text/plain' }, study_ref: 'books' }));
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await settled(o.call, res.body.session.id)).status).toBe('processed');
+    const cards = (await o.call('GET', `/signals?session_id=${res.body.session.id}&limit=200`)).body.signals;
+    const from = (line: number) => cards.filter((c: any) => transcript.split('\n')[line].includes(c.quote)).length;
+    const { goals } = (await o.call('GET', '/studies/books/results')).body;
+    const count = (id: string) => goals.find((g: any) => g.goal_id === id).evidence_count;
+    expect([from(1), from(3)], JSON.stringify(cards.map((c: any) => c.quote))).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(from(1) * from(3)).toBeGreaterThan(0);
+    expect([count('g-close'), count('g-switch')]).toEqual([from(1), from(3)]);
+    // "Anything else?" is no question of the guide: the crash counts for no goal.
+    expect(cards.some((c: any) => /crashed/.test(c.quote))).toBe(true);
+    expect(count('g-team')).toBe(0);
   });
 
   it('counts a card toward the goals its script segment serves, once per goal', async () => {
