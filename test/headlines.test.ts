@@ -24,6 +24,9 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['If the app keeps double-booking, we would move elsewhere.', 'Would move elsewhere if the app keeps double-booking', 'The participant said if the app keeps double-booking, they would move elsewhere.'],
   ['Because the extension button never works, I book a second slot.', 'Books a second slot because the extension button never works', 'The participant said because the extension button never works, they book a second slot.'],
   ["When it spiked to purple during the smoke, I'll be honest, I was scared.", 'When it spiked to purple during the smoke, they were scared', "The participant said when it spiked to purple during the smoke, they will be honest, they were scared."],
+  // What it made them feel like is the feeling; a noun phrase is not cut before its noun (walkthrough 41).
+  ['But the app make me feel like I cannot speak.', 'The app make them feel like they cannot speak', 'The participant said the app make them feel like they cannot speak.'],
+  ['What I do now is I keep a Word document open on the second monitor with my own templates and I just paste them in.', 'Keeps a Word document open on the second monitor', 'The participant keeps a Word document open on the second monitor with their own templates and they just paste them in.'],
   // An answer to "why?" that opens on "Because" is the reason itself; "either … or" is one phrase.
   ["Because I don't have to think about what's for dinner.", "Doesn't have to think about what's for dinner", "The participant said because they don't have to think about what's for dinner."],
   ['It was either the small motorboat for four hours or the sailboat for the full day, and my partner can\'t sail.', 'It was either the small motorboat for four hours or the sailboat', "The participant said it was either the small motorboat for four hours or the sailboat for the full day, and their partner can't sail."],

@@ -134,7 +134,9 @@ function setsOut(tokens: Token[]): boolean {
 const KNOWING = /^(?:know|tell|understand|see|check|decide|wonder|ask|remember|figure|work|find|sure|clear|unclear|idea|guess|say)$/i;
 /** "if"/"whether" at `i` opens the object of a verb of knowing, not a condition. */
 const complementAt = (tokens: Token[], i: number) =>
-  /^(?:if|whether)$/i.test(tokens[i]?.text ?? '') && (KNOWING.test(tokens[i - 1]?.lemma ?? '') || (/^(?:out)$/i.test(tokens[i - 1]?.text ?? '') && KNOWING.test(tokens[i - 2]?.lemma ?? '')));
+  (/^(?:if|whether)$/i.test(tokens[i]?.text ?? '') && (KNOWING.test(tokens[i - 1]?.lemma ?? '') || (/^(?:out)$/i.test(tokens[i - 1]?.text ?? '') && KNOWING.test(tokens[i - 2]?.lemma ?? '')))) ||
+  // "makes me feel like I can't speak", "looked as if it had saved": what it felt or looked like is the content.
+  (/^(?:like|as)$/i.test(tokens[i]?.text ?? '') && /^(?:feel|look|seem|sound)$/i.test(tokens[i - 1]?.lemma ?? ''));
 
 /** The conjunction at `i` pairs two things after "between", "either", "both" or "whether" (the first conjunction after it, within eight words). */
 function pairedAt(tokens: Token[], i: number): boolean {
@@ -215,11 +217,16 @@ function fit(tokens: Word[], max: number): Word[] {
   const midPhrase = () => {
     const last = out[out.length - 1];
     const next = whole[out.length];
-    return !!last && !!next && /^(?:DET|NOUN|ADJ|NUM|PROPN|PRON)$/.test(next.pos) && (last.pos === 'VERB' || (last.pos === 'PRON' && out[out.length - 2]?.pos === 'VERB'));
+    if (!last || !next) return false;
+    // "… with their own | templates": a noun phrase cut before its noun.
+    if (/^(?:NOUN|PROPN|ADJ|NUM)$/.test(next.pos) && (/^(?:ADJ|NUM)$/.test(last.pos) || /^(?:my|our|your|their|his|her|its|own)$/i.test(last.text))) return true;
+    return /^(?:DET|NOUN|ADJ|NUM|PROPN|PRON)$/.test(next.pos) && (last.pos === 'VERB' || (last.pos === 'PRON' && out[out.length - 2]?.pos === 'VERB'));
   };
   if (midPhrase()) {
     let k = out.length;
-    while (k > 3 && !/^(?:ADP|SCONJ|CCONJ)$/.test(whole[k - 1].pos)) k--;
+    // "keep that fifty pence fee": a determiner the tagger took for a conjunction opens no phrase.
+    const opens = (t: Word, next?: Word) => /^(?:ADP|SCONJ|CCONJ)$/.test(t.pos) && !(/^that$/i.test(t.text) && /^(?:NUM|ADJ|NOUN)$/.test(next?.pos ?? ''));
+    while (k > 3 && !opens(whole[k - 1], whole[k])) k--;
     // Up to the word that opens the phrase; a particle before it stays ("let their brother in").
     const cut = whole.slice(0, k - 1);
     while (cut.length && /^(?:DET|CCONJ|SCONJ|PUNCT)$/.test(cut[cut.length - 1].pos)) cut.pop();
