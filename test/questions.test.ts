@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { branchApplies, guideReply, interviewerDirected, questionPlan, readsAsNote, titleForParticipant } from '../tools/conductor/questions.ts';
 import { withEarlierQuestions } from '../tools/conductor/script.ts';
-import { goalOf, grounded } from '../tools/conductor/goal.ts';
+import { goalIn, goalOf, grounded } from '../tools/conductor/goal.ts';
 import { CHECK_IN, TOUCHED, addsNothing, followUp, notesHeard, ruleInterviewer, NEW_TALK, type Interviewer, type TalkState, type Turn } from '../tools/conductor/interviewer.ts';
 import { lineOrNone, nextTurn } from '../tools/conductor/fallback.ts';
 import type { Logger } from '../core/logger.ts';
@@ -2876,5 +2876,57 @@ describe('a fourth starter walkthrough: interruptions (walkthrough 39)', () => {
     expect(asked.slice(0, 4)).toEqual(['What did you come to do today?', "Take your time, I'll wait.", 'Please go on.', expect.stringMatching(/^What did you use to book swimming lessons/)]);
     expect(acknowledgement('sorry one sec, my son just knocked juice all over the table', { asked: 'What did you come to do today?' })).toBeNull();
     expect(notesHeard(["Correction: it's not that nothing happened, the file downloaded but as xlsx"])).toBe('Thank you for your notes. ');
+  });
+});
+
+describe('a fifth starter walkthrough: corrections, questions back and sarcasm (walkthrough 40)', () => {
+  it('takes a word put right at once, says so, and uses the right word from then on', async () => {
+    const asked = await talkThrough(starter('context'), [
+      'I came to send a quote to a new client, the one for the kitchen renovation job.',
+      "Sorry, I meant the invoices, not the quotes. I came to send an invoice for the kitchen job that's finished. Before, I used Word templates and emailed PDFs.",
+    ]);
+    expect(asked[1]).toBe('What did you use to send a quote before?');
+    expect(asked[2]).toBe('Could you tell me about the last time you had to send an invoice?');
+    const said = asked.slice(0, 2).join('\n');
+    expect(acknowledgement("Sorry, I meant the invoices, not the quotes. I came to send an invoice.", { said })).toBe('Got it: the invoices, not the quotes.');
+    expect(acknowledgement('Not a quote, an invoice. Last time was two weeks ago.', { said })).toBe('Got it: an invoice, not a quote.');
+    // A contrast about something the interviewer never said is an answer, not a correction.
+    expect(acknowledgement('It was slow, not broken.', { said })).toBeNull();
+    expect(acknowledgement('I mean the dashboard, not the app.', { said })).toBeNull();
+    const turns = [
+      { role: 'conductor', text: 'What did you come to do today?' },
+      { role: 'participant', text: 'I came to send a quote to a new client.' },
+      { role: 'conductor', text: 'What did you use to send a quote before?' },
+      { role: 'participant', text: 'Not a quote, an invoice. Word, before.' },
+    ];
+    expect(grounded('Could you go ahead with what you came to do today, as you normally would?', goalIn(turns))).toBe('Could you go ahead and send an invoice to a new client, as you normally would?');
+    expect(goalIn(turns.slice(0, 2))).toBe('send a quote to a new client');
+  });
+
+  it('answers who reads it and whether there is a reward, and hears the no after "Huh?" as the end', () => {
+    expect(acknowledgement("Who's going to read this exactly?", { asked: 'What did you use for it before?' })).toBe(ONLY_THE_TEAM);
+    expect(heardAs('Will I get anything for doing this? A voucher or something?', 'What did you use for it before?')).toBe('meta');
+    expect(acknowledgement('Will I get anything for doing this? A voucher or something?', {})).toMatch(/^I can't say anything about rewards from here/);
+    expect(acknowledgement('Do I get paid for this?', {})).toMatch(/rewards/);
+    expect(acknowledgement('I got a voucher from the shop or something, so I used that.', { asked: 'What did you use for it before?' })).toBeNull();
+    const anythingElse = 'Is there anything else you would like to tell us?';
+    expect(heardAs("Huh? Whatever. No, that's all.", anythingElse)).toBeNull();
+    expect(addsNothing("Huh? Whatever. No, that's all.")).toBe(true);
+    expect(heardAs('Huh?', anythingElse)).toBe('puzzled');
+  });
+
+  it('asks a bare "Fantastic." to say more rather than what makes it work, and owns a misreading when told it was sarcasm', () => {
+    expect(followUp('Fantastic.', 0, 'How did it go for you?')).toBe('Could you say a bit more about that?');
+    expect(followUp('It was fantastic, the templates saved me an hour.', 0, 'How did it go for you?')).toBe('What makes it work well for you?');
+    expect(acknowledgement('That was sarcasm. Nothing works well. The sync is broken, I told you.', { asked: 'What, if anything, took longer than you expected?' })).toBe('Sorry, I took that the wrong way.');
+    expect(acknowledgement('Are you kidding me, it took an hour.', {})).toBeNull();
+  });
+
+  it('asks a participant stuck on the task what they would try on their own, once, without showing them how', () => {
+    const stuck = "I don't know. I'm not sure where to start, I don't see invoices on this page.";
+    expect(whileWorking(stuck, { said: '' })).toBe('That is useful to see. What would you try next if you were on your own?');
+    expect(whileWorking(stuck, { said: 'That is useful to see. What would you try next if you were on your own?' })).toBeNull();
+    expect(whileWorking('Where I find the orders list? I am stuck here.', { said: '' })).toBe(ON_YOUR_OWN);
+    expect(whileWorking("I can't find the export button, but the page looks clean.", { said: '' })).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { isKnownWord, join, parse } from '../../core/nlp.ts';
-import { plain, sentencesOf } from './heard.ts';
+import { escapeRegExp } from '../../core/regexp.ts';
+import { correctionOf, plain, sentencesOf, singular } from './heard.ts';
 
 /**
  * What the participant came to do, in their words, so later questions can say it instead of a
@@ -75,13 +76,25 @@ export function goalOf(answer: string, stated = false): string | null {
  */
 export function goalIn(turns: Array<{ role: string; text: string }>): string | null {
   const asked = turns.findIndex((t) => t.role === 'conductor' && ASKS_FOR_GOAL.test(t.text));
-  const answers = asked >= 0 ? turns.slice(asked + 1).filter((t) => t.role === 'participant').slice(0, 2) : [];
-  for (const [k, answer] of answers.entries()) {
+  const later = asked >= 0 ? turns.slice(asked + 1).filter((t) => t.role === 'participant') : [];
+  for (const [k, answer] of later.slice(0, 2).entries()) {
     // After the first answer, only what they state: "Use for what?" asks, it is no goal.
     const goal = k === 0 ? goalOf(answer.text) : goalOf(sentencesOf(answer.text).filter((x) => !x.endsWith('?')).join(' '), true);
-    if (goal) return goal;
+    // "Sorry, I meant the invoices, not the quotes.", said at any point after: their word from then on.
+    if (goal) return later.reduce((g, t) => corrected(g, correctionOf(t.text)), goal);
   }
   return null;
+}
+
+/** "send a quote to a new client" put right as "invoices, not quotes": "send an invoice to a new client". */
+function corrected(goal: string, fix: { meant: string; not: string } | null): string {
+  if (!fix || fix.meant.includes(' ') || fix.not.includes(' ')) return goal;
+  const [meant, not] = [singular(fix.meant), singular(fix.not)];
+  const plural = (w: string) => (/(?:s|sh|ch|x|z)$/.test(w) ? `${w}es` : /[^aeiou]y$/.test(w) ? `${w.slice(0, -1)}ies` : `${w}s`);
+  return goal
+    .replace(new RegExp(`\\b(?:(a|an) )?${escapeRegExp(not)}(s|es)?\\b`, 'gi'), (_, article: string | undefined, many: string | undefined) =>
+      many ? plural(meant) : article ? `${/^[aeiou]/i.test(meant) ? 'an' : 'a'} ${meant}` : meant,
+    );
 }
 
 /** Nouns said without an article ("send feedback", "do payroll"). */

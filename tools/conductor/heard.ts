@@ -80,7 +80,10 @@ const ASKS_WHY =
   /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know|why (?:does|would) (?:that|this|it) matter|why,? (?:does|would) (?:that|this|it) matter (?:when|how|what|which|who)|why (?:do|would) you care|why (?:any of )?(?:this|it|that) (?:is|was) (?:needed|necessary)|why you need (?:this|it|that|to know))\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
 /** "Is my manager going to see this?": who else could read it. */
 const ASKS_WHO_SEES =
-  /\b(?:is|are) (?:this|these|it|that|my answers|what i (?:write|say|type)) (?:going|sent|shared|passed|forwarded) (?:to|with) (?:my|our|the) (?:boss|manager|employer|company|supervisor|school|hr|team lead)\b|\b(?:does|will|would) (?:that|it|this|the team) include (?:my|our) (?:employer|manager|boss|company|school|hr)\b|\bwho (?:exactly )?is ["“']?the team["”']?|\bwho (?:actually |really |even |else )?(?:reads|sees|gets|looks at|will (?:read|see))(?: (?:this|these|it|them|(?:my|the|our) answers|this stuff|any of this|what i (?:write|say|type))\b|\s*\?)|\b(?:(?:is|will|would|can|could|does|do) (?:my|the|our) (?:manager|boss|employer|owner|company|school|teacher|landlord|supervisor|work|university|college)s? (?:be able to |going to |gonna |ever )?(?:see|read|know|find out|hear|get)|(?:is|will|does) (?:this|it|any of this) (?:going to |gonna )?(?:get back to|be shared with|go to) (?:my|the|our)(?! (?:same|support|usual|website|app|site|place|inbox)\b))\b/i;
+  /\bwho(?:'s| is) (?:going to|gonna) (?:read|see|look at|get)\b|\b(?:is|are) (?:this|these|it|that|my answers|what i (?:write|say|type)) (?:going|sent|shared|passed|forwarded) (?:to|with) (?:my|our|the) (?:boss|manager|employer|company|supervisor|school|hr|team lead)\b|\b(?:does|will|would) (?:that|it|this|the team) include (?:my|our) (?:employer|manager|boss|company|school|hr)\b|\bwho (?:exactly )?is ["“']?the team["”']?|\bwho (?:actually |really |even |else )?(?:reads|sees|gets|looks at|will (?:read|see))(?: (?:this|these|it|them|(?:my|the|our) answers|this stuff|any of this|what i (?:write|say|type))\b|\s*\?)|\b(?:(?:is|will|would|can|could|does|do) (?:my|the|our) (?:manager|boss|employer|owner|company|school|teacher|landlord|supervisor|work|university|college)s? (?:be able to |going to |gonna |ever )?(?:see|read|know|find out|hear|get)|(?:is|will|does) (?:this|it|any of this) (?:going to |gonna )?(?:get back to|be shared with|go to) (?:my|the|our)(?! (?:same|support|usual|website|app|site|place|inbox)\b))\b/i;
+/** "Will I get anything for doing this? A voucher or something?" */
+const ASKS_REWARD = /\b(?:(?:will|do|would|can|could) (?:i|we) (?:get|receive|earn|be (?:paid|compensated|rewarded))\b[^.?!]{0,30}\b(?:for (?:this|doing this|taking part|my time|it)|voucher|gift card|reward|incentive|payment|money|discount|credit)|(?:is there|do you (?:give|offer)|any) (?:a |an |any )?(?:voucher|gift card|reward|incentive|compensation|payment|thank-you gift)s?\b|\b(?:am i|are we) (?:getting )?(?:paid|compensated|rewarded)\b)/i;
+export const REWARD = "I can't say anything about rewards from here: the team that invited you can tell you whether there is one.";
 /** "Is this anonymous?", "Is what I wrote tied to my name or account?", "Will they know it was me?" */
 const ASKS_ANONYMOUS =
   /\b(?:(?:is|are|will|stay|be|remain|kept) (?:(?:this|it|that|these|my answers?|(?:what|everything) i (?:write|wrote|say|said|type|typed)) )?(?:\w+ )?(?:anonymous|anonymi[sz]ed|confidential)|(?:tied|linked|connected|attached|traced|matched) (?:back )?(?:to|with) (?:me|my (?:name|account|e-?mail|profile|id|identity))|(?:know|see|find out|tell) (?:it'?s|it is|it was) me|(?:know|see|find out) who i am)\b/i;
@@ -266,6 +269,12 @@ export const impatient = (message: string) => {
   return annoyedAlongTheWay(text) || sentencesOf(text).some((s) => ASKS_HOW_LONG.test(s));
 };
 
+const ENDS_ON_NO = /^(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s (?:it|all|everything)|nothing(?: else)?(?: to add)?|no|nope|nah)[.!]*$/i;
+
+/** "That was sarcasm.", "I was joking": an answer taken at its word was not meant so. */
+const NOT_MEANT_SO = /\b(?:(?:that|it) was (?:sarcasm|sarcastic|a joke|irony|ironic)|i was (?:being )?(?:sarcastic|ironic|joking|kidding)|(?:just|only) kidding\b)/i;
+export const TOOK_IT_WRONG = 'Sorry, I took that the wrong way.';
+
 /** What a message is, besides (or instead of) an answer. */
 export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'back' | 'added' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
 
@@ -277,6 +286,23 @@ const GOES_BACK =
 export const CORRECTS =
   /^(?:(?:wait|sorry|oh|oops|hang on|hold on|no|ah|actually)[,.!:]*\s+)*(?:i (?:misread|misunderstood|mixed up|got (?:that|it) wrong)(?: (?:that|it|this|the question|your question))?(?: again)?|that'?s not what i meant|(?:let me|i'?ll|i (?:need|want) to) correct (?:that|myself|my answer))\b/i;
 export const CLARIFIED = 'Thanks for clarifying.';
+const THING = String.raw`((?:the |a |an |my |our )?[a-z][\w-]*(?: [a-z][\w-]*)?)`;
+/** "Sorry, I meant the invoices, not the quotes.", "Not a quote, an invoice.": one word put right. */
+const MEANT_NOT = new RegExp(String.raw`\bi (?:meant|mean|was talking about)\s+${THING},?\s+(?:and )?not\s+${THING}\b`, 'i');
+const NOT_BUT = new RegExp(String.raw`^(?:(?:sorry|no|oh|well|nope)[,.!]?\s*)*not\s+${THING},\s*(?:but\s+)?${THING}\s*[.!]`, 'i');
+const bareThing = (phrase: string) => phrase.toLowerCase().replace(/^(?:the|a|an|my|our) /, '');
+/** The word a participant put right and the one they meant (as they said them: `said`), when the message does. */
+export function correctionOf(message: string): { meant: string; not: string; said: string } | null {
+  const text = plain(message);
+  const m = MEANT_NOT.exec(text);
+  const n = m ? null : NOT_BUT.exec(text);
+  const [meant, not] = m ? [m[1], m[2]] : n ? [n[2], n[1]] : [];
+  return meant && not ? { meant: bareThing(meant), not: bareThing(not), said: `${meant.toLowerCase()}, not ${not.toLowerCase()}` } : null;
+}
+/** One form of a noun: "quotes" and "quote" are one word put right. */
+export const singular = (w: string) => (/ies$/.test(w) ? `${w.slice(0, -3)}y` : /(?:ss|sh|ch|x|z)es$/.test(w) ? w.slice(0, -2) : /[^s]s$/.test(w) ? w.slice(0, -1) : w);
+/** The interviewer said the word the participant put right ("What did you use to send a quote before?"). */
+const saidBy = (said: string, word: string) => new RegExp(`\\b${escapeRegExp(singular(word))}(?:s|es)?\\b`, 'i').test(said);
 /** "Oh and going back to tools — I forgot, we also use Looker Studio": something added to an earlier answer, along with this one. */
 const ADDS_TO_EARLIER = /\b(?:going back to (?:the |what i said about |my answer about )?\w+|(?:oh|and|also),? i forgot(?: to (?:say|mention))?,? (?:we|i|that|there)|one more thing about \w+)\b/i;
 /** "Wait.", "I want to add something.": going back announced, nothing added yet. */
@@ -284,7 +310,7 @@ const ANNOUNCES_ADDING =
   /^(?:(?:wait|sorry|hang on|hold on|actually|um+|oh)\b[,.!\s]*)+$|\b(?:add (?:something|a thing|one thing|more|to (?:it|that|my answer))|something (?:to add|else to say)|one more thing|forgot (?:something|to (?:say|mention) (?:something|a thing)))[.!]*$/i;
 
 /** The participant asks about the interview itself: who asks, why, who reads it. */
-const isMeta = (sentence: string) => SPEEDS_UP.test(sentence) || PUSHES_BACK.test(sentence) || ASKS_DATA_USE.test(sentence) || ASKS_ANONYMOUS.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
+const isMeta = (sentence: string) => SPEEDS_UP.test(sentence) || ASKS_REWARD.test(sentence) || PUSHES_BACK.test(sentence) || ASKS_DATA_USE.test(sentence) || ASKS_ANONYMOUS.test(sentence) || ASKS_WHO_SEES.test(sentence) || ASKS_WHO.test(sentence) || ASKS_ABOUT_RECORDING.test(sentence) || ASKS_WHY.test(sentence) || ASKS_WHO_READS.test(sentence) || ASKS_HOW_LONG.test(sentence);
 
 /** "What are covers?" after a question about covers: a word of the question was not understood. */
 const WHAT_IS = /^(?:sorry,?\s*)?what(?: is| are|'s| does| do)(?: a| an| the)? ["“']?([\p{L}' -]{3,40}?)["”']?(?: mean)?\s*\?+$/iu;
@@ -315,6 +341,8 @@ export function heardAs(message: string, asked?: string): Heard {
   const saysItAlready = said.some((x) => SAID_IT_ALREADY.test(x));
   // "why what? why 4? I already explained": said already, however puzzled it sounds.
   if (words(text) <= 15 && saysItAlready) return 'already';
+  // "Huh? Whatever. No, that's all." to "Anything else?": the no it ends on is the answer.
+  if (asked && ANYTHING_MORE.test(asked) && said.length > 1 && words(text) <= 10 && ENDS_ON_NO.test(said.at(-1) ?? '')) return null;
   if (puzzled(text) || asksWhatItMeans(text, asked)) return 'puzzled';
   const saidBack = saidBackWithWhat(said[0] ?? '', asked);
   // "How did what go? The skipping? Fine I suppose.": their own reading, answered; an answer.
@@ -331,8 +359,9 @@ export function heardAs(message: string, asked?: string): Heard {
   if (words(text) <= 30 && GOES_BACK.test(text)) return said.filter((x) => !GOES_BACK.test(x) && !ANNOUNCES_ADDING.test(x)).reduce((n, x) => n + words(x), 0) >= 5 ? 'added' : 'back';
   // "Going ok. Oh wait, did you mean how the invoicing went?": the guess at the end is what needs an answer.
   // "…that was like 2 years ago, I emailed support. do you mean how I did it today?": answered first, so the answer stands.
-  // "Is what I wrote tied to my name or account?" is about the interview, not a reading of the question.
-  if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !isMeta(said[said.length - 1] ?? '') && !wishAsked(text, asked)) return words(said.slice(0, -1).join(' ')) < 10 ? 'guess' : null;
+  // "Is what I wrote tied to my name or account?" is about the interview, not a reading of the question;
+  // so is "A voucher or something?" after "Will I get anything for doing this?".
+  if (said.length <= 3 && guesses(said[said.length - 1] ?? '') && !said.some(isMeta) && !wishAsked(text, asked)) return words(said.slice(0, -1).join(' ')) < 10 ? 'guess' : null;
   // Only questions about the interview, perhaps with a word or two more ("Sorry, who are you?"): no answer yet.
   // "…is this being recorded? like the screen?": a short question alongside is part of it.
   // "Jordan. Are you even reading my answers?": a name said first is the answer, with the question beside it.
@@ -435,6 +464,7 @@ function aboutTheInterview(text: string, { partsLeft, recorded, minutes, named, 
     ASKS_WHY.test(text) && !ASKS_WHO_SEES.test(text) && (said.includes(WHY_WE_ASK) ? WHY_IT_HELPS : WHY_WE_ASK),
     anonymity && (named ? ANONYMITY_NAMED : ANONYMITY),
     ASKS_WHO_READS.test(text) && !ASKS_WHO_SEES.test(text) && WHO_READS,
+    ASKS_REWARD.test(text) && REWARD,
     (ASKS_HOW_LONG.test(text) || SPEEDS_UP.test(text) || (minutes && IN_MINUTES.test(text))) && `${minutes ? `It takes about ${minutes} minutes in all. ` : ''}${partsLeftLine(partsLeft)}${FREE_TO_GO}`,
   ].filter((l): l is string => !!l);
   // "Who are you? Why do you want to know?": the team reading every answer is said once.
@@ -462,6 +492,10 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   const said = context.said ?? '';
   const once = (line: string) => (said.includes(line) ? null : line);
   const lines: Array<string | null> = [];
+  // "Sorry, I meant the invoices, not the quotes.": taken up at once, and said so; later questions use their word (goal.ts).
+  const fixed = correctionOf(message);
+  if (fixed && saidBy(said, fixed.not)) lines.push(once(`Got it: ${fixed.said}.`));
+  if (NOT_MEANT_SO.test(message)) lines.push(once(TOOK_IT_WRONG));
   if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
   if (DISTRESS.test(message)) lines.push(once(THANK_YOU_FOR_TELLING));
   const support = ASKS_FOR_SUPPORT.test(message);
@@ -544,6 +578,9 @@ export function whileWorking(message: string, context: Context & { task?: string
   // "I am not certain what export means in this context; is it sending it abroad?": what they make of it is what the team
   // needs to see, so it is asked back, once, as a researcher watching would.
   if (ASKS_WHAT_IT_MEANS.test(text) && /\?/.test(text) && !said.includes(WHAT_DO_YOU_THINK)) return WHAT_DO_YOU_THINK;
+  // "I'm not sure where to start, I don't see invoices on this page.": asked what they would try, once, never shown how.
+  // Asked for help ("Where do I click? I can't find it."), they are told the task is theirs, below.
+  if (kind !== 'question' && STUCK.test(text) && !said.includes(ON_YOUR_OWN_NEXT)) return ON_YOUR_OWN_NEXT;
   if (kind !== 'question' && kind !== 'puzzled' && kind !== 'guess') return null;
   // "I don't have a housemate, do you mean my husband?": their reading of the task is the one to go with.
   if (kind === 'guess' && !said.includes(EITHER_WAY)) return EITHER_WAY;
@@ -569,5 +606,9 @@ export const ALLOWED = 'Yes: do it however you normally would.';
 /** "hello?", "anyone there?": calling out to the interviewer, not a note or a question about the task. */
 export const CALLS_OUT = /^(?:hello+|hi|hey|anyone there|are you (?:still )?there|still there)\?*[.!?]*$/i;
 export const STILL_HERE = `I'm here. Carry on as you would, and press "I'm done" when you have finished.`;
+/** "I am stuck here", "not sure where to start": stuck on the task, said rather than asked. */
+const STUCK = /\b(?:(?:i'?m|i am|im) (?:so |totally |completely |a bit |kind of )?(?:stuck|lost)\b|(?:not sure|no idea|(?:i )?don'?t know) (?:where|how) to (?:start|begin|go|look)|(?:i )?can'?t (?:find|see) (?:it|anything|where)\b)/i;
+/** To a participant stuck on the task: what they would do, which is what the team needs to see, without a hint. */
+export const ON_YOUR_OWN_NEXT = 'That is useful to see. What would you try next if you were on your own?';
 /** "Where do I click?", "can you help me", "what should I do now": asking for help with the task. */
-const ASKS_FOR_HELP = /\b(?:(?:where|how|what|which|who) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:just |please )?(?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;
+const ASKS_FOR_HELP = /\b(?:(?:where|how) (?:i|we) (?:find|get|do|start)\b|(?:where|how|what|which|who) (?:do|should|can|must|shall|would) (?:i|we)|(?:can|could|would) you (?:just |please )?(?:help|tell|show|explain|guide)|should i\b|do i (?:need|have) to|am i (?:supposed|meant)|what now|help me|is (?:this|that|it) (?:right|correct|the right)|did i do (?:it|that|this) right|where is|where'?s|how to)\b/i;

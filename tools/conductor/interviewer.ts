@@ -330,7 +330,8 @@ const narrates = (answer: string) =>
 export function followUp(answer: string, n: number, said: string, planned: string[] = [], interview = ''): string | null {
   // "Gave up." to "What did you do at that point?": how it ended, said in full; asking how that went asks them to say it again.
   if ((ENDED.test(answer.trim()) || /\b(?:gave up|stopped trying)\b/i.test(answer)) && /\bwhat did you do\b/i.test(said.split('\n').at(-1) ?? '')) return null;
-  if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return WORKS_FOR_YOU;
+  // "Fantastic." alone may be sarcasm ("That was sarcasm. Nothing works."): asked to say more, not what makes it work well.
+  if (PRAISE.test(answer) && !AGAINST.test(answer.replace(/\bno (?:issues|problems|complaints)\b/gi, '')) && !said.includes(WORKS_FOR_YOU)) return words(answer) <= 2 && !said.includes(MORE) ? MORE : WORKS_FOR_YOU;
   // "Weekly." to "How often do you shop, and where?": the half not answered yet.
   const rest = OTHER_HALF.exec(said.split('\n').at(-1)?.trim() ?? '');
   if (rest && n === 0 && words(answer) <= 4 && A_COUNT.test(answer.trim())) return `And ${rest[1].charAt(0).toLowerCase()}${rest[1].slice(1)}?`;
