@@ -352,6 +352,20 @@ describe('headlines and claims', () => {
     expect(describeQuote('Show me the free slots before I start, please.', 'desired_outcome').claim).toBe('The participant asked the team to show them the free slots before they start.');
   });
 
+  it('takes what is wanted, to a wish question, as a want however much trouble it names, and skips the question said back (walkthrough 40)', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const cards = async (answer: string) =>
+      (await new LocalExtractor().extract([turn(0, 'interviewer', 'What would make the product more useful to you?'), turn(1, 'participant', answer)])).map((c) => [c.signal_type, c.quote]);
+    expect(await cards('Turning a quote into an invoice with one click, keeping the client address and the line items, and getting the VAT right.')).toEqual([
+      ['desired_outcome', 'Turning a quote into an invoice with one click, keeping the client address and the line items, and getting the VAT right.'],
+    ]);
+    expect(await cards('What would make YOU more useful? Ha. Ok: show the month on the report and actually download the file when I press export.')).toEqual([
+      ['desired_outcome', 'Ok: show the month on the report and actually download the file when I press export.'],
+    ]);
+    // What went wrong, told in the past, is still what went wrong.
+    expect((await cards('Honestly the export crashed twice last week, so a fix for that.')).map(([type]) => type)).toContain('critical_error');
+  });
+
   it('takes a note of trouble typed during a task as evidence, which the model reads as nothing', async () => {
     const task = 'Could you go ahead and export the monthly revenue report, as you normally would, and tell me what you notice along the way?';
     const turns = [[task, 'interviewer'], ['ok clicking Reports', 'participant'], ['nothing seems to happen, no spinner, no download', 'participant'], ['Cant tell which stores are included.', 'participant'], ['ok found it under reports', 'participant']].map(

@@ -183,6 +183,21 @@ const ASKED_P = 0.4;
 const askedFor = (s: ParticipantSentence): SignalType | null =>
   ASKS_FOR_WISH.test(s.context.question ?? '') && !SAYS_NONE.test(s.text.trim()) && s.text.split(/\s+/).length <= 25 ? 'desired_outcome' : null;
 
+/** Told in the past: what happened, not what they want. */
+const TOLD_AS_PAST = /\b(?:was|were|did|didn'?t|had|hadn'?t|went|got|took|came|made|said|told|\w+ed)\b/i;
+const TROUBLE = new Set<SignalType>(['critical_error', 'struggling_moment', 'workaround']);
+const CONTENT = (text: string) => (text.toLowerCase().match(/[a-z']{3,}/g) ?? []).filter((w) => !/^(?:the|and|you|your|for|that|this|what|would|could|make|with|are|was|were|does|did)$/.test(w));
+/** "What would make YOU more useful? Ha.": the question said back, before the answer; no evidence. */
+const saysTheQuestionBack = (text: string, question: string | null) => {
+  if (!question || !/\?\s*$/.test(text)) return false;
+  const asked = new Set(question.toLowerCase().match(/[a-z']{3,}/g) ?? []);
+  const own = CONTENT(text);
+  return own.length > 0 && own.filter((w) => asked.has(w)).length / own.length >= 0.6;
+};
+
+/** "Ha.", "Ok:", "Hmm.": a sound before the answer, not part of it. */
+const INTERJECTION = /^(?:ha+|(?:ha)+|heh|lol|ok(?:ay)?|hmm+|um+|uh+|well|so|right|sure|oh)[.!,:…]*$/i;
+
 const ASKS_ANYTHING_ELSE = /\banything else\b/i;
 /** "It's great when…", "Love how it…": praise whose object is a complaint. */
 const IRONIC = /^(?:(?:oh|yeah|well|so|and|honestly),?\s+)*(?:it'?s|that'?s|isn'?t it) (?:just |really |so |always )?(?:great|wonderful|lovely|brilliant|fantastic|perfect|fun|awesome|amazing) (?:when|how)\b(?=[^.!?]*\b(?:just (?:sits|stops|hangs|spins|freezes|dies|crashes|disappears|vanishes)|again|for (?:\w+ )?(?:minutes|hours|days|ages)|never|(?:doesn'?t|won'?t|can'?t|isn'?t|didn'?t)|logs? (?:me|you|us) out|freezes|crashes|teleports|disappears|vanishes|stuck)\b)/i;
@@ -224,6 +239,7 @@ export class LocalExtractor implements Extractor {
     const asked: Array<{ type: SignalType; sentence: ParticipantSentence }> = [];
     const proposedIn = new Set<Turn>();
     const firstSaidNone = new Set<Turn>();
+    const openedBy = new Map<Turn, boolean>();
     for (const sentence of eachParticipantSentence(turns)) {
       // Read without emoji and chat fillers ("nah thats it ✌️"), as said.
       const said = chatSpelledOut(sentence.text);
@@ -231,21 +247,29 @@ export class LocalExtractor implements Extractor {
       if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(said)) continue;
       // "I just told you: the pricing.": a complaint about being asked again, with the answer's name; the answer was a card before.
       if (TOLD_ALREADY.test(said)) continue;
+      // "What would make YOU more useful? Ha. Ok: show the month…": the question said back and a laugh open the answer, which starts after them.
+      const opening = sentence.context.index === 0 || openedBy.get(sentence.turn) === true;
+      const aside = saysTheQuestionBack(said, sentence.context.question) || INTERJECTION.test(said.trim());
+      openedBy.set(sentence.turn, opening && aside);
+      if (aside) continue;
       // "Nothing, honestly." tells of no trouble, whatever the question's words make the model think.
       const none = SAYS_ONLY_NONE.test(said) || NOTHING_WENT_WRONG.test(said);
       // "Oh, it's great when the bus icon just sits in the depot for ten minutes": praise of what went wrong is irony.
       const ironic = IRONIC.test(said);
       // "I don't know, whatever the others asked for probably." to a wish question wishes for nothing.
       const noWish = ASKS_FOR_WISH.test(sentence.context.question ?? '') && SAYS_NONE.test(said);
+      // "Turning a quote into an invoice with one click…", "show the month on the report": to a wish question, what they
+      // would have, however much of the trouble it names; what happened is told in the past.
+      const wished = ASKS_FOR_WISH.test(sentence.context.question ?? '') && (sentence.context.index <= 1 || opening) && !noWish && !TOLD_AS_PAST.test(said);
       const types = this.model
         .types(sentenceFeatures(sentence.read, sentence.context))
-        .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : t))
+        .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : wished && TROUBLE.has(t.type) ? { ...t, type: 'desired_outcome' as const } : t))
         .filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k && !(noWish && t.type === 'desired_outcome'));
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (types.length) proposedIn.add(sentence.turn);
       const type = askedFor(sentence) ?? (sentence.onTask ? troubleNoted(sentence.text) : null);
       // The first sentence of the answer, or the one after a first that knew of none ("I don't know… Maybe if it told me when the export is ready?").
-      const opens = sentence.context.index === 0 || (sentence.context.index === 1 && firstSaidNone.has(sentence.turn));
+      const opens = opening || (sentence.context.index === 1 && firstSaidNone.has(sentence.turn));
       if (noWish && sentence.context.index === 0) firstSaidNone.add(sentence.turn);
       if (type && (opens || sentence.onTask) && !asked.some((a) => a.sentence.turn === sentence.turn)) asked.push({ type, sentence });
       await share();
