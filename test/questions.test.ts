@@ -2930,3 +2930,14 @@ describe('a fifth starter walkthrough: corrections, questions back and sarcasm (
     expect(whileWorking("I can't find the export button, but the page looks clean.", { said: '' })).toBeNull();
   });
 });
+
+describe('walkthrough 40: follow-ups that fit what was said, and a skip that skips one question', () => {
+  it('asks what a wish would look like, gives "I don\'t know" room to think, and after a skip still asks what does not point back at it', async () => {
+    expect(followUp('Sync that works.', 0, 'What would make the product more useful to you?')).toBe('Could you tell me more about sync?');
+    expect(followUp('Sync that works.', 0, 'What would make the product more useful to you?', [], 'Could you tell me more about the export?')).toBe('What would that look like for you?');
+    expect(followUp("I don't know.", 0, 'How did it go for you?')).toBe('What comes to mind, even if it is something small?');
+    const asked = await talkThrough(starter('context'), ['I came to send an invoice to a new client.', 'Skip this one.', 'Two weeks ago, for a bathroom job.']);
+    expect(asked[1]).toBe('What did you use to send an invoice before?');
+    expect(asked[2]).toBe('Could you tell me about the last time you had to send an invoice?');
+  });
+});

@@ -361,7 +361,10 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // To "What would make it more useful?", "Saved parts list." is a wish, not a story to ask what happened next in.
   const story = narrates(answer) && !ASKS_FOR_WISHES.test(previous);
   // "Yesterday." is asked about that day before anything else.
-  const frames = mention ? (story ? [next, more] : [more, plainly ? toKnow : standsOut]) : onlyADay(answer) ? [second, MORE] : [MORE, second];
+  // "Sync that works." to "What would make it more useful?": more about it, or what it would look like; not their experience of sync.
+  const wish = ASKS_FOR_WISHES.test(previous);
+  // "I don't know." is given room to think, once; it is not asked for more of nothing.
+  const frames = mention ? (story ? [next, more] : [more, wish ? LOOKS_LIKE : plainly ? toKnow : standsOut]) : DONT_KNOW.test(answer.trim()) ? [second] : onlyADay(answer) ? [second, MORE] : [MORE, second];
   // Across the interview the frame used less often comes first, so a terse participant does not hear one line over and over.
   const uses = (o: string) => interview.split(o.slice(0, mention ? o.indexOf(mention) : o.length)).length - 1;
   const options = [...frames].sort((a, b) => uses(a) - uses(b));
@@ -777,7 +780,9 @@ export const ruleInterviewer: Interviewer = {
     // After a skip, questions that point back at the topic left ("Who did you contact about it?") go too.
     if (heard === 'skip') {
       let next = state.question + 1;
-      while (next < questions.length && /\b(?:it|that|this|then|there|those|them)\b/i.test(questions[next])) next++;
+      // "…the last time you did it?" said with their goal ("…you had to send an invoice?") points back at nothing.
+      const goal = goalIn(turns);
+      while (next < questions.length && /\b(?:it|that|this|then|there|those|them)\b/i.test(grounded(questions[next], goal))) next++;
       return ahead(next);
     }
     if (heard === 'already' || heard === 'stop') return ahead(state.question + 1);
