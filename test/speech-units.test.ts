@@ -26,6 +26,15 @@ describe('where the speech is', () => {
     expect(speechChunks(new Float32Array(10))).toEqual([]);
   });
 
+  it('finds a remark or two in minutes of quiet, as in a recording of someone working through a task (walkthrough 42)', () => {
+    const hiss = (seconds: number) => Float32Array.from({ length: seconds * RATE }, (_, i) => 0.002 * Math.sin(i * 12.9898) * Math.sin(i * 0.7));
+    const chunks = speechChunks(join(hiss(250), burst(4.8, 0.2), hiss(45)));
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0].start / RATE).toBeCloseTo(249.85, 0);
+    expect(speechChunks(join(burst(3, 0.2), hiss(175), burst(2, 0.2)))).toHaveLength(2);
+    expect(speechChunks(hiss(300))).toEqual([]);
+  });
+
   it('cuts a long run at its quiet moments, each piece short enough for the model', () => {
     const parts: Float32Array[] = [new Float32Array(RATE)];
     for (let i = 0; i < 30; i++) parts.push(burst(1.8, 0.3), new Float32Array(0.2 * RATE)); // a minute with only short breaths
