@@ -107,6 +107,8 @@ describe('reading the screen of a recording (OCR)', () => {
     // The first frame and the page change, not a frame every few seconds.
     expect(frames.map((f) => f.meta.timestamp_ms)).toEqual([0, expect.any(Number)]);
     expect(Math.abs(frames[1].meta.timestamp_ms - 5000)).toBeLessThanOrEqual(400);
+    // Each frame says until when its screen showed: the next screen, or the end.
+    expect(frames.map((f) => f.meta.until_ms)).toEqual([frames[1].meta.timestamp_ms, 10_000]);
     const texts = artifacts.filter((a) => a.kind === 'screen_text');
     expect(texts).toHaveLength(2);
     expect(texts.map((t) => t.meta.frame).sort()).toEqual(frames.map((f) => f.name).sort());
@@ -208,6 +210,34 @@ describe('reading the screen of a recording (OCR)', () => {
       expect(Math.abs(texts[1].meta.timestamp_ms - 3400), name).toBeLessThanOrEqual(200);
     }
   }, 120_000);
+
+  it('gives a moment no screen when the screen then was one of more than a minute\'s frames, rather than one shown earlier (walkthrough 42)', async () => {
+    // Twelve records, four seconds each: more screens in the first minute than are read.
+    const names = ['Kestrel', 'Jackdaw', 'Heron', 'Osprey', 'Plover', 'Curlew', 'Dunlin', 'Merlin', 'Puffin', 'Gannet', 'Siskin', 'Linnet'];
+    const records = names.map((name, k) => [`Record ${k + 1}: ${name} Holdings`, `Account owner ${name}`]);
+    const recording = await recordScreens('records', records, 4);
+    ai.transcriptSegments = records.map((_, k) => ({ start: k * 4 + 2, end: k * 4 + 3, text: `Remark number ${k + 1} on this record.` }));
+    ai.evidence = () => records.map((_, k) => ({ signal_type: 'struggling_moment', target_surface: 'product_under_test', quote: `Remark number ${k + 1} on this record.`, segment_id: null, headline: `Remark ${k + 1}`, claim: 'A remark', reconstruction: 'On a record', observed_facts: ['Said'], evidence_grade: 'direct', confidence: 0.8 }));
+    const id = (await upload(recording, 'video/mp4')).body.session.id;
+    expect((await followed(id)).status).toMatchObject({ status: 'processed', warnings: [] });
+    const artifacts = await artifactsOf(id);
+    const frames = artifacts.filter((a) => a.kind === 'frame');
+    expect(frames.length).toBeLessThan(12);
+    // Listed in order: frame-2 before frame-10.
+    expect(frames.map((f) => f.name)).toEqual(frames.map((_, i) => `frame-${i + 1}`));
+    const signals = (await o.call('GET', `/signals?session_id=${id}&limit=100`)).body.signals as Array<{ quote: string; page_title: string | null }>;
+    expect(signals).toHaveLength(12);
+    for (const s of signals) {
+      const k = Number(/Remark number (\d+)/.exec(s.quote)![1]);
+      // The record on screen, or none; never another record.
+      if (s.page_title) expect(s.page_title, s.quote).toMatch(new RegExp(names[k - 1]));
+    }
+    expect(signals.filter((s) => !s.page_title).length).toBeGreaterThan(0);
+    ai.transcriptSegments = [
+      { start: 0, end: 3, text: 'So I am filling in my address now.' },
+      { start: 6, end: 9, text: 'I cannot tell where this report goes.' },
+    ];
+  }, 180_000);
 
   it('keeps one frame of a screen that changed only in its pixels, not its text (a keyframe refresh)', async () => {
     ai.evidence = () => [];

@@ -90,7 +90,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
     }
 
     const frames = videoFrom ? await sceneFrames(bin.ffmpeg, sources.get(videoFrom)!, dir, probed.get(videoFrom)!.durationSeconds) : [];
-    for (const [i, f] of frames.entries()) await keep(f.file, `frame-${i + 1}`, 'frame', 'image/jpeg', { timestamp_ms: f.timestampMs });
+    for (const [i, f] of frames.entries()) await keep(f.file, `frame-${i + 1}`, 'frame', 'image/jpeg', { timestamp_ms: f.timestampMs, until_ms: f.untilMs });
 
     return {
       finish: async (sql) => {

@@ -14,7 +14,8 @@ import { artifacts } from '../../tools/interviews/rows.ts';
  * extraction uses as page context. Reading the screen is an extra: when it fails the
  * interview goes on to transcription with a warning, never fails.
  */
-const wordsOf = (lines: string[]) => new Set(lines.join(' ').toLowerCase().match(/[\p{L}\p{N}]{2,}/gu) ?? []);
+// Numbers count however short: "Record 2" is another screen than "Record 1".
+const wordsOf = (lines: string[]) => new Set(lines.join(' ').toLowerCase().match(/[\p{L}\p{N}]{2,}|\p{N}/gu) ?? []);
 /** Nine in ten of the words of either frame are in the other: OCR noise ("search" / "Search", a cursor) aside, the same text. */
 function sameScreen(a: Set<string>, b: Set<string>): boolean {
   const shared = [...a].filter((w) => b.has(w)).length;
@@ -45,6 +46,9 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
           const words = wordsOf(lines);
           if (before && sameScreen(before, words)) {
             repeats.push(frame.name);
+            // The screen before was showing until this one went.
+            const last = stored.at(-1);
+            if (last?.meta && typeof frame.meta?.until_ms === 'number') last.meta.until_ms = frame.meta.until_ms;
             continue;
           }
           before = words;
@@ -52,7 +56,7 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
           const text = path.join(dir, `${name}.txt`);
           await fs.writeFile(text, `${lines.join('\n')}\n`);
           const obj = await storeFile(services, interview.project_id, interview.id, text, name, 'text/plain; charset=utf-8');
-          stored.push({ name, kind: 'screen_text', storage_key: obj.key, mime_type: 'text/plain; charset=utf-8', size: obj.size, meta: { timestamp_ms: frame.meta?.timestamp_ms ?? null, frame: frame.name, text: lines.join('\n'), prominent_line: prominent } });
+          stored.push({ name, kind: 'screen_text', storage_key: obj.key, mime_type: 'text/plain; charset=utf-8', size: obj.size, meta: { timestamp_ms: frame.meta?.timestamp_ms ?? null, until_ms: frame.meta?.until_ms ?? null, frame: frame.name, text: lines.join('\n'), prominent_line: prominent } });
         } catch (err) {
           unread.push(`${frame.name} (${err instanceof Error ? err.message : String(err)})`);
         }

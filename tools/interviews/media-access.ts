@@ -44,7 +44,8 @@ export const listArtifacts = capability({
     const interview = await findInterview(ctx, input.sessionId);
     const { storage, db } = ctx.services;
     const [stored, chunks] = await Promise.all([
-      artifacts.select(db.pool, 'interview_id = $1', [interview.id], 'ORDER BY name'),
+      // frame-2 before frame-10: the name's stem, then its number.
+      artifacts.select(db.pool, 'interview_id = $1', [interview.id], String.raw`ORDER BY regexp_replace(name, '\d+$', ''), coalesce(substring(name from '\d+$')::int, 0), name`),
       mediaChunks.select(db.pool, 'interview_id = $1', [interview.id], 'ORDER BY type, chunk_index'),
     ]);
     const items = [

@@ -9,7 +9,7 @@ import { run } from './media.ts';
  */
 const SCENE_CHANGE = 0.002;
 /** Representative frames kept per minute of video, the most changed first. */
-export const FRAMES_PER_MINUTE = 6;
+export const FRAMES_PER_MINUTE = 10;
 /**
  * A screen shown for less than this is on its way to another (a spinner, "Loading…", a cross-fade, a page half drawn):
  * nobody reads it, and a frame of it would hide the page that follows.
@@ -22,6 +22,8 @@ export interface SceneFrame {
   file: string;
   /** When the screen appeared. */
   timestampMs: number;
+  /** When it gave way to another screen (read or not), or the video ended. */
+  untilMs: number;
 }
 
 /** A frame as ffmpeg's metadata filter printed it: "frame:N pts:P pts_time:T", then its "lavfi.scene_score=S". */
@@ -34,6 +36,7 @@ interface PrintedFrame {
 /** A screen as shown: when it appeared, the frame to read it from, and how much the picture changed when it appeared. */
 interface Screen {
   shownAt: number;
+  goneAt: number;
   readPts: number;
   readAt: number;
   score: number;
@@ -68,9 +71,9 @@ function settledScreens(frames: PrintedFrame[], durationSeconds: number | null):
     const readAt = shownAt + Math.min(SETTLE_SECONDS, shown - 0.1);
     let read = start;
     while (read + 1 < next && frames[read + 1].t <= readAt) read++;
-    screens.push({ shownAt, readPts: frames[read].pts, readAt: frames[read].t, score: k === 0 ? 1 : frames[start].score });
+    screens.push({ shownAt, goneAt: shownAt + shown, readPts: frames[read].pts, readAt: frames[read].t, score: k === 0 ? 1 : frames[start].score });
   }
-  if (!screens.length) return frames.length ? [{ shownAt: frames[0].t, readPts: frames[0].pts, readAt: frames[0].t, score: 1 }] : [];
+  if (!screens.length) return frames.length ? [{ shownAt: frames[0].t, goneAt: end, readPts: frames[0].pts, readAt: frames[0].t, score: 1 }] : [];
   const byMinute = new Map<number, Screen[]>();
   for (const s of screens) {
     const minute = Math.floor(s.shownAt / 60);
@@ -109,6 +112,6 @@ export async function sceneFrames(ffmpeg: string, input: string, dir: string, du
     }
   }
   return screens
-    .map((s, i) => ({ file: pattern.replace('%d', String(i + 1)), timestampMs: Math.round(s.shownAt * 1000) }))
+    .map((s, i) => ({ file: pattern.replace('%d', String(i + 1)), timestampMs: Math.round(s.shownAt * 1000), untilMs: Math.round(s.goneAt * 1000) }))
     .filter((f) => fs.existsSync(f.file));
 }
