@@ -174,7 +174,9 @@ describe('findings in the workspace', () => {
     expect(await page.locator('.finding-head .badge').count()).toBe(0);
     await page.getByRole('button', { name: 'Send to GitHub' }).click();
     const refusal = page.locator('section[aria-labelledby=delivery]').getByRole('alert');
-    expect(await refusal.textContent()).toMatch(/no code-host repository.*select a repository/);
+    expect(await refusal.textContent()).toMatch(/no code-host repository.*Integrations in the project's settings/);
+    // The way there is a link to the settings' integrations.
+    expect(await page.getByRole('link', { name: "Open the project's integration settings" }).getAttribute('href')).toMatch(/\/settings#integrations$/);
     expect(await page.locator('[data-delivery-state]').textContent()).toBe('Not sent');
 
     await connectGithub(token, P);

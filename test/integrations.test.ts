@@ -253,7 +253,7 @@ describe('code host (GitHub App)', () => {
       await new Promise((r) => setTimeout(r, 300));
       orphaned = (await o.call('GET', `/tasks/${orphan.id}/provider-state`)).body.deliveries[0];
     }
-    expect(orphaned).toMatchObject({ status: 'failed', last_error: 'The project has no code-host repository' });
+    expect(orphaned).toMatchObject({ status: 'failed', last_error: 'The project has no code-host repository to send to' });
     await o.call('POST', '/codehost-app/select-repo', { repo: 'acme/shop' });
 
     // Two sends at once make one issue.
@@ -347,7 +347,7 @@ describe('tracker (Linear)', () => {
     expect((await c.call('POST', `/findings/${ref}/send`, { provider: 'github' })).body.code).toBe('finding_not_reviewed');
     expect((await c.call('PATCH', `/findings/${ref}`, { research_state: 'reviewed' })).status).toBe(200);
     expect((await c.call('POST', `/findings/${ref}/send`, { provider: 'github' })).body.code).toBe('codehost_not_configured');
-    expect((await c.call('POST', `/findings/${ref}/send`, { provider: 'linear' })).body.code).toBe('tracker_not_configured');
+    expect((await c.call('POST', `/findings/${ref}/send`, { provider: 'linear' })).body).toMatchObject({ code: 'tracker_not_connected', action: expect.stringContaining("Integrations in the project's settings") });
     expect((await c.call('GET', '/tasks')).body.tasks).toEqual([]);
   });
 
@@ -363,7 +363,9 @@ describe('tracker (Linear)', () => {
       expect(hook.status).toBe(503);
       const task = (await b.call('POST', '/tasks', { title: 'Nowhere to go', status: 'ready' })).body.task;
       expect((await b.call('POST', `/tasks/${task.id}/push`, {})).body.code).toBe('no_delivery_integration');
-      expect((await b.call('POST', `/tasks/${task.id}/push`, { provider: 'github' })).body.code).toBe('codehost_not_configured');
+      // What the server lacks comes first: no project setting can make up for it.
+      expect((await b.call('POST', `/tasks/${task.id}/push`, { provider: 'github' }))).toMatchObject({ status: 503, body: { code: 'codehost_unconfigured', action: expect.stringContaining('CODEHOST_APP_ID') } });
+      expect((await b.call('POST', `/tasks/${task.id}/push`, { provider: 'linear' }))).toMatchObject({ status: 503, body: { code: 'tracker_unconfigured', action: expect.stringContaining('TRACKER_CLIENT_ID') } });
     } finally {
       await bare.stop();
     }

@@ -1,5 +1,6 @@
 import { useQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { api, data } from '../api.ts';
+import { Link } from 'wouter';
+import { api, data, ApiError } from '../api.ts';
 import { Problem } from '../shell.tsx';
 import { DELIVERY_LABEL, findingsKey, path, type Finding } from './model.ts';
 
@@ -7,6 +8,8 @@ const PROVIDERS = [
   ['github', 'GitHub'],
   ['linear', 'Linear'],
 ] as const;
+/** Refusals that the project's or the server's integration settings put right. */
+const SETUP = new Set(['codehost_unconfigured', 'codehost_not_configured', 'tracker_unconfigured', 'tracker_not_configured', 'tracker_not_connected']);
 const STATUS_LABEL: Record<string, string> = { pending: 'Queued', sending: 'Sending', retrying: 'Retrying (the provider was busy)', sent: 'Sent', failed: 'Failed' };
 
 /** Where a finding stands with the code host and tracker, and sending it there. */
@@ -72,6 +75,7 @@ export function FindingDelivery({ org, project, finding }: { org: string; projec
       )}
       {send.isPending ? <p role="status">Sending…</p> : null}
       <Problem error={send.error} />
+      {send.error instanceof ApiError && SETUP.has(send.error.code ?? '') ? <Link href={`/p/${org}/${project}/settings#integrations`}>Open the project's integration settings</Link> : null}
     </section>
   );
 }

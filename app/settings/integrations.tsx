@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
@@ -12,8 +13,13 @@ export function Integrations({ org, project }: { org: string; project: string })
     queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/implementations', { params: { path: projectPath(org, project) } })).implementations,
   });
   const byId = new Map((list.data ?? []).map((i) => [i.id, i]));
+  // Sent here from a finding that could not be sent ("…/settings#integrations").
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (location.hash === '#integrations') section.current?.scrollIntoView();
+  }, []);
   return (
-    <section aria-labelledby="integrations" className="panel stack settings">
+    <section ref={section} aria-labelledby="integrations" className="panel stack settings">
       <h2 id="integrations">Integrations</h2>
       <Problem error={list.error} />
       <ul className="cards">

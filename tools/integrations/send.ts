@@ -10,6 +10,7 @@ import { createIssue, type CreatedIssue, type Provider } from './providers.ts';
 import { inTransaction, type Sql } from '../../core/tx.ts';
 import { projects, type ProjectRow } from '../projects/record.ts';
 import { findOrganization } from './organization.ts';
+import { codehostApp, trackerApp } from './apps.ts';
 
 export const Delivery = z.object({
   provider: z.enum(['github', 'linear']),
@@ -45,17 +46,28 @@ export const MAX_ATTEMPTS = 8;
 /** A send that has not reported back in this long is presumed dead and may be claimed again. */
 const SENDING_STALE = '2 minutes';
 
-/** Refuses, before anything is written, a send the project is not set up for. */
+/**
+ * Refuses, before anything is written, a send the project is not set up for: first what the
+ * server lacks (503 naming its settings, which no project setting can make up for), then the
+ * project's own connection, said as the workspace's Settings page offers it.
+ */
 export async function checkConfigured(services: Services, provider: Provider, project: ProjectRow): Promise<void> {
   if (provider === 'github') {
+    codehostApp(services);
     if (!project.codehost_installation_id || !project.codehost_repo_url) {
-      throw new ValidationError('The project has no code-host repository', { code: 'codehost_not_configured', action: 'Attach an installation and select a repository (P/codehost-app/select-installation, P/codehost-app/select-repo)' });
+      throw new ValidationError('The project has no code-host repository to send to', {
+        code: 'codehost_not_configured',
+        action: "Connect the code host and choose a repository under Integrations in the project's settings (API: P/codehost-app/select-installation, then P/codehost-app/select-repo)",
+      });
     }
     return;
   }
-  if (!project.tracker_team_id) throw new ValidationError('The project has no tracker team', { code: 'tracker_not_configured', action: 'Choose one with POST P/tracker/select-team' });
+  trackerApp(services);
   const { rows } = await services.db.pool.query(`SELECT 1 FROM tracker_connections WHERE organization_id = $1`, [project.organization_id]);
-  if (!rows.length) throw new ValidationError('The tracker is not connected for this organization', { code: 'tracker_not_connected', action: 'GET /api/orgs/:orgHandle/tracker/connect to connect it' });
+  if (!rows.length) {
+    throw new ValidationError('The tracker is not connected for this organization', { code: 'tracker_not_connected', action: "Connect the tracker under Integrations in the project's settings (API: GET /api/orgs/:orgHandle/tracker/connect)" });
+  }
+  if (!project.tracker_team_id) throw new ValidationError('The project has no tracker team to send to', { code: 'tracker_not_configured', action: "Choose a team under Integrations in the project's settings (API: POST P/tracker/select-team)" });
 }
 
 /**
