@@ -2941,3 +2941,15 @@ describe('walkthrough 40: follow-ups that fit what was said, and a skip that ski
     expect(asked[2]).toBe('Could you tell me about the last time you had to send an invoice?');
   });
 });
+
+describe('a guide written in the web app (walkthrough 43)', () => {
+  it('asks whether they could do something as whether they were able to, and the last one they did as "the", not "your"', () => {
+    const plan = (instruction: string) => questionPlan({ mode: 'talk', title: 'Your approval routine', instruction }).questions;
+    expect(plan('Last report they approved — where they were, which device, what happened. Probe esp. on whether they could check the receipt against the amount.')).toEqual([
+      'Could you tell me about the last report you approved: where you were, which device and what happened?',
+      'Were you able to check the receipt against the amount?',
+    ]);
+    expect(plan('Ask if they could see the total.')).toEqual(['Were you able to see the total?']);
+    expect(plan('Ask what they could do instead.')).toEqual(['What could you do instead?']);
+  });
+});

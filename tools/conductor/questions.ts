@@ -316,7 +316,11 @@ function directQuestion(clause: W[], interviewerYou: boolean): string | null {
   const after = rest.slice(v + 1);
   const front: W[] = [];
   let tail: W[];
-  if (verb.pos === 'AUX') {
+  if (verb.pos === 'AUX' && yesno && toYou && lower(verb.text) === 'could' && !/^n't$/i.test(after[0]?.text ?? '') && lower(after[0]?.text ?? '') !== 'not') {
+    // "whether they could check the receipt": whether they were able to, not a request ("Could you check…?").
+    front.push(w('were', 'AUX', 'be'));
+    tail = [w('able', 'ADJ', 'able'), w('to', 'PART', 'to'), ...adverbs, ...after];
+  } else if (verb.pos === 'AUX') {
     const expanded = EXPAND[lower(verb.text)];
     // "they'd" → "would": the contraction had no space before it, the word does.
     const aux = expanded ? { ...verb, text: expanded, space: ' ' } : verb;
@@ -453,7 +457,9 @@ function dashTopic(t: W[]): string[] | null {
   const listed = !WH.has(lower(t[0]?.text ?? '')) && !YESNO.has(lower(t[0]?.text ?? '')) && t.slice(dash + 1).filter((x) => x.text === ',').length >= 1 && t[dash + 1]?.pos !== 'VERB' && !t.slice(dash + 1).some((x) => x.text === '?');
   if (dash < 1 || (!WH.has(lower(t[dash + 1]?.text ?? '')) && !listed)) return null;
   const topic = secondPerson(t.slice(0, dash), true);
-  if (/^(?:last|first|current|previous|next|recent)$/i.test(topic[0].text) || OWN.test(topic[0].text)) topic.splice(0, 1, w('your', 'PRON'), { ...topic[0], text: lowerFirst(topic[0].text), space: ' ' });
+  // "Last report they approved": the one they approved, "the last report you approved", not "your last report you approved".
+  const ownedBelow = topic.slice(1).some((x) => lower(x.text) === 'you');
+  if (/^(?:last|first|current|previous|next|recent)$/i.test(topic[0].text) || OWN.test(topic[0].text)) topic.splice(0, 1, w(ownedBelow ? 'the' : 'your', ownedBelow ? 'DET' : 'PRON'), { ...topic[0], text: lowerFirst(topic[0].text), space: ' ' });
   let split = splitParts(t.slice(dash + 1));
   // "Background — role, team size": a list of things, not of clauses.
   if (split.length === 1 && !split[0].some((x) => x.pos === 'VERB' || x.pos === 'AUX' || WH.has(lower(x.text)))) {
