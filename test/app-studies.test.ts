@@ -159,6 +159,36 @@ describe('studies in the workspace', () => {
     await page.close();
   }, 180_000);
 
+  it('asks before the page unloads with unsaved changes, and not once they are saved (walkthrough 43)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page, svc, inbox, 'lena@example.com');
+    await createProject(page, 'Leaving');
+    await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Studies' }).click();
+    await page.locator('tr[data-study=starter-study] a').first().click();
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const asked: string[] = [];
+    page.on('dialog', (d) => {
+      asked.push(d.type());
+      void d.dismiss();
+    });
+    // Typed, as a person does: a browser asks before unloading only a page the person has used.
+    const title = page.locator('#study-title');
+    await title.click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(', half edited');
+    await page.getByText('Unsaved changes', { exact: true }).first().waitFor();
+    await page.evaluate(() => setTimeout(() => location.reload()));
+    await expect.poll(() => asked).toEqual(['beforeunload']);
+    // Dismissed, the page stays, with the edit.
+    expect(await title.inputValue()).toMatch(/, half edited$/);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('heading', { name: /, half edited$/, level: 1 }).waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: /, half edited$/, level: 1 }).waitFor();
+    expect(asked).toEqual(['beforeunload']);
+    await page.close();
+  }, 120_000);
+
   it('keeps an unsaved edit when the session ends mid-edit, and puts it back after signing in again', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await signIn(page, svc, inbox, 'una@example.com');

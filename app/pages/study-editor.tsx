@@ -39,6 +39,16 @@ function Editor({ org, project, initial }: { org: string; project: string; initi
   const dirty = stable(bodyOf(draft)) !== stable(bodyOf(draftOf(saved)));
   // Unsaved changes outlive a session that ends mid-edit; saving forgets them.
   useEffect(() => keepDraft(keepKey, dirty && saved.version === initial.version ? draft : null), [keepKey, dirty, draft, saved.version, initial.version]);
+  // Closing the tab or leaving the workspace with unsaved changes asks first: the kept draft lives only in this tab.
+  useEffect(() => {
+    if (!dirty) return;
+    const ask = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+      e.returnValue = ''; // what browsers before 2023 ask for
+    };
+    addEventListener('beforeunload', ask);
+    return () => removeEventListener('beforeunload', ask);
+  }, [dirty]);
 
   const afterSave = (study: Study) => {
     setSaved(study);
