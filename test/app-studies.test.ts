@@ -177,7 +177,7 @@ describe('studies in the workspace', () => {
     await page.keyboard.press('End');
     await page.keyboard.type(', half edited');
     await page.getByText('Unsaved changes', { exact: true }).first().waitFor();
-    await page.evaluate(() => setTimeout(() => location.reload()));
+    await page.evaluate('setTimeout(() => location.reload())');
     await expect.poll(() => asked).toEqual(['beforeunload']);
     // Dismissed, the page stays, with the edit.
     expect(await title.inputValue()).toMatch(/, half edited$/);
