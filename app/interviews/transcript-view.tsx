@@ -40,7 +40,7 @@ export const clock = (ms: number) => {
  * The transcript by speaker. With a recording, the player follows it: a line's time seeks, and the line
  * being played is highlighted (aria-current). Evidence quotes are marked; choosing one shows its card (and seeks there).
  */
-export function TranscriptView({ segments, cards, media, onPick, at = null }: { segments: Segment[]; cards: Card[]; media: Media | null; onPick: (id: string) => void; at?: number | null }) {
+export function TranscriptView({ segments, cards, media, onPick, at = null, play = false }: { segments: Segment[]; cards: Card[]; media: Media | null; onPick: (id: string) => void; at?: number | null; play?: boolean }) {
   const player = useRef<HTMLMediaElement | null>(null);
   const [now, setNow] = useState<number | null>(at);
   const ranges = useMemo(() => locate(segments, cards), [segments, cards]);
@@ -61,8 +61,9 @@ export function TranscriptView({ segments, cards, media, onPick, at = null }: { 
   const type = (c: Card) => c.signal_type.charAt(0).toUpperCase() + c.signal_type.slice(1).replace(/_/g, ' ');
   const label = (c: Card) => (c.headline ? `${type(c)}: ${c.headline}` : type(c));
 
-  // A link to a moment (?t= from an evidence card): that line is shown, marked and cued in the player.
-  // Each new moment linked to (another card, a frame under "On screen") is gone to, once.
+  // A link to a moment (?t= from an evidence card): that line is shown, marked and cued in the player;
+  // a frame under "On screen", chosen on this page (?play), plays from there as a line's time does.
+  // Each new moment linked to is gone to, once.
   const jumped = useRef<number | null>(null);
   useEffect(() => {
     if (at === null || at === jumped.current || !segments.length) return;
@@ -71,10 +72,13 @@ export function TranscriptView({ segments, cards, media, onPick, at = null }: { 
     document.querySelector(`[data-segment="${CSS.escape(line.id)}"]`)?.scrollIntoView({ block: 'center' });
     const el = player.current;
     if (!el) return;
-    const cue = () => (el.currentTime = at / 1000);
+    const cue = () => {
+      el.currentTime = at / 1000;
+      if (play) void el.play().catch(() => {});
+    };
     if (el.readyState >= HTMLMediaElement.HAVE_METADATA) cue();
     else el.addEventListener('loadedmetadata', cue, { once: true });
-  }, [at, segments]);
+  }, [at, play, segments]);
 
   return (
     <>

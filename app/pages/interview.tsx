@@ -43,8 +43,11 @@ export function Interview({ org, project, id }: { org: string; project: string; 
   const [picked, setPicked] = useState<string | null>(null);
   const pickedHeading = useRef<HTMLHeadingElement>(null);
   // ?t=<ms>: the moment an evidence card links to.
-  const t = Number(new URLSearchParams(useSearch()).get('t') ?? NaN);
+  const query = new URLSearchParams(useSearch());
+  const t = Number(query.get('t') ?? NaN);
   const at = Number.isFinite(t) && t >= 0 ? t : null;
+  // ?play: a frame chosen on this page plays from its moment; a card's link from elsewhere only cues it.
+  const play = query.has('play');
 
   const session = useQuery({ queryKey: [...key, 'session'], queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/sessions/{sessionId}', { params: { path } })).session });
   const processing = useQuery({
@@ -130,7 +133,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
           {transcript.data?.format ? <p className="muted iv-format">{formatNote(transcript.data.format)}</p> : null}
           <Problem error={transcript.error} />
           {transcript.data?.segments.length ? (
-            <TranscriptView segments={transcript.data.segments} cards={cards.data ?? []} media={media} onPick={setPicked} at={at} />
+            <TranscriptView segments={transcript.data.segments} cards={cards.data ?? []} media={media} onPick={setPicked} at={at} play={play} />
           ) : (
             <p className="muted">{transcript.isPending ? 'Loading…' : 'No transcript yet.'}</p>
           )}
@@ -202,9 +205,11 @@ export function Interview({ org, project, id }: { org: string; project: string; 
                   return (
                     <li key={f.name} data-artifact={f.name}>
                       <figure className="iv-figure">
-                        <img src={f.download_url!} alt={`Frame at ${clock(Number(f.meta?.timestamp_ms ?? 0))}`} className="iv-frame" />
+                        <Link href={`/p/${org}/${project}/interviews/${id}?t=${Number(f.meta?.timestamp_ms ?? 0)}&play`} tabIndex={-1}>
+                          <img src={f.download_url!} alt={`Frame at ${clock(Number(f.meta?.timestamp_ms ?? 0))}`} className="iv-frame" />
+                        </Link>
                         <figcaption>
-                          <Link href={`/p/${org}/${project}/interviews/${id}?t=${Number(f.meta?.timestamp_ms ?? 0)}`} className="small" aria-label={`At ${clock(Number(f.meta?.timestamp_ms ?? 0))}: play from where this screen was shown`}>
+                          <Link href={`/p/${org}/${project}/interviews/${id}?t=${Number(f.meta?.timestamp_ms ?? 0)}&play`} className="small" aria-label={`At ${clock(Number(f.meta?.timestamp_ms ?? 0))}: play from where this screen was shown`}>
                             At {clock(Number(f.meta?.timestamp_ms ?? 0))}
                           </Link>
                           {read ? <pre className="iv-ocr">{String(read.meta?.text ?? '')}</pre> : <span className="muted small"> · no text read</span>}
