@@ -24,6 +24,9 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['If the app keeps double-booking, we would move elsewhere.', 'Would move elsewhere if the app keeps double-booking', 'The participant said if the app keeps double-booking, they would move elsewhere.'],
   ['Because the extension button never works, I book a second slot.', 'Books a second slot because the extension button never works', 'The participant said because the extension button never works, they book a second slot.'],
   ["When it spiked to purple during the smoke, I'll be honest, I was scared.", 'When it spiked to purple during the smoke, they were scared', "The participant said when it spiked to purple during the smoke, they will be honest, they were scared."],
+  // "a while" is a span of time, not a clause that follows; an "-ing" subject is said as it is (walkthrough 40).
+  ["Finding the report took a while, the Home page doesn't say which month it is.", 'Finding the report took a while', "The participant said finding the report took a while, the Home page doesn't say which month it is."],
+  ['Showing up at the depot and finding it closed.', 'Showing up at the depot and finding it closed', 'The participant described showing up at the depot and finding it closed.'],
   // What it made them feel like is the feeling; a noun phrase is not cut before its noun (walkthrough 41).
   ['But the app make me feel like I cannot speak.', 'The app make them feel like they cannot speak', 'The participant said the app make them feel like they cannot speak.'],
   ['What I do now is I keep a Word document open on the second monitor with my own templates and I just paste them in.', 'Keeps a Word document open on the second monitor', 'The participant keeps a Word document open on the second monitor with their own templates and they just paste them in.'],
@@ -364,6 +367,15 @@ describe('headlines and claims', () => {
     ]);
     // What went wrong, told in the past, is still what went wrong.
     expect((await cards('Honestly the export crashed twice last week, so a fix for that.')).map(([type]) => type)).toContain('critical_error');
+  });
+
+  it('makes no card of a sentence about the interview itself ("earlier when you asked…, I misread it") (walkthrough 40)', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const cards = await new LocalExtractor().extract([
+      turn(0, 'interviewer', 'Is there anything else you would like to tell us?'),
+      turn(1, 'participant', 'Oh wait, sorry, earlier when you asked what I used before, I misread it. I used a spreadsheet for invoices, not Word.'),
+    ]);
+    expect(cards.filter((c) => /asked|misread/.test(c.quote))).toEqual([]);
   });
 
   it('takes a note of trouble typed during a task as evidence, which the model reads as nothing', async () => {

@@ -132,8 +132,9 @@ function setsOut(tokens: Token[]): boolean {
 
 /** Verbs whose object is a question ("figure out if …", "didn't know whether …"): that clause is what they could not tell. */
 const KNOWING = /^(?:know|tell|understand|see|check|decide|wonder|ask|remember|figure|work|find|sure|clear|unclear|idea|guess|say)$/i;
-/** "if"/"whether" at `i` opens the object of a verb of knowing, not a condition. */
+/** "if"/"whether" at `i` opens the object of a verb of knowing, not a condition; "while" after "a" is a span of time. */
 const complementAt = (tokens: Token[], i: number) =>
+  (/^while$/i.test(tokens[i]?.text ?? '') && /^(?:a|the|little)$/i.test(tokens[i - 1]?.text ?? '')) ||
   (/^(?:if|whether)$/i.test(tokens[i]?.text ?? '') && (KNOWING.test(tokens[i - 1]?.lemma ?? '') || (/^(?:out)$/i.test(tokens[i - 1]?.text ?? '') && KNOWING.test(tokens[i - 2]?.lemma ?? '')))) ||
   // "makes me feel like I can't speak", "looked as if it had saved": what it felt or looked like is the content.
   (/^(?:like|as)$/i.test(tokens[i]?.text ?? '') && /^(?:feel|look|seem|sound)$/i.test(tokens[i - 1]?.lemma ?? ''));
@@ -175,7 +176,7 @@ const trimEnd = (tokens: Word[]) => {
   // A hedge left at the end of a cut ("… they are honestly") says nothing either.
   const orphan = () =>
     (out.length > 1 && /^(?:it|this|that)$/i.test(out[out.length - 1].text) && (/^(?:CCONJ|SCONJ)$/.test(out[out.length - 2].pos) || out[out.length - 2].text === ',')) ||
-    (out.length > 3 && !out[out.length - 1].closes && /^(?:honestly|really|just|actually|basically|literally|totally|even|when|while|where|because|until|whenever)$/i.test(out[out.length - 1].text));
+    (out.length > 3 && !out[out.length - 1].closes && /^(?:honestly|really|just|actually|basically|literally|totally|even|when|while|where|because|until|whenever)$/i.test(out[out.length - 1].text) && !/^(?:a|the|little)$/i.test(out[out.length - 2].text));
   // "auto top-up": the end of a hyphenated word is part of it, not a particle left dangling.
   const hyphenated = () => out.length > 2 && out[out.length - 1].space === '' && out[out.length - 2].text === '-';
   while (out.length && !hyphenated() && ((dangling(out[out.length - 1]) && !out[out.length - 1].closes && !particle(out[out.length - 1], out[out.length - 2], out[out.length - 3])) || orphan())) out.pop();
@@ -777,7 +778,12 @@ function reportedAs(tokens: Word[], text: string): string | null {
   if (ofTheTeam && asks?.pos === 'VERB' && asks.text.toLowerCase() === asks.lemma.toLowerCase()) return `The participant asked the team to ${said.replace(/^(?:so|and|oh|well|honestly),?\s+/i, '')}`;
   // A step told as an imperative ("Search for the invoice number, it never works") is reported as said.
   if (asks?.pos === 'VERB' && asks.text.toLowerCase() === asks.lemma.toLowerCase()) return null;
-  if (head.pos === 'VERB' && /ing$/i.test(head.text) && k === 0) return `The participant described ${said}`;
+  // "Finding the report took a while": the "-ing" is the subject of what happened, said as it is.
+  const afterHead = main.slice(main.indexOf(head) + 1);
+  const and = afterHead.findIndex((t) => t.pos === 'CCONJ');
+  const beforeAnd = and < 0 ? afterHead : afterHead.slice(0, and);
+  const ofAVerb = beforeAnd.some((t) => t.pos === 'AUX' || (t.pos === 'VERB' && t.text.toLowerCase() !== t.lemma.toLowerCase() && !/ing$/i.test(t.text)));
+  if (head.pos === 'VERB' && /ing$/i.test(head.text) && k === 0 && !ofAVerb) return `The participant described ${said}`;
   // Verbless only if what follows the main clause depends on it ("Pretty anxious, because…"), not a clause of its own ("For the refunds, I want…").
   const rest = end < 0 ? [] : tokens.slice(end);
   const dependent = rest.length === 0 || rest[0].pos === 'SCONJ' || /^(?:because|when|if|before|after|until|since)$/i.test((rest[0].text === ',' ? rest[1] : rest[0])?.text ?? '');

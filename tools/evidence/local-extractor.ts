@@ -195,6 +195,7 @@ const saysTheQuestionBack = (text: string, question: string | null) => {
   return own.length > 0 && own.filter((w) => asked.has(w)).length / own.length >= 0.6;
 };
 
+const ABOUT_THE_QUESTION = /\bwhen you asked\b|\b(?:your|the|that|this) question\b|\bi (?:misread|misunderstood) (?:it|that|you|the question|your question)\b/i;
 /** "Ha.", "Ok:", "Hmm.": a sound before the answer, not part of it. */
 const INTERJECTION = /^(?:ha+|(?:ha)+|heh|lol|ok(?:ay)?|hmm+|um+|uh+|well|so|right|sure|oh)[.!,:…]*$/i;
 
@@ -247,6 +248,8 @@ export class LocalExtractor implements Extractor {
       if (ASKS_ANYTHING_ELSE.test(sentence.context.question ?? '') && CLOSING_NO.test(said)) continue;
       // "I just told you: the pricing.": a complaint about being asked again, with the answer's name; the answer was a card before.
       if (TOLD_ALREADY.test(said)) continue;
+      // "Earlier when you asked what I used before, I misread it.": about the interview, not the product.
+      if (ABOUT_THE_QUESTION.test(said)) continue;
       // "What would make YOU more useful? Ha. Ok: show the month…": the question said back and a laugh open the answer, which starts after them.
       const opening = sentence.context.index === 0 || openedBy.get(sentence.turn) === true;
       const aside = saysTheQuestionBack(said, sentence.context.question) || INTERJECTION.test(said.trim());
