@@ -2953,3 +2953,23 @@ describe('a guide written in the web app (walkthrough 43)', () => {
     expect(plan('Ask what they could do instead.')).toEqual(['What could you do instead?']);
   });
 });
+
+describe('walkthrough 40: a participant who answers with questions', () => {
+  it('says why it asks, takes the goal from the answer after the questions, and hears a question turned back as no question', async () => {
+    expect(acknowledgement('Why do you ask?', { asked: 'What did you come to do today?' })).toBe(WHY_WE_ASK);
+    const turns = [
+      { role: 'conductor', text: 'What did you come to do today?' },
+      { role: 'participant', text: 'Why do you ask?' },
+      { role: 'conductor', text: 'What did you come to do today?' },
+      { role: 'participant', text: 'Is this recorded?' },
+      { role: 'conductor', text: 'What did you come to do today?' },
+      { role: 'participant', text: "Ok fine. I came to check our team's monthly revenue report. Honestly though, the weather here has been awful." },
+    ];
+    expect(grounded('What did you use for it before?', goalIn(turns))).toBe("What did you use to check your team's monthly revenue report before?");
+    const asked = 'What would make the product more useful to you?';
+    expect(heardAs('What would make YOU more useful? Ha. Ok: show the month on the report and actually download the file when I click export.', asked)).toBeNull();
+    expect(acknowledgement('Sync that works. Is that a known problem?', { asked })).not.toBeNull();
+    // "Just kidding" about their own joke is no misreading of ours.
+    expect(acknowledgement('How did it go for YOU? Just kidding. It went fine.', { asked: 'How did it go for you?' }) ?? '').not.toMatch(/wrong way/);
+  });
+});

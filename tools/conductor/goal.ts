@@ -77,7 +77,9 @@ export function goalOf(answer: string, stated = false): string | null {
 export function goalIn(turns: Array<{ role: string; text: string }>): string | null {
   const asked = turns.findIndex((t) => t.role === 'conductor' && ASKS_FOR_GOAL.test(t.text));
   const later = asked >= 0 ? turns.slice(asked + 1).filter((t) => t.role === 'participant') : [];
-  for (const [k, answer] of later.slice(0, 2).entries()) {
+  // "Why do you ask?", "Is this recorded?" before the answer are no answers.
+  const answers = later.filter((t) => !sentencesOf(plain(t.text)).every((x) => x.endsWith('?')));
+  for (const [k, answer] of answers.slice(0, 2).entries()) {
     // After the first answer, only what they state: "Use for what?" asks, it is no goal.
     const goal = k === 0 ? goalOf(answer.text) : goalOf(sentencesOf(answer.text).filter((x) => !x.endsWith('?')).join(' '), true);
     // "Sorry, I meant the invoices, not the quotes.", said at any point after: their word from then on.

@@ -77,7 +77,7 @@ export const asksSomething = (sentence: string) => /\?\s*$/.test(sentence) && !T
 const ASKS_WHO = /\b(?:who are you|who is this|who (?:made|built|wrote) (?:you|this)|are you (?:a |an )?(?:real|human|person|bot|robot|ai)|is this (?:a )?(?:real|human|person|bot|robot|ai)|am i talking to|do you (?:actually |really )?work (?:for|at|with) (?:them|the company|this company|the team|\w+)|are you (?:from|with|part of) (?:the company|them|the team)|is this an agency(?: thing)?)\b/i;
 /** "What is this for?", "Why are you asking?" */
 const ASKS_WHY =
-  /\b(?:what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know|why (?:does|would) (?:that|this|it) matter|why,? (?:does|would) (?:that|this|it) matter (?:when|how|what|which|who)|why (?:do|would) you care|why (?:any of )?(?:this|it|that) (?:is|was) (?:needed|necessary)|why you need (?:this|it|that|to know))\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
+  /\b(?:why (?:do|did) you (?:ask|want to know)(?! (?:me )?(?:again|that again))|what(?: i|')s (?:this|it) (?:for|about)|what are (?:these|the) questions for|why are you asking|what is this interview|why (?:should|would|must|do) i (?:have to )?(?:tell you|answer (?:this|that|these|you)|do this)|why do you (?:want|need) to know|why (?:does|would) (?:that|this|it) matter|why,? (?:does|would) (?:that|this|it) matter (?:when|how|what|which|who)|why (?:do|would) you care|why (?:any of )?(?:this|it|that) (?:is|was) (?:needed|necessary)|why you need (?:this|it|that|to know))\b|\bwhat(?: i|')s the point(?: of (?:this|it|that|all this))?\s*\?*$/i;
 /** "Is my manager going to see this?": who else could read it. */
 const ASKS_WHO_SEES =
   /\bwho(?:'s| is) (?:going to|gonna) (?:read|see|look at|get)\b|\b(?:is|are) (?:this|these|it|that|my answers|what i (?:write|say|type)) (?:going|sent|shared|passed|forwarded) (?:to|with) (?:my|our|the) (?:boss|manager|employer|company|supervisor|school|hr|team lead)\b|\b(?:does|will|would) (?:that|it|this|the team) include (?:my|our) (?:employer|manager|boss|company|school|hr)\b|\bwho (?:exactly )?is ["“']?the team["”']?|\bwho (?:actually |really |even |else )?(?:reads|sees|gets|looks at|will (?:read|see))(?: (?:this|these|it|them|(?:my|the|our) answers|this stuff|any of this|what i (?:write|say|type))\b|\s*\?)|\b(?:(?:is|will|would|can|could|does|do) (?:my|the|our) (?:manager|boss|employer|owner|company|school|teacher|landlord|supervisor|work|university|college)s? (?:be able to |going to |gonna |ever )?(?:see|read|know|find out|hear|get)|(?:is|will|does) (?:this|it|any of this) (?:going to |gonna )?(?:get back to|be shared with|go to) (?:my|the|our)(?! (?:same|support|usual|website|app|site|place|inbox)\b))\b/i;
@@ -272,7 +272,7 @@ export const impatient = (message: string) => {
 const ENDS_ON_NO = /^(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s (?:it|all|everything)|nothing(?: else)?(?: to add)?|no|nope|nah)[.!]*$/i;
 
 /** "That was sarcasm.", "I was joking": an answer taken at its word was not meant so. */
-const NOT_MEANT_SO = /\b(?:(?:that|it) was (?:sarcasm|sarcastic|a joke|irony|ironic)|i was (?:being )?(?:sarcastic|ironic|joking|kidding)|(?:just|only) kidding\b)/i;
+const NOT_MEANT_SO = /\b(?:(?:that|it) was (?:sarcasm|sarcastic|a joke|irony|ironic)|i was (?:being )?(?:sarcastic|ironic|joking|kidding))\b/i;
 export const TOOK_IT_WRONG = 'Sorry, I took that the wrong way.';
 
 /** What a message is, besides (or instead of) an answer. */
@@ -384,7 +384,14 @@ const checksWhatWasMeant = (said: string[], k: number) => {
 
 /** The participant's sentence says the question back ("How did it go? Wonderful. Ten out of ten."): no question of theirs. */
 const bareWords = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s']/gu, ' ').replace(/\s+/g, ' ').trim();
-const echoes = (sentence: string, asked?: string) => !!asked && words(sentence) >= 2 && ` ${bareWords(asked)} `.includes(` ${bareWords(sentence)} `);
+const CONTENT = (text: string) => bareWords(text).split(' ').filter((w) => w.length >= 3 && !/^(?:the|and|you|your|for|that|this|what|would|could|with|are|was|were|does|did|how|why)$/.test(w));
+/** Or turns it back on the asker ("What would make YOU more useful?" to "What would make the product more useful to you?"). */
+const turnsBack = (sentence: string, asked: string) => {
+  const own = CONTENT(sentence);
+  const theirs = new Set(CONTENT(asked));
+  return /\?\s*$/.test(sentence) && own.length >= 2 && own.filter((w) => theirs.has(w)).length / own.length >= 0.6;
+};
+const echoes = (sentence: string, asked?: string) => !!asked && words(sentence) >= 2 && (` ${bareWords(asked)} `.includes(` ${bareWords(sentence)} `) || turnsBack(sentence, asked));
 
 /** Every sentence of the message asks something and none is a wish put as a question: a question in place of an answer. */
 export const onlyAsks = (message: string, asked?: string) => {
