@@ -369,6 +369,18 @@ describe('headlines and claims', () => {
     expect((await cards('Honestly the export crashed twice last week, so a fix for that.')).map(([type]) => type)).toContain('critical_error');
   });
 
+  it('heads sarcasm as sarcasm, never as the praise its words say (walkthrough 41)', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const cards = async (answer: string) =>
+      (await new LocalExtractor().extract([turn(0, 'interviewer', 'How do you find out where your application is?'), turn(1, 'participant', answer)])).map((c) => [c.signal_type, c.headline, c.claim]);
+    expect(await cards('Oh, I love spending my Thursday mornings in a municipal lobby. Best part of my week.')).toEqual([
+      ['emotional_response', 'Sarcastic about spending their Thursday mornings in a municipal lobby', 'The participant is sarcastic about spending their Thursday mornings in a municipal lobby.'],
+    ]);
+    expect(await cards('Forty minutes? For one ticket. Love that for me.')).toContainEqual(['emotional_response', 'Sarcastic remark: "Love that for me"', 'The participant said sarcastically: "Love that for me."']);
+    // Said plainly, love is love.
+    expect((await cards('I love using the calendar view, it saves me so much time.')).map(([, h]) => h)).toEqual(['Loves using the calendar view']);
+  });
+
   it('makes no card of a sentence about the interview itself ("earlier when you asked…, I misread it") (walkthrough 40)', async () => {
     const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
     const cards = await new LocalExtractor().extract([

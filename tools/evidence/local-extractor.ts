@@ -7,6 +7,7 @@ import { chatSpelledOut } from './plain-grammar.ts';
 import { namedThing } from './wishes.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { CLASSES, SentenceModel } from './sentence-model.ts';
+import { sarcasmIn, type Sarcasm } from './sarcasm.ts';
 import { lexiconCues } from './lexicon.ts';
 import { REASKED } from '../conductor/reasked.ts';
 import { timeAt } from './locate.ts';
@@ -259,6 +260,8 @@ export class LocalExtractor implements Extractor {
       const none = SAYS_ONLY_NONE.test(said) || NOTHING_WENT_WRONG.test(said);
       // "Oh, it's great when the bus icon just sits in the depot for ten minutes": praise of what went wrong is irony.
       const ironic = IRONIC.test(said);
+      // "Oh, I love spending my Thursday mornings in a municipal lobby.": a feeling about it, not praise of it.
+      const sarcastic = sarcasmIn(said) !== null;
       // "I don't know, whatever the others asked for probably." to a wish question wishes for nothing.
       const noWish = ASKS_FOR_WISH.test(sentence.context.question ?? '') && SAYS_NONE.test(said);
       // "Turning a quote into an invoice with one click…", "show the month on the report": to a wish question, what they
@@ -266,9 +269,10 @@ export class LocalExtractor implements Extractor {
       const wished = ASKS_FOR_WISH.test(sentence.context.question ?? '') && (sentence.context.index <= 1 || opening) && !noWish && !TOLD_AS_PAST.test(said);
       const types = this.model
         .types(sentenceFeatures(sentence.read, sentence.context))
-        .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : wished && TROUBLE.has(t.type) ? { ...t, type: 'desired_outcome' as const } : t))
+        .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : sarcastic && (GOES_WELL.has(t.type) || t.type === 'hiring_criteria') ? { ...t, type: 'emotional_response' as const } : wished && TROUBLE.has(t.type) ? { ...t, type: 'desired_outcome' as const } : t))
         .filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k && !(noWish && t.type === 'desired_outcome'));
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
+      if (sarcastic && !types.length) found.push({ type: 'emotional_response', p: ASKED_P, sentences: [sentence], surest: sentence });
       if (types.length) proposedIn.add(sentence.turn);
       const type = askedFor(sentence) ?? (sentence.onTask ? troubleNoted(sentence.text) : null);
       // The first sentence of the answer, or the one after a first that knew of none ("I don't know… Maybe if it told me when the export is ready?").
@@ -297,6 +301,11 @@ export class LocalExtractor implements Extractor {
     for (const told of tellsOnce(found)) {
       // "Bulk upload. I need it to take fifty photos at once.": the headline says what "it" is.
       const before = told.sentences[told.sentences.indexOf(told.surest) - 1];
+      const sarcasm = told.type === 'emotional_response' ? sarcasmIn(chatSpelledOut(told.surest.text)) : null;
+      if (sarcasm) {
+        cards.push(evidenceOf(told, sarcasticWording(told.surest.text, sarcasm)));
+        continue;
+      }
       const wording = describeOnce(told.surest, told.type, before ? namedThing(before.text) : null);
       cards.push(evidenceOf(told, { ...wording, headline: inContext(told, wording.headline, names) }));
       await share();
@@ -370,6 +379,18 @@ function inContext(told: Told, headline: string | null, names: ReadonlySet<strin
   const then = !lead && after ? describe(after, undefined, undefined, names).headline : null;
   const joined = lead && !/[;:]/.test(lead) ? `${lead}; ${lower(headline)}` : then && !/[;:]/.test(then) ? `${headline}; ${lower(then)}` : headline;
   return joined.length <= HEADLINE_MAX ? joined : headline;
+}
+
+/** "Sarcastic about spending their Thursday mornings…", or the remark itself when it does not say what about. */
+function sarcasticWording(text: string, { about }: Sarcasm): { headline: string | null; claim: string | null } {
+  if (about) {
+    const told = describe(`I am sarcastic about ${about}.`, 'emotional_response');
+    const whole = told.claim?.replace(/^The participant is sarcastic/, 'Sarcastic').replace(/\.$/, '');
+    return { headline: whole && whole.length <= HEADLINE_MAX ? whole : (told.headline?.replace(/^Is sarcastic/, 'Sarcastic') ?? null), claim: told.claim };
+  }
+  const remark = text.trim().replace(/[.!]+$/, '');
+  const headline = `Sarcastic remark: "${remark}"`;
+  return { headline: headline.length <= HEADLINE_MAX ? headline : 'Sarcastic remark', claim: `The participant said sarcastically: "${text.trim()}"` };
 }
 
 /** The card for a run: the quote spans its sentences verbatim; headline and claim come from its surest sentence. */
