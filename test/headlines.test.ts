@@ -379,6 +379,14 @@ describe('headlines and claims', () => {
     expect(await cards('Forty minutes? For one ticket. Love that for me.')).toContainEqual(['emotional_response', 'Sarcastic remark: "Love that for me"', 'The participant said sarcastically: "Love that for me."']);
     // Said plainly, love is love.
     expect((await cards('I love using the calendar view, it saves me so much time.')).map(([, h]) => h)).toEqual(['Loves using the calendar view']);
+    // "Nothing I like more … than …", and bare praise after trouble or beside more of it (walkthrough 45).
+    expect(await cards("Oh, it's great. Love it. Nothing I like more after fourteen hours on deck than doing data entry in a Ford Ranger.")).toEqual([
+      ['emotional_response', 'Sarcastic about doing data entry in a Ford Ranger', 'The participant is sarcastic about doing data entry in a Ford Ranger.'],
+    ]);
+    expect((await cards('So changes the same morning don\'t show up. Which, nobody told us. Great feature. Really love that one.')).filter(([type]) => type === 'emotional_response')).toEqual([
+      ['emotional_response', 'Sarcastic remark: "Really love that one"', 'The participant said sarcastically: "Really love that one."'],
+    ]);
+    expect((await cards('Setup was quick. Great feature, the templates.')).map(([, h]) => h).join(' ')).not.toMatch(/sarcastic/i);
   });
 
   it('makes no card of a sentence about the interview itself ("earlier when you asked…, I misread it") (walkthrough 40)', async () => {

@@ -261,7 +261,7 @@ export class LocalExtractor implements Extractor {
       // "Oh, it's great when the bus icon just sits in the depot for ten minutes": praise of what went wrong is irony.
       const ironic = IRONIC.test(said);
       // "Oh, I love spending my Thursday mornings in a municipal lobby.": a feeling about it, not praise of it.
-      const sarcastic = sarcasmIn(said) !== null;
+      const sarcastic = sarcasmOf(sentence) !== null;
       // "I don't know, whatever the others asked for probably." to a wish question wishes for nothing.
       const noWish = ASKS_FOR_WISH.test(sentence.context.question ?? '') && SAYS_NONE.test(said);
       // "Turning a quote into an invoice with one click…", "show the month on the report": to a wish question, what they
@@ -301,7 +301,9 @@ export class LocalExtractor implements Extractor {
     for (const told of tellsOnce(found)) {
       // "Bulk upload. I need it to take fifty photos at once.": the headline says what "it" is.
       const before = told.sentences[told.sentences.indexOf(told.surest) - 1];
-      const sarcasm = told.type === 'emotional_response' ? sarcasmIn(chatSpelledOut(told.surest.text)) : null;
+      // Of the run's sentences, the one that says what the sarcasm is about, else the surest that is sarcastic.
+      const sarcastic = told.type === 'emotional_response' ? [told.surest, ...told.sentences].map(sarcasmOf).filter((x) => x !== null) : [];
+      const sarcasm = sarcastic.find((x) => x.about) ?? sarcastic[0];
       if (sarcasm) {
         cards.push(evidenceOf(told, sarcasticWording(told.surest.text, sarcasm)));
         continue;
@@ -380,6 +382,10 @@ function inContext(told: Told, headline: string | null, names: ReadonlySet<strin
   const joined = lead && !/[;:]/.test(lead) ? `${lead}; ${lower(headline)}` : then && !/[;:]/.test(then) ? `${headline}; ${lower(then)}` : headline;
   return joined.length <= HEADLINE_MAX ? joined : headline;
 }
+
+/** The sarcasm of a sentence, read with the rest of its turn. */
+const sarcasmOf = (s: ParticipantSentence) =>
+  sarcasmIn(chatSpelledOut(s.text), s.turn.text.slice(0, s.start), s.turn.text.slice(s.start + s.text.length));
 
 /** "Sarcastic about spending their Thursday mornings…", or the remark itself when it does not say what about. */
 function sarcasticWording(text: string, { about }: Sarcasm): { headline: string | null; claim: string | null } {
