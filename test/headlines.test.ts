@@ -389,6 +389,14 @@ describe('headlines and claims', () => {
     expect((await cards('Setup was quick. Great feature, the templates.')).map(([, h]) => h).join(' ')).not.toMatch(/sarcastic/i);
   });
 
+  it("takes someone else's feeling for theirs, not the participant's emotional response (walkthrough 45)", async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const types = async (answer: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', 'What happened then?'), turn(1, 'participant', answer)])).map((c) => c.signal_type);
+    expect(await types('My manager was not happy, the client was very not happy.')).not.toContain('emotional_response');
+    expect(await types('I was furious, and my manager was not happy either.')).toContain('emotional_response');
+    expect(await types('It was so frustrating.')).toContain('emotional_response');
+  });
+
   it('makes no card of a sentence about the interview itself ("earlier when you asked…, I misread it") (walkthrough 40)', async () => {
     const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
     const cards = await new LocalExtractor().extract([

@@ -197,6 +197,9 @@ const saysTheQuestionBack = (text: string, question: string | null) => {
 };
 
 const ABOUT_THE_QUESTION = /\bwhen you asked\b|\b(?:your|the|that|this) question\b|\bi (?:misread|misunderstood) (?:it|that|you|the question|your question)\b/i;
+/** "My manager was not happy, the client was very not happy.": someone else's feeling, told by the participant. */
+const OTHERS_FEEL = /\b(?:(?:my|our|the|his|her|their) (?:manager|boss|client|customer|wife|husband|colleagues?|team|kids?|son|daughter|partner|staff|users?|parents?|mum|mom|dad|accountant|director|ceo)s?|he|she|they) (?:was|were|is|are|got|gets|felt|feels|seemed)\b/i;
+const FIRST_PERSON = /\b(?:i|i'm|im|i've|i'd|i'll|me|myself|we|we're|us)\b/i;
 /** "Ha.", "Ok:", "Hmm.": a sound before the answer, not part of it. */
 const INTERJECTION = /^(?:ha+|(?:ha)+|heh|lol|ok(?:ay)?|hmm+|um+|uh+|well|so|right|sure|oh)[.!,:…]*$/i;
 
@@ -262,6 +265,8 @@ export class LocalExtractor implements Extractor {
       const ironic = IRONIC.test(said);
       // "Oh, I love spending my Thursday mornings in a municipal lobby.": a feeling about it, not praise of it.
       const sarcastic = sarcasmOf(sentence) !== null;
+      // Another person's feeling is theirs, not the participant's emotional response.
+      const othersFeeling = OTHERS_FEEL.test(said) && !FIRST_PERSON.test(said);
       // "I don't know, whatever the others asked for probably." to a wish question wishes for nothing.
       const noWish = ASKS_FOR_WISH.test(sentence.context.question ?? '') && SAYS_NONE.test(said);
       // "Turning a quote into an invoice with one click…", "show the month on the report": to a wish question, what they
@@ -270,7 +275,7 @@ export class LocalExtractor implements Extractor {
       const types = this.model
         .types(sentenceFeatures(sentence.read, sentence.context))
         .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : sarcastic && (GOES_WELL.has(t.type) || t.type === 'hiring_criteria') ? { ...t, type: 'emotional_response' as const } : wished && TROUBLE.has(t.type) ? { ...t, type: 'desired_outcome' as const } : t))
-        .filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k && !(noWish && t.type === 'desired_outcome'));
+        .filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k && !(noWish && t.type === 'desired_outcome') && !(othersFeeling && t.type === 'emotional_response'));
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (sarcastic && !types.length) found.push({ type: 'emotional_response', p: ASKED_P, sentences: [sentence], surest: sentence });
       if (types.length) proposedIn.add(sentence.turn);
