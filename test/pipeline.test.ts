@@ -239,7 +239,8 @@ describe('media upload and the processing pipeline', () => {
     const frames = artifacts.filter((a: any) => a.kind === 'frame').sort((a: any, b: any) => a.meta.timestamp_ms - b.meta.timestamp_ms);
     expect(frames.map((f: any) => f.name)).toEqual(frames.map((_: unknown, i: number) => `frame-${i + 1}`));
     // testsrc's picture moves from its first frame on: the first screen read is the first that holds still for a moment.
-    expect(frames[0].meta).toEqual({ timestamp_ms: expect.any(Number) });
+    expect(frames[0].meta).toEqual({ timestamp_ms: expect.any(Number), until_ms: expect.any(Number) });
+    expect(frames[0].meta.until_ms).toBeGreaterThan(frames[0].meta.timestamp_ms);
     expect(frames[0].meta.timestamp_ms).toBeLessThan(1000);
     for (const a of artifacts) expect(a).toMatchObject({ available: true, size: expect.any(Number), download_url: expect.stringContaining('sig='), expires_at: expect.any(String) });
     const frame = frames[0];

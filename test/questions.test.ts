@@ -2973,3 +2973,22 @@ describe('walkthrough 40: a participant who answers with questions', () => {
     expect(acknowledgement('How did it go for YOU? Just kidding. It went fine.', { asked: 'How did it go for you?' }) ?? '').not.toMatch(/wrong way/);
   });
 });
+
+describe('walkthroughs 44 and 46: a data engineer, an older participant and a postcode', () => {
+  it('says the goal without the clause that says which, thanks notes for what they are about, not a value typed, and is kind to an apology', async () => {
+    expect(goalOf('Today I came to rotate the API key that the pipeline uses, because it expires on Friday.')).toBe('rotate the API key');
+    expect(goalOf('I came to make sure that the export works.')).not.toBe('make sure');
+    expect(notesHeard(['The postcode field rejects SW1A 1AA again, the error just says invalid.'])).toBe('Thank you for your notes. ');
+    expect(notesHeard(['I paid 3 bills. 2 were late.'])).toBe('Thank you for your notes about 3 bills. ');
+    expect(acknowledgement('I am sorry if that is not the kind of answer you wanted.', {})).toBe('No need to apologise: this is exactly what helps.');
+    expect(acknowledgement('Sorry, I meant the invoices.', {})).toBeNull();
+  });
+
+  it('does not hear "I am afraid" as a fear, nor ask what a wish told at length would look like', async () => {
+    const story = 'My grandson Tom helped me last Sunday. After the roast he sat with me at the kitchen table and pressed the buttons for me. Then a little box came up at the bottom of the screen and he clicked it. I have lost the envelope with his notes, I am afraid.';
+    expect((await talkThrough(starter('context'), ['I came to send the monthly report to my accountant.', story]))[2]).not.toBe('What makes you say that?');
+    const wish = 'One clear suggestion: support two active API keys per integration, so we can create the new key, deploy it, then revoke the old one with zero downtime.';
+    expect((await talkThrough(starter('value'), [wish]))[1]).not.toBe('What would that look like for you?');
+    expect((await talkThrough(starter('value'), ["I'd like it to remember my last export."]))[1]).toBe('What would that look like for you?');
+  });
+});

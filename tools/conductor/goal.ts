@@ -53,6 +53,13 @@ export function goalOf(answer: string, stated = false): string | null {
     goal = join(tokens.slice(0, purpose));
     tokens = tokens.slice(0, purpose);
   }
+  // "rotate the API key that the pipeline uses": the thing, without the clause that says which.
+  // (The tagger takes some nouns for adjectives, "the API key/ADJ": a phrase with its article is a thing.)
+  const relative = tokens.findIndex((t, i) => i >= 2 && /^(?:that|which|who)$/i.test(t.text) && /^(?:NOUN|PROPN|ADJ)$/.test(tokens[i - 1].pos) && tokens.slice(1, i - 1).some((x) => x.pos === 'DET' || /^(?:my|our|your|their)$/i.test(x.text)));
+  if (relative > 0) {
+    goal = join(tokens.slice(0, relative));
+    tokens = tokens.slice(0, relative);
+  }
   // "set up automatic payment reminders for my overdue invoices": a long goal ends before its first preposition.
   if (goal.split(/\s+/).length > 8) {
     const cut = tokens.findIndex((t, i) => i >= 3 && t.pos === 'ADP' && endsGoal(tokens, i));

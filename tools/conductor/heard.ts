@@ -274,6 +274,9 @@ const ENDS_ON_NO = /^(?:(?:no|nope|nah)[,.!]?\s+)?(?:that'?s (?:it|all|everythin
 /** "That was sarcasm.", "I was joking": an answer taken at its word was not meant so. */
 const NOT_MEANT_SO = /\b(?:(?:that|it) was (?:sarcasm|sarcastic|a joke|irony|ironic)|i was (?:being )?(?:sarcastic|ironic|joking|kidding))\b/i;
 export const TOOK_IT_WRONG = 'Sorry, I took that the wrong way.';
+/** "I am sorry if that is not the kind of answer you wanted", "sorry to be so hopeless": said once, kindly. */
+const APOLOGISES = /\bsorry (?:if (?:that|this|it|i)|for (?:taking|being|rambling|going on|the long|my (?:long|slow)|all (?:that|this))|to be (?:so )?(?:hopeless|useless|slow|a pain|difficult)|(?:that|this) (?:is|was) (?:so )?(?:long|rambling|confusing))\b|\b(?:i'?m|i am) (?:so |just |really )?(?:hopeless|useless|terrible|rubbish) (?:at|with)\b/i;
+export const NO_NEED_TO_APOLOGISE = 'No need to apologise: this is exactly what helps.';
 
 /** What a message is, besides (or instead of) an answer. */
 export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'back' | 'added' | 'meta' | 'grumble' | 'foreign' | 'question' | null;
@@ -503,6 +506,7 @@ export function acknowledgement(typed: string, context: Context = {}): string | 
   const fixed = correctionOf(message);
   if (fixed && saidBy(said, fixed.not)) lines.push(once(`Got it: ${fixed.said}.`));
   if (NOT_MEANT_SO.test(message)) lines.push(once(TOOK_IT_WRONG));
+  if (APOLOGISES.test(message) && !APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(NO_NEED_TO_APOLOGISE));
   if (APOLOGISES_FOR_ENGLISH.test(message)) lines.push(once(CLEAR_ENGLISH));
   if (DISTRESS.test(message)) lines.push(once(THANK_YOU_FOR_TELLING));
   const support = ASKS_FOR_SUPPORT.test(message);

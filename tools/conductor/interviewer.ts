@@ -301,7 +301,8 @@ export function notesHeard(notes: string[]): string {
   // "Correction: …", "the child's name": what a note is, not what it is about.
   const mention = found && !/^(?:the |a |your |my )?(?:correction|update|note|notes|child'?s name|name|bit|part|thing|stuff)$/i.test(found) ? found : null;
   // "Revenue 12% up" named back as "Revenue 12" or "12 percent" is a figure read off the screen, not what the notes were about.
-  if (!mention || /\d\s*$|\bper ?cent\b|%/i.test(mention)) return 'Thank you for your notes. ';
+  // "SW1A 1AA", "order 4471": a value typed or read off the screen, not what the notes were about.
+  if (!mention || /\d\s*$|\b(?=\w*\d)(?=\w*[a-z])\w+\b|\bper ?cent\b|%/i.test(mention)) return 'Thank you for your notes. ';
   // "i go to Checkout page": a page or a button is "the Checkout page".
   const bare = !/^(?:the|a|an|my|your|our|their|this|that|these|those|["“])/i.test(mention) && !/^\p{Lu}\p{L}*'s\b/u.test(mention);
   return `Thank you for your notes about ${bare && UI_THING.test(mention) ? `the ${mention}` : mention}. `;
@@ -653,7 +654,8 @@ const PROBES: Array<{ cue: RegExp; question: string; story: boolean; asked: RegE
   },
   { cue: /\b(?:wish|would be nice|i'?d like|if only|should just|could it|is there (?:a|any) way)\b/i, question: LOOKS_LIKE, story: false, asked: /\blook like\b/i },
   // A worry or a doubt ("i am not sure is safe to give password"): what lies behind it, without naming the feeling back.
-  { cue: /\b(?:not sure (?:is|it'?s|if|whether|that)\b[^.?!]{0,20}\b(?:safe|secure|right|legit)|worried|worries|scared|afraid|nervous|don'?t trust|do not trust|didn'?t trust)\b/i, question: 'What makes you say that?', story: false, asked: /\bmakes you say that\b/i },
+  // "I have lost the envelope, I am afraid": a way of saying sorry, not a fear.
+  { cue: /\b(?:not sure (?:is|it'?s|if|whether|that)\b[^.?!]{0,20}\b(?:safe|secure|right|legit)|worried|worries|scared|afraid (?:of|to|that)|nervous|don'?t trust|do not trust|didn'?t trust)\b/i, question: 'What makes you say that?', story: false, asked: /\bmakes you say that\b/i },
 ];
 /** Said of what might be, not of what happened: "If it showed the pipeline instead…", "Then I wouldn't have to…". */
 const HYPOTHETICAL = /\b(?:i'?d|i would|we'?d|we would) (?:really )?(?:want|love|like|prefer|worry|be worried|be afraid)\b|\b(?:would|might) (?:get|be|end up|have to)\b|\bi wish\b|^\s*(?:if|maybe)\b|\b(?:would(?:n'?t)?|could) (?:have|be|make|show|just)\b|\bmaybe\?*\s*$/i;
@@ -680,6 +682,8 @@ function probeFor(answer: string, said: string, later: string[], question = ''):
   for (const p of PROBES) {
     if (!p.cue.test(answer) || p.asked.test(said) || p.told?.test(answer)) continue;
     if (p.story && (noStory || HYPOTHETICAL.test(answer))) continue;
+    // A wish told at length ("support two active API keys, so we can create the new key, deploy it, then revoke…") says what it would look like.
+    if (p.question === LOOKS_LIKE && words(answer) >= 20) continue;
     // What they did about the trouble, told after it ("…nothing happened, so I had to call him"): not asked again.
     if (p.asked === ASKS_WHAT_THEY_DID && TOLD_WHAT_THEY_DID.test(answer.slice(p.cue.exec(answer)!.index))) continue;
     return p.question;

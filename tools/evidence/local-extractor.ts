@@ -41,7 +41,7 @@ const CLAIM: Record<SignalType, string> = {
   emotional_response: 'The participant reacts emotionally',
   no_issue_found: 'The participant reports no problem',
   smooth_completion: 'The participant completed this without trouble',
-  critical_error: 'The participant hit an error that blocked them',
+  critical_error: 'The participant reports that something in the product failed',
   recovery_success: 'The participant recovered from a problem',
   decision_point: 'The participant faced a decision',
 };
