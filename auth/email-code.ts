@@ -112,7 +112,8 @@ export function emailCodeRoutes(services: Services): Router {
   // Which ways to sign in this server offers, for the workspace's sign-in page.
   router.get('/api/auth/methods', (_req, res) => {
     const openid = !!services.config.signIn.clientId;
-    res.json({ email_code: true, openid, openid_issuer: openid ? new URL(services.config.signIn.issuer).host : null, openid_login: openid ? '/api/auth/google/login' : null });
+    // With no SMTP_URL, codes go to the outbox in DATA_DIR, which only the operator's CLI reads: the page says so.
+    res.json({ email_code: true, email_delivery: services.mailer.kind, openid, openid_issuer: openid ? new URL(services.config.signIn.issuer).host : null, openid_login: openid ? '/api/auth/google/login' : null });
   });
 
   router.get('/api/auth/link', routeLimiter(pool, 'auth.link', 20), async (req, res, next) => {

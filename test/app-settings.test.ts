@@ -159,6 +159,39 @@ describe('project settings', () => {
     await members.getByText('No pending invitations.').waitFor();
   }, 60_000);
 
+  it("takes the invited person from the e-mail's link through sign-in to joining (walkthrough 46)", async () => {
+    const members = section(page, `Members of ${org}`);
+    await members.getByLabel('E-mail').fill('lee@example.com');
+    await members.getByRole('button', { name: 'Send invitation' }).click();
+    await members.getByText('Invitation sent to lee@example.com.').waitFor();
+    let mail: string | undefined;
+    await expect.poll(() => (mail = inbox.messages.find((m) => m.to.includes('lee@example.com'))?.raw.replace(/=\r?\n/g, '').replace(/=3D/gi, '='))).toBeDefined();
+    const link = /(https?:\/\/\S+\/app\/invitation\?token=inv_[A-Za-z0-9_-]+)/.exec(mail!)?.[1];
+    expect(link, mail).toBeDefined();
+    // Signed out in a browser of their own: the link asks them to sign in first, then shows the invitation.
+    const theirs = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const lee = await theirs.newPage();
+      await lee.goto(link!);
+      await lee.waitForURL(/\/app\/sign-in$/);
+      await lee.getByLabel('Work e-mail').fill('lee@example.com');
+      await lee.getByRole('button', { name: 'Send me a code' }).click();
+      await lee.getByLabel('Code').waitFor();
+      await expect.poll(() => inbox.otpFor('lee@example.com')).not.toBeNull();
+      await lee.getByLabel('Code').fill(inbox.otpFor('lee@example.com')!);
+      await lee.getByRole('button', { name: 'Sign in' }).click();
+      await lee.waitForURL(/\/app\/invitation\?token=inv_/);
+      await lee.getByRole('button', { name: /^Accept and join / }).click();
+      await lee.waitForURL(/\/app\/projects$/);
+      await lee.getByRole('heading', { level: 2, name: new RegExp(org) }).first().waitFor();
+      await accessible(lee, 'invitation-accepted');
+    } finally {
+      await theirs.close();
+    }
+    await page.reload();
+    await section(page, `Members of ${org}`).getByRole('cell', { name: /lee@example\.com/ }).waitFor();
+  }, 90_000);
+
   it('requests a data export and sees it become ready to download', async () => {
     const exports = section(page, 'Export your data');
     await exports.getByRole('button', { name: 'Request an export' }).click();

@@ -73,7 +73,16 @@ describe('sign-in with an e-mailed code', () => {
 
 describe('sign-in methods', () => {
   it('says the e-mailed code is on and OpenID is off until OIDC_CLIENT_ID is set', async () => {
-    expect((await svc.api('GET', '/api/auth/methods')).body).toEqual({ email_code: true, openid: false, openid_issuer: null, openid_login: null });
+    expect((await svc.api('GET', '/api/auth/methods')).body).toEqual({ email_code: true, email_delivery: 'smtp', openid: false, openid_issuer: null, openid_login: null });
+  });
+
+  it('says when codes go to the outbox because no mail server is set up, so the sign-in page can say where to find them (walkthrough 46)', async () => {
+    const bare = await startTestService();
+    try {
+      expect((await bare.api('GET', '/api/auth/methods')).body).toMatchObject({ email_code: true, email_delivery: 'outbox' });
+    } finally {
+      await bare.stop();
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { postAuth } from '../api.ts';
 import { Problem } from '../shell.tsx';
+import { afterSignIn } from '../after-sign-in.ts';
 
 /** Sign-in with a six-digit code sent by e-mail (or a link from `npm run cli -- login --link`). */
 export function SignIn() {
@@ -11,7 +12,7 @@ export function SignIn() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const methods = useQuery({
     queryKey: ['auth-methods'],
-    queryFn: async () => (await (await fetch('/api/auth/methods')).json()) as { openid: boolean; openid_issuer: string | null; openid_login: string | null },
+    queryFn: async () => (await (await fetch('/api/auth/methods')).json()) as { openid: boolean; openid_issuer: string | null; openid_login: string | null; email_delivery?: 'smtp' | 'outbox' },
   });
   const request = useMutation({ mutationFn: (to: string) => postAuth('/api/auth/email-code', { email: to }), onSuccess: (_r, to) => setSentTo(to) });
   const verify = useMutation({
@@ -43,6 +44,11 @@ export function SignIn() {
           <p>
             We sent a six-digit code to <strong>{sentTo}</strong>. It works for 10 minutes.
           </p>
+          {methods.data?.email_delivery === 'outbox' ? (
+            <p className="muted small" role="note">
+              This server has no mail server set up (no <code>SMTP_URL</code>): the code is in its outbox. Whoever runs it can read it with <code>npm run cli -- outbox</code>.
+            </p>
+          ) : null}
           <label htmlFor="code">Code</label>
           <input id="code" inputMode="numeric" autoComplete="one-time-code" pattern="\d{6}" maxLength={6} required value={code} onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))} />
           <button type="submit" disabled={verify.isPending || code.length !== 6}>
@@ -56,7 +62,7 @@ export function SignIn() {
       )}
       {methods.data?.openid ? (
         <p>
-          <a className="button secondary" href={`${methods.data.openid_login}?return_to=${encodeURIComponent('/app/projects')}`}>
+          <a className="button secondary" href={`${methods.data.openid_login}?return_to=${encodeURIComponent(`/app${afterSignIn() ?? '/projects'}`)}`}>
             Sign in with {methods.data.openid_issuer}
           </a>
         </p>

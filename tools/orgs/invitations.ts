@@ -42,8 +42,10 @@ async function send(ctx: Ctx, org: OrgContext, email: string, role: string, toke
       text: [
         `You have been invited to join ${org.name} (${org.handle}) on Verbatim as ${role}.`,
         '',
-        `Accept by signing in and opening: ${ctx.services.baseUrl()}/api/invitations/inspect?token=${token}`,
-        `(or POST /api/invitations/accept with { "token": "${token}" }). The invitation expires in ${DAYS} days.`,
+        `To accept, open this link and sign in with this e-mail address: ${ctx.services.baseUrl()}/app/invitation?token=${token}`,
+        `The invitation expires in ${DAYS} days.`,
+        '',
+        `(From a script or an agent: GET /api/invitations/inspect?token=${token}, then POST /api/invitations/accept with { "token": "${token}" }, signed in as this address.)`,
       ].join('\n'),
     });
   } catch {
