@@ -54,6 +54,13 @@ describe('project settings', () => {
     page = await context.newPage();
     await signInAs(page, svc, inbox, 'ola@example.com');
     ({ org, project } = await createProject(page, 'Pricing research'));
+    // A new project's home says how to start, each step a link (walkthrough 46); the widget's leads to its part of the settings.
+    await page.getByRole('link', { name: 'Import a transcript or upload a recording' }).waitFor();
+    await page.getByRole('link', { name: 'Put the widget on your site' }).click();
+    await page.waitForURL(/\/settings#widget$/);
+    const widgetHeading = page.getByRole('heading', { name: 'The widget', level: 2 });
+    await expect.poll(() => widgetHeading.evaluate((h: any) => h.getBoundingClientRect().top > -2 && h.getBoundingClientRect().top < (globalThis as any).innerHeight / 2)).toBe(true);
+    await page.goto(page.url().replace(/#widget$/, ''));
     await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: 'Settings' }).click();
     await page.waitForURL(/\/settings$/);
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();

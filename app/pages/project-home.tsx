@@ -90,7 +90,20 @@ export function ProjectHome({ org, project }: { org: string; project: string }) 
             </tbody>
           </table>
         ) : (
-          <p className="muted">No interviews yet. Import a transcript or share the study's link to start.</p>
+          <div className="stack">
+            <p className="muted">No interviews yet. To start:</p>
+            <ul>
+              <li>
+                <Link href={`/p/${org}/${project}/interviews`}>Import a transcript or upload a recording</Link>
+              </li>
+              <li>
+                <Link href={`/p/${org}/${project}/settings#widget`}>Put the widget on your site</Link>, so visitors can take the starter study's interview
+              </li>
+              <li>
+                <Link href={`/p/${org}/${project}/studies`}>Write a study of your own</Link>
+              </li>
+            </ul>
+          </div>
         )}
       </section>
       <section aria-labelledby="review">

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
@@ -13,13 +12,8 @@ export function Integrations({ org, project }: { org: string; project: string })
     queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/implementations', { params: { path: projectPath(org, project) } })).implementations,
   });
   const byId = new Map((list.data ?? []).map((i) => [i.id, i]));
-  // Sent here from a finding that could not be sent ("…/settings#integrations").
-  const section = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (location.hash === '#integrations') section.current?.scrollIntoView();
-  }, []);
   return (
-    <section ref={section} aria-labelledby="integrations" className="panel stack settings">
+    <section aria-labelledby="integrations" className="panel stack settings">
       <h2 id="integrations">Integrations</h2>
       <Problem error={list.error} />
       <ul className="cards">
