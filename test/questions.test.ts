@@ -2992,3 +2992,15 @@ describe('walkthroughs 44 and 46: a data engineer, an older participant and a po
     expect((await talkThrough(starter('value'), ["I'd like it to remember my last export."]))[1]).toBe('What would that look like for you?');
   });
 });
+
+describe('walkthrough 44: a participant on a phone and a data engineer', () => {
+  it('asks no "What happened next?" of an answer that tells how it ended, and no last time of something nobody ever did', async () => {
+    expect(followUp('tried export. nothing. gave up', 0, 'What did you come to do today?')).toBe('Could you tell me more about the export?');
+    const asked = await talkThrough(starter('context'), [
+      'Today I came to rotate the API key that the pipeline uses.',
+      'Before, the key was a long-lived personal token in our secrets manager, and nobody rotated it because revoking it would break the pipeline.',
+    ]);
+    expect(asked[1]).toBe('What did you use to rotate the API key before?');
+    expect(asked[2] ?? '').not.toMatch(/the last time/);
+  });
+});

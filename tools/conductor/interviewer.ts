@@ -360,7 +360,8 @@ export function followUp(answer: string, n: number, said: string, planned: strin
   // only a term of the participant's own ("month-end close", "recs") is asked what it means.
   const plainly = mention && (/^(?:(?:the |your )?[A-Z]{2,6}s?|\d.*)$/.test(mention) || mention.replace(/^(?:the|your|too many|way too|too|so) /i, '').split(/\s+/).every((w) => (isKnownWord(w.toLowerCase()) || isKnownWord(w.toLowerCase().replace(/e?s$/, ''))) && !/[-']/.test(w)));
   // To "What would make it more useful?", "Saved parts list." is a wish, not a story to ask what happened next in.
-  const story = narrates(answer) && !ASKS_FOR_WISHES.test(previous);
+  // "tried export. nothing. gave up": how it ended is told, so "What happened next?" would ask it again.
+  const story = narrates(answer) && !ASKS_FOR_WISHES.test(previous) && !/\b(?:gave up|give up|closed it|stopped(?: trying)?|quit)\b/i.test(answer);
   // "Yesterday." is asked about that day before anything else.
   // "Sync that works." to "What would make it more useful?": more about it, or what it would look like; not their experience of sync.
   const wish = ASKS_FOR_WISHES.test(previous);
@@ -410,7 +411,7 @@ const toldInPast = (answer: string) =>
 const JUST_LOOKING =
   /\b(?:checking (?:it|things|this|the (?:app|product|site)) out|having a (?:look|browse|nose)(?: around)?|looking around|just browsing|just exploring|poking around|just curious|nothing (?:in particular|specific)|(?:told|asked) (?:me|us) to (?:try|test|look at|check)|just (?:trying|testing) (?:it|this|things)(?: out)?)\b|^(?:nothing|no idea|not sure|dunno|idk)\b/i;
 /** The participant has never done it ("I've never used this before"): there is no last time to tell. */
-const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t (?:used|tried|done)|not used it)\b/i;
+const NEVER_DONE = /\b(?:never (?:used|tried|done|seen|had)|first time|haven'?t (?:used|tried|done)|not used it|nobody (?:ever )?(?:\w+ed|did) (?:it|them|that)|(?:we|i) (?:have |had )?never (?:did|had to|needed to)(?: \w+)?)\b/i;
 /** "What did you do then?", "How did you work around it?" */
 const ASKS_WHAT_THEY_DID = /\b(?:what did you do|how did you (?:work around|get around|handle|deal with))\b/i;
 /** An answer that already says what they did about it. */
