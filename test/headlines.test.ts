@@ -24,6 +24,9 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['If the app keeps double-booking, we would move elsewhere.', 'Would move elsewhere if the app keeps double-booking', 'The participant said if the app keeps double-booking, they would move elsewhere.'],
   ['Because the extension button never works, I book a second slot.', 'Books a second slot because the extension button never works', 'The participant said because the extension button never works, they book a second slot.'],
   ["When it spiked to purple during the smoke, I'll be honest, I was scared.", 'When it spiked to purple during the smoke, they were scared', "The participant said when it spiked to purple during the smoke, they will be honest, they were scared."],
+  // "Just that…" is what was said; a colon ends the main clause; a hedge before a clause is no judgement (walkthrough 44).
+  ["Just that the busy weeks matter most to me: Valentine's and Mother's Day are a third of my year.", 'The busy weeks matter most to them', "The participant said the busy weeks matter most to them: Valentine's and Mother's Day are a third of their year."],
+  ['The export failed again: the file was empty and the page said nothing about it at all.', 'The export failed again', 'The participant said the export failed again: the file was empty and the page said nothing about it at all.'],
   // "a while" is a span of time, not a clause that follows; an "-ing" subject is said as it is (walkthrough 40).
   ["Finding the report took a while, the Home page doesn't say which month it is.", 'Finding the report took a while', "The participant said finding the report took a while, the Home page doesn't say which month it is."],
   ['Showing up at the depot and finding it closed.', 'Showing up at the depot and finding it closed', 'The participant described showing up at the depot and finding it closed.'],
@@ -395,6 +398,13 @@ describe('headlines and claims', () => {
     expect(await types('My manager was not happy, the client was very not happy.')).not.toContain('emotional_response');
     expect(await types('I was furious, and my manager was not happy either.')).toContain('emotional_response');
     expect(await types('It was so frustrating.')).toContain('emotional_response');
+  });
+
+  it('claims a hedged wish as said, not as a judgement ("found it perhaps if…") (walkthrough 44)', () => {
+    expect(describeQuote('Perhaps if, after I press the button, it told me in plain words where the file went.', 'desired_outcome').claim).toBe(
+      'The participant said perhaps if, after they press the button, it told them in plain words where the file went.',
+    );
+    expect(describeQuote('Kind of annoying, honestly.', 'struggling_moment').claim).toBe('The participant found it kind of annoying.');
   });
 
   it('makes no card of a sentence about the interview itself ("earlier when you asked…, I misread it") (walkthrough 40)', async () => {

@@ -159,6 +159,8 @@ function mainClauseEnd(tokens: Token[]): number {
     const copula = (k: number) => tokens[k]?.pos === 'AUX' && /^(?:is|was|'s)$/i.test(tokens[k].text);
     if (t.pos === 'SCONJ' && i > 1 && !complementAt(tokens, i) && !(/^that$/i.test(t.text) && (copula(i - 1) || (tokens[i - 1].pos === 'ADV' && copula(i - 2))))) return i;
     if (t.text === ';' || t.text === '—' || t.text === '–') return i;
+    // "The export failed again: the file was empty": what comes before the colon, unless it only frames what follows ("My trick is this:").
+    if (t.text === ':' && i >= 4 && !/^(?:this|that|thing|is|was|are|problem|issue|trick|reason|answer|point|question|catch)$/i.test(tokens[i - 1].text)) return i;
     const newSubject = tokens[i + 1] && (tokens[i + 1].pos === 'PRON' || tokens[i + 1].pos === 'DET' || tokens[i + 1].pos === 'PROPN');
     const paired = () => pairedAt(tokens, i);
     if (t.pos === 'CCONJ' && newSubject && i > 2 && !paired()) return i;
@@ -199,7 +201,9 @@ function fit(tokens: Word[], max: number): Word[] {
   // "this shared Google Sheet where people write …": a relative clause is a boundary too.
   const relative = (b: number) => b > 3 && /^(?:where|which|who)$/i.test(out[b].text) && /^(?:NOUN|PROPN)$/.test(out[b - 1].pos);
   for (let b = out.length - 1; b > 2; b--) {
-    if ((out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',' && !relative(b)) || complementAt(out, b)) continue;
+    if ((out[b].pos !== 'CCONJ' && out[b].pos !== 'SCONJ' && out[b].text !== ',' && out[b].text !== ':' && !relative(b)) || complementAt(out, b)) continue;
+    // "…: Valentine's | and Mother's Day": a possessive before the cut has lost what it possesses.
+    if (/^['’]s$/i.test(out[b - 1]?.text ?? '')) continue;
     // "so it looked like I'd spent …": "looked" needs what follows.
     if (/^(?:like|as|if|though)$/i.test(out[b].text) && /^(?:look|seem|feel|sound|act)$/i.test(out[b - 1]?.lemma ?? '')) continue;
     // "keep that fifty pence fee": a determiner the tagger took for a conjunction.
@@ -586,7 +590,8 @@ function described(quote: string, type?: string, named?: string, names?: Readonl
   const said = withoutStageDirections(quote);
   const feeling = FEELING_ALONE.exec(said.trim())?.[1].toLowerCase();
   if (feeling) return { headline: `Felt ${feeling}`, claim: `The participant felt ${feeling}.` };
-  const text = welcomeIf(expand(named ? callsIt(said, named) : said));
+  // "Just that the busy weeks matter most to me": what follows "just that" is what was said.
+  const text = welcomeIf(expand(named ? callsIt(said, named) : said)).replace(/^(?:(?:just|only|mainly|mostly|simply|basically),?\s+that)\s+(\w)/i, (_, c: string) => c.toUpperCase());
   const [sentence] = parse(text);
   if (!sentence) return { headline: null, claim: null };
   // "Always keep a screenshot of the QR now.": a habit with its "I" left out, not advice.
@@ -791,7 +796,9 @@ function reportedAs(tokens: Word[], text: string): string | null {
   if (main.some((t) => FEELING.test(t.text))) return `The participant felt ${said}`;
   // "Kind of annoying", "Really slow": a judgement ends on it; "their own-brand range" is a thing.
   const last = main[main.length - 1];
-  if (last?.pos === 'ADJ' || last?.pos === 'ADV') return `The participant found it ${said}`;
+  // "Perhaps if…", "Just that the busy weeks…": a hedge before a clause is no judgement.
+  const judgement = last?.pos === 'ADJ' || (last?.pos === 'ADV' && !/^(?:perhaps|maybe|just|so|well|honestly|really|actually|basically|probably|only|also|then|now)$/i.test(last.text));
+  if (judgement) return `The participant found it ${said}`;
   if (main.some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) return `The participant mentioned ${said}`;
   return null;
 }
