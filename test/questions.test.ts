@@ -3004,3 +3004,15 @@ describe('walkthrough 44: a participant on a phone and a data engineer', () => {
     expect(asked[2] ?? '').not.toMatch(/the last time/);
   });
 });
+
+describe('walkthrough 44: a cooperative florist', () => {
+  it('hears the goal said with its time ("came in this morning to…") and asks into a story of symbols that came out garbled', async () => {
+    const asked = await talkThrough(starter('context'), [
+      "I run a small flower shop, Petal & Stem, with two part-time staff. I came in this morning to export last month's revenue report so I can send it to my accountant before the end of the month.",
+      'Before this I kept everything in a spreadsheet. Every Sunday night I typed the day totals from the till receipts into Excel, and my accountant got a copy each month.',
+      'The last time was on the 1st of this month. I opened the dashboard on my laptop between deliveries, clicked Export report, and got a CSV. When I opened it in Excel the pound signs and the accents in my supplier names came out as strange symbols.',
+    ]);
+    expect(asked[1]).toBe('What did you use to export your revenue report before?');
+    expect(asked[3]).toBe('What did you do then?');
+  });
+});

@@ -13,7 +13,7 @@ const OPENERS = /^(?:(?:um|uh|so|well|oh|ok(?:ay)?|like|you know|just|basically|
 // Also as said by someone still learning English: "I am come for pay the bill", "I want make a transfer", "For pay invoice"
 // (what follows must still read as a verb phrase, so "I came for the webinar" gives no goal).
 const LEAD_IN =
-  /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:(?:just|really|only|actually|mainly|basically)\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going|wished|wish|hoped|hope|meant|looking|(?:'d|would) like)\s+(?:in |here |on |over |by )?(?:to|for)\s+|^(?:i|we)(?:'m| am) here (?:to|for)\s+|^(?:i|we) (?:want|need|wanted|needed)\s+(?!to\b|help\b|support\b|advice\b|info)|^(?:to|for)\s+/i;
+  /^(?:(?:i|we)(?:'m| am| was| were)?\s+)?(?:(?:just|really|only|actually|mainly|basically)\s+)?(?:came|come|here|wanted|want|needed|need|trying|try|tried|had|have|going|wished|wish|hoped|hope|meant|looking|(?:'d|would) like)\s+(?:in |here |on |over |by )?(?:(?:this (?:morning|afternoon|evening)|today|tonight|earlier) )?(?:to|for)\s+|^(?:i|we)(?:'m| am) here (?:to|for)\s+|^(?:i|we) (?:want|need|wanted|needed)\s+(?!to\b|help\b|support\b|advice\b|info)|^(?:to|for)\s+/i;
 const CLAUSE_END = /[,;:]|\s(?:and then|but|because|so|since|before|after|which|when|while|until)\s/i;
 
 /** "to send …" after a goal's object: what the goal is for, not part of it. */
