@@ -145,8 +145,16 @@ describe('widget in Chromium', () => {
     await page.keyboard.press('Enter');
 
     const dataUse = dialog.getByLabel('I agree that my answers may be used for research.');
-    await dataUse.focus();
+    // Continue says why it does not go on yet, to the keyboard too, and goes to the box (walkthrough 46).
+    const go = dialog.getByRole('button', { name: 'Continue' });
+    expect(await go.getAttribute('aria-disabled')).toBe('true');
+    expect(await go.getAttribute('aria-describedby')).toBeTruthy();
+    await go.focus();
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('alert').filter({ hasText: 'Tick the box above to agree, then continue.' }).waitFor();
+    await expect.poll(() => dataUse.evaluate((el: any) => el === el.getRootNode().activeElement)).toBe(true);
     await page.keyboard.press('Space');
+    expect(await go.getAttribute('aria-disabled')).toBe('false');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     // Once the conversation runs, the heading no longer asks the invitation's question.
     const interview = page.getByRole('dialog', { name: 'Interview' });

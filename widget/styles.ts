@@ -59,7 +59,7 @@ export function stylesFor(inv: Invitation): string {
 .vb-meta { margin: 0; padding: 0; list-style: none; display: grid; gap: 4px; color: var(--vb-muted); font-size: 14px; }
 .vb-image { width: 100%; height: auto; border-radius: 10px; aspect-ratio: 16 / 9; object-fit: cover; background: var(--vb-line); }
 .vb-primary { align-self: stretch; padding: 10px 14px; border: 0; border-radius: 10px; background: var(--vb-brand); color: var(--vb-fg); font: inherit; font-weight: 600; cursor: pointer; }
-.vb-primary:disabled { opacity: .5; cursor: not-allowed; }
+.vb-primary:disabled, .vb-primary[aria-disabled="true"] { opacity: .5; cursor: not-allowed; }
 .vb-secondary { padding: 8px 12px; border: 1px solid var(--vb-line); border-radius: 10px; background: transparent; color: var(--vb-text); font: inherit; cursor: pointer; }
 .vb-quiet { padding: 4px 2px; border: 0; background: transparent; color: var(--vb-muted); font: inherit; font-size: 13px; text-decoration: underline; text-underline-offset: 2px; cursor: pointer; }
 .vb-danger { padding: 8px 14px; border: 0; border-radius: 10px; background: #b3261e; color: #ffffff; font: inherit; font-weight: 600; cursor: pointer; }
