@@ -142,6 +142,8 @@ describe('the evidence review queue', () => {
     await card(page, ids[3]).getByText('Pays by bank transfer to avoid the card form').waitFor();
     const corrected = (await o.call('GET', `/signals/${ids[3]}`)).body.signal;
     expect([corrected.signal_type, corrected.headline]).toEqual(['workaround', 'Pays by bank transfer to avoid the card form']);
+    // The card says what its type means, in plain words (walkthrough 46: "Hiring criteria" and "Firing moment" were jargon).
+    await page.getByText('Workaround: What they do instead of, or around, the product.').waitFor();
     await page.keyboard.press('k');
 
     // n annotates the card above.

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { Problem } from '../../shell.tsx';
-import { clock, surfaceLabel, typeLabel } from './labels.ts';
+import { clock, surfaceLabel, typeLabel, typeMeaning } from './labels.ts';
 import { Status } from './list.tsx';
 import { useCard, type Signal } from './queries.ts';
 
@@ -18,11 +18,12 @@ export function CardDetail({ org, project, card, onAction, busy }: Props) {
   return (
     <article className="stack" aria-labelledby="card-headline">
       <div className="review-meta small">
-        <span>{typeLabel(s.signal_type)}</span>
+        <span title={typeMeaning(s.signal_type)}>{typeLabel(s.signal_type)}</span>
         <span className="muted">{surfaceLabel(s.target_surface)}</span>
         <Status card={s} />
       </div>
       <h2 id="card-headline">{s.headline ?? typeLabel(s.signal_type)}</h2>
+      {typeMeaning(s.signal_type) ? <p className="muted small">{typeLabel(s.signal_type)}: {typeMeaning(s.signal_type)}</p> : null}
       <blockquote className="review-bigquote">“{s.quote}”</blockquote>
       {s.claim ? (
         <p>
@@ -101,7 +102,7 @@ export function CardDetail({ org, project, card, onAction, busy }: Props) {
           {s.evidence_grade ? (
             <>
               <dt>Evidence grade</dt>
-              <dd>{typeLabel(s.evidence_grade)}</dd>
+              <dd title={typeMeaning(s.evidence_grade)}>{typeLabel(s.evidence_grade)}</dd>
             </>
           ) : null}
           <dt>Confidence</dt>

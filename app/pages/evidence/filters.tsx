@@ -1,7 +1,7 @@
 import { gist } from '../../interviews/gist.ts';
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'wouter';
-import { SURFACES, TYPES, surfaceLabel, typeLabel } from './labels.ts';
+import { SURFACES, TYPES, surfaceLabel, typeLabel, typeMeaning } from './labels.ts';
 import type { Filters as F } from './queries.ts';
 
 /** The queue's filters and search, kept in the URL's query so a view can be shared or reloaded. */
@@ -50,7 +50,7 @@ export function Filters({ filters, interviews, onLeave }: { filters: F; intervie
         <select id="review-type" value={filters.type ?? ''} onChange={(e) => set('type', e.target.value)}>
           <option value="">All types</option>
           {TYPES.map((t) => (
-            <option key={t} value={t}>
+            <option key={t} value={t} title={typeMeaning(t)}>
               {typeLabel(t)}
             </option>
           ))}
