@@ -51,6 +51,8 @@ describe('interviews in the workspace', () => {
     await accessible(page, 'interviews-empty');
 
     await page.getByLabel('Participant name (optional)').fill('Maria');
+    // The interview can go to an active study, so its goals count it (walkthrough 43).
+    await page.getByLabel('Study (optional)').selectOption({ label: 'Getting to know your users' });
     const text = fs.readFileSync(path.join(FIXTURES, 'checkout.txt'), 'utf8');
     const drop = await page.evaluateHandle(`(() => { const dt = new DataTransfer(); dt.items.add(new File([${JSON.stringify(text)}], 'checkout.txt', { type: 'text/plain' })); return dt; })()`);
     await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer: drop });
@@ -86,6 +88,7 @@ describe('interviews in the workspace', () => {
     const { token } = await svc.login('ines@example.com');
     const { body } = await svc.api('GET', `/api/orgs/${org}/projects/${project}/signals?session_id=${id}&limit=200`, { token });
     const signals = body.signals as Array<{ id: string; quote: string; headline: string | null; signal_type: string; timestamp_ms: number | null }>;
+    expect((await svc.api('GET', `/api/orgs/${org}/projects/${project}/sessions/${id}`, { token })).body.session.study_ref).toBeTruthy();
     expect(signals.length).toBeGreaterThan(0);
     await page.locator('mark').first().waitFor();
     // The evidence beside the transcript is in the order it was said.

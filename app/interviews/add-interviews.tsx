@@ -10,6 +10,8 @@ interface Job {
   file: File;
   kind: 'transcript' | 'recording';
   participant: string;
+  /** The active study the interview belongs to (its handle), or '' for none. */
+  study: string;
 }
 
 /** Refuses a file the server would refuse, before any byte is sent; null when it may go. */
@@ -26,6 +28,13 @@ export function AddInterviews({ org, project }: { org: string; project: string }
   const [jobs, setJobs] = useState<Job[]>([]);
   const [refused, setRefused] = useState<string[]>([]);
   const [participant, setParticipant] = useState('');
+  const [study, setStudy] = useState('');
+  // Interviews a team ran with its own guide belong to that study: its goals' coverage counts them.
+  const studies = useQuery({
+    queryKey: ['studies', org, project],
+    queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/studies', { params: { path: { orgHandle: org, projectHandle: project } } })).studies,
+  });
+  const active = (studies.data ?? []).filter((s) => s.status === 'active');
   const [over, setOver] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
@@ -36,7 +45,7 @@ export function AddInterviews({ org, project }: { org: string; project: string }
     for (const f of Array.from(files)) {
       const why = refusal(f);
       if (why) bad.push(why);
-      else good.push({ key: nextKey++, file: f, kind: isTranscript(f) ? 'transcript' : 'recording', participant: participant.trim() });
+      else good.push({ key: nextKey++, file: f, kind: isTranscript(f) ? 'transcript' : 'recording', participant: participant.trim(), study });
     }
     setRefused(bad);
     setJobs((j) => [...good, ...j]);
@@ -54,6 +63,19 @@ export function AddInterviews({ org, project }: { org: string; project: string }
         <span>Participant name (optional)</span>
         <input value={participant} onChange={(e) => setParticipant(e.target.value)} autoComplete="off" />
       </label>
+      {active.length ? (
+        <label className="stack iv-participant">
+          <span>Study (optional)</span>
+          <select value={study} onChange={(e) => setStudy(e.target.value)}>
+            <option value="">No study</option>
+            {active.map((s) => (
+              <option key={s.ref} value={s.handle}>
+                {s.title}
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
       <div
         className={`iv-drop${over ? ' over' : ''}`}
         data-testid="drop-zone"
@@ -118,6 +140,7 @@ function TranscriptJob({ org, project, job }: { org: string; project: string; jo
       const fd = new FormData();
       fd.set('transcript', job.file, job.file.name);
       if (job.participant) fd.set('participant_name', job.participant);
+      if (job.study) fd.set('study_ref', job.study);
       return data(
         await api.POST('/api/orgs/{orgHandle}/projects/{projectHandle}/sessions/import-transcript', {
           params: { path: { orgHandle: org, projectHandle: project } },
@@ -152,7 +175,7 @@ function RecordingJob({ org, project, job }: { org: string; project: string; job
   const client = useQueryClient();
   const [p, setP] = useState<Progress>({ sent: 0, total: job.file.size, retrying: null });
   const send = useMutation({
-    mutationFn: () => uploadRecording(org, project, job.file, job.participant ? { participant_name: job.participant } : {}, setP),
+    mutationFn: () => uploadRecording(org, project, job.file, { ...(job.participant ? { participant_name: job.participant } : {}), ...(job.study ? { study_ref: job.study } : {}) }, setP),
     onSuccess: () => client.invalidateQueries({ queryKey: ['sessions', org, project] }),
   });
   useStartOnce(send.mutate);

@@ -53,7 +53,7 @@ function putPart(url: string, body: Blob, onBytes: (n: number) => void): Promise
  * server does not have yet, retrying a failed part with a growing pause, then complete it into an interview.
  * A failure that outlasts the retries is thrown; calling again with the same file resumes from the stored parts.
  */
-export async function uploadRecording(org: string, project: string, file: File, fields: { participant_name?: string }, onProgress: (p: Progress) => void) {
+export async function uploadRecording(org: string, project: string, file: File, fields: { participant_name?: string; study_ref?: string }, onProgress: (p: Progress) => void) {
   const resumed = load(keyOf(org, project, file)) !== null;
   try {
     return await send(org, project, file, fields, onProgress);
@@ -65,7 +65,7 @@ export async function uploadRecording(org: string, project: string, file: File, 
   }
 }
 
-async function send(org: string, project: string, file: File, fields: { participant_name?: string }, onProgress: (p: Progress) => void) {
+async function send(org: string, project: string, file: File, fields: { participant_name?: string; study_ref?: string }, onProgress: (p: Progress) => void) {
   const path = { orgHandle: org, projectHandle: project };
   const key = keyOf(org, project, file);
   let saved = load(key);
