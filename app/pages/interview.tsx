@@ -8,6 +8,7 @@ import { ProcessingBadge } from '../interviews/processing.tsx';
 import { ProcessingWarnings } from '../interviews/warnings.tsx';
 import { DeleteInterview } from '../interviews/delete.tsx';
 import { RowAction } from './interviews.tsx';
+import { heldOn } from '../interviews/held.ts';
 import { clock, TranscriptView, type Media } from '../interviews/transcript-view.tsx';
 
 /** How a transcript was made, in a line above it. */
@@ -114,7 +115,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
       <Problem error={session.error} />
       {s ? (
         <p className="muted">
-          {s.source} · {s.interview_mode ?? 'text'} · {s.source === 'import' && s.started_at ? `held ${new Date(s.started_at).toLocaleDateString()}` : new Date(s.created_at).toLocaleString()}
+          {s.source} · {s.interview_mode ?? 'text'} · {heldOn(s)}
           {s.duration_seconds ? ` · ${clock(s.duration_seconds * 1000)}` : ''}
         </p>
       ) : null}

@@ -1,6 +1,7 @@
 import { gist } from '../interviews/gist.ts';
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { heldOn } from '../interviews/held.ts';
 import { Link } from 'wouter';
 import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
@@ -111,7 +112,7 @@ export function Interviews({ org, project }: { org: string; project: string }) {
                   <tr key={s.id} data-session={s.id}>
                     <td>
                       <Link href={`/p/${org}/${project}/interviews/${s.id}`}>{s.participant_name ?? 'Anonymous'}</Link>
-                      <div className="muted small">{new Date(s.created_at).toLocaleString()}</div>
+                      <div className="muted small">{heldOn(s)}</div>
                       {gist(s.summary) ? <div className="muted small iv-gist">{gist(s.summary)}</div> : null}
                     </td>
                     <td className="iv-opt">{s.source}</td>

@@ -1,11 +1,12 @@
 import { gist } from '../../interviews/gist.ts';
 import { useEffect, useState, type KeyboardEvent } from 'react';
 import { useSearchParams } from 'wouter';
+import { heldOn } from '../../interviews/held.ts';
 import { SURFACES, TYPES, surfaceLabel, typeLabel, typeMeaning } from './labels.ts';
 import type { Filters as F } from './queries.ts';
 
 /** The queue's filters and search, kept in the URL's query so a view can be shared or reloaded. */
-export function Filters({ filters, interviews, onLeave }: { filters: F; interviews: Array<{ id: string; participant_name: string | null; created_at: string; summary: string | null }>; onLeave: () => void }) {
+export function Filters({ filters, interviews, onLeave }: { filters: F; interviews: Array<{ id: string; participant_name: string | null; created_at: string; started_at?: string | null; source?: string | null; summary: string | null }>; onLeave: () => void }) {
   const [, setParams] = useSearchParams();
   const [q, setQ] = useState(filters.q ?? '');
   const set = (key: string, value: string | undefined) =>
@@ -73,7 +74,7 @@ export function Filters({ filters, interviews, onLeave }: { filters: F; intervie
           <option value="">All interviews</option>
           {interviews.map((s) => (
             <option key={s.id} value={s.id}>
-              {s.participant_name ?? 'Anonymous'} · {new Date(s.created_at).toLocaleString([], { dateStyle: 'short', timeStyle: 'short' })}
+              {s.participant_name ?? 'Anonymous'} · {heldOn(s, 'short')}
               {gist(s.summary) ? ` · ${gist(s.summary)}` : ''}
             </option>
           ))}
