@@ -392,6 +392,13 @@ describe('headlines and claims', () => {
     expect((await cards('Setup was quick. Great feature, the templates.')).map(([, h]) => h).join(' ')).not.toMatch(/sarcastic/i);
   });
 
+  it('makes no card of a sentence that only points at what was said around it (walkthrough 49)', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const quotes = async (question: string, answer: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', question), turn(1, 'participant', answer)])).map((c) => c.quote);
+    expect(await quotes('Why did you choose it?', 'It works offline. So for me this was the reason, only this.')).toEqual(['It works offline.']);
+    expect(await quotes('What would make it more useful?', 'This is what I need, simple.')).toEqual([]);
+  });
+
   it("takes someone else's feeling for theirs, not the participant's emotional response (walkthrough 45)", async () => {
     const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
     const types = async (answer: string) => (await new LocalExtractor().extract([turn(0, 'interviewer', 'What happened then?'), turn(1, 'participant', answer)])).map((c) => c.signal_type);

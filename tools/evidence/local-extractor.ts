@@ -200,6 +200,11 @@ const ABOUT_THE_QUESTION = /\bwhen you asked\b|\b(?:your|the|that|this) question
 /** "My manager was not happy, the client was very not happy.": someone else's feeling, told by the participant. */
 const OTHERS_FEEL = /\b(?:(?:my|our|the|his|her|their) (?:manager|boss|client|customer|wife|husband|colleagues?|team|kids?|son|daughter|partner|staff|users?|parents?|mum|mom|dad|accountant|director|ceo)s?|he|she|they) (?:was|were|is|are|got|gets|felt|feels|seemed)\b/i;
 const FIRST_PERSON = /\b(?:i|i'm|im|i've|i'd|i'll|me|myself|we|we're|us)\b/i;
+const FUNCTION_POS = new Set(['PRON', 'DET', 'AUX', 'ADP', 'CCONJ', 'SCONJ', 'PART', 'PUNCT', 'INTJ', 'SPACE', 'SYM']);
+const GENERIC = new Set(['reason', 'thing', 'stuff', 'need', 'want', 'part', 'way', 'one', 'simple', 'only', 'just', 'really', 'so', 'very', 'point', 'lot', 'bit', 'kind', 'sort', 'whole', 'main', 'exactly', 'also', 'basically', 'be', 'do', 'have', 'get', 'say', 'mean', 'think', 'know', 'like', 'well', 'yeah', 'yes', 'okay', 'ok', 'right', 'here', 'there', 'then', 'now', 'all', 'what']);
+/** A sentence with no word of its own beyond pointers and generic words ("this", "the reason", "what I need"). */
+const saysNothingItself = (tokens: Array<{ pos: string; lemma: string; text: string }>) =>
+  tokens.length > 0 && !tokens.some((t) => !FUNCTION_POS.has(t.pos) && !GENERIC.has(t.lemma.toLowerCase()) && !GENERIC.has(t.text.toLowerCase()) && /\p{L}/u.test(t.text));
 /** "Ha.", "Ok:", "Hmm.": a sound before the answer, not part of it. */
 const INTERJECTION = /^(?:ha+|(?:ha)+|heh|lol|ok(?:ay)?|hmm+|um+|uh+|well|so|right|sure|oh)[.!,:…]*$/i;
 
@@ -254,6 +259,8 @@ export class LocalExtractor implements Extractor {
       if (TOLD_ALREADY.test(said)) continue;
       // "Earlier when you asked what I used before, I misread it.": about the interview, not the product.
       if (ABOUT_THE_QUESTION.test(said)) continue;
+      // "This is what I need, simple.", "So for me this was the reason, only this.": it points at what was said around it, and says nothing itself.
+      if (saysNothingItself(sentence.read.tokens) && !SAYS_ONLY_NONE.test(said) && !NOTHING_WENT_WRONG.test(said)) continue;
       // "What would make YOU more useful? Ha. Ok: show the month…": the question said back and a laugh open the answer, which starts after them.
       const opening = sentence.context.index === 0 || openedBy.get(sentence.turn) === true;
       const aside = saysTheQuestionBack(said, sentence.context.question) || INTERJECTION.test(said.trim());
