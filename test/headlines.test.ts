@@ -77,7 +77,7 @@ const cases: Array<[quote: string, headline: string, claim: string]> = [
   ['Then I just gave up.', 'Just gave up', 'The participant just gave up.'],
   // A verbless opener before a comma gives way to the clause; so do "Also" and "First,".
   ['And for the refunds, I want to see which ones are still pending.', 'Wants to see which ones are still pending', 'The participant said for the refunds, they want to see which ones are still pending.'],
-  ['First, I need a way to filter by date.', 'Needs a way to filter by date', 'The participant said first, they need a way to filter by date.'],
+  ['First, I need a way to filter by date.', 'Needs a way to filter by date', 'The participant needs a way to filter by date.'],
   ['Also I keep a paper list next to the till.', 'Keeps a paper list next to the till', 'The participant keeps a paper list next to the till.'],
   // Asides at the end say how, not what; a tag question is not the moment.
   ['I was livid, I can tell you.', 'Was livid', 'The participant was livid, they can tell you.'],
@@ -390,6 +390,20 @@ describe('headlines and claims', () => {
       ['emotional_response', 'Sarcastic remark: "Really love that one"', 'The participant said sarcastically: "Really love that one."'],
     ]);
     expect((await cards('Setup was quick. Great feature, the templates.')).map(([, h]) => h).join(' ')).not.toMatch(/sarcastic/i);
+  });
+
+  it('takes each item of a listed answer to a wish question as a want (walkthrough 47)', async () => {
+    const turn = (idx: number, role: 'interviewer' | 'participant', text: string) => ({ segment_id: `seg${idx}`, idx, role, speaker: null, start_ms: idx * 1000, end_ms: idx * 1000 + 900, text });
+    const cards = await new LocalExtractor().extract([
+      turn(0, 'interviewer', 'What would make the product more useful to you?'),
+      turn(1, 'participant', 'Two things. First, stop a class from ever taking more bookings than it has places. Second, a weekly summary that flags any class that went over capacity.'),
+    ]);
+    // A card each, not one run: two wishes.
+    expect(cards.map((c) => [c.signal_type, c.quote])).toEqual([
+      ['desired_outcome', 'First, stop a class from ever taking more bookings than it has places.'],
+      ['desired_outcome', 'Second, a weekly summary that flags any class that went over capacity.'],
+    ]);
+    expect(cards[0].headline).toBe('Wants to stop a class from ever taking more bookings');
   });
 
   it('makes no card of a sentence that only points at what was said around it (walkthrough 49)', async () => {

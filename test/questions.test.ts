@@ -3016,3 +3016,13 @@ describe('walkthrough 44: a cooperative florist', () => {
     expect(asked[3]).toBe('What did you do then?');
   });
 });
+
+describe('walkthrough 47: cooperative participants', () => {
+  it('asks into a threat to leave or a near miss told at the end, and says "this term\'s report" as "your report" when asked about before', async () => {
+    const last = await talkThrough(starter('anything-else'), ["If I can't fix this by the end of the month I'll probably go back to my Word template, honestly."]);
+    expect(last[1]).toBe('What would decide that for you?');
+    const near = await talkThrough(starter('anything-else'), ["Sarah told me she'd nearly cancelled her membership over a similar mix-up in the summer, so it matters."]);
+    expect(near[1]).toBe('What did you do then?');
+    expect(grounded('What did you use for it before?', "download this term's attendance report")).toBe('What did you use to download your attendance report before?');
+  });
+});

@@ -142,7 +142,7 @@ export function grounded(question: string, said: string | null): string {
   // "this week's supplier bills" is one occasion; asked about before or the last time, they are "your supplier bills".
   // So is "the October revenue report": before or the last time, it was "the revenue report".
   const goal = said
-    .replace(/\b(?:(?:this|last|next) (?:week|month|year|quarter)|today|yesterday|january|february|march|april|may|june|july|august|september|october|november|december|q[1-4])'s\b/i, 'your')
+    .replace(/\b(?:(?:this|last|next) (?:week|month|year|quarter|term|semester|season)|today|yesterday|january|february|march|april|may|june|july|august|september|october|november|december|q[1-4])'s\b/i, 'your')
     .replace(/\b(?<=(?:the|your) )(?:january|february|march|april|may|june|july|august|september|october|november|december|q[1-4])(?:'s)? (?=\w)/i, '');
   const habit = asAHabit(goal);
   return question

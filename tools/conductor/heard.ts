@@ -283,7 +283,8 @@ export type Heard = 'stop' | 'puzzled' | 'skip' | 'already' | 'guess' | 'back' |
 
 /** "Can we go back to the previous question?", "I want to add something to the last one": the question before, again. */
 const GOES_BACK =
-  /\b(?:go (?:back|back one)(?: (?:one|a) (?:more )?(?:question|step))?(?: to (?:the )?(?:previous|last|earlier|other) (?:question|one))?|back to (?:the )?(?:previous|last|earlier) (?:question|one)|(?:answer|add (?:something|more) to|change my answer to) (?:the )?(?:previous|last|earlier) (?:question|one)|(?:go back|back|add (?:something|more)|come back) to (?:the |your )?first (?:question|one))\b/i;
+  // "go back" to a question, or said alone ("Can we go back?"); not "I'll go back to my Word template".
+  /\b(?:go back(?: one)?(?:(?: (?:one|a) (?:more )?(?:question|step))(?: to (?:the )?(?:previous|last|earlier|other) (?:question|one))?| to (?:the )?(?:previous|last|earlier|other) (?:question|one)|(?: (?:one )?more time)?(?:,? please)?(?=\s*[?.!]*\s*$|[?.!,]))|back to (?:the )?(?:previous|last|earlier) (?:question|one)|(?:answer|add (?:something|more) to|change my answer to) (?:the )?(?:previous|last|earlier) (?:question|one)|(?:go back|back|add (?:something|more)|come back) to (?:the |your )?first (?:question|one))\b/i;
 
 /** "wait no, sorry, I misread that. I meant: …": an answer put right; what follows is the answer they meant. */
 export const CORRECTS =

@@ -225,6 +225,8 @@ function fit(tokens: Word[], max: number): Word[] {
     if (!last || !next) return false;
     // "… with their own | templates": a noun phrase cut before its noun.
     if (/^(?:NOUN|PROPN|ADJ|NUM)$/.test(next.pos) && (/^(?:ADJ|NUM)$/.test(last.pos) || /^(?:my|our|your|their|his|her|its|own)$/i.test(last.text))) return true;
+    // "… than it | has places": a subject cut from its verb.
+    if (last.pos === 'PRON' && /^(?:VERB|AUX)$/.test(next.pos) && SUBJECTS_CUT.test(last.text)) return true;
     return /^(?:DET|NOUN|ADJ|NUM|PROPN|PRON)$/.test(next.pos) && (last.pos === 'VERB' || (last.pos === 'PRON' && out[out.length - 2]?.pos === 'VERB'));
   };
   if (midPhrase()) {
@@ -239,6 +241,8 @@ function fit(tokens: Word[], max: number): Word[] {
   }
   return out;
 }
+
+const SUBJECTS_CUT = /^(?:it|they|he|she|we|i|you|there)$/i;
 
 /** "use" → "uses", "try" → "tries", "fix" → "fixes": a base-form verb after "the participant". */
 /** Verbs whose past is their base form: "I put the wrong date" is told in the past, and stays "Put the wrong date". */
@@ -591,7 +595,9 @@ function described(quote: string, type?: string, named?: string, names?: Readonl
   const feeling = FEELING_ALONE.exec(said.trim())?.[1].toLowerCase();
   if (feeling) return { headline: `Felt ${feeling}`, claim: `The participant felt ${feeling}.` };
   // "Just that the busy weeks matter most to me": what follows "just that" is what was said.
-  const text = welcomeIf(expand(named ? callsIt(said, named) : said)).replace(/^(?:(?:just|only|mainly|mostly|simply|basically),?\s+that)\s+(\w)/i, (_, c: string) => c.toUpperCase());
+  // "First, a weekly summary…": the item, not its number.
+  const text = welcomeIf(expand(named ? callsIt(said, named) : said))
+    .replace(/^(?:(?:just|only|mainly|mostly|simply|basically),?\s+that|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|lastly|finally),)\s+(\w)/i, (_, c: string) => c.toUpperCase());
   const [sentence] = parse(text);
   if (!sentence) return { headline: null, claim: null };
   // "Always keep a screenshot of the QR now.": a habit with its "I" left out, not advice.

@@ -186,7 +186,10 @@ const askedFor = (s: ParticipantSentence): SignalType | null =>
 
 /** Told in the past: what happened, not what they want. */
 const TOLD_AS_PAST = /\b(?:was|were|did|didn'?t|had|hadn'?t|went|got|took|came|made|said|told|\w+ed)\b/i;
-const TROUBLE = new Set<SignalType>(['critical_error', 'struggling_moment', 'workaround']);
+/** Types the model gives a wish that names trouble ("…getting the VAT right") or a reason ("a weekly summary that flags…"). */
+const NOT_A_WISH = new Set<SignalType>(['critical_error', 'struggling_moment', 'workaround', 'hiring_criteria', 'decision_point']);
+const ORDINAL = /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|lastly|finally)\b/i;
+const LISTED = new RegExp(`${ORDINAL.source}|^(?:also|and also|plus|another (?:one|thing)|one more(?: thing)?)\\b`, 'i');
 const CONTENT = (text: string) => (text.toLowerCase().match(/[a-z']{3,}/g) ?? []).filter((w) => !/^(?:the|and|you|your|for|that|this|what|would|could|make|with|are|was|were|does|did)$/.test(w));
 /** "What would make YOU more useful? Ha.": the question said back, before the answer; no evidence. */
 const saysTheQuestionBack = (text: string, question: string | null) => {
@@ -205,6 +208,8 @@ const GENERIC = new Set(['reason', 'thing', 'stuff', 'need', 'want', 'part', 'wa
 /** A sentence with no word of its own beyond pointers and generic words ("this", "the reason", "what I need"). */
 const saysNothingItself = (tokens: Array<{ pos: string; lemma: string; text: string }>) =>
   tokens.length > 0 && !tokens.some((t) => !FUNCTION_POS.has(t.pos) && !GENERIC.has(t.lemma.toLowerCase()) && !GENERIC.has(t.text.toLowerCase()) && /\p{L}/u.test(t.text));
+/** "Two things.", "A couple of things:": the list is what follows. */
+const ANNOUNCES_A_LIST = /^(?:(?:just |only |oh,? )?(?:one|two|three|a couple of|a few|several) (?:things?|ideas?|points?)(?: really| actually)?)[.:!]*$/i;
 /** "Ha.", "Ok:", "Hmm.": a sound before the answer, not part of it. */
 const INTERJECTION = /^(?:ha+|(?:ha)+|heh|lol|ok(?:ay)?|hmm+|um+|uh+|well|so|right|sure|oh)[.!,:…]*$/i;
 
@@ -263,7 +268,7 @@ export class LocalExtractor implements Extractor {
       if (saysNothingItself(sentence.read.tokens) && !SAYS_ONLY_NONE.test(said) && !NOTHING_WENT_WRONG.test(said)) continue;
       // "What would make YOU more useful? Ha. Ok: show the month…": the question said back and a laugh open the answer, which starts after them.
       const opening = sentence.context.index === 0 || openedBy.get(sentence.turn) === true;
-      const aside = saysTheQuestionBack(said, sentence.context.question) || INTERJECTION.test(said.trim());
+      const aside = saysTheQuestionBack(said, sentence.context.question) || INTERJECTION.test(said.trim()) || ANNOUNCES_A_LIST.test(said.trim());
       openedBy.set(sentence.turn, opening && aside);
       if (aside) continue;
       // "Nothing, honestly." tells of no trouble, whatever the question's words make the model think.
@@ -278,13 +283,18 @@ export class LocalExtractor implements Extractor {
       const noWish = ASKS_FOR_WISH.test(sentence.context.question ?? '') && SAYS_NONE.test(said);
       // "Turning a quote into an invoice with one click…", "show the month on the report": to a wish question, what they
       // would have, however much of the trouble it names; what happened is told in the past.
-      const wished = ASKS_FOR_WISH.test(sentence.context.question ?? '') && (sentence.context.index <= 1 || opening) && !noWish && !TOLD_AS_PAST.test(said);
+      // "First, stop a class taking more bookings… Second, a weekly summary that flags…": each item of the list is a wish.
+      // (An item's own clause may be past: "a summary that flags any class that went over"; what happened has a subject of its own.)
+      const item = LISTED.test(said) && !/\b(?:i|we|it|they|he|she)\s+(?:was|were|did|had|went|got|took|\w+ed)\b/i.test(said);
+      const wished = ASKS_FOR_WISH.test(sentence.context.question ?? '') && !noWish && (item || ((sentence.context.index <= 1 || opening) && !TOLD_AS_PAST.test(said)));
       const types = this.model
         .types(sentenceFeatures(sentence.read, sentence.context))
-        .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : sarcastic && (GOES_WELL.has(t.type) || t.type === 'hiring_criteria') ? { ...t, type: 'emotional_response' as const } : wished && TROUBLE.has(t.type) ? { ...t, type: 'desired_outcome' as const } : t))
+        .map((t) => (none ? { ...t, type: 'no_issue_found' as const } : ironic && GOES_WELL.has(t.type) ? { ...t, type: 'struggling_moment' as const } : sarcastic && (GOES_WELL.has(t.type) || t.type === 'hiring_criteria') ? { ...t, type: 'emotional_response' as const } : wished && NOT_A_WISH.has(t.type) ? { ...t, type: 'desired_outcome' as const } : t))
         .filter((t, k, all) => all.findIndex((u) => u.type === t.type) === k && !(noWish && t.type === 'desired_outcome') && !(othersFeeling && t.type === 'emotional_response'));
       for (const { type, p } of types) found.push({ type, p, sentences: [sentence], surest: sentence });
       if (sarcastic && !types.length) found.push({ type: 'emotional_response', p: ASKED_P, sentences: [sentence], surest: sentence });
+      // "Second, a weekly summary that flags…": each item listed in answer to a wish question is one.
+      else if (wished && item && !types.length) found.push({ type: 'desired_outcome', p: ASKED_P, sentences: [sentence], surest: sentence });
       if (types.length) proposedIn.add(sentence.turn);
       const type = askedFor(sentence) ?? (sentence.onTask ? troubleNoted(sentence.text) : null);
       // The first sentence of the answer, or the one after a first that knew of none ("I don't know… Maybe if it told me when the export is ready?").
@@ -362,7 +372,8 @@ function tellsOnce(found: Told[]): Told[] {
     const s = f.sentences[0];
     const run = out.findLast((o) => o.type === f.type && o.sentences.at(-1)!.turn === s.turn);
     const last = run?.sentences.at(-1);
-    if (run && last && last.context.index === s.context.index - 1 && run.sentences.length < RUN_MAX) {
+    // "First, …" / "Second, …": items of a list are a card each.
+    if (run && last && last.context.index === s.context.index - 1 && run.sentences.length < RUN_MAX && !ORDINAL.test(s.text.trim())) {
       run.sentences.push(s);
       if (f.p > run.p) Object.assign(run, { p: f.p, surest: s });
     } else out.push({ ...f, sentences: [s] });
