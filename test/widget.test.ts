@@ -609,6 +609,9 @@ describe('widget in Chromium', () => {
     const stored = (await fresh.call('GET', `/sessions/${session.id}`)).body.session;
     expect(stored).toMatchObject({ interview_mode: 'text', consent_data_use: true, consent_recording: false });
     expect(stored.events.filter((e: any) => e.event_type === 'click').map((e: any) => e.event_line)).toEqual(['clicked button "Export report"']);
+    // The demo names its page with data-pathname, and that is the page the interview ran on (walkthrough 47: every page read "/sdk/demo").
+    const page0 = new URL(demo).searchParams.get('path') ?? '/';
+    expect(stored.events.filter((e: any) => e.event_type === 'page_view').map((e: any) => e.event_line)[0]).toBe(`page: ${new URL(demo).origin}${page0}`);
     await page.close();
   });
 

@@ -162,8 +162,10 @@ function mount(api: Api, storeKey: string, study: Study, resume: Resume | null, 
   });
 
   const startInterview = async (sessionId: string, sessionToken?: string, mode: Mode = 'text', stream: MediaStream | null = null, notice: string | null = null) => {
-    // The page it runs on goes with the evidence (origin and path only; the server keeps no more).
-    const url = location.origin + location.pathname;
+    // The page it runs on goes with the evidence (origin and path only; the server keeps no more): the path the
+    // site gave the widget (data-pathname, as a single-page app or the demo page names its pages), else the address's.
+    const named = script?.dataset.pathname;
+    const url = location.origin + (named?.startsWith('/') ? named : location.pathname);
     const page = /^https?:$/.test(location.protocol) && url.length <= 2000 ? { page_url: url, ...(document.title.trim() ? { page_title: document.title.trim().slice(0, 300) } : {}) } : {};
     const started = await api.post<{ ws_url: string; session_token: string }>(`/api/sdk/conductor/${sessionId}/start`, { ...page, ...(sessionToken ? { session_token: sessionToken } : {}) });
     const voice = mode === 'voice' && stream ? voiceFor(sessionId, stream) : undefined;
