@@ -325,7 +325,7 @@ describe('interviews in the workspace', () => {
     // A frame's time plays the recording from where that screen was shown, again and again.
     const second = screen.getByRole('link', { name: /^At 0:0[1-9]: play from where this screen was shown$/ });
     await second.click();
-    await page.waitForURL(/\?t=\d+&play$/);
+    await page.waitForURL(/\?t=\d+&play=\d+$/);
     const at = Number(new URL(page.url()).searchParams.get('t')) / 1000;
     // It plays from there (walkthrough 42: it only moved there, paused).
     await expect.poll(() => page.locator('video').evaluate((v: any, from: number) => !v.paused && v.currentTime >= from - 0.05, at)).toBe(true);
@@ -339,6 +339,13 @@ describe('interviews in the workspace', () => {
     await page.locator('video').evaluate((v: any) => v.pause());
     await screen.locator('img').nth(1).click();
     await expect.poll(() => page.locator('video').evaluate((v: any, from: number) => v.currentTime >= from - 0.05, at)).toBe(true);
+    // Chosen again after moving on, the same frame goes back there (walkthrough 48).
+    await page.locator('video').evaluate((v: any) => (v.pause(), (v.currentTime = 0)));
+    await second.click();
+    await expect.poll(() => page.locator('video').evaluate((v: any, from: number) => v.currentTime >= from - 0.05 && v.currentTime < from + 3, at)).toBe(true);
+    // A card's link from elsewhere (?t=) opens the recording at its moment, cued (walkthrough 48: it stayed at 0:00).
+    await page.goto(page.url().replace(/\?.*$/, `?t=${Math.round(at * 1000)}`));
+    await expect.poll(() => page.locator('video').evaluate((v: any, from: number) => Math.abs(v.currentTime - from) < 0.2 && v.paused, at)).toBe(true);
     await accessible(page, 'interview-screen');
     await shots(page, 'interview-screen');
     await page.close();

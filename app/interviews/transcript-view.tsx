@@ -40,7 +40,7 @@ export const clock = (ms: number) => {
  * The transcript by speaker. With a recording, the player follows it: a line's time seeks, and the line
  * being played is highlighted (aria-current). Evidence quotes are marked; choosing one shows its card (and seeks there).
  */
-export function TranscriptView({ segments, cards, media, onPick, at = null, play = false }: { segments: Segment[]; cards: Card[]; media: Media | null; onPick: (id: string) => void; at?: number | null; play?: boolean }) {
+export function TranscriptView({ segments, cards, media, onPick, at = null, play = null }: { segments: Segment[]; cards: Card[]; media: Media | null; onPick: (id: string) => void; at?: number | null; play?: string | null }) {
   const player = useRef<HTMLMediaElement | null>(null);
   const [now, setNow] = useState<number | null>(at);
   const ranges = useMemo(() => locate(segments, cards), [segments, cards]);
@@ -62,23 +62,26 @@ export function TranscriptView({ segments, cards, media, onPick, at = null, play
   const label = (c: Card) => (c.headline ? `${type(c)}: ${c.headline}` : type(c));
 
   // A link to a moment (?t= from an evidence card): that line is shown, marked and cued in the player;
-  // a frame under "On screen", chosen on this page (?play), plays from there as a line's time does.
-  // Each new moment linked to is gone to, once.
-  const jumped = useRef<number | null>(null);
+  // a frame under "On screen", chosen on this page (?play=<each choice its own>), plays from there as a line's time does.
+  // Each new link is gone to once, when the transcript and (for a recording) its player are there: the recording's
+  // address can arrive after the transcript, and a moment gone to before then was lost.
+  const jumped = useRef<string | null>(null);
   useEffect(() => {
-    if (at === null || at === jumped.current || !segments.length) return;
-    jumped.current = at;
+    const key = `${at}:${play ?? ''}`;
+    if (at === null || key === jumped.current || !segments.length) return;
+    const el = player.current;
+    if (media && !el) return;
+    jumped.current = key;
     const line = [...segments].reverse().find((s) => s.start_ms !== null && s.start_ms <= at) ?? segments[0];
     document.querySelector(`[data-segment="${CSS.escape(line.id)}"]`)?.scrollIntoView({ block: 'center' });
-    const el = player.current;
     if (!el) return;
     const cue = () => {
       el.currentTime = at / 1000;
-      if (play) void el.play().catch(() => {});
+      if (play !== null) void el.play().catch(() => {});
     };
     if (el.readyState >= HTMLMediaElement.HAVE_METADATA) cue();
     else el.addEventListener('loadedmetadata', cue, { once: true });
-  }, [at, play, segments]);
+  }, [at, play, segments, media]);
 
   return (
     <>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { api, data } from '../api.ts';
 import { Problem } from '../shell.tsx';
 import { ProjectNav } from '../project-nav.tsx';
@@ -47,8 +47,14 @@ export function Interview({ org, project, id }: { org: string; project: string; 
   const query = new URLSearchParams(useSearch());
   const t = Number(query.get('t') ?? NaN);
   const at = Number.isFinite(t) && t >= 0 ? t : null;
-  // ?play: a frame chosen on this page plays from its moment; a card's link from elsewhere only cues it.
-  const play = query.has('play');
+  // ?play=<n>: a frame chosen on this page plays from its moment (each choice its own n, so choosing it again goes back
+  // there); a card's link from elsewhere only cues it.
+  const play = query.get('play');
+  const [, navigate] = useLocation();
+  const playFrom = (ms: number) => (e: { preventDefault: () => void }) => {
+    e.preventDefault();
+    navigate(`/p/${org}/${project}/interviews/${id}?t=${ms}&play=${Date.now()}`);
+  };
 
   const session = useQuery({ queryKey: [...key, 'session'], queryFn: async () => data(await api.GET('/api/orgs/{orgHandle}/projects/{projectHandle}/sessions/{sessionId}', { params: { path } })).session });
   const processing = useQuery({
@@ -206,11 +212,11 @@ export function Interview({ org, project, id }: { org: string; project: string; 
                   return (
                     <li key={f.name} data-artifact={f.name}>
                       <figure className="iv-figure">
-                        <Link href={`/p/${org}/${project}/interviews/${id}?t=${Number(f.meta?.timestamp_ms ?? 0)}&play`} tabIndex={-1}>
+                        <Link href={`/p/${org}/${project}/interviews/${id}?t=${Number(f.meta?.timestamp_ms ?? 0)}&play`} onClick={playFrom(Number(f.meta?.timestamp_ms ?? 0))} tabIndex={-1}>
                           <img src={f.download_url!} alt={`Frame at ${clock(Number(f.meta?.timestamp_ms ?? 0))}`} className="iv-frame" />
                         </Link>
                         <figcaption>
-                          <Link href={`/p/${org}/${project}/interviews/${id}?t=${Number(f.meta?.timestamp_ms ?? 0)}&play`} className="small" aria-label={`At ${clock(Number(f.meta?.timestamp_ms ?? 0))}: play from where this screen was shown`}>
+                          <Link href={`/p/${org}/${project}/interviews/${id}?t=${Number(f.meta?.timestamp_ms ?? 0)}&play`} onClick={playFrom(Number(f.meta?.timestamp_ms ?? 0))} className="small" aria-label={`At ${clock(Number(f.meta?.timestamp_ms ?? 0))}: play from where this screen was shown`}>
                             At {clock(Number(f.meta?.timestamp_ms ?? 0))}
                           </Link>
                           {read ? <pre className="iv-ocr">{String(read.meta?.text ?? '')}</pre> : <span className="muted small"> · no text read</span>}
