@@ -208,6 +208,8 @@ describe('reading the screen of a recording (OCR)', () => {
       expect(texts.map((t) => t.meta.prominent_line), name).toEqual([expect.stringMatching(/checkout/i), expect.stringMatching(/payment declined/i)]);
       // Dated when the page appeared, after the loading screen.
       expect(Math.abs(texts[1].meta.timestamp_ms - 3400), name).toBeLessThanOrEqual(200);
+      // The checkout showed until the next page, the brief loading screen on the way included (walkthrough 48).
+      expect(texts[0].meta.until_ms, name).toBe(texts[1].meta.timestamp_ms);
     }
   }, 120_000);
 

@@ -74,6 +74,8 @@ function settledScreens(frames: PrintedFrame[], durationSeconds: number | null):
     screens.push({ shownAt, goneAt: shownAt + shown, readPts: frames[read].pts, readAt: frames[read].t, score: k === 0 ? 1 : frames[start].score });
   }
   if (!screens.length) return frames.length ? [{ shownAt: frames[0].t, goneAt: end, readPts: frames[0].pts, readAt: frames[0].t, score: 1 }] : [];
+  // A screen shows until the next one that counts (read or not): a loading screen or a redraw on the way is not a screen of its own.
+  for (const [k, s] of screens.entries()) s.goneAt = screens[k + 1]?.shownAt ?? end;
   const byMinute = new Map<number, Screen[]>();
   for (const s of screens) {
     const minute = Math.floor(s.shownAt / 60);
