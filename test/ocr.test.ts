@@ -253,6 +253,10 @@ describe('reading the screen of a recording (OCR)', () => {
     expect(texts[1].meta.text).toMatch(/zebra/i);
     // The repeat's frame goes too, so "On screen" shows each screen once.
     expect(artifacts.filter((a) => a.kind === 'frame').map((f) => f.name).sort()).toEqual(texts.map((t) => t.meta.frame).sort());
+    // The screen kept shows until the next screen, through its repeats, in its frame as in its text (walkthrough 48).
+    expect(texts[0].meta.until_ms).toBe(texts[1].meta.timestamp_ms);
+    const frameOf = (t: { meta: any }) => artifacts.find((a) => a.name === t.meta.frame)!;
+    expect(texts.map((t) => frameOf(t).meta.until_ms)).toEqual(texts.map((t) => t.meta.until_ms));
   }, 120_000);
 
   it('reads nothing from black or noisy frames, invents no text, and does not fail', async () => {

@@ -74,6 +74,12 @@ export const task: TaskFactory = (services) => async (payload, helpers) => {
         // Text read by an earlier run of this step is replaced, not mixed with this one.
         await dropStaleArtifacts(services, interview.id, 'screen_text', stored.map((a) => a.name), sql);
         if (repeats.length) await dropStaleArtifacts(services, interview.id, 'frame', frames.map((f) => f.name).filter((n) => !repeats.includes(n)), sql);
+        // A frame whose screen showed on through the repeats says so too, as its screen text does.
+        for (const a of stored) {
+          if (typeof a.meta?.until_ms === 'number') {
+            await sql.query(`UPDATE interview_artifacts SET meta = jsonb_set(coalesce(meta, '{}'), '{until_ms}', to_jsonb($3::bigint)) WHERE interview_id = $1 AND name = $2 AND kind = 'frame'`, [interview.id, a.meta.frame, a.meta.until_ms]);
+          }
+        }
         for (const a of stored) await recordArtifact(services, interview.id, a, sql);
         return afterMedia(sql, interview.id);
       },
