@@ -345,7 +345,7 @@ describe('interviews in the workspace', () => {
     await expect.poll(() => page.locator('video').evaluate((v: any, from: number) => v.currentTime >= from - 0.05 && v.currentTime < from + 3, at)).toBe(true);
     // A card's link from elsewhere (?t=) opens the recording at its moment, cued (walkthrough 48: it stayed at 0:00).
     await page.goto(page.url().replace(/\?.*$/, `?t=${Math.round(at * 1000)}`));
-    await expect.poll(() => page.locator('video').evaluate((v: any, from: number) => Math.abs(v.currentTime - from) < 0.2 && v.paused, at)).toBe(true);
+    await expect.poll(() => page.locator('video').evaluate((v: any, from: number) => Math.abs(v.currentTime - from) < 0.2 && v.paused, at), { timeout: 20_000 }).toBe(true);
     await accessible(page, 'interview-screen');
     await shots(page, 'interview-screen');
     await page.close();

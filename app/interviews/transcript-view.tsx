@@ -40,7 +40,7 @@ export const clock = (ms: number) => {
  * The transcript by speaker. With a recording, the player follows it: a line's time seeks, and the line
  * being played is highlighted (aria-current). Evidence quotes are marked; choosing one shows its card (and seeks there).
  */
-export function TranscriptView({ segments, cards, media, onPick, at = null, play = null }: { segments: Segment[]; cards: Card[]; media: Media | null; onPick: (id: string) => void; at?: number | null; play?: string | null }) {
+export function TranscriptView({ segments, cards, media, onPick, at = null, play = null }: { segments: Segment[]; cards: Card[]; media: Media | null | undefined; onPick: (id: string) => void; at?: number | null; play?: string | null }) {
   const player = useRef<HTMLMediaElement | null>(null);
   const [now, setNow] = useState<number | null>(at);
   const ranges = useMemo(() => locate(segments, cards), [segments, cards]);
@@ -65,22 +65,28 @@ export function TranscriptView({ segments, cards, media, onPick, at = null, play
   // a frame under "On screen", chosen on this page (?play=<each choice its own>), plays from there as a line's time does.
   // Each new link is gone to once, when the transcript and (for a recording) its player are there: the recording's
   // address can arrive after the transcript, and a moment gone to before then was lost.
+  // Before its metadata is in, a media element drops a seek: the moment waits for it, on whichever element then holds the recording.
+  const pending = useRef<{ ms: number; play: boolean } | null>(null);
+  const cued = (el: HTMLMediaElement) => {
+    const p = pending.current;
+    if (!p) return;
+    pending.current = null;
+    el.currentTime = p.ms / 1000;
+    if (p.play) void el.play().catch(() => {});
+  };
   const jumped = useRef<string | null>(null);
   useEffect(() => {
     const key = `${at}:${play ?? ''}`;
     if (at === null || key === jumped.current || !segments.length) return;
     const el = player.current;
-    if (media && !el) return;
+    // (media is undefined until the interview's artifacts are read: whether there is a recording is not known yet.)
+    if (media === undefined || (media && !el)) return;
     jumped.current = key;
     const line = [...segments].reverse().find((s) => s.start_ms !== null && s.start_ms <= at) ?? segments[0];
     document.querySelector(`[data-segment="${CSS.escape(line.id)}"]`)?.scrollIntoView({ block: 'center' });
     if (!el) return;
-    const cue = () => {
-      el.currentTime = at / 1000;
-      if (play !== null) void el.play().catch(() => {});
-    };
-    if (el.readyState >= HTMLMediaElement.HAVE_METADATA) cue();
-    else el.addEventListener('loadedmetadata', cue, { once: true });
+    pending.current = { ms: at, play: play !== null };
+    if (el.readyState >= HTMLMediaElement.HAVE_METADATA) cued(el);
   }, [at, play, segments, media]);
 
   return (
@@ -88,9 +94,9 @@ export function TranscriptView({ segments, cards, media, onPick, at = null, play
       {media ? (
         <div className="iv-player">
           {media.mime.startsWith('video/') ? (
-            <video ref={(el) => void (player.current = el)} src={media.url} controls preload="auto" onTimeUpdate={(e) => setNow(e.currentTarget.currentTime * 1000)} aria-label="Interview recording" />
+            <video ref={(el) => void (player.current = el)} src={media.url} controls preload="auto" onLoadedMetadata={(e) => cued(e.currentTarget)} onTimeUpdate={(e) => setNow(e.currentTarget.currentTime * 1000)} aria-label="Interview recording" />
           ) : (
-            <audio ref={(el) => void (player.current = el)} src={media.url} controls preload="auto" onTimeUpdate={(e) => setNow(e.currentTarget.currentTime * 1000)} aria-label="Interview recording" />
+            <audio ref={(el) => void (player.current = el)} src={media.url} controls preload="auto" onLoadedMetadata={(e) => cued(e.currentTarget)} onTimeUpdate={(e) => setNow(e.currentTarget.currentTime * 1000)} aria-label="Interview recording" />
           )}
         </div>
       ) : null}

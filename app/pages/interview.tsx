@@ -140,7 +140,7 @@ export function Interview({ org, project, id }: { org: string; project: string; 
           {transcript.data?.format ? <p className="muted iv-format">{formatNote(transcript.data.format)}</p> : null}
           <Problem error={transcript.error} />
           {transcript.data?.segments.length ? (
-            <TranscriptView segments={transcript.data.segments} cards={cards.data ?? []} media={media} onPick={setPicked} at={at} play={play} />
+            <TranscriptView segments={transcript.data.segments} cards={cards.data ?? []} media={artifacts.data ? media : undefined} onPick={setPicked} at={at} play={play} />
           ) : (
             <p className="muted">{transcript.isPending ? 'Loading…' : 'No transcript yet.'}</p>
           )}
