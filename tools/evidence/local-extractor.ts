@@ -324,10 +324,10 @@ export class LocalExtractor implements Extractor {
       // "Bulk upload. I need it to take fifty photos at once.": the headline says what "it" is.
       const before = told.sentences[told.sentences.indexOf(told.surest) - 1];
       // Of the run's sentences, the one that says what the sarcasm is about, else the surest that is sarcastic.
-      const sarcastic = told.type === 'emotional_response' ? [told.surest, ...told.sentences].map(sarcasmOf).filter((x) => x !== null) : [];
-      const sarcasm = sarcastic.find((x) => x.about) ?? sarcastic[0];
+      const sarcastic = told.type === 'emotional_response' ? [told.surest, ...told.sentences].flatMap((s) => { const x = sarcasmOf(s); return x ? [{ s, x }] : []; }) : [];
+      const sarcasm = sarcastic.find(({ x }) => x.about) ?? sarcastic[0];
       if (sarcasm) {
-        cards.push(evidenceOf(told, sarcasticWording(told.surest.text, sarcasm)));
+        cards.push(evidenceOf(told, sarcasticWording(sarcasm.s.text, sarcasm.x)));
         continue;
       }
       const wording = describeOnce(told.surest, told.type, before ? namedThing(before.text) : null);
