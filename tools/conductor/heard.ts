@@ -1,5 +1,6 @@
 import { notEnglish } from '../../core/language.ts';
 import { escapeRegExp } from '../../core/regexp.ts';
+import { saysQuestionBack } from '../../core/said-back.ts';
 
 /**
  * What a participant's message says besides an answer, as the built-in interviewer hears it:
@@ -388,14 +389,7 @@ const checksWhatWasMeant = (said: string[], k: number) => {
 
 /** The participant's sentence says the question back ("How did it go? Wonderful. Ten out of ten."): no question of theirs. */
 const bareWords = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}\s']/gu, ' ').replace(/\s+/g, ' ').trim();
-const CONTENT = (text: string) => bareWords(text).split(' ').filter((w) => w.length >= 3 && !/^(?:the|and|you|your|for|that|this|what|would|could|with|are|was|were|does|did|how|why)$/.test(w));
-/** Or turns it back on the asker ("What would make YOU more useful?" to "What would make the product more useful to you?"). */
-const turnsBack = (sentence: string, asked: string) => {
-  const own = CONTENT(sentence);
-  const theirs = new Set(CONTENT(asked));
-  return /\?\s*$/.test(sentence) && own.length >= 2 && own.filter((w) => theirs.has(w)).length / own.length >= 0.6;
-};
-const echoes = (sentence: string, asked?: string) => !!asked && words(sentence) >= 2 && (` ${bareWords(asked)} `.includes(` ${bareWords(sentence)} `) || turnsBack(sentence, asked));
+const echoes = (sentence: string, asked?: string) => !!asked && words(sentence) >= 2 && (` ${bareWords(asked)} `.includes(` ${bareWords(sentence)} `) || saysQuestionBack(sentence, asked));
 
 /** Every sentence of the message asks something and none is a wish put as a question: a question in place of an answer. */
 export const onlyAsks = (message: string, asked?: string) => {

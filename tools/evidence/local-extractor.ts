@@ -8,6 +8,7 @@ import { namedThing } from './wishes.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
 import { CLASSES, SentenceModel } from './sentence-model.ts';
 import { sarcasmIn, type Sarcasm } from './sarcasm.ts';
+import { saysQuestionBack } from '../../core/said-back.ts';
 import { lexiconCues } from './lexicon.ts';
 import { REASKED } from '../conductor/reasked.ts';
 import { timeAt } from './locate.ts';
@@ -190,14 +191,6 @@ const TOLD_AS_PAST = /\b(?:was|were|did|didn'?t|had|hadn'?t|went|got|took|came|m
 const NOT_A_WISH = new Set<SignalType>(['critical_error', 'struggling_moment', 'workaround', 'hiring_criteria', 'decision_point']);
 const ORDINAL = /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|lastly|finally)\b/i;
 const LISTED = new RegExp(`${ORDINAL.source}|^(?:also|and also|plus|another (?:one|thing)|one more(?: thing)?)\\b`, 'i');
-const CONTENT = (text: string) => (text.toLowerCase().match(/[a-z']{3,}/g) ?? []).filter((w) => !/^(?:the|and|you|your|for|that|this|what|would|could|make|with|are|was|were|does|did)$/.test(w));
-/** "What would make YOU more useful? Ha.": the question said back, before the answer; no evidence. */
-const saysTheQuestionBack = (text: string, question: string | null) => {
-  if (!question || !/\?\s*$/.test(text)) return false;
-  const asked = new Set(question.toLowerCase().match(/[a-z']{3,}/g) ?? []);
-  const own = CONTENT(text);
-  return own.length > 0 && own.filter((w) => asked.has(w)).length / own.length >= 0.6;
-};
 
 const ABOUT_THE_QUESTION = /\bwhen you asked\b|\b(?:your|the|that|this) question\b|\bi (?:misread|misunderstood) (?:it|that|you|the question|your question)\b/i;
 /** "My manager was not happy, the client was very not happy.": someone else's feeling, told by the participant. */
@@ -268,7 +261,7 @@ export class LocalExtractor implements Extractor {
       if (saysNothingItself(sentence.read.tokens) && !SAYS_ONLY_NONE.test(said) && !NOTHING_WENT_WRONG.test(said)) continue;
       // "What would make YOU more useful? Ha. Ok: show the month…": the question said back and a laugh open the answer, which starts after them.
       const opening = sentence.context.index === 0 || openedBy.get(sentence.turn) === true;
-      const aside = saysTheQuestionBack(said, sentence.context.question) || INTERJECTION.test(said.trim()) || ANNOUNCES_A_LIST.test(said.trim());
+      const aside = saysQuestionBack(said, sentence.context.question) || INTERJECTION.test(said.trim()) || ANNOUNCES_A_LIST.test(said.trim());
       openedBy.set(sentence.turn, opening && aside);
       if (aside) continue;
       // "Nothing, honestly." tells of no trouble, whatever the question's words make the model think.
