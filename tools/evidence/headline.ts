@@ -243,6 +243,8 @@ function fit(tokens: Word[], max: number): Word[] {
 }
 
 const SUBJECTS_CUT = /^(?:it|they|he|she|we|i|you|there)$/i;
+/** The words that number the items of a list ("First, …", "Second, …"). */
+export const ORDINAL_WORDS = String.raw`first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|lastly|finally`;
 
 /** "use" → "uses", "try" → "tries", "fix" → "fixes": a base-form verb after "the participant". */
 /** Verbs whose past is their base form: "I put the wrong date" is told in the past, and stays "Put the wrong date". */
@@ -597,7 +599,7 @@ function described(quote: string, type?: string, named?: string, names?: Readonl
   // "Just that the busy weeks matter most to me": what follows "just that" is what was said.
   // "First, a weekly summary…": the item, not its number.
   const text = welcomeIf(expand(named ? callsIt(said, named) : said))
-    .replace(/^(?:(?:just|only|mainly|mostly|simply|basically),?\s+that|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|lastly|finally),)\s+(\w)/i, (_, c: string) => c.toUpperCase());
+    .replace(new RegExp(`^(?:(?:just|only|mainly|mostly|simply|basically),?\\s+that|(?:${ORDINAL_WORDS}),)\\s+(\\w)`, 'i'), (_, c: string) => c.toUpperCase());
   const [sentence] = parse(text);
   if (!sentence) return { headline: null, claim: null };
   // "Always keep a screenshot of the QR now.": a habit with its "I" left out, not advice.

@@ -2,7 +2,7 @@ import { clock } from '../common.ts';
 import { sentences } from '../../core/sentences.ts';
 import { LEADING_CUE, TRAILING_CUE, withoutStageDirections } from '../../core/stage-directions.ts';
 import { nounPhrases } from '../../core/nlp.ts';
-import { HEADLINE_MAX, describe, namesIn } from './headline.ts';
+import { HEADLINE_MAX, ORDINAL_WORDS, describe, namesIn } from './headline.ts';
 import { chatSpelledOut } from './plain-grammar.ts';
 import { namedThing } from './wishes.ts';
 import { readSentence, sentenceFeatures, type ReadSentence, type SentenceContext } from './sentence-features.ts';
@@ -189,7 +189,7 @@ const askedFor = (s: ParticipantSentence): SignalType | null =>
 const TOLD_AS_PAST = /\b(?:was|were|did|didn'?t|had|hadn'?t|went|got|took|came|made|said|told|\w+ed)\b/i;
 /** Types the model gives a wish that names trouble ("…getting the VAT right") or a reason ("a weekly summary that flags…"). */
 const NOT_A_WISH = new Set<SignalType>(['critical_error', 'struggling_moment', 'workaround', 'hiring_criteria', 'decision_point']);
-const ORDINAL = /^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|fourth(?:ly)?|lastly|finally)\b/i;
+const ORDINAL = new RegExp(`^(?:${ORDINAL_WORDS})\\b`, 'i');
 const LISTED = new RegExp(`${ORDINAL.source}|^(?:also|and also|plus|another (?:one|thing)|one more(?: thing)?)\\b`, 'i');
 
 const ABOUT_THE_QUESTION = /\bwhen you asked\b|\b(?:your|the|that|this) question\b|\bi (?:misread|misunderstood) (?:it|that|you|the question|your question)\b/i;
