@@ -14,7 +14,9 @@ export async function recount(sql: Sql, interviewIds: string[]): Promise<void> {
     `SELECT interview_id, signal_type, headline, confidence, intensity FROM signals WHERE interview_id = ANY($1) AND dismissed_at IS NULL`,
     [interviewIds],
   );
-  for (const id of interviewIds) {
-    await sql.query(`UPDATE interviews SET summary = $2 WHERE id = $1 AND starts_with(summary, $3)`, [id, summaryOf(rows.filter((r) => r.interview_id === id)), DERIVED_SUMMARY]);
-  }
+  const summaries = interviewIds.map((id) => summaryOf(rows.filter((r) => r.interview_id === id)));
+  await sql.query(
+    `UPDATE interviews i SET summary = s.summary FROM unnest($1::text[], $2::text[]) AS s(id, summary) WHERE i.id = s.id AND starts_with(i.summary, $3)`,
+    [interviewIds, summaries, DERIVED_SUMMARY],
+  );
 }
