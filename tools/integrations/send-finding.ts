@@ -27,14 +27,14 @@ export const sendFinding = capability({
   rest: { method: 'POST', path: 'P/findings/:findingRef/send' },
   async handler(ctx, input) {
     const { project } = projectOf(ctx);
-    const unreviewed = () => new DomainError('Only reviewed findings are sent', { code: 'finding_not_reviewed', action: 'Review the evidence, then set research_state to reviewed' });
-    if ((await findFinding(ctx, input.findingRef)).research_state !== 'reviewed') throw unreviewed();
-    // A send the project is not set up for is refused before its work item is made, not after.
-    const [row] = await projects.select(ctx.services.db.pool, 'id = $1', [project.id]);
-    await checkConfigured(ctx.services, input.provider, row);
     const taskId = await inTransaction(ctx.services.db.pool, async (sql) => {
       const finding = await findFinding(ctx, input.findingRef, sql, true);
-      if (finding.research_state !== 'reviewed') throw unreviewed();
+      if (finding.research_state !== 'reviewed') {
+        throw new DomainError('Only reviewed findings are sent', { code: 'finding_not_reviewed', action: 'Review the evidence, then set research_state to reviewed' });
+      }
+      // A send the project is not set up for is refused before its work item is made, not after.
+      const [row] = await projects.select(sql, 'id = $1', [project.id]);
+      await checkConfigured(ctx.services, input.provider, row);
       const [existing] = await tasks.select(sql, 'project_id = $1 AND finding_id = $2', [project.id, finding.id], 'ORDER BY created_at LIMIT 1');
       if (existing) return existing.id;
       const task = await tasks.insert(sql, {
